@@ -1,0 +1,3 @@
+module github.com/lapis-go/lapis
+
+go 1.26

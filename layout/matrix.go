@@ -1,0 +1,108 @@
+package layout
+
+// Class is the layout class of the matrix formed by axes 0 and 1 (rows and
+// columns) of a layout. It is derived from the strides every time it is
+// asked for, never stored, so it cannot disagree with them.
+type Class int
+
+const (
+	// General: no (pointer, ld, transpose) description exists (a unit
+	// stride is missing, a stride is negative or zero on a non-trivial axis,
+	// or ld is too small); BLAS and LAPACK need a copy.
+	General Class = iota
+	// ColMajorPacked: s0 = 1, s1 = M. BLAS "N" with ld = M.
+	ColMajorPacked
+	// ColMajorStrided: s0 = 1, s1 > M. BLAS "N" with ld = s1.
+	ColMajorStrided
+	// RowMajorPacked: s1 = 1, s0 = N. BLAS "T" with ld = N.
+	RowMajorPacked
+	// RowMajorStrided: s1 = 1, s0 > N. BLAS "T" with ld = s0.
+	RowMajorStrided
+)
+
+var classNames = [...]string{"General", "ColMajorPacked", "ColMajorStrided", "RowMajorPacked", "RowMajorStrided"}
+
+func (c Class) String() string {
+	if c < 0 || int(c) >= len(classNames) {
+		return "Class(?)"
+	}
+	return classNames[c]
+}
+
+// Matrix describes axes 0 and 1 of a layout to BLAS and LAPACK. The view
+// has Rows x Cols elements. With Trans false the storage is column-major
+// (BLAS "N") with leading dimension LD >= max(1, Rows); with Trans true it
+// is row-major, i.e. the column-major Cols x Rows matrix stored with LD >=
+// max(1, Cols) is the transpose of the view (BLAS "T").
+type Matrix struct {
+	Rows, Cols int
+	LD         int
+	Trans      bool
+}
+
+// Matrix returns the BLAS description of axes 0 and 1 (a rank-1 layout is
+// an M x 1 column, a rank-0 layout 1 x 1; batch axes 2, 3, ... are not
+// looked at). ok is false for the General class.
+//
+// Degenerate extents are normalised: the stride of an axis of extent 0 or 1
+// is ignored, column-major is preferred when both readings fit (a 1 x N row
+// with unit stride, say), and LD is at least max(1, stored rows). Stride-0
+// (broadcast) axes of extent > 1 and negative strides are never BLAS
+// addressable.
+func (l Layout) Matrix() (m Matrix, ok bool) {
+	m.Rows, m.Cols = 1, 1
+	s0, s1 := 0, 0
+	d, s := l.dims(), l.strs()
+	if len(d) > 0 {
+		m.Rows, s0 = d[0], s[0]
+	}
+	if len(d) > 1 {
+		m.Cols, s1 = d[1], s[1]
+	}
+	if ld, ok := matrixLD(m.Rows, m.Cols, s0, s1); ok {
+		m.LD = ld
+		return m, true
+	}
+	if ld, ok := matrixLD(m.Cols, m.Rows, s1, s0); ok {
+		m.LD, m.Trans = ld, true
+		return m, true
+	}
+	return Matrix{}, false
+}
+
+// matrixLD reports whether a rows x cols matrix with row stride rs and
+// column stride cs is column-major (unit row stride, cs >= rows), and with
+// which leading dimension.
+func matrixLD(rows, cols, rs, cs int) (int, bool) {
+	minLD := max(1, rows)
+	if rows == 0 || cols == 0 {
+		return minLD, true
+	}
+	if rows > 1 && rs != 1 {
+		return 0, false
+	}
+	if cols == 1 {
+		return minLD, true
+	}
+	if cs < minLD {
+		return 0, false
+	}
+	return cs, true
+}
+
+// Class returns the layout class of axes 0 and 1 (see Matrix).
+func (l Layout) Class() Class {
+	m, ok := l.Matrix()
+	switch {
+	case !ok:
+		return General
+	case !m.Trans && m.LD == max(1, m.Rows):
+		return ColMajorPacked
+	case !m.Trans:
+		return ColMajorStrided
+	case m.LD == max(1, m.Cols):
+		return RowMajorPacked
+	default:
+		return RowMajorStrided
+	}
+}
