@@ -1,0 +1,90 @@
+// Command quickstart shows lapis's layout model on a small batch: owned
+// column-major storage, metadata-only views, the BLAS description of each
+// view, and where a copy is (and is not) needed.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "quickstart:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	// Two 2 x 3 matrices given row by row, as Go code usually holds them.
+	rows := []float64{
+		1, 2, 3, 4, 5, 6, // matrix 0: [[1 2 3] [4 5 6]]
+		7, 8, 9, 10, 11, 12, // matrix 1
+	}
+	// Row-major [B, M, N] is, read column-major, the reversed shape
+	// [N, M, B]; permuting to [M, N, B] is metadata only.
+	raw, err := views.FromColMajor(rows, 3, 2, 2)
+	if err != nil {
+		return err
+	}
+	batch, err := raw.View().Permute(1, 0, 2)
+	if err != nil {
+		return err
+	}
+	// One copy makes the owned, compact column-major batch [M, N, B].
+	t := batch.ToColMajor()
+	fmt.Println("owned batch [2 3 2]:", t.Layout())
+	fmt.Println("  memory:", t.Data())
+
+	show := func(name string, v views.View[float64]) {
+		m, ok := v.Layout().Matrix()
+		blas := "needs a copy for BLAS"
+		if ok {
+			trans := "N"
+			if m.Trans {
+				trans = "T"
+			}
+			blas = fmt.Sprintf("BLAS %s, ld %d, offset %d", trans, m.LD, v.Layout().Offset())
+		}
+		fmt.Printf("%-22s %-40s %-16v %s\n", name, v.Layout(), v.Layout().Class(), blas)
+	}
+	fmt.Println("\nviews (no data moved):")
+	m1, _ := t.View().Index(2, 1)
+	show("matrix 1", m1)
+	mt, _ := m1.T()
+	show("matrix 1 transposed", mt)
+	col, _ := m1.Slice(1, 1, 3, 1)
+	show("matrix 1 columns 1..2", col)
+	rev, _ := m1.Reverse(1)
+	show("matrix 1 reversed", rev)
+	show("the input rows", must(must(raw.View().Index(2, 0)).T()))
+
+	s, err := m1.AsSlice()
+	if err != nil {
+		return err
+	}
+	fmt.Println("\nmatrix 1 borrowed as a slice, no copy:", s)
+
+	_, err = mt.Reshape(6)
+	fmt.Println("flattening a transposed view:", err)
+	if !errors.Is(err, layout.ErrReshape) {
+		return fmt.Errorf("expected ErrReshape, got %v", err)
+	}
+	flat, err := mt.ToColMajor().View().Reshape(6)
+	if err != nil {
+		return err
+	}
+	fmt.Println("after one copy:", flat.Layout(), must(flat.AsSlice()))
+	return nil
+}
+
+func must[V any](v V, err error) V {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

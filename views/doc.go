@@ -1,0 +1,53 @@
+// Package views pairs data with a layout.Layout: Tensor[T] owns compact
+// column-major data, View[T] borrows any strided slice of it (or of any Go
+// slice). It is pure Go (no cgo) and generic over the four BLAS element
+// types (Scalar).
+//
+// # Storage
+//
+// An owned Tensor of shape [M, N, B] stores its batch of B matrices one
+// after the other, each column-major, each one contiguous block that BLAS and
+// LAPACK take as it is (shape [2, 3, 2] here):
+//
+//	data: a00 a10 a01 a11 a02 a12 | b00 b10 b01 b11 b02 b12
+//	      \______ matrix 0 _____/   \______ matrix 1 _____/
+//	strides [1, 2, 6]: down a column +1, across a row +2, next matrix +6
+//
+// Views change only the layout: T swaps the matrix axes (strides [2, 1, 6],
+// a row-major reading of the same memory), Slice with a negative step or
+// Reverse walks backwards (negative strides), Index(2, b) borrows matrix b
+// (offset 6*b), Reshape re-views column-major order with another shape,
+// BroadcastTo repeats with stride 0. None copies; for rank <= 8 none
+// allocates.
+//
+// # Row-major data
+//
+// Data is never taken without its order. FromColMajor adopts column-major
+// data; row-major data comes in through FromRowMajor (one reordering copy),
+// as a view with row-major strides (FromSlice with layout.RowMajor, no
+// copy), or as the transpose of a column-major view of the reversed shape
+// (no copy). Handing row-major data to FromColMajor is not detectable and
+// gives a different tensor: a 2 x 3 matrix [[1 2 3] [4 5 6]] read that way
+// is [[1 3 5] [2 4 6]].
+//
+// # Aliasing
+//
+// Views share memory with whatever they were made from: writes through one
+// are seen through all. A view in which two indices reach the same element
+// (layout.HasOverlap; a broadcast view, say) is read-only: Set panics and
+// Copy into it returns layout.ErrOverlap. Copy is correct when source and
+// destination share memory (it copies the source aside first). AsSlice
+// returns a sub-slice of the view's own data, no copy.
+//
+// # Conjugation
+//
+// Conj (and H, the conjugate transpose) flip a flag: reads and writes
+// through the view are conjugated, nothing is copied. For real types they
+// do nothing.
+//
+// # Errors
+//
+// Errors come from package layout's sentinels (ErrShape, ErrBounds,
+// ErrReshape, ErrOverlap, ...) and name the operation and argument. At, Set
+// and Tensor.At/Set panic on a bad index, as a Go slice does.
+package views

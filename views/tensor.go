@@ -1,0 +1,89 @@
+package views
+
+import "github.com/lapis-go/lapis/layout"
+
+// Tensor is an owned tensor: its data is always compact column-major with
+// offset 0 (layout.ColMajor), so every matrix of a batch [M, N, B...] is one
+// contiguous block of M*N elements. Views of it are made with View.
+type Tensor[T Scalar] struct {
+	data []T
+	l    layout.Layout
+}
+
+// Zeros returns a new tensor of the given shape filled with zeros. Errors
+// match layout.ErrShape or layout.ErrOverflow.
+func Zeros[T Scalar](shape ...int) (*Tensor[T], error) {
+	l, err := layout.ColMajor(shape...)
+	if err != nil {
+		return nil, err
+	}
+	return &Tensor[T]{data: make([]T, l.Len()), l: l}, nil
+}
+
+// FromColMajor adopts data, which must hold the tensor in column-major
+// order (axis 0 fastest), without copying: the tensor aliases data. Its
+// length must equal the product of shape (layout.ErrShape otherwise).
+//
+// Data in row-major (C) order must not come through here: it would be read
+// as a different tensor, silently. Use FromRowMajor, or a view with
+// row-major strides (layout.RowMajor) over it.
+func FromColMajor[T Scalar](data []T, shape ...int) (*Tensor[T], error) {
+	l, err := adopt("views.FromColMajor", len(data), shape, layout.ColMajor)
+	if err != nil {
+		return nil, err
+	}
+	return &Tensor[T]{data: data, l: l}, nil
+}
+
+// FromRowMajor returns a new column-major tensor holding data, which is in
+// row-major (C) order: the last axis fastest, as Go's [][]T or numpy's
+// default. It copies once, reordering; data is not retained. Its length
+// must equal the product of shape (layout.ErrShape otherwise).
+func FromRowMajor[T Scalar](data []T, shape ...int) (*Tensor[T], error) {
+	l, err := adopt("views.FromRowMajor", len(data), shape, layout.RowMajor)
+	if err != nil {
+		return nil, err
+	}
+	src, err := FromSlice(data, l)
+	if err != nil {
+		return nil, err
+	}
+	return src.ToColMajor(), nil
+}
+
+// adopt makes the compact layout of shape and checks it covers n elements.
+func adopt(op string, n int, shape []int, compact func(...int) (layout.Layout, error)) (layout.Layout, error) {
+	l, err := compact(shape...)
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	if l.Len() != n {
+		return layout.Layout{}, layout.Errorf(layout.ErrShape, op, "data", "length %d does not match the %d elements of shape %v", n, l.Len(), shape)
+	}
+	return l, nil
+}
+
+// Data returns the tensor's elements in column-major order. The slice
+// aliases the tensor.
+func (t *Tensor[T]) Data() []T { return t.data }
+
+// Layout returns the tensor's layout: compact column-major, offset 0.
+func (t *Tensor[T]) Layout() layout.Layout { return t.l }
+
+// View returns a view of the whole tensor (sharing its data).
+func (t *Tensor[T]) View() View[T] { return View[T]{data: t.data, l: t.l} }
+
+// Shape returns a copy of the extents.
+func (t *Tensor[T]) Shape() []int { return t.l.Shape() }
+
+// Rank returns the number of axes.
+func (t *Tensor[T]) Rank() int { return t.l.Rank() }
+
+// Len returns the number of elements.
+func (t *Tensor[T]) Len() int { return len(t.data) }
+
+// At returns the element at idx; it panics on a bad index like a Go slice.
+func (t *Tensor[T]) At(idx ...int) T { return t.data[t.l.OffsetOf(idx...)] }
+
+// Set stores x at idx; it panics on a bad index like a Go slice.
+func (t *Tensor[T]) Set(x T, idx ...int) { t.data[t.l.OffsetOf(idx...)] = x }

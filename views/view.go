@@ -1,0 +1,165 @@
+package views
+
+import (
+	"strconv"
+
+	"github.com/lapis-go/lapis/layout"
+)
+
+// View is a borrowed strided view: a slice, a layout.Layout that says where
+// each element lives in it, and a lazy conjugation flag. Making and
+// transforming views never copies or allocates (rank <= layout.MaxInline).
+// The zero View is an empty rank-0 view over no data: At panics on it.
+type View[T Scalar] struct {
+	data []T
+	l    layout.Layout
+	conj bool
+}
+
+// FromSlice returns the view of data described by l. It checks once that
+// every offset l can reach lies inside data (errors match
+// layout.ErrBounds); transforms of the view need no further checks.
+func FromSlice[T Scalar](data []T, l layout.Layout) (View[T], error) {
+	if lo, hi, ok := l.Span(); ok && (lo < 0 || hi >= len(data)) {
+		return View[T]{}, layout.Errorf(layout.ErrBounds, "views.FromSlice", "l",
+			"reachable offsets [%d, %d] of %s lie outside data of length %d", lo, hi, l.String(), len(data))
+	}
+	return View[T]{data: data, l: l}, nil
+}
+
+// Layout returns the view's layout.
+func (v View[T]) Layout() layout.Layout { return v.l }
+
+// Data returns the whole underlying slice (not only the elements the view
+// reaches); Layout().OffsetOf gives positions in it.
+func (v View[T]) Data() []T { return v.data }
+
+// Shape returns a copy of the view's extents.
+func (v View[T]) Shape() []int { return v.l.Shape() }
+
+// Rank returns the number of axes.
+func (v View[T]) Rank() int { return v.l.Rank() }
+
+// Len returns the number of elements.
+func (v View[T]) Len() int { return v.l.Len() }
+
+// IsConj reports whether reads and writes through the view are conjugated.
+// It is always false for real element types.
+func (v View[T]) IsConj() bool { return v.conj }
+
+// At returns the element at idx (conjugated if the view is). Like indexing a
+// Go slice it panics on a wrong number of indices or an index out of range.
+func (v View[T]) At(idx ...int) T {
+	x := v.data[v.l.OffsetOf(idx...)]
+	if v.conj {
+		x = conjFunc[T]()(x)
+	}
+	return x
+}
+
+// Set stores x at idx (conjugated if the view is). It panics on a bad index,
+// and on a view in which two indices can share an element (HasOverlap, e.g.
+// a broadcast view): such views are read-only.
+func (v View[T]) Set(x T, idx ...int) {
+	if v.l.HasOverlap() {
+		panic("views: Set on a view with overlapping elements (" + v.l.String() + ") is not allowed; it is read-only")
+	}
+	if v.conj {
+		x = conjFunc[T]()(x)
+	}
+	v.data[v.l.OffsetOf(idx...)] = x
+}
+
+// Conj returns the view with the conjugation flag flipped: reads and writes
+// through it are conjugated, nothing is copied. For real types it returns v.
+func (v View[T]) Conj() View[T] {
+	if IsComplex[T]() {
+		v.conj = !v.conj
+	}
+	return v
+}
+
+// H returns the conjugate transpose, v.T().Conj(). Errors as T.
+func (v View[T]) H() (View[T], error) {
+	t, err := v.T()
+	return t.Conj(), err
+}
+
+// AsSlice returns the view's elements as a sub-slice of its data, in
+// column-major order, without copying. It works only when the elements form
+// one contiguous column-major run (layout.IsColMajor) and are not
+// conjugated; otherwise it returns an error that says to copy first
+// (ToColMajor). The slice aliases the view's memory.
+func (v View[T]) AsSlice() ([]T, error) {
+	const op = "views.AsSlice"
+	if v.conj {
+		return nil, layout.Errorf(layout.ErrReshape, op, "v", "a conjugated view is not plain memory: copy first (ToColMajor)")
+	}
+	if !v.l.IsColMajor() {
+		return nil, layout.Errorf(layout.ErrReshape, op, "v", "%s is not one contiguous column-major run: copy first (ToColMajor)", v.l.String())
+	}
+	lo, hi, ok := v.l.Span()
+	if !ok {
+		return v.data[:0:0], nil
+	}
+	return v.data[lo : hi+1 : hi+1], nil
+}
+
+// with returns v with layout l, or the error of the transform that made l.
+func (v View[T]) with(l layout.Layout, err error) (View[T], error) {
+	if err != nil {
+		return View[T]{}, err
+	}
+	v.l = l
+	return v, nil
+}
+
+// Permute: see layout.Layout.Permute.
+func (v View[T]) Permute(axes ...int) (View[T], error) { return v.with(v.l.Permute(axes...)) }
+
+// T returns the matrix transpose (axes 0 and 1 swapped): see layout.Layout.T.
+func (v View[T]) T() (View[T], error) { return v.with(v.l.T()) }
+
+// Transpose swaps axes a and b: see layout.Layout.Transpose.
+func (v View[T]) Transpose(a, b int) (View[T], error) { return v.with(v.l.Transpose(a, b)) }
+
+// Slice keeps start, start+step, ... of axis: see layout.Layout.Slice.
+func (v View[T]) Slice(axis, start, stop, step int) (View[T], error) {
+	return v.with(v.l.Slice(axis, start, stop, step))
+}
+
+// Reverse walks axis backwards: see layout.Layout.Reverse.
+func (v View[T]) Reverse(axis int) (View[T], error) { return v.with(v.l.Reverse(axis)) }
+
+// Index fixes axis at i and drops it: see layout.Layout.Index.
+func (v View[T]) Index(axis, i int) (View[T], error) { return v.with(v.l.Index(axis, i)) }
+
+// Reshape re-views the elements in column-major order with a new shape, or
+// fails with layout.ErrReshape when that needs a copy: see
+// layout.Layout.Reshape.
+func (v View[T]) Reshape(shape ...int) (View[T], error) { return v.with(v.l.Reshape(shape...)) }
+
+// BroadcastTo repeats the view Julia-style (stride 0 axes); the result is
+// read-only: see layout.Layout.BroadcastTo.
+func (v View[T]) BroadcastTo(shape ...int) (View[T], error) { return v.with(v.l.BroadcastTo(shape...)) }
+
+// String describes the view's layout and element type, not its values.
+func (v View[T]) String() string {
+	s := "View[" + typeName[T]() + "]{" + v.l.String()
+	if v.conj {
+		s += " conj"
+	}
+	return s + " data len " + strconv.Itoa(len(v.data)) + "}"
+}
+
+func typeName[T Scalar]() string {
+	switch any(*new(T)).(type) {
+	case float32:
+		return "float32"
+	case float64:
+		return "float64"
+	case complex64:
+		return "complex64"
+	}
+	return "complex128"
+}
