@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/lapis-go/lapis/internal/oracle"
 )
 
 // ref is the brute-force oracle: a shape and the offset of every index,
@@ -13,28 +15,6 @@ import (
 type ref struct {
 	shape []int
 	offs  []int
-}
-
-func count(shape []int) int {
-	n := 1
-	for _, e := range shape {
-		n *= e
-	}
-	return n
-}
-
-// forEach calls f with every index of shape in column-major order.
-func forEach(shape []int, f func(idx []int)) {
-	n := count(shape)
-	idx := make([]int, len(shape))
-	for p := 0; p < n; p++ {
-		r := p
-		for k, e := range shape {
-			idx[k] = r % e
-			r /= e
-		}
-		f(idx)
-	}
 }
 
 // linear is the column-major position of idx in shape.
@@ -49,7 +29,7 @@ func linear(shape, idx []int) int {
 
 func refNew(shape, strides []int, offset int) ref {
 	r := ref{shape: slices.Clone(shape)}
-	forEach(shape, func(idx []int) {
+	oracle.ForEach(shape, func(idx []int) {
 		off := offset
 		for k := range idx {
 			off += idx[k] * strides[k]
@@ -65,7 +45,7 @@ func (r ref) at(idx []int) int { return r.offs[linear(r.shape, idx)] }
 // to the index of r it shows.
 func (r ref) remap(shape []int, old func(idx []int) []int) ref {
 	out := ref{shape: slices.Clone(shape)}
-	forEach(shape, func(idx []int) { out.offs = append(out.offs, r.at(old(idx))) })
+	oracle.ForEach(shape, func(idx []int) { out.offs = append(out.offs, r.at(old(idx))) })
 	return out
 }
 
@@ -134,7 +114,7 @@ func (r ref) strided() bool {
 		}
 	}
 	ok := true
-	forEach(r.shape, func(idx []int) {
+	oracle.ForEach(r.shape, func(idx []int) {
 		off := base
 		for k := range idx {
 			off += idx[k] * st[k]
@@ -155,7 +135,7 @@ func check(t *testing.T, what string, l Layout, r ref) {
 			t.Fatalf("%s: Dim/Stride(%d) disagree with Shape/Strides", what, k)
 		}
 	}
-	forEach(r.shape, func(idx []int) {
+	oracle.ForEach(r.shape, func(idx []int) {
 		if got, want := l.OffsetOf(idx...), r.at(idx); got != want {
 			t.Fatalf("%s: OffsetOf%v = %d, oracle %d", what, idx, got, want)
 		}
@@ -175,7 +155,7 @@ func check(t *testing.T, what string, l Layout, r ref) {
 	rev := slices.Clone(r.shape)
 	slices.Reverse(rev)
 	var rowOffs []int
-	forEach(rev, func(idx []int) {
+	oracle.ForEach(rev, func(idx []int) {
 		o := slices.Clone(idx)
 		slices.Reverse(o)
 		rowOffs = append(rowOffs, r.at(o))
@@ -281,27 +261,12 @@ func checkMatrix(t *testing.T, what string, l Layout, r ref) {
 	}
 }
 
-// bytesSource turns fuzz input into small integers (0 once exhausted).
-type bytesSource struct{ b []byte }
-
-func (s *bytesSource) next() int {
-	if len(s.b) == 0 {
-		return 0
-	}
-	v := int(s.b[0])
-	s.b = s.b[1:]
-	return v
-}
-
-// in returns an int in [lo, hi].
-func (s *bytesSource) in(lo, hi int) int { return lo + s.next()%(hi-lo+1) }
-
 // runChain builds a layout from src, applies a chain of transforms, and
 // checks every step (result or error) against the oracle.
 func runChain(t *testing.T, data []byte) {
 	t.Helper()
-	src := &bytesSource{b: data}
-	rank := src.in(0, 8)
+	src := &oracle.Source{B: data}
+	rank := src.In(0, 8)
 	shape := make([]int, rank)
 	strides := make([]int, rank)
 	maxExt := 4
@@ -309,8 +274,8 @@ func runChain(t *testing.T, data []byte) {
 		maxExt = 2
 	}
 	for k := range shape {
-		shape[k] = src.in(0, maxExt)
-		strides[k] = src.in(-9, 9)
+		shape[k] = src.In(0, maxExt)
+		strides[k] = src.In(-9, 9)
 	}
 	// Shift the offset so that the lowest reachable offset is >= 0.
 	lo := 0
@@ -319,7 +284,7 @@ func runChain(t *testing.T, data []byte) {
 			lo += (shape[k] - 1) * strides[k]
 		}
 	}
-	offset := -lo + src.in(0, 3)
+	offset := -lo + src.In(0, 3)
 	l, err := New(shape, strides, offset)
 	if err != nil {
 		t.Fatalf("New(%v, %v, %d): %v", shape, strides, offset, err)
@@ -328,7 +293,7 @@ func runChain(t *testing.T, data []byte) {
 	what := l.String()
 	check(t, what, l, r)
 
-	for step := 0; step < 6 && len(src.b) > 0; step++ {
+	for step := 0; step < 6 && src.Left(); step++ {
 		var (
 			nl      Layout
 			nr      ref
@@ -336,19 +301,19 @@ func runChain(t *testing.T, data []byte) {
 			wantErr error // the sentinel the oracle predicts, nil for success
 		)
 		rank := l.Rank()
-		axis := src.in(-1, rank) // sometimes out of range
+		axis := src.In(-1, rank) // sometimes out of range
 		axisOK := axis >= 0 && axis < rank
-		switch op := src.next() % 8; op {
+		switch op := src.Next() % 8; op {
 		case 0: // Permute
 			axes := make([]int, rank)
 			for i := range axes {
 				axes[i] = i
 			}
 			for i := rank - 1; i > 0; i-- {
-				j := src.in(0, i)
+				j := src.In(0, i)
 				axes[i], axes[j] = axes[j], axes[i]
 			}
-			if rank > 0 && src.next()%8 == 0 {
+			if rank > 0 && src.Next()%8 == 0 {
 				axes[0] = axes[rank-1] // not a permutation (if rank > 1)
 			}
 			if rank > 1 && axes[0] == axes[rank-1] {
@@ -359,8 +324,8 @@ func runChain(t *testing.T, data []byte) {
 			what += fmt.Sprintf(" | Permute%v", axes)
 			nl, err = l.Permute(axes...)
 		case 1: // Transpose / T
-			b := src.in(-1, rank)
-			if src.next()%2 == 0 {
+			b := src.In(-1, rank)
+			if src.Next()%2 == 0 {
 				axis, b = 0, 1
 				axisOK = rank >= 2
 				what += " | T"
@@ -384,8 +349,8 @@ func runChain(t *testing.T, data []byte) {
 			if axisOK {
 				n = l.Dim(axis)
 			}
-			step := src.in(-3, 3)
-			start, stop := src.in(-2, n+1), src.in(-2, n+1)
+			step := src.In(-3, 3)
+			start, stop := src.In(-2, n+1), src.In(-2, n+1)
 			lo, hi := 0, n
 			if step < 0 {
 				lo, hi = -1, n-1
@@ -411,7 +376,7 @@ func runChain(t *testing.T, data []byte) {
 		case 5: // Index
 			i := 0
 			if axisOK {
-				i = src.in(-1, l.Dim(axis))
+				i = src.In(-1, l.Dim(axis))
 			}
 			switch {
 			case !axisOK:
@@ -427,7 +392,7 @@ func runChain(t *testing.T, data []byte) {
 			shape := randomShapeOf(src, l.Len())
 			nr = r.reshape(shape)
 			switch {
-			case count(shape) != l.Len():
+			case oracle.Count(shape) != l.Len():
 				wantErr = ErrShape
 			case !nr.strided():
 				wantErr = ErrReshape
@@ -438,17 +403,17 @@ func runChain(t *testing.T, data []byte) {
 			shape := l.Shape()
 			valid := true
 			for k := range shape {
-				if shape[k] == 1 && src.next()%2 == 0 {
-					shape[k] = src.in(0, 3)
-				} else if src.next()%16 == 0 {
+				if shape[k] == 1 && src.Next()%2 == 0 {
+					shape[k] = src.In(0, 3)
+				} else if src.Next()%16 == 0 {
 					shape[k]++ // not broadcastable unless it was 1... or 0
 					valid = valid && l.Dim(k) == 1
 				}
 			}
-			for extra := src.in(0, 2); extra > 0 && len(shape) < 8; extra-- {
-				shape = append(shape, src.in(1, 3))
+			for extra := src.In(0, 2); extra > 0 && len(shape) < 8; extra-- {
+				shape = append(shape, src.In(1, 3))
 			}
-			if count(shape) > 4096 {
+			if oracle.Count(shape) > 4096 {
 				continue
 			}
 			if valid {
@@ -479,17 +444,17 @@ func runChain(t *testing.T, data []byte) {
 
 // randomShapeOf returns a shape with n elements, split into up to 5 factors
 // with some extent-1 axes; sometimes one with a different count.
-func randomShapeOf(src *bytesSource, n int) []int {
+func randomShapeOf(src *oracle.Source, n int) []int {
 	var shape []int
 	rest := n
-	for len(shape) < 5 && src.next()%4 != 0 {
-		if src.next()%4 == 0 {
+	for len(shape) < 5 && src.Next()%4 != 0 {
+		if src.Next()%4 == 0 {
 			shape = append(shape, 1)
 			continue
 		}
 		f := 1
 		for d := 2; d <= rest; d++ {
-			if rest%d == 0 && src.next()%2 == 0 {
+			if rest%d == 0 && src.Next()%2 == 0 {
 				f = d
 				break
 			}
@@ -502,7 +467,7 @@ func randomShapeOf(src *bytesSource, n int) []int {
 	if rest != 1 || n == 0 {
 		shape = append(shape, rest)
 	}
-	if src.next()%16 == 0 {
+	if src.Next()%16 == 0 {
 		shape = append(shape, 2) // wrong count (unless n == 0)
 	}
 	return shape

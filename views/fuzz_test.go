@@ -4,24 +4,12 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lapis-go/lapis/internal/oracle"
 	"github.com/lapis-go/lapis/layout"
 )
 
 // The oracle here computes every offset by hand (offset + sum of i_k*s_k)
 // from the strides it chose, never through the code under test.
-
-type src struct{ b []byte }
-
-func (s *src) next() int {
-	if len(s.b) == 0 {
-		return 0
-	}
-	v := int(s.b[0])
-	s.b = s.b[1:]
-	return v
-}
-
-func (s *src) in(lo, hi int) int { return lo + s.next()%(hi-lo+1) }
 
 func handOffset(idx, strides []int, offset int) int {
 	for k := range idx {
@@ -34,31 +22,27 @@ func handOffset(idx, strides []int, offset int) int {
 // the shape has no elements.
 func handSpan(shape, strides []int, offset int) (lo, hi int, ok bool) {
 	lo, hi, ok = offset, offset, true
-	forEach(shape, func(idx []int) {
+	oracle.ForEach(shape, func(idx []int) {
 		o := handOffset(idx, strides, offset)
 		lo, hi = min(lo, o), max(hi, o)
 	})
-	n := 1
-	for _, e := range shape {
-		n *= e
-	}
-	return lo, hi, n > 0
+	return lo, hi, oracle.Count(shape) > 0
 }
 
 func FuzzFromSlice(f *testing.F) {
 	f.Add([]byte{2, 3, 1, 2, 2, 0, 7})
 	f.Add([]byte{3, 2, 250, 3, 4, 1, 1, 9, 20})
-	f.Fuzz(func(t *testing.T, b []byte) { checkFromSlice(t, &src{b}) })
+	f.Fuzz(func(t *testing.T, b []byte) { checkFromSlice(t, &oracle.Source{B: b}) })
 }
 
-func checkFromSlice(t *testing.T, s *src) {
-	rank := s.in(0, 4)
+func checkFromSlice(t *testing.T, s *oracle.Source) {
+	rank := s.In(0, 4)
 	shape, strides := make([]int, rank), make([]int, rank)
 	for k := range shape {
-		shape[k], strides[k] = s.in(0, 4), s.in(-6, 6)
+		shape[k], strides[k] = s.In(0, 4), s.In(-6, 6)
 	}
-	offset := s.in(-4, 30)
-	n := s.in(0, 40)
+	offset := s.In(-4, 30)
+	n := s.In(0, 40)
 	data := make([]float64, n)
 	for i := range data {
 		data[i] = float64(i)
@@ -76,7 +60,7 @@ func checkFromSlice(t *testing.T, s *src) {
 	if err != nil {
 		return
 	}
-	forEach(shape, func(idx []int) {
+	oracle.ForEach(shape, func(idx []int) {
 		if got, want := v.At(idx...), data[handOffset(idx, strides, offset)]; got != want {
 			t.Fatalf("%v At%v = %v, want %v", l, idx, got, want)
 		}
@@ -88,8 +72,8 @@ func FuzzCopy(f *testing.F) {
 	f.Add([]byte{3, 3, 3, 3, 1, 2, 200, 1, 0, 0, 5, 5, 5, 1, 1})
 	f.Add([]byte{2, 4, 4, 9, 1, 1, 1, 1, 3, 3, 7, 7})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		s := &src{b}
-		switch s.next() % 4 {
+		s := &oracle.Source{B: b}
+		switch s.Next() % 4 {
 		case 0:
 			checkCopy[float32](t, s)
 		case 1:
@@ -109,12 +93,12 @@ func TestCopyAgainstOracle(t *testing.T) {
 		for j := range b {
 			b[j] = byte(rng.Uint32())
 		}
-		s := &src{b}
+		s := &oracle.Source{B: b}
 		checkCopy[float64](t, s)
 		checkCopy[complex128](t, s)
 		checkCopy[float32](t, s)
 		checkCopy[complex64](t, s)
-		checkFromSlice(t, &src{b})
+		checkFromSlice(t, &oracle.Source{B: b})
 	}
 }
 
@@ -136,25 +120,25 @@ func scalar[T Scalar](x int) T {
 // randomStrides returns strides for shape that never overlap: a random
 // permutation of compact strides, spread by gaps, some negated, and the
 // offset that keeps the lowest offset at pad.
-func randomStrides(s *src, shape []int, pad int) ([]int, int) {
+func randomStrides(s *oracle.Source, shape []int, pad int) ([]int, int) {
 	rank := len(shape)
 	order := make([]int, rank)
 	for i := range order {
 		order[i] = i
 	}
 	for i := rank - 1; i > 0; i-- {
-		j := s.in(0, i)
+		j := s.In(0, i)
 		order[i], order[j] = order[j], order[i]
 	}
 	strides := make([]int, rank)
-	st := s.in(1, 2)
+	st := s.In(1, 2)
 	for _, k := range order {
 		strides[k] = st
-		st *= max(shape[k], 1) + s.in(0, 1)
+		st *= max(shape[k], 1) + s.In(0, 1)
 	}
 	offset := pad
 	for k := range strides {
-		if s.next()%3 == 0 {
+		if s.Next()%3 == 0 {
 			strides[k] = -strides[k]
 			if shape[k] > 0 {
 				offset += (shape[k] - 1) * -strides[k]
@@ -164,35 +148,35 @@ func randomStrides(s *src, shape []int, pad int) ([]int, int) {
 	return strides, offset
 }
 
-func checkCopy[T Scalar](t *testing.T, s *src) {
-	rank := s.in(0, 4)
+func checkCopy[T Scalar](t *testing.T, s *oracle.Source) {
+	rank := s.In(0, 4)
 	shape := make([]int, rank)
 	for k := range shape {
-		shape[k] = s.in(0, 4)
+		shape[k] = s.In(0, 4)
 	}
-	dstStrides, dstOff := randomStrides(s, shape, s.in(0, 2))
+	dstStrides, dstOff := randomStrides(s, shape, s.In(0, 2))
 	var srcStrides []int
 	var srcOff int
-	if s.next()%4 == 0 { // arbitrary source strides, overlap and zero allowed
+	if s.Next()%4 == 0 { // arbitrary source strides, overlap and zero allowed
 		srcStrides = make([]int, rank)
 		for k := range srcStrides {
-			srcStrides[k] = s.in(-3, 3)
+			srcStrides[k] = s.In(-3, 3)
 		}
 		lo, _, _ := handSpan(shape, srcStrides, 0)
-		srcOff = -lo + s.in(0, 2)
+		srcOff = -lo + s.In(0, 2)
 	} else {
-		srcStrides, srcOff = randomStrides(s, shape, s.in(0, 2))
+		srcStrides, srcOff = randomStrides(s, shape, s.In(0, 2))
 	}
-	alias := s.next()%3 == 0
-	dconj, sconj := s.next()%2 == 0, s.next()%2 == 0
+	alias := s.Next()%3 == 0
+	dconj, sconj := s.Next()%2 == 0, s.Next()%2 == 0
 
 	_, dhi, _ := handSpan(shape, dstStrides, dstOff)
 	_, shi, _ := handSpan(shape, srcStrides, srcOff)
-	sbuf := make([]T, shi+1+s.in(0, 2))
+	sbuf := make([]T, shi+1+s.In(0, 2))
 	for i := range sbuf {
 		sbuf[i] = scalar[T](i + 1)
 	}
-	dbuf := make([]T, dhi+1+s.in(0, 2))
+	dbuf := make([]T, dhi+1+s.In(0, 2))
 	for i := range dbuf {
 		dbuf[i] = scalar[T](-7 - i) // must survive where dst does not reach
 	}
@@ -218,7 +202,7 @@ func checkCopy[T Scalar](t *testing.T, s *src) {
 	}
 	want := before
 	cf := conjFunc[T]()
-	forEach(shape, func(idx []int) {
+	oracle.ForEach(shape, func(idx []int) {
 		x := srcSnap[handOffset(idx, srcStrides, srcOff)]
 		if dconj != sconj && cf != nil {
 			x = cf(x)
@@ -233,7 +217,7 @@ func checkCopy[T Scalar](t *testing.T, s *src) {
 	// ToColMajor of the source (as it is now) agrees with the oracle too.
 	tc := sv.ToColMajor()
 	k := 0
-	forEach(shape, func(idx []int) {
+	oracle.ForEach(shape, func(idx []int) {
 		x := sbuf[handOffset(idx, srcStrides, srcOff)]
 		if sconj && cf != nil {
 			x = cf(x)

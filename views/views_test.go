@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/oracle"
 	"github.com/lapis-go/lapis/layout"
 )
 
@@ -19,25 +20,8 @@ func must[V any](v V, err error) V {
 // values lists a view's elements in column-major index order.
 func values[T Scalar](v View[T]) []T {
 	var out []T
-	forEach(v.Shape(), func(idx []int) { out = append(out, v.At(idx...)) })
+	oracle.ForEach(v.Shape(), func(idx []int) { out = append(out, v.At(idx...)) })
 	return out
-}
-
-// forEach calls f with every index of shape, axis 0 fastest.
-func forEach(shape []int, f func(idx []int)) {
-	n := 1
-	for _, e := range shape {
-		n *= e
-	}
-	idx := make([]int, len(shape))
-	for p := 0; p < n; p++ {
-		r := p
-		for k, e := range shape {
-			idx[k] = r % e
-			r /= e
-		}
-		f(idx)
-	}
 }
 
 func sameBuffer[T Scalar](a, b []T) bool {
