@@ -1,0 +1,85 @@
+// Package pool is a size-classed pool of element buffers, one set of classes
+// per element type, safe for concurrent use. lapis takes the buffers of the
+// tensors its copy engine makes, and later its BLAS/LAPACK workspaces, from
+// here, so that a loop that releases what it makes allocates nothing in
+// steady state.
+//
+// Capacities are rounded up to one of four steps per power of two (at most
+// 25% over the request; 64 elements at least). Buffers come back with
+// whatever they held: callers that need zeros clear them. The pool holds
+// buffers weakly (sync.Pool): the garbage collector may drop idle ones.
+package pool
+
+import (
+	"math/bits"
+	"sync"
+)
+
+// Elem is the set of element types the pool serves: the four BLAS types
+// and LAPACK's 32-bit integers (pivots, integer workspaces).
+type Elem interface {
+	float32 | float64 | complex64 | complex128 | int32
+}
+
+// Buf is a pooled buffer. Data has the requested length; its capacity is the
+// class size. Return it with Put and do not use it afterwards.
+type Buf[T Elem] struct {
+	Data  []T
+	class int
+}
+
+const (
+	minCap     = 64
+	numClasses = 4 * 60 // up to 2^62 elements
+)
+
+var pools [5][numClasses]sync.Pool
+
+func typeIndex[T Elem]() int {
+	switch any(*new(T)).(type) {
+	case float32:
+		return 0
+	case float64:
+		return 1
+	case complex64:
+		return 2
+	case complex128:
+		return 3
+	}
+	return 4
+}
+
+// class returns the class index and capacity for n > 0 elements.
+func class(n int) (int, int) {
+	if n <= minCap {
+		return 0, minCap
+	}
+	e := bits.Len(uint(n - 1)) // 2^(e-1) < n <= 2^e, e >= 7
+	half := 1 << (e - 1)
+	step := half >> 2
+	k := (n - half + step - 1) / step // 1..4
+	return 1 + 4*(e-7) + (k - 1), half + k*step
+}
+
+// Get returns a buffer of length n (n >= 0) with unspecified contents. A
+// buffer of length 0 is not pooled: Data is nil.
+func Get[T Elem](n int) *Buf[T] {
+	if n <= 0 {
+		return &Buf[T]{class: -1}
+	}
+	c, capacity := class(n)
+	p := &pools[typeIndex[T]()][c]
+	if b, ok := p.Get().(*Buf[T]); ok {
+		b.Data = b.Data[:n]
+		return b
+	}
+	return &Buf[T]{Data: make([]T, n, capacity), class: c}
+}
+
+// Put returns b to the pool. Putting nil or an empty buffer does nothing.
+func Put[T Elem](b *Buf[T]) {
+	if b == nil || b.class < 0 || cap(b.Data) == 0 {
+		return
+	}
+	pools[typeIndex[T]()][b.class].Put(b)
+}
