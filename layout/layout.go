@@ -330,3 +330,14 @@ func writeInts(b *strings.Builder, v []int) {
 	}
 	b.WriteByte(']')
 }
+
+// Compact returns the compact column-major layout of l's shape, offset 0:
+// what ColMajor(l.Shape()...) returns, without the error (l's shape is
+// known to be valid) and without allocating for rank <= MaxInline.
+func (l Layout) Compact() Layout {
+	out := withRank(l.rank)
+	d := out.dims()
+	copy(d, l.dims())
+	fillCompact("layout.Compact", d, out.strs(), false) // cannot fail: l is valid
+	return out
+}

@@ -3,19 +3,30 @@ package views
 import (
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/layout"
 )
 
 // ToColMajor returns a new compact column-major tensor with the view's
-// elements (conjugated if the view is). It always copies.
+// elements (conjugated if the view is). It always copies, through the copy
+// engine, into a buffer from the pool: Release the tensor when done with it
+// and a loop of ToColMajor/Release allocates nothing in steady state.
 func (v View[T]) ToColMajor() *Tensor[T] {
-	l, err := layout.ColMajor(v.l.Shape()...)
-	if err != nil {
-		panic("views: a valid view's shape failed ColMajor: " + err.Error()) // cannot happen: same element count
-	}
-	t := &Tensor[T]{data: make([]T, l.Len()), l: l}
-	copyElems(t.View(), v)
+	t := new(Tensor[T]) // small enough to inline: t may live on the caller's stack
+	v.copyInto(t)
 	return t
+}
+
+// copyInto makes t a compact column-major copy of v.
+func (v View[T]) copyInto(t *Tensor[T]) {
+	t.l = v.l.Compact()
+	t.buf = pool.Get[T](v.l.Len())
+	t.data = t.buf.Data
+	var cf func(T) T
+	if v.conj {
+		cf = conjFunc[T]()
+	}
+	engineCopy(t.View(), v, cf)
 }
 
 // Copy copies src into dst element by element (dst[i] = src[i] for every
@@ -33,10 +44,20 @@ func Copy[T Scalar](dst, src View[T]) error {
 	if dst.l.HasOverlap() {
 		return layout.Errorf(layout.ErrOverlap, op, "dst", "%s has indices that share an element (broadcast?); it cannot be written", dst.l.String())
 	}
-	if shareMemory(dst, src) {
-		src = src.ToColMajor().View()
+	var cf func(T) T
+	if dst.conj != src.conj {
+		cf = conjFunc[T]()
 	}
-	copyElems(dst, src)
+	if shareMemory(dst, src) {
+		aside := src.ToColMajor()
+		defer aside.Release()
+		src = aside.View()
+		cf = nil
+		if dst.conj {
+			cf = conjFunc[T]()
+		}
+	}
+	engineCopy(dst, src, cf)
 	return nil
 }
 
@@ -63,40 +84,4 @@ func shareMemory[T Scalar](a, b View[T]) bool {
 	pa0, pa1 := uintptr(unsafe.Pointer(&a.data[alo])), uintptr(unsafe.Pointer(&a.data[ahi]))
 	pb0, pb1 := uintptr(unsafe.Pointer(&b.data[blo])), uintptr(unsafe.Pointer(&b.data[bhi]))
 	return pa0 <= pb1 && pb0 <= pa1
-}
-
-// copyElems is the plain element-by-element copy: an odometer over the
-// index box in column-major order with incremental offsets. It is the
-// reference that any faster copy is tested against. Shapes are equal.
-func copyElems[T Scalar](dst, src View[T]) {
-	n := dst.l.Len()
-	if n == 0 {
-		return
-	}
-	var cf func(T) T
-	if dst.conj != src.conj {
-		cf = conjFunc[T]()
-	}
-	rank := dst.l.Rank()
-	var idx [layout.MaxRank]int
-	do, so := dst.l.Offset(), src.l.Offset()
-	for range n {
-		x := src.data[so]
-		if cf != nil {
-			x = cf(x)
-		}
-		dst.data[do] = x
-		// Advance the odometer: axis 0 fastest.
-		for k := 0; k < rank; k++ {
-			idx[k]++
-			do += dst.l.Stride(k)
-			so += src.l.Stride(k)
-			if idx[k] < dst.l.Dim(k) {
-				break
-			}
-			do -= idx[k] * dst.l.Stride(k)
-			so -= idx[k] * src.l.Stride(k)
-			idx[k] = 0
-		}
-	}
 }

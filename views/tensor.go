@@ -1,6 +1,9 @@
 package views
 
-import "github.com/lapis-go/lapis/layout"
+import (
+	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/layout"
+)
 
 // Tensor is an owned tensor: its data is always compact column-major with
 // offset 0 (layout.ColMajor), so every matrix of a batch [M, N, B...] is one
@@ -8,16 +11,32 @@ import "github.com/lapis-go/lapis/layout"
 type Tensor[T Scalar] struct {
 	data []T
 	l    layout.Layout
+	buf  *pool.Buf[T] // where data came from; nil for adopted data
 }
 
-// Zeros returns a new tensor of the given shape filled with zeros. Errors
-// match layout.ErrShape or layout.ErrOverflow.
+// Zeros returns a new tensor of the given shape filled with zeros; its
+// buffer comes from the pool (see Release). Errors match layout.ErrShape or
+// layout.ErrOverflow.
 func Zeros[T Scalar](shape ...int) (*Tensor[T], error) {
 	l, err := layout.ColMajor(shape...)
 	if err != nil {
 		return nil, err
 	}
-	return &Tensor[T]{data: make([]T, l.Len()), l: l}, nil
+	t := &Tensor[T]{l: l, buf: pool.Get[T](l.Len())}
+	t.data = t.buf.Data
+	clear(t.data)
+	return t, nil
+}
+
+// Release ends the tensor's life: a buffer that lapis allocated goes back
+// to the pool for reuse (adopted data, from FromColMajor, is only let go).
+// The tensor, and every slice or view of its data, must not be used
+// afterwards; its At panics. A second Release does nothing.
+func (t *Tensor[T]) Release() {
+	if t.buf != nil {
+		pool.Put(t.buf)
+	}
+	t.buf, t.data = nil, nil
 }
 
 // FromColMajor adopts data, which must hold the tensor in column-major
@@ -37,7 +56,9 @@ func FromColMajor[T Scalar](data []T, shape ...int) (*Tensor[T], error) {
 
 // FromRowMajor returns a new column-major tensor holding data, which is in
 // row-major (C) order: the last axis fastest, as Go's [][]T or numpy's
-// default. It copies once, reordering; data is not retained. Its length
+// default. It copies once, reordering, through the copy engine (the cost of
+// one transposing copy); data is not retained. The buffer comes from the
+// pool (see Release). Its length
 // must equal the product of shape (layout.ErrShape otherwise).
 func FromRowMajor[T Scalar](data []T, shape ...int) (*Tensor[T], error) {
 	l, err := adopt("views.FromRowMajor", len(data), shape, layout.RowMajor)

@@ -1,0 +1,32 @@
+package views
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkTune measures the float64 transpose over blockings; it is how
+// the shape of the blocking in engine.go was chosen:
+//
+//	go test -run '^$' -bench Tune -benchtime 10x ./views
+func BenchmarkTune(b *testing.B) {
+	saved := blocks[1]
+	defer func() { blocks[1] = saved }()
+	prev := SetCopyThreads(1)
+	defer SetCopyThreads(prev)
+	b.Logf("derived from this CPU: %+v", saved)
+	for _, n := range []int{1024, 4096} {
+		a := must(Zeros[float64](n, n))
+		at := must(a.View().T())
+		out := must(Zeros[float64](n, n))
+		for _, bk := range []blocking{saved, {32, 32, 1 << 30}, {16, 16, 1 << 30}, {256, 8, 256}, {128, 8, 256}, {256, 16, 512}, {512, 8, 512}} {
+			blocks[1] = bk
+			b.Run(fmt.Sprintf("n=%d/rows=%d/cols=%d/super=%d", n, bk.rows, bk.cols, bk.super), func(b *testing.B) {
+				b.SetBytes(int64(16 * n * n))
+				for b.Loop() {
+					_ = Copy(out.View(), at)
+				}
+			})
+		}
+	}
+}
