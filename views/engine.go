@@ -257,10 +257,14 @@ func put[T Scalar](p unsafe.Pointer, off int, x T, cf func(T) T) {
 
 // line copies n elements with byte strides dd and sd.
 func line[T Scalar](d, s unsafe.Pointer, n, dd, sd int, cf func(T) T) {
+	// Pointers are advanced only while they stay inside the operands:
+	// pointer arithmetic past the end is invalid in Go (checkptr).
 	if cf != nil {
-		for range n {
+		for i := range n {
 			*(*T)(d) = cf(*(*T)(s))
-			d, s = unsafe.Add(d, dd), unsafe.Add(s, sd)
+			if i+1 < n {
+				d, s = unsafe.Add(d, dd), unsafe.Add(s, sd)
+			}
 		}
 		return
 	}
