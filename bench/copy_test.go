@@ -33,11 +33,11 @@ func withThreads(t int, f func()) {
 
 // BenchmarkCopy: op=transpose (an n x n float64 matrix into its transpose,
 // compact to compact), op=permute4d ([64 64 64 8] to axes (3 1 0 2)),
-// op=reverse (both axes of an n x n matrix reversed), op=fromrowmajor. Each
-// reports bytes read + written per second. impl=memcpy is Go's copy() of
-// the same bytes, impl=loop a plain Go double loop, impl=gonum
-// Dense.Copy(a.T()), impl=lapis the engine on one goroutine, impl=lapis-2t
-// on two.
+// op=reverse (both axes of an n x n matrix reversed). Each reports bytes
+// read + written per second. impl=memcpy is Go's copy() of the same bytes,
+// impl=loop a plain Go loop, impl=gonum Dense.Copy(a.T()), impl=lapis the
+// engine on one goroutine, impl=lapis-2t on two, impl=lapis-fromrowmajor
+// views.FromRowMajor of the same data (plus Release).
 func BenchmarkCopy(b *testing.B) {
 	for _, n := range []int{1024, 4096} {
 		bytes := int64(2 * 8 * n * n)
@@ -68,7 +68,7 @@ func BenchmarkCopy(b *testing.B) {
 		run("transpose", "gonum", func() { gd.Copy(g.T()) })
 		run("transpose", "lapis", func() { withThreads(1, func() { must(0, views.Copy(out.View(), at)) }) })
 		run("transpose", "lapis-2t", func() { withThreads(2, func() { must(0, views.Copy(out.View(), at)) }) })
-		run("fromrowmajor", "lapis", func() {
+		run("transpose", "lapis-fromrowmajor", func() {
 			withThreads(1, func() { must(views.FromRowMajor(src, n, n)).Release() })
 		})
 		rev := must(must(a.View().Reverse(0)).Reverse(1))

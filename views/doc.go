@@ -39,6 +39,30 @@
 // destination share memory (it copies the source aside first). AsSlice
 // returns a sub-slice of the view's own data, no copy.
 //
+// # Copies
+//
+// Every copy goes through one engine: Copy, ToColMajor, FromRowMajor, the
+// gonum conversions, and the copy-in/copy-out of the BLAS and LAPACK
+// packages. It orders the loops by the destination's strides, fuses axes
+// that are contiguous in both operands (a compact copy is one memmove),
+// and cuts the transpose case (the source's contiguous axis is not the
+// destination's) into cache blocks sized from the CPU's L1 and L2 (read
+// with github.com/klauspost/cpuid/v2) walked by a 4 x 4 register kernel.
+// Copies of more than 64Ki elements per goroutine are split across up to
+// CopyThreads goroutines (GOMAXPROCS unless SetCopyThreads lowers it);
+// smaller ones never start a goroutine. Results do not depend on the split.
+//
+// Tensors made by ToColMajor, FromRowMajor and Zeros take their buffers
+// from a size-classed pool; Release gives a buffer back, so a loop that
+// copies and releases allocates nothing in steady state.
+//
+// # gonum
+//
+// gonum matrices are row-major; FromDense, FromGeneral (and the float32 and
+// complex variants) view their data without copying, with strides
+// [Stride, 1], a layout BLAS addresses directly ("T"). ToDense and the
+// other To* functions copy once, through the engine, into gonum's order.
+//
 // # Conjugation
 //
 // Conj (and H, the conjugate transpose) flip a flag: reads and writes

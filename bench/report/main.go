@@ -1,0 +1,118 @@
+// Command report turns `go test -bench` output (on standard input) into
+// tables of ratios measured in that one run: for each benchmark family and
+// each op/n group, every impl's median time, its bandwidth when the
+// benchmark set bytes, and its time relative to the group's reference
+// impls (memcpy and lapis by default).
+//
+//	go test -run '^$' -bench Copy -count 4 ./bench | go run ./bench/report
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// line matches "BenchmarkCopy/op=transpose/n=1024/impl=lapis-2  20  1200179 ns/op  13978.93 MB/s".
+var line = regexp.MustCompile(`^Benchmark(\w+)/(\S+)/impl=(\S+?)(-\d+)?\s+\d+\s+([\d.]+) ns/op(?:\s+([\d.]+) MB/s)?`)
+
+type key struct{ family, group string }
+
+func main() {
+	refs := flag.String("ref", "memcpy,lapis", "comma-separated impls to divide by, in order")
+	flag.Parse()
+	if err := run(os.Stdin, os.Stdout, strings.Split(*refs, ",")); err != nil {
+		fmt.Fprintln(os.Stderr, "report:", err)
+		os.Exit(1)
+	}
+}
+
+func run(in io.Reader, out io.Writer, refs []string) error {
+	times := map[key]map[string][]float64{}
+	mbs := map[key]map[string][]float64{}
+	var order []key
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		m := line.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		k := key{m[1], m[2]}
+		if times[k] == nil {
+			times[k], mbs[k] = map[string][]float64{}, map[string][]float64{}
+			order = append(order, k)
+		}
+		ns, _ := strconv.ParseFloat(m[5], 64)
+		times[k][m[3]] = append(times[k][m[3]], ns)
+		if m[6] != "" {
+			mb, _ := strconv.ParseFloat(m[6], 64)
+			mbs[k][m[3]] = append(mbs[k][m[3]], mb)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if len(order) == 0 {
+		return fmt.Errorf("no benchmark lines in the input")
+	}
+	for _, k := range order {
+		fmt.Fprintf(out, "\n%s %s\n\n", k.family, k.group)
+		header := "| impl | median | GB/s |"
+		sep := "|---|---|---|"
+		var present []string
+		for _, r := range refs {
+			if _, ok := times[k][r]; ok {
+				present = append(present, r)
+				header += " time / " + r + " |"
+				sep += "---|"
+			}
+		}
+		fmt.Fprintln(out, header)
+		fmt.Fprintln(out, sep)
+		impls := make([]string, 0, len(times[k]))
+		for impl := range times[k] {
+			impls = append(impls, impl)
+		}
+		sort.Slice(impls, func(i, j int) bool { return median(times[k][impls[i]]) < median(times[k][impls[j]]) })
+		for _, impl := range impls {
+			t := median(times[k][impl])
+			gbs := "-"
+			if v := mbs[k][impl]; len(v) > 0 {
+				gbs = fmt.Sprintf("%.1f", median(v)/1000)
+			}
+			row := fmt.Sprintf("| %s | %s | %s |", impl, dur(t), gbs)
+			for _, r := range present {
+				row += fmt.Sprintf(" %.2f |", t/median(times[k][r]))
+			}
+			fmt.Fprintln(out, row)
+		}
+	}
+	return nil
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+func dur(ns float64) string {
+	switch {
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.1f us", ns/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", ns)
+}
