@@ -48,7 +48,7 @@ func Copy[T Scalar](dst, src View[T]) error {
 	if dst.conj != src.conj {
 		cf = conjFunc[T]()
 	}
-	if shareMemory(dst, src) {
+	if Overlaps(dst, src) {
 		aside := src.ToColMajor()
 		defer aside.Release()
 		src = aside.View()
@@ -73,9 +73,10 @@ func sameShape(a, b layout.Layout) bool {
 	return true
 }
 
-// shareMemory reports whether the element ranges the two views reach
-// intersect in memory (conservatively: by address range).
-func shareMemory[T Scalar](a, b View[T]) bool {
+// Overlaps reports whether the memory the two views reach intersects,
+// judged by address range (conservative: two interleaved views that never
+// share an element still overlap). Views with no elements overlap nothing.
+func Overlaps[T Scalar](a, b View[T]) bool {
 	alo, ahi, aok := a.l.Span()
 	blo, bhi, bok := b.l.Span()
 	if !aok || !bok {

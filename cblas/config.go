@@ -1,0 +1,134 @@
+package cblas
+
+/*
+#include <cblas.h>
+*/
+import "C"
+
+import (
+	"errors"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// ErrCopyRefused is matched (errors.Is) by the error a call returns in
+// strict mode when an operand would need a copy: a General view (see
+// layout.Class), or a conjugated view BLAS cannot take as it is.
+var ErrCopyRefused = errors.New("operand needs a copy")
+
+var (
+	nCalls  atomic.Int64 // C calls into BLAS
+	nCopies atomic.Int64 // operands copied (in, or in and out)
+	strict  atomic.Bool
+)
+
+// Stats counts BLAS calls and operand copies since the process started.
+// Take the difference of two readings to see what a piece of code did
+// (calls from other goroutines count too).
+type Stats struct {
+	Calls  int64 // calls into the C library
+	Copies int64 // operands copied because BLAS could not address them
+	Small  int64 // calls served by the pure-Go path for small problems
+}
+
+var nSmall atomic.Int64
+
+// ReadStats returns the current counts.
+func ReadStats() Stats {
+	return Stats{Calls: nCalls.Load(), Copies: nCopies.Load(), Small: nSmall.Load()}
+}
+
+// SetStrict makes every call refuse to copy operands (returning an error
+// that matches ErrCopyRefused and names the operand) when on is true. It
+// returns the previous setting. The Strict option overrides it per call.
+func SetStrict(on bool) bool { return strict.Swap(on) }
+
+// Option changes one call. Options are values (not closures), so that
+// passing them allocates nothing.
+type Option struct {
+	kind optionKind
+	on   bool
+}
+
+type optionKind int
+
+const (
+	optNone optionKind = iota
+	optStrict
+	optPath
+)
+
+type config struct {
+	strict bool
+	path   int // 0: by size; 1: always C; 2: always pure Go
+}
+
+const (
+	pathAuto = iota
+	pathC
+	pathGo
+)
+
+// Strict(true) refuses copies in this call, Strict(false) allows them,
+// whatever SetStrict says.
+func Strict(on bool) Option { return Option{kind: optStrict, on: on} }
+
+// ForceC sends the call to the C library whatever its size. It exists for
+// tests and measurements: by default small problems go to pure Go (see the
+// README).
+func ForceC() Option { return Option{kind: optPath, on: true} }
+
+// ForcePureGo sends the call to the pure-Go path (gonum's implementation)
+// whatever its size; see ForceC.
+func ForcePureGo() Option { return Option{kind: optPath} }
+
+func configure(opts []Option) config {
+	c := config{strict: strict.Load()}
+	for _, o := range opts {
+		switch o.kind {
+		case optStrict:
+			c.strict = o.on
+		case optPath:
+			c.path = pathGo
+			if o.on {
+				c.path = pathC
+			}
+		}
+	}
+	return c
+}
+
+// blasint is the C library's integer. IntBits is its width in bits.
+const IntBits = int(unsafe.Sizeof(C.blasint(0))) * 8
+
+// blasInt converts v for C, refusing values that do not fit (never
+// truncating). Errors match layout.ErrOverflow and name the argument as
+// arg+what (joined only on error, so that the call does not allocate).
+func blasInt(op, arg, what string, v int) (C.blasint, error) {
+	if IntBits < 64 && (v > 1<<(IntBits-1)-1 || v < -1<<(IntBits-1)) {
+		return 0, layout.Errorf(layout.ErrOverflow, op, arg+what, "%d does not fit the BLAS library's %d-bit integer", v, IntBits)
+	}
+	return C.blasint(v), nil
+}
+
+// elemPtr returns the address of v's element 0, or nil for an empty view.
+func elemPtr[T Scalar](v views.View[T]) unsafe.Pointer {
+	if v.Len() == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&v.Data()[v.Layout().Offset()])
+}
+
+// conj returns the complex conjugate of x (x itself for real types).
+func conj[T Scalar](x T) T {
+	switch p := any(&x).(type) {
+	case *complex64:
+		*p = complex(real(*p), -imag(*p))
+	case *complex128:
+		*p = complex(real(*p), -imag(*p))
+	}
+	return x
+}

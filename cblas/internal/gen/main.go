@@ -1,0 +1,202 @@
+// Command gen writes cblas/zblas.go: one generic dispatcher per BLAS
+// routine family (xgemm, xdot, ...) that calls the s, d, c or z CBLAS
+// routine for its element type, in column-major order. Run it with
+// `go generate ./cblas`; scripts/test.sh fails when the checked-in file
+// differs from what it writes.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"log"
+	"os"
+	"strings"
+)
+
+// A family is one BLAS routine in its four precisions.
+//
+// Parameter kinds (after the colon): i a BLAS integer, P a pointer to
+// elements, T a scalar of the element type, R a real scalar (float64 in Go,
+// passed at the routine's precision), tr/up/dg/sd the transpose, uplo, diag
+// and side enums. Level 2 and 3 families get CblasColMajor as their first
+// argument. ret is "" (none), T (a scalar: complex results come through
+// the _sub routines' out-pointer), R (a real scalar) or I (an index).
+type family struct {
+	name   string
+	params string
+	ret    string
+	matrix bool      // takes the order argument
+	c      [4]string // routines for s, d, c, z; "" where CBLAS has none
+	doc    string
+}
+
+var families = []family{
+	{"xdot", "n:i x:P incx:i y:P incy:i", "T", false, [4]string{"sdot", "ddot", "cdotu_sub", "zdotu_sub"}, "x^T y"},
+	{"xdotc", "n:i x:P incx:i y:P incy:i", "T", false, [4]string{"sdot", "ddot", "cdotc_sub", "zdotc_sub"}, "x^H y"},
+	{"xaxpy", "n:i alpha:T x:P incx:i y:P incy:i", "", false, [4]string{"saxpy", "daxpy", "caxpy", "zaxpy"}, "y += alpha x"},
+	{"xscal", "n:i alpha:T x:P incx:i", "", false, [4]string{"sscal", "dscal", "cscal", "zscal"}, "x *= alpha"},
+	{"xrscal", "n:i alpha:R x:P incx:i", "", false, [4]string{"sscal", "dscal", "csscal", "zdscal"}, "x *= alpha, alpha real"},
+	{"xnrm2", "n:i x:P incx:i", "R", false, [4]string{"snrm2", "dnrm2", "scnrm2", "dznrm2"}, "the Euclidean norm of x"},
+	{"xasum", "n:i x:P incx:i", "R", false, [4]string{"sasum", "dasum", "scasum", "dzasum"}, "the sum of |Re| + |Im| over x"},
+	{"ixamax", "n:i x:P incx:i", "I", false, [4]string{"isamax", "idamax", "icamax", "izamax"}, "the 0-based index of the largest |Re| + |Im| in x"},
+	{"xcopy", "n:i x:P incx:i y:P incy:i", "", false, [4]string{"scopy", "dcopy", "ccopy", "zcopy"}, "y = x"},
+	{"xswap", "n:i x:P incx:i y:P incy:i", "", false, [4]string{"sswap", "dswap", "cswap", "zswap"}, "x, y = y, x"},
+	{"xrot", "n:i x:P incx:i y:P incy:i c:R s:R", "", false, [4]string{"srot", "drot", "csrot", "zdrot"}, "a plane rotation with real c, s"},
+
+	{"xgemv", "trans:tr m:i n:i alpha:T a:P lda:i x:P incx:i beta:T y:P incy:i", "", true, [4]string{"sgemv", "dgemv", "cgemv", "zgemv"}, "y = alpha op(A) x + beta y"},
+	{"xgeru", "m:i n:i alpha:T x:P incx:i y:P incy:i a:P lda:i", "", true, [4]string{"sger", "dger", "cgeru", "zgeru"}, "A += alpha x y^T"},
+	{"xgerc", "m:i n:i alpha:T x:P incx:i y:P incy:i a:P lda:i", "", true, [4]string{"sger", "dger", "cgerc", "zgerc"}, "A += alpha x y^H"},
+	{"xsymv", "uplo:up n:i alpha:T a:P lda:i x:P incx:i beta:T y:P incy:i", "", true, [4]string{"ssymv", "dsymv", "", ""}, "y = alpha A x + beta y, A symmetric"},
+	{"xhemv", "uplo:up n:i alpha:T a:P lda:i x:P incx:i beta:T y:P incy:i", "", true, [4]string{"ssymv", "dsymv", "chemv", "zhemv"}, "y = alpha A x + beta y, A Hermitian"},
+	{"xtrmv", "uplo:up trans:tr diag:dg n:i a:P lda:i x:P incx:i", "", true, [4]string{"strmv", "dtrmv", "ctrmv", "ztrmv"}, "x = op(A) x, A triangular"},
+	{"xtrsv", "uplo:up trans:tr diag:dg n:i a:P lda:i x:P incx:i", "", true, [4]string{"strsv", "dtrsv", "ctrsv", "ztrsv"}, "x = op(A)^-1 x, A triangular"},
+	{"xsyr", "uplo:up n:i alpha:T x:P incx:i a:P lda:i", "", true, [4]string{"ssyr", "dsyr", "", ""}, "A += alpha x x^T"},
+	{"xher", "uplo:up n:i alpha:R x:P incx:i a:P lda:i", "", true, [4]string{"ssyr", "dsyr", "cher", "zher"}, "A += alpha x x^H, alpha real"},
+	{"xsyr2", "uplo:up n:i alpha:T x:P incx:i y:P incy:i a:P lda:i", "", true, [4]string{"ssyr2", "dsyr2", "", ""}, "A += alpha x y^T + alpha y x^T"},
+	{"xher2", "uplo:up n:i alpha:T x:P incx:i y:P incy:i a:P lda:i", "", true, [4]string{"ssyr2", "dsyr2", "cher2", "zher2"}, "A += alpha x y^H + conj(alpha) y x^H"},
+
+	{"xgemm", "transA:tr transB:tr m:i n:i k:i alpha:T a:P lda:i b:P ldb:i beta:T c:P ldc:i", "", true, [4]string{"sgemm", "dgemm", "cgemm", "zgemm"}, "C = alpha op(A) op(B) + beta C"},
+	{"xsymm", "side:sd uplo:up m:i n:i alpha:T a:P lda:i b:P ldb:i beta:T c:P ldc:i", "", true, [4]string{"ssymm", "dsymm", "csymm", "zsymm"}, "C = alpha A B + beta C (or B A), A symmetric"},
+	{"xhemm", "side:sd uplo:up m:i n:i alpha:T a:P lda:i b:P ldb:i beta:T c:P ldc:i", "", true, [4]string{"ssymm", "dsymm", "chemm", "zhemm"}, "C = alpha A B + beta C (or B A), A Hermitian"},
+	{"xsyrk", "uplo:up trans:tr n:i k:i alpha:T a:P lda:i beta:T c:P ldc:i", "", true, [4]string{"ssyrk", "dsyrk", "csyrk", "zsyrk"}, "C = alpha op(A) op(A)^T + beta C"},
+	{"xherk", "uplo:up trans:tr n:i k:i alpha:R a:P lda:i beta:R c:P ldc:i", "", true, [4]string{"ssyrk", "dsyrk", "cherk", "zherk"}, "C = alpha op(A) op(A)^H + beta C, alpha and beta real"},
+	{"xsyr2k", "uplo:up trans:tr n:i k:i alpha:T a:P lda:i b:P ldb:i beta:T c:P ldc:i", "", true, [4]string{"ssyr2k", "dsyr2k", "csyr2k", "zsyr2k"}, "C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C"},
+	{"xher2k", "uplo:up trans:tr n:i k:i alpha:T a:P lda:i b:P ldb:i beta:R c:P ldc:i", "", true, [4]string{"ssyr2k", "dsyr2k", "cher2k", "zher2k"}, "C = alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H + beta C, beta real"},
+	{"xtrmm", "side:sd uplo:up transA:tr diag:dg m:i n:i alpha:T a:P lda:i b:P ldb:i", "", true, [4]string{"strmm", "dtrmm", "ctrmm", "ztrmm"}, "B = alpha op(A) B (or B op(A)), A triangular"},
+	{"xtrsm", "side:sd uplo:up transA:tr diag:dg m:i n:i alpha:T a:P lda:i b:P ldb:i", "", true, [4]string{"strsm", "dtrsm", "ctrsm", "ztrsm"}, "B = alpha op(A)^-1 B (or B op(A)^-1), A triangular"},
+}
+
+var enumType = map[string]string{
+	"tr": "C.enum_CBLAS_TRANSPOSE",
+	"up": "C.enum_CBLAS_UPLO",
+	"dg": "C.enum_CBLAS_DIAG",
+	"sd": "C.enum_CBLAS_SIDE",
+}
+
+var types = [4]struct{ goType, cReal string }{
+	{"float32", "C.float"}, {"float64", "C.double"}, {"complex64", "C.float"}, {"complex128", "C.double"},
+}
+
+type param struct{ name, kind string }
+
+func parse(s string) []param {
+	var ps []param
+	for _, f := range strings.Fields(s) {
+		n, k, ok := strings.Cut(f, ":")
+		if !ok {
+			log.Fatalf("bad parameter %q", f)
+		}
+		ps = append(ps, param{n, k})
+	}
+	return ps
+}
+
+func main() {
+	var b bytes.Buffer
+	b.WriteString("// Code generated by cblas/internal/gen; DO NOT EDIT.\n\n")
+	b.WriteString("package cblas\n\n")
+	b.WriteString("/*\n")
+	b.WriteString("#include <cblas.h>\n\n")
+	b.WriteString("// BLAS keeps no pointer after it returns and never calls back into Go.\n")
+	seen := map[string]bool{}
+	for _, f := range families {
+		for _, c := range f.c {
+			if c != "" && !seen[c] {
+				seen[c] = true
+				fmt.Fprintf(&b, "#cgo noescape cblas_%s\n#cgo nocallback cblas_%s\n", c, c)
+			}
+		}
+	}
+	b.WriteString("*/\nimport \"C\"\n\nimport \"unsafe\"\n\n")
+	for _, f := range families {
+		emit(&b, f)
+	}
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		log.Fatalf("format: %v\n%s", err, b.Bytes())
+	}
+	out := "zblas.go"
+	if len(os.Args) > 1 {
+		out = os.Args[1]
+	}
+	if err := os.WriteFile(out, src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func emit(b *bytes.Buffer, f family) {
+	ps := parse(f.params)
+	var sig []string
+	for _, p := range ps {
+		switch p.kind {
+		case "i":
+			sig = append(sig, p.name+" C.blasint")
+		case "P":
+			sig = append(sig, p.name+" unsafe.Pointer")
+		case "T":
+			sig = append(sig, p.name+" T")
+		case "R":
+			sig = append(sig, p.name+" float64")
+		default:
+			sig = append(sig, p.name+" "+enumType[p.kind])
+		}
+	}
+	ret := map[string]string{"": "", "T": " (ret T)", "R": " (ret float64)", "I": " (ret int)"}[f.ret]
+	fmt.Fprintf(b, "// %s calls cblas_?%s: %s.\n", f.name, strings.TrimPrefix(strings.TrimPrefix(f.name, "x"), "i"), f.doc)
+	fmt.Fprintf(b, "func %s[T Scalar](%s)%s {\n", f.name, strings.Join(sig, ", "), ret)
+	b.WriteString("\tswitch any(*new(T)).(type) {\n")
+	for t, c := range f.c {
+		if c == "" {
+			continue
+		}
+		ty := types[t]
+		complexT := t >= 2
+		var args []string
+		if f.matrix {
+			args = append(args, "C.CblasColMajor")
+		}
+		for _, p := range ps {
+			switch p.kind {
+			case "i":
+				args = append(args, p.name)
+			case "P":
+				if complexT {
+					args = append(args, p.name)
+				} else {
+					args = append(args, fmt.Sprintf("(*%s)(%s)", ty.cReal, p.name))
+				}
+			case "T":
+				if complexT {
+					args = append(args, fmt.Sprintf("unsafe.Pointer(&%s)", p.name))
+				} else {
+					args = append(args, fmt.Sprintf("*(*%s)(unsafe.Pointer(&%s))", ty.cReal, p.name))
+				}
+			case "R":
+				args = append(args, fmt.Sprintf("%s(%s)", ty.cReal, p.name))
+			default:
+				args = append(args, p.name)
+			}
+		}
+		fmt.Fprintf(b, "\tcase %s:\n", ty.goType)
+		call := fmt.Sprintf("C.cblas_%s(%s)", c, strings.Join(args, ", "))
+		switch {
+		case f.ret == "T" && strings.HasSuffix(c, "_sub"):
+			fmt.Fprintf(b, "\t\tC.cblas_%s(%s, unsafe.Pointer(&ret))\n", c, strings.Join(args, ", "))
+		case f.ret == "T":
+			fmt.Fprintf(b, "\t\t*(*%s)(unsafe.Pointer(&ret)) = %s(%s)\n", ty.goType, ty.goType, call)
+		case f.ret == "R":
+			fmt.Fprintf(b, "\t\tret = float64(%s)\n", call)
+		case f.ret == "I":
+			fmt.Fprintf(b, "\t\tret = int(%s)\n", call)
+		default:
+			fmt.Fprintf(b, "\t\t%s\n", call)
+		}
+	}
+	b.WriteString("\tdefault:\n\t\tpanic(\"cblas: no cblas_?" + strings.TrimPrefix(f.name, "x") + " for this element type\") // unreachable: the typed layer checks\n")
+	b.WriteString("\t}\n")
+	if f.ret != "" {
+		b.WriteString("\treturn ret\n")
+	}
+	b.WriteString("}\n\n")
+}

@@ -1,0 +1,205 @@
+package cblas
+
+/*
+#include <cblas.h>
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// The one dispatch check. Every matrix operand goes through matrixArg or
+// outputArg, every vector through vectorArg: a view whose layout.Matrix()
+// describes it (and whose conjugation BLAS can express) is used in place;
+// anything else is copied through the views copy engine into a pooled
+// buffer, counted, or refused in strict mode.
+
+// mat is a matrix operand as BLAS takes it.
+type mat struct {
+	ptr   unsafe.Pointer
+	ld    C.blasint
+	trans C.enum_CBLAS_TRANSPOSE
+	// The stored (column-major) matrix: rows x cols with leading dimension
+	// ld; the pure-Go path needs the extent of its memory.
+	rows, cols int
+}
+
+// span returns the number of elements the stored matrix reaches from ptr.
+func (m mat) span() int {
+	if m.rows == 0 || m.cols == 0 {
+		return 0
+	}
+	return int(m.ld)*(m.cols-1) + m.rows
+}
+
+func checkRank[T Scalar](op, name string, v views.View[T], rank int) error {
+	if v.Rank() != rank {
+		return layout.Errorf(layout.ErrShape, op, name, "rank %d, want %d (%s)", v.Rank(), rank, v.Layout().String())
+	}
+	return nil
+}
+
+func refuse(op, name string, l layout.Layout, why string) error {
+	return layout.Errorf(ErrCopyRefused, op, name, "%s (%s, class %v) needs a copy and strict mode is on", why, l.String(), l.Class())
+}
+
+// matrixArg describes the rank-2 input v to BLAS. tmp, when not nil, is a
+// copy made for this call: release it after the call.
+func matrixArg[T Scalar](op, name string, v views.View[T], cfg config) (m mat, tmp *views.Tensor[T], err error) {
+	d, ok := v.Layout().Matrix()
+	if ok && (!v.IsConj() || d.Trans) {
+		m.ptr, m.rows, m.cols, m.trans = elemPtr(v), d.Rows, d.Cols, C.CblasNoTrans
+		if d.Trans {
+			m.rows, m.cols, m.trans = d.Cols, d.Rows, C.CblasTrans
+			if v.IsConj() {
+				m.trans = C.CblasConjTrans
+			}
+		}
+		m.ld, err = blasInt(op, name, " leading dimension", d.LD)
+		return m, nil, err
+	}
+	why := "a General layout"
+	if ok {
+		why = "a conjugated column-major view"
+	}
+	if cfg.strict {
+		return m, nil, refuse(op, name, v.Layout(), why)
+	}
+	tmp = v.ToColMajor()
+	nCopies.Add(1)
+	r, c := v.Layout().Dim(0), v.Layout().Dim(1)
+	m = mat{ptr: elemPtr(tmp.View()), rows: r, cols: c, trans: C.CblasNoTrans}
+	m.ld, err = blasInt(op, name, " leading dimension", max(1, r))
+	if err != nil {
+		tmp.Release()
+		tmp = nil
+	}
+	return m, tmp, err
+}
+
+// output is a column-major matrix operand that BLAS writes: the view
+// itself, or a compact temporary that is copied back by finish.
+type output[T Scalar] struct {
+	mat
+	dst views.View[T]
+	tmp *views.Tensor[T]
+}
+
+// outputArg describes the rank-2 output v, which the caller has already
+// turned column-major and unconjugated where layouts allow (see orient).
+// If BLAS cannot write v in place, a temporary is used; load says whether
+// BLAS reads the output's old values (beta != 0), so they are copied in.
+func outputArg[T Scalar](op, name string, v views.View[T], load bool, cfg config) (o output[T], err error) {
+	o.dst = v
+	d, ok := v.Layout().Matrix()
+	if ok && !d.Trans && !v.IsConj() {
+		o.ptr, o.rows, o.cols, o.trans = elemPtr(v), d.Rows, d.Cols, C.CblasNoTrans
+		o.ld, err = blasInt(op, name, " leading dimension", d.LD)
+		return o, err
+	}
+	if cfg.strict {
+		return o, refuse(op, name, v.Layout(), "an output BLAS cannot write in place")
+	}
+	r, c := v.Layout().Dim(0), v.Layout().Dim(1)
+	if load {
+		o.tmp = v.ToColMajor()
+	} else {
+		o.tmp, err = views.Zeros[T](r, c) // cannot fail: v's shape is valid
+		if err != nil {
+			return o, err
+		}
+	}
+	nCopies.Add(1)
+	o.ptr, o.rows, o.cols, o.trans = elemPtr(o.tmp.View()), r, c, C.CblasNoTrans
+	o.ld, err = blasInt(op, name, " leading dimension", max(1, r))
+	if err != nil {
+		o.tmp.Release()
+		o.tmp = nil
+	}
+	return o, err
+}
+
+// finish copies a temporary output back into the caller's view.
+func (o *output[T]) finish() {
+	if o.tmp == nil {
+		return
+	}
+	_ = views.Copy(o.dst, o.tmp.View()) // shapes equal, dst checked for self-overlap
+	o.tmp.Release()
+	o.tmp = nil
+}
+
+// release frees a temporary output without copying it back (on error).
+func (o *output[T]) release() {
+	if o.tmp != nil {
+		o.tmp.Release()
+		o.tmp = nil
+	}
+}
+
+// checkOutput refuses an output with self-overlap or one that overlaps an
+// input.
+func checkOutput[T Scalar](op, name string, out views.View[T], inputs ...views.View[T]) error {
+	if out.Layout().HasOverlap() {
+		return layout.Errorf(layout.ErrOverlap, op, name, "%s has indices sharing an element; it cannot be written", out.Layout().String())
+	}
+	for _, in := range inputs {
+		if views.Overlaps(out, in) {
+			return layout.Errorf(layout.ErrOverlap, op, name, "output overlaps an input in memory")
+		}
+	}
+	return nil
+}
+
+// vec is a vector operand as BLAS takes it: pointer and increment.
+type vec struct {
+	ptr unsafe.Pointer
+	inc C.blasint
+	n   int
+}
+
+// vectorArg describes the rank-1 view v. Any non-zero stride goes to BLAS
+// as the increment, negative included (BLAS then starts from the other
+// end, so the pointer is moved there). A stride of 0 with n > 1 (a
+// broadcast) or a conjugated view the routine cannot take is copied.
+func vectorArg[T Scalar](op, name string, v views.View[T], allowConj bool, cfg config) (x vec, tmp *views.Tensor[T], err error) {
+	n, s := v.Layout().Dim(0), v.Layout().Stride(0)
+	x.n = n
+	if n <= 1 {
+		s = 1
+	}
+	if s != 0 && (allowConj || !v.IsConj()) {
+		x.ptr = elemPtr(v)
+		if s < 0 && n > 0 {
+			// BLAS walks a negative increment from the last element.
+			x.ptr = unsafe.Pointer(&v.Data()[v.Layout().Offset()+(n-1)*s])
+		}
+		x.inc, err = blasInt(op, name, " increment", s)
+		return x, nil, err
+	}
+	if cfg.strict {
+		return x, nil, refuse(op, name, v.Layout(), "a broadcast or conjugated vector")
+	}
+	tmp = v.ToColMajor()
+	nCopies.Add(1)
+	x.ptr, x.inc = elemPtr(tmp.View()), 1
+	return x, tmp, nil
+}
+
+func release[T Scalar](ts ...*views.Tensor[T]) {
+	for _, t := range ts {
+		if t != nil {
+			t.Release()
+		}
+	}
+}
+
+// t2 is the transpose of a rank-2 view (it cannot fail).
+func t2[T Scalar](v views.View[T]) views.View[T] {
+	t, _ := v.T()
+	return t
+}

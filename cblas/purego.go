@@ -1,0 +1,59 @@
+package cblas
+
+/*
+#include <cblas.h>
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+// The pure-Go path for small problems: below a few hundred flops, the cost
+// of crossing into C and of OpenBLAS's own dispatch exceeds the work, and
+// gonum's pure-Go implementation is faster (thresholds and how they were
+// measured: README). gonum is row-major; a column-major matrix with leading
+// dimension ld is the row-major transpose with the same ld, so
+// C = op(A) op(B) is computed as C^T = op(B)^T op(A)^T with the same flags.
+
+var impl gonum.Implementation
+
+// gemmSmallFlops is the largest m*n*k that goes to the pure-Go gemm.
+var gemmSmallFlops = 6 * 6 * 6
+
+func gonumTrans(t C.enum_CBLAS_TRANSPOSE) blas.Transpose {
+	switch t {
+	case C.CblasTrans:
+		return blas.Trans
+	case C.CblasConjTrans:
+		return blas.ConjTrans
+	}
+	return blas.NoTrans
+}
+
+func slice[T Scalar](m mat) []T {
+	if m.ptr == nil {
+		return nil
+	}
+	return unsafe.Slice((*T)(m.ptr), m.span())
+}
+
+// goGemm is xgemm on the pure-Go path.
+func goGemm[T Scalar](a, b mat, m, n, k int, alpha, beta T, c mat) {
+	ta, tb := gonumTrans(a.trans), gonumTrans(b.trans)
+	as, bs, cs := slice[T](a), slice[T](b), slice[T](c)
+	lda, ldb, ldc := int(a.ld), int(b.ld), int(c.ld)
+	switch any(alpha).(type) {
+	case float32:
+		impl.Sgemm(tb, ta, n, m, k, any(alpha).(float32), any(bs).([]float32), ldb, any(as).([]float32), lda, any(beta).(float32), any(cs).([]float32), ldc)
+	case float64:
+		impl.Dgemm(tb, ta, n, m, k, any(alpha).(float64), any(bs).([]float64), ldb, any(as).([]float64), lda, any(beta).(float64), any(cs).([]float64), ldc)
+	case complex64:
+		impl.Cgemm(tb, ta, n, m, k, any(alpha).(complex64), any(bs).([]complex64), ldb, any(as).([]complex64), lda, any(beta).(complex64), any(cs).([]complex64), ldc)
+	case complex128:
+		impl.Zgemm(tb, ta, n, m, k, any(alpha).(complex128), any(bs).([]complex128), ldb, any(as).([]complex128), lda, any(beta).(complex128), any(cs).([]complex128), ldc)
+	}
+}
