@@ -19,6 +19,11 @@ import (
 // layout.Class), or a conjugated view BLAS cannot take as it is.
 var ErrCopyRefused = errors.New("operand needs a copy")
 
+// ErrLibrary is matched by the error every call returns when the linked
+// BLAS library cannot be used as compiled (its integer width differs from
+// the header's: see Info).
+var ErrLibrary = errors.New("unusable BLAS library")
+
 var (
 	nCalls  atomic.Int64 // C calls into BLAS
 	nCopies atomic.Int64 // operands copied (in, or in and out)
@@ -108,6 +113,9 @@ const IntBits = int(unsafe.Sizeof(C.blasint(0))) * 8
 // truncating). Errors match layout.ErrOverflow and name the argument as
 // arg+what (joined only on error, so that the call does not allocate).
 func blasInt(op, arg, what string, v int) (C.blasint, error) {
+	if libraryIntBits != IntBits {
+		return 0, layout.Errorf(ErrLibrary, op, arg+what, "lapis was compiled for %d-bit BLAS integers but the library uses %d-bit ones", IntBits, libraryIntBits)
+	}
 	if IntBits < 64 && (v > 1<<(IntBits-1)-1 || v < -1<<(IntBits-1)) {
 		return 0, layout.Errorf(layout.ErrOverflow, op, arg+what, "%d does not fit the BLAS library's %d-bit integer", v, IntBits)
 	}

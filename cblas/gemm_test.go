@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/lapis-go/lapis/layout"
@@ -191,5 +192,23 @@ func TestGemmNoAllocs(t *testing.T) {
 	w := newOperand[complex128](rng, 32, 32, colStrided)
 	if n := testing.AllocsPerRun(20, func() { _ = Gemm(1i, z.v, must2(y.v.H()), 2, w.v) }); n != 0 {
 		t.Errorf("complex Gemm: %v allocations per call", n)
+	}
+}
+
+func TestInfoAndThreads(t *testing.T) {
+	info := Info()
+	if !strings.Contains(info.Config, "OpenBLAS") || info.Core == "" || info.IntBits != info.LibraryIntBits || info.IntBits < 32 {
+		t.Errorf("Info: %+v", info)
+	}
+	if !strings.Contains(info.String(), "BLAS integer:") {
+		t.Errorf("Info.String: %s", info)
+	}
+	prev := Threads()
+	defer SetThreads(prev)
+	if err := SetThreads(1); err != nil || Threads() != 1 {
+		t.Errorf("SetThreads(1): %v, Threads %d", err, Threads())
+	}
+	if err := SetThreads(0); !errors.Is(err, layout.ErrShape) {
+		t.Errorf("SetThreads(0): %v", err)
 	}
 }

@@ -1,0 +1,343 @@
+package cblas
+
+/*
+#include <cblas.h>
+*/
+import "C"
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Level 1: vectors are rank-1 views with any non-zero stride, negative
+// included; BLAS takes them with that increment, no copy. Conjugated views
+// are folded into the routine (Dot of a conjugated x is BLAS dotc, and so
+// on); only a conjugation BLAS cannot express, or a broadcast (stride 0)
+// operand that is read, is copied.
+
+// level1Small is the largest vector length that Dot and Axpy compute in
+// pure Go: below it the cost of a cgo call exceeds the work (README).
+var level1Small = 32
+
+func checkVectors[T Scalar](op string, x, y views.View[T]) error {
+	if err := checkRank(op, "x", x, 1); err != nil {
+		return err
+	}
+	if err := checkRank(op, "y", y, 1); err != nil {
+		return err
+	}
+	if x.Len() != y.Len() {
+		return layout.Errorf(layout.ErrShape, op, "y", "length %d differs from x's %d", y.Len(), x.Len())
+	}
+	return nil
+}
+
+// Dot returns sum_i x[i]*y[i] (no implicit conjugation: for x^H y pass
+// x.Conj(), which BLAS computes as dotc without a copy). x and y are
+// rank-1 views of equal length. Errors match layout.ErrShape,
+// layout.ErrOverflow and ErrCopyRefused.
+func Dot[T Scalar](x, y views.View[T], opts ...Option) (T, error) {
+	const op = "cblas.Dot"
+	var zero T
+	cfg := configure(opts)
+	if err := checkVectors(op, x, y); err != nil {
+		return zero, err
+	}
+	n := x.Len()
+	if n == 0 {
+		return zero, nil
+	}
+	// conj(x).y = dotc(x, y); x.conj(y) = conj(dotc(y, x));
+	// conj(x).conj(y) = conj(dotu(x, y)).
+	conjResult := y.IsConj()
+	if conjResult {
+		x, y = x.Conj(), y.Conj()
+	}
+	if !x.IsConj() && cfg.path != pathC && (cfg.path == pathGo || n <= level1Small) {
+		nSmall.Add(1)
+		s := goDot(x, y)
+		if conjResult {
+			s = conj(s)
+		}
+		return s, nil
+	}
+	xv, _, err := vectorArg(op, "x", x, true, cfg)
+	if err != nil {
+		return zero, err
+	}
+	yv, yt, err := vectorArg(op, "y", y, false, cfg)
+	if err != nil {
+		return zero, err
+	}
+	defer release(yt)
+	N, err := blasInt(op, "n", "", n)
+	if err != nil {
+		return zero, err
+	}
+	nCalls.Add(1)
+	var s T
+	if x.IsConj() {
+		s = xdotc[T](N, xv.ptr, xv.inc, yv.ptr, yv.inc)
+	} else {
+		s = xdot[T](N, xv.ptr, xv.inc, yv.ptr, yv.inc)
+	}
+	if conjResult {
+		s = conj(s)
+	}
+	return s, nil
+}
+
+// at returns the address of element i of the rank-1 view v.
+func at[T Scalar](v views.View[T], i int) *T {
+	return &v.Data()[v.Layout().Offset()+i*v.Layout().Stride(0)]
+}
+
+// goDot is the pure-Go dot of unconjugated stored values.
+func goDot[T Scalar](x, y views.View[T]) T {
+	var s T
+	n := x.Len()
+	xs, ys := x.Layout().Stride(0), y.Layout().Stride(0)
+	px, py := unsafe.Pointer(at(x, 0)), unsafe.Pointer(at(y, 0))
+	sz := int(unsafe.Sizeof(s))
+	for i := 0; i < n; i++ {
+		s += *(*T)(unsafe.Add(px, i*xs*sz)) * *(*T)(unsafe.Add(py, i*ys*sz))
+	}
+	return s
+}
+
+// Axpy computes y += alpha*x for rank-1 views of equal length. Errors
+// match layout.ErrShape, layout.ErrOverlap (y broadcast, or sharing memory
+// with x), layout.ErrOverflow and ErrCopyRefused; y is untouched on error.
+func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...Option) error {
+	const op = "cblas.Axpy"
+	cfg := configure(opts)
+	if err := checkVectors(op, x, y); err != nil {
+		return err
+	}
+	if err := checkOutput(op, "y", y, x); err != nil {
+		return err
+	}
+	n := x.Len()
+	if n == 0 {
+		return nil
+	}
+	if y.IsConj() { // conj(y) += alpha x  <=>  y += conj(alpha) conj(x)
+		alpha, x, y = conj(alpha), x.Conj(), y.Conj()
+	}
+	if !x.IsConj() && cfg.path != pathC && (cfg.path == pathGo || n <= level1Small) {
+		nSmall.Add(1)
+		xs, ys := x.Layout().Stride(0), y.Layout().Stride(0)
+		px, py := unsafe.Pointer(at(x, 0)), unsafe.Pointer(at(y, 0))
+		sz := int(unsafe.Sizeof(alpha))
+		for i := 0; i < n; i++ {
+			*(*T)(unsafe.Add(py, i*ys*sz)) += alpha * *(*T)(unsafe.Add(px, i*xs*sz))
+		}
+		return nil
+	}
+	xv, xt, err := vectorArg(op, "x", x, false, cfg)
+	if err != nil {
+		return err
+	}
+	defer release(xt)
+	yv, _, err := vectorArg(op, "y", y, false, cfg) // y: stride != 0, unconjugated
+	if err != nil {
+		return err
+	}
+	N, err := blasInt(op, "n", "", n)
+	if err != nil {
+		return err
+	}
+	nCalls.Add(1)
+	xaxpy(N, alpha, xv.ptr, xv.inc, yv.ptr, yv.inc)
+	return nil
+}
+
+// Scal computes x *= alpha for a rank-1 view x. Errors match
+// layout.ErrShape, layout.ErrOverlap (x broadcast) and layout.ErrOverflow.
+func Scal[T Scalar](alpha T, x views.View[T], opts ...Option) error {
+	const op = "cblas.Scal"
+	cfg := configure(opts)
+	if err := checkRank(op, "x", x, 1); err != nil {
+		return err
+	}
+	if err := checkOutput(op, "x", x); err != nil {
+		return err
+	}
+	if x.Len() == 0 {
+		return nil
+	}
+	if x.IsConj() { // conj(x) alpha = conj(x conj(alpha))
+		alpha, x = conj(alpha), x.Conj()
+	}
+	x = forward(x)
+	xv, _, err := vectorArg(op, "x", x, false, cfg)
+	if err != nil {
+		return err
+	}
+	N, err := blasInt(op, "n", "", x.Len())
+	if err != nil {
+		return err
+	}
+	nCalls.Add(1)
+	xscal(N, alpha, xv.ptr, xv.inc)
+	return nil
+}
+
+// forward returns x walked with a positive stride: BLAS's one-vector
+// routines (scal, nrm2, asum, i?amax) do nothing for a negative increment.
+func forward[T Scalar](x views.View[T]) views.View[T] {
+	if x.Len() > 1 && x.Layout().Stride(0) < 0 {
+		x, _ = x.Reverse(0)
+	}
+	return x
+}
+
+// reduce runs one of the real-valued reductions, to which conjugation and
+// order make no difference.
+func reduce[T Scalar](op string, x views.View[T], cfg config, f func(n C.blasint, p unsafe.Pointer, inc C.blasint) float64) (float64, error) {
+	if err := checkRank(op, "x", x, 1); err != nil {
+		return 0, err
+	}
+	if x.Len() == 0 {
+		return 0, nil
+	}
+	x = forward(x)
+	xv, xt, err := vectorArg(op, "x", x, true, cfg)
+	if err != nil {
+		return 0, err
+	}
+	defer release(xt)
+	N, err := blasInt(op, "n", "", x.Len())
+	if err != nil {
+		return 0, err
+	}
+	nCalls.Add(1)
+	return f(N, xv.ptr, xv.inc), nil
+}
+
+// Nrm2 returns the Euclidean norm of the rank-1 view x (computed by BLAS
+// without overflow for large elements).
+func Nrm2[T Scalar](x views.View[T], opts ...Option) (float64, error) {
+	return reduce("cblas.Nrm2", x, configure(opts), xnrm2[T])
+}
+
+// Asum returns sum_i |Re x[i]| + |Im x[i]| for the rank-1 view x.
+func Asum[T Scalar](x views.View[T], opts ...Option) (float64, error) {
+	return reduce("cblas.Asum", x, configure(opts), xasum[T])
+}
+
+// Iamax returns the index of the first element of the rank-1 view x with
+// the largest |Re| + |Im| (-1 for an empty x), as BLAS's i?amax.
+func Iamax[T Scalar](x views.View[T], opts ...Option) (int, error) {
+	const op = "cblas.Iamax"
+	if err := checkRank(op, "x", x, 1); err != nil {
+		return -1, err
+	}
+	if x.Len() == 0 {
+		return -1, nil
+	}
+	if x.Len() > 1 && x.Layout().Stride(0) < 0 {
+		// Walking backwards would find the last of equal maxima, not the
+		// first: this case is a plain loop.
+		nSmall.Add(1)
+		best, arg := -1.0, -1
+		for i := 0; i < x.Len(); i++ {
+			if a := abs1(*at(x, i)); a > best || arg < 0 {
+				best, arg = a, i
+			}
+		}
+		return arg, nil
+	}
+	i, err := reduce(op, x, configure(opts), func(n C.blasint, p unsafe.Pointer, inc C.blasint) float64 {
+		return float64(ixamax[T](n, p, inc))
+	})
+	if err != nil {
+		return -1, err
+	}
+	return int(i), nil
+}
+
+// abs1 is |Re x| + |Im x|, the measure of i?amax.
+func abs1[T Scalar](x T) float64 {
+	switch v := any(x).(type) {
+	case float32:
+		return math.Abs(float64(v))
+	case float64:
+		return math.Abs(v)
+	case complex64:
+		return math.Abs(float64(real(v))) + math.Abs(float64(imag(v)))
+	case complex128:
+		return math.Abs(real(v)) + math.Abs(imag(v))
+	}
+	return 0
+}
+
+// Swap exchanges the elements of the rank-1 views x and y (equal lengths,
+// no shared memory, neither broadcast). Errors match layout.ErrShape,
+// layout.ErrOverlap, layout.ErrOverflow and ErrCopyRefused.
+func Swap[T Scalar](x, y views.View[T], opts ...Option) error {
+	return pair("cblas.Swap", x, y, configure(opts), func(n C.blasint, x, y vec) {
+		xswap[T](n, x.ptr, x.inc, y.ptr, y.inc)
+	})
+}
+
+// Rot applies the plane rotation (x, y) = (c x + s y, c y - s x) with real
+// c and s to the rank-1 views x and y, under the same rules as Swap.
+func Rot[T Scalar](x, y views.View[T], c, s float64, opts ...Option) error {
+	return pair("cblas.Rot", x, y, configure(opts), func(n C.blasint, x, y vec) {
+		xrot[T](n, x.ptr, x.inc, y.ptr, y.inc, c, s)
+	})
+}
+
+// pair runs a routine that rewrites two vectors with real coefficients, so
+// that it commutes with conjugating both. If exactly one is conjugated, y
+// goes through a temporary holding its logical values.
+func pair[T Scalar](op string, x, y views.View[T], cfg config, f func(n C.blasint, x, y vec)) error {
+	if err := checkVectors(op, x, y); err != nil {
+		return err
+	}
+	if err := checkOutput(op, "x", x, y); err != nil {
+		return err
+	}
+	if err := checkOutput(op, "y", y); err != nil {
+		return err
+	}
+	if x.Len() == 0 {
+		return nil
+	}
+	if x.IsConj() {
+		x, y = x.Conj(), y.Conj()
+	}
+	dst := y
+	if y.IsConj() {
+		if cfg.strict {
+			return refuse(op, "y", y.Layout(), "a vector conjugated unlike x")
+		}
+		tmp := y.ToColMajor()
+		defer tmp.Release()
+		nCopies.Add(1)
+		y = tmp.View()
+	}
+	xv, _, err := vectorArg(op, "x", x, false, cfg)
+	if err != nil {
+		return err
+	}
+	yv, _, err := vectorArg(op, "y", y, false, cfg)
+	if err != nil {
+		return err
+	}
+	N, err := blasInt(op, "n", "", x.Len())
+	if err != nil {
+		return err
+	}
+	nCalls.Add(1)
+	f(N, xv, yv)
+	if dst.IsConj() {
+		_ = views.Copy(dst, y) // back into the conjugated view
+	}
+	return nil
+}
