@@ -140,3 +140,7 @@ func conj[T Scalar](x T) T {
 	}
 	return x
 }
+
+func layoutErr(op, arg string, v int) error {
+	return layout.Errorf(layout.ErrShape, op, arg, "value %d is not one of the defined constants", v)
+}

@@ -203,3 +203,72 @@ func t2[T Scalar](v views.View[T]) views.View[T] {
 	t, _ := v.T()
 	return t
 }
+
+// vout is a vector that BLAS writes: the view itself, or a temporary
+// holding its logical values (for a conjugated view) that finish copies
+// back.
+type vout[T Scalar] struct {
+	vec
+	dst views.View[T]
+	tmp *views.Tensor[T]
+}
+
+// outputVec describes the rank-1 output v (already checked by
+// checkOutput: no stride 0 with n > 1). load says whether BLAS reads its
+// old values.
+func outputVec[T Scalar](op, name string, v views.View[T], cfg config) (o vout[T], err error) {
+	o.dst = v
+	if !v.IsConj() {
+		o.vec, _, err = vectorArg(op, name, v, false, cfg)
+		return o, err
+	}
+	if cfg.strict {
+		return o, refuse(op, name, v.Layout(), "a conjugated output vector")
+	}
+	o.tmp = v.ToColMajor()
+	nCopies.Add(1)
+	o.vec = vec{ptr: elemPtr(o.tmp.View()), inc: 1, n: v.Len()}
+	return o, nil
+}
+
+func (o *vout[T]) finish() {
+	if o.tmp != nil {
+		_ = views.Copy(o.dst, o.tmp.View())
+		o.tmp.Release()
+		o.tmp = nil
+	}
+}
+
+func (o *vout[T]) release() {
+	if o.tmp != nil {
+		o.tmp.Release()
+		o.tmp = nil
+	}
+}
+
+// checkSquare checks that v is a rank-2 n x n view and returns n.
+func checkSquare[T Scalar](op, name string, v views.View[T]) (int, error) {
+	if err := checkRank(op, name, v, 2); err != nil {
+		return 0, err
+	}
+	if v.Layout().Dim(0) != v.Layout().Dim(1) {
+		return 0, layout.Errorf(layout.ErrShape, op, name, "shape %v is not square", v.Shape())
+	}
+	return v.Layout().Dim(0), nil
+}
+
+func checkLen[T Scalar](op, name string, v views.View[T], n int) error {
+	if err := checkRank(op, name, v, 1); err != nil {
+		return err
+	}
+	if v.Len() != n {
+		return layout.Errorf(layout.ErrShape, op, name, "length %d, want %d", v.Len(), n)
+	}
+	return nil
+}
+
+// isRowMajor reports whether the rank-2 view is read by BLAS transposed.
+func isRowMajor[T Scalar](v views.View[T]) bool {
+	d, ok := v.Layout().Matrix()
+	return ok && d.Trans
+}

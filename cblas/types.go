@@ -1,0 +1,71 @@
+package cblas
+
+/*
+#include <cblas.h>
+*/
+import "C"
+
+import "errors"
+
+// Uplo says which triangle of a symmetric, Hermitian or triangular matrix
+// is referenced, as seen through the view passed (not as stored: a
+// transposed view's upper triangle is its storage's lower one, and lapis
+// tells BLAS so).
+type Uplo int
+
+const (
+	Upper Uplo = iota
+	Lower
+)
+
+func (u Uplo) flip() Uplo { return 1 - u }
+
+func (u Uplo) c() C.enum_CBLAS_UPLO {
+	if u == Lower {
+		return C.CblasLower
+	}
+	return C.CblasUpper
+}
+
+// Diag says whether a triangular matrix has an implicit unit diagonal.
+type Diag int
+
+const (
+	NonUnit Diag = iota
+	Unit
+)
+
+func (d Diag) c() C.enum_CBLAS_DIAG {
+	if d == Unit {
+		return C.CblasUnit
+	}
+	return C.CblasNonUnit
+}
+
+// Side says whether the special matrix multiplies from the left or right.
+type Side int
+
+const (
+	Left Side = iota
+	Right
+)
+
+func (s Side) flip() Side { return 1 - s }
+
+func (s Side) c() C.enum_CBLAS_SIDE {
+	if s == Right {
+		return C.CblasRight
+	}
+	return C.CblasLeft
+}
+
+// ErrUnsupported is matched by calls that CBLAS has no routine for, such as
+// the complex symmetric (not Hermitian) Symv, Syr and Syr2.
+var ErrUnsupported = errors.New("no CBLAS routine for this element type")
+
+func checkEnum(op, arg string, v, n int) error {
+	if v < 0 || v >= n {
+		return layoutErr(op, arg, v)
+	}
+	return nil
+}
