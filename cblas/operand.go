@@ -47,10 +47,32 @@ func refuse(op, name string, l layout.Layout, why string) error {
 	return layout.Errorf(ErrCopyRefused, op, name, "%s (%s, class %v) needs a copy and strict mode is on", why, l.String(), l.Class())
 }
 
+// Which transpose flags a routine accepts for an operand (besides "N").
+const (
+	allowT = 1 << iota
+	allowC
+	allowTC = allowT | allowC
+)
+
 // matrixArg describes the rank-2 input v to BLAS. tmp, when not nil, is a
 // copy made for this call: release it after the call.
 func matrixArg[T Scalar](op, name string, v views.View[T], cfg config) (m mat, tmp *views.Tensor[T], err error) {
+	return matrixArgAllow(op, name, v, allowTC, cfg)
+}
+
+// matrixArgAllow is matrixArg for routines that take only some transpose
+// flags: an operand that would need another one is copied.
+func matrixArgAllow[T Scalar](op, name string, v views.View[T], allow int, cfg config) (m mat, tmp *views.Tensor[T], err error) {
 	d, ok := v.Layout().Matrix()
+	if ok && d.Trans && views.IsComplex[T]() {
+		if v.IsConj() {
+			ok = allow&allowC != 0
+		} else {
+			ok = allow&allowT != 0
+		}
+	} else if ok && d.Trans {
+		ok = allow != 0 // real: "T" and "C" are the same
+	}
 	if ok && (!v.IsConj() || d.Trans) {
 		m.ptr, m.rows, m.cols, m.trans = elemPtr(v), d.Rows, d.Cols, C.CblasNoTrans
 		if d.Trans {
@@ -62,9 +84,9 @@ func matrixArg[T Scalar](op, name string, v views.View[T], cfg config) (m mat, t
 		m.ld, err = blasInt(op, name, " leading dimension", d.LD)
 		return m, nil, err
 	}
-	why := "a General layout"
-	if ok {
-		why = "a conjugated column-major view"
+	why := "a layout this routine cannot take in place"
+	if v.Layout().Class() == layout.General {
+		why = "a General layout"
 	}
 	if cfg.strict {
 		return m, nil, refuse(op, name, v.Layout(), why)
