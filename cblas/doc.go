@@ -1,0 +1,62 @@
+// Package cblas runs BLAS levels 1, 2 and 3 (OpenBLAS, through cgo) on
+// lapis views, for float32, float64, complex64 and complex128.
+//
+// # One dispatch check
+//
+// Every matrix operand is described to BLAS by its layout alone
+// (layout.Layout.Matrix): a column-major view goes as "N" with ld = its
+// column stride, a row-major view as "T" (a conjugated one as "C") with
+// ld = its row stride. The same storage seen both ways:
+//
+//	memory: a00 a10 a01 a11 a02 a12        (ld = 2)
+//
+//	view a   [2 3] strides [1 2]  -> BLAS "N", ld 2
+//	view a.T [3 2] strides [2 1]  -> BLAS "T", ld 2   (no copy)
+//	view a.H                      -> BLAS "C", ld 2   (no copy)
+//
+// A row-major output is handled by transposing the whole problem
+// (C^T = B^T A^T for Gemm), a conjugated one by conjugating it, so every
+// combination of column- and row-major operands runs in place. Vectors go
+// with their stride as the increment, negative strides included. Only an
+// operand with no such description (layout.General: a reversed or
+// every-other-row view, say) or one whose flag the routine lacks (Symm has
+// no transpose for B) is copied, through the views copy engine into a
+// pooled buffer, and outputs are copied back. Copies and C calls are
+// counted (ReadStats); strict mode (SetStrict, or the Strict option per
+// call) refuses to copy and returns an error that names the operand.
+//
+// Transposition and conjugation are expressed only by the views (a.T(),
+// a.H(), x.Conj()), never by flag arguments; Uplo and Side refer to the
+// matrix as seen through its view.
+//
+// # Small problems
+//
+// Below a measured size a cgo call costs more than the arithmetic: Gemm
+// with m*n*k below a threshold, and Dot and Axpy on short vectors, run in
+// pure Go (gonum's implementation, or a plain loop). ForceC and ForcePureGo
+// choose the path for tests and measurements.
+//
+// # Aliasing
+//
+// An output may not overlap any input in memory, and may not have two
+// indices sharing an element (a broadcast view): both are errors matching
+// layout.ErrOverlap. Inputs may overlap each other.
+//
+// # Errors
+//
+// Shapes that do not match (layout.ErrShape), overlap (layout.ErrOverlap),
+// sizes, leading dimensions and increments that do not fit the BLAS
+// integer (layout.ErrOverflow; never truncated), refused copies
+// (ErrCopyRefused), routines CBLAS lacks for a type (ErrUnsupported) and an
+// unusable library (ErrLibrary) are errors naming the operation and the
+// argument. Nothing is written to an output when a call returns an error.
+// Floating-point results follow BLAS: no check for singular triangular
+// matrices, NaN and Inf propagate.
+//
+// # Threads and the library
+//
+// SetThreads and Threads control OpenBLAS's threads per call; Info reports
+// the library's configuration, its integer width and the CPU's features and
+// caches. The library is found with pkg-config (package openblas); another
+// BLAS with the CBLAS interface links through CGO_LDFLAGS (see README).
+package cblas
