@@ -2,6 +2,22 @@ package cblas
 
 /*
 #include <cblas.h>
+
+// OpenBLAS's extensions are weak references, so that lapis also links
+// against a CBLAS without them (BLIS, MKL, reference: -tags lapis_cgoflags);
+// they are then NULL and the functions below say so.
+#pragma weak openblas_set_num_threads
+#pragma weak openblas_get_num_threads
+#pragma weak openblas_get_config
+#pragma weak openblas_get_corename
+#pragma weak openblas_get_parallel
+
+static int lapis_is_openblas(void) { return openblas_get_config != 0; }
+static void lapis_set_threads(int n) { if (openblas_set_num_threads) openblas_set_num_threads(n); }
+static int lapis_threads(void) { return openblas_get_num_threads ? openblas_get_num_threads() : 1; }
+static const char *lapis_config(void) { return openblas_get_config ? openblas_get_config() : "unknown (not OpenBLAS)"; }
+static const char *lapis_corename(void) { return openblas_get_corename ? openblas_get_corename() : "unknown"; }
+static int lapis_parallel(void) { return openblas_get_parallel ? openblas_get_parallel() : -1; }
 */
 import "C"
 
@@ -16,17 +32,22 @@ import (
 
 // SetThreads sets the number of threads OpenBLAS uses for one call (n >= 1;
 // n <= 0 is an error matching layout.ErrShape). The setting is global to the
-// process, like OpenBLAS's own.
+// process, like OpenBLAS's own. With a BLAS that is not OpenBLAS it returns
+// an error matching ErrUnsupported.
 func SetThreads(n int) error {
 	if n < 1 {
 		return layout.Errorf(layout.ErrShape, "cblas.SetThreads", "n", "%d threads; want at least 1", n)
 	}
-	C.openblas_set_num_threads(C.int(n))
+	if C.lapis_is_openblas() == 0 {
+		return layout.Errorf(ErrUnsupported, "cblas.SetThreads", "n", "the linked BLAS is not OpenBLAS; set its threads its own way")
+	}
+	C.lapis_set_threads(C.int(n))
 	return nil
 }
 
-// Threads returns the number of threads OpenBLAS uses for one call.
-func Threads() int { return int(C.openblas_get_num_threads()) }
+// Threads returns the number of threads OpenBLAS uses for one call (1 when
+// the library is not OpenBLAS).
+func Threads() int { return int(C.lapis_threads()) }
 
 // LibraryInfo describes the BLAS library lapis is linked against and the
 // CPU it runs on.
@@ -34,7 +55,7 @@ type LibraryInfo struct {
 	Config   string // openblas_get_config(), e.g. "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ..."
 	Core     string // openblas_get_corename(), the kernel set in use
 	Threads  int    // threads per call (Threads)
-	Parallel int    // openblas_get_parallel(): 0 sequential, 1 pthreads, 2 OpenMP
+	Parallel int    // openblas_get_parallel(): 0 sequential, 1 pthreads, 2 OpenMP; -1 not OpenBLAS
 	IntBits  int    // width of the BLAS integer lapis was compiled for
 	// LibraryIntBits is the width the library itself reports (64 when its
 	// config says USE64BITINT). lapis refuses to call a library whose
@@ -50,10 +71,10 @@ type LibraryInfo struct {
 // Info returns facts about the BLAS library and the CPU.
 func Info() LibraryInfo {
 	info := LibraryInfo{
-		Config:         C.GoString(C.openblas_get_config()),
-		Core:           C.GoString(C.openblas_get_corename()),
+		Config:         C.GoString(C.lapis_config()),
+		Core:           C.GoString(C.lapis_corename()),
 		Threads:        Threads(),
-		Parallel:       int(C.openblas_get_parallel()),
+		Parallel:       int(C.lapis_parallel()),
 		IntBits:        IntBits,
 		LibraryIntBits: libraryIntBits,
 		CPU:            cpuid.CPU.BrandName,
@@ -84,10 +105,14 @@ func (i LibraryInfo) String() string {
 	return b.String()
 }
 
-// libraryIntBits is the integer width the linked library reports; lapis
-// compares it with the header it was compiled against once, at start-up.
+// libraryIntBits is the integer width the linked library reports (OpenBLAS
+// says so in its config; other libraries are taken to match the header);
+// lapis compares it with the header it was compiled against.
 var libraryIntBits = func() int {
-	if strings.Contains(C.GoString(C.openblas_get_config()), "USE64BITINT") {
+	switch {
+	case C.lapis_is_openblas() == 0:
+		return IntBits
+	case strings.Contains(C.GoString(C.lapis_config()), "USE64BITINT"):
 		return 64
 	}
 	return 32
