@@ -31,6 +31,7 @@ import (
 type copyPlan struct {
 	rank       int
 	tr         int
+	nt         bool // large enough for non-temporal stores (engine_simd.go)
 	doff, soff int
 	n          [layout.MaxRank]int
 	ds, ss     [layout.MaxRank]int
@@ -173,6 +174,8 @@ func engineCopy[T Scalar](dst, src View[T], cf func(T) T) {
 	for k := 0; k < p.rank; k++ {
 		total *= p.n[k]
 	}
+	var z T
+	p.nt = total*int(unsafe.Sizeof(z)) >= ntMinBytes
 	workers := min(CopyThreads(), total/parMinElems)
 	d, s := unsafe.Pointer(unsafe.SliceData(dst.data)), unsafe.Pointer(unsafe.SliceData(src.data))
 	if workers < 2 || p.rank == 0 {
@@ -217,6 +220,8 @@ func runPlan[T Scalar](p *copyPlan, d, s unsafe.Pointer, cf func(T) T) {
 	for {
 		dp, sp := unsafe.Add(d, do), unsafe.Add(s, so)
 		switch {
+		case p.tr >= 0 && simdOK(p, cf):
+			transposeSIMD(dp, sp, p.n[0], p.n[p.tr], p.ds[p.tr]*sz, p.ss[0]*sz, p.nt)
 		case p.tr >= 0:
 			tile2D(dp, sp, p.n[0], p.ds[0]*sz, p.ss[0]*sz, p.n[p.tr], p.ds[p.tr]*sz, p.ss[p.tr]*sz, blockingOf[T](), cf)
 		case p.ds[0] == 1 && p.ss[0] == 1 && cf == nil:
