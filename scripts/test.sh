@@ -48,6 +48,9 @@ fi
 step "go test -race"
 GOEXPERIMENT=cgocheck2 go test -race -count=1 ./...
 
+step "views without assembly (-tags purego)"
+go test -count=1 -tags purego ./views/...
+
 step "fuzz (${FUZZTIME:-200000x} per target)"
 for pkg in $(go list ./...); do
   dir=$(go list -f '{{.Dir}}' "$pkg")
