@@ -206,6 +206,94 @@ package cblas
 #cgo nocallback cblas_ctrsm
 #cgo noescape cblas_ztrsm
 #cgo nocallback cblas_ztrsm
+#cgo noescape cblas_srotg
+#cgo nocallback cblas_srotg
+#cgo noescape cblas_drotg
+#cgo nocallback cblas_drotg
+#cgo noescape cblas_srotmg
+#cgo nocallback cblas_srotmg
+#cgo noescape cblas_drotmg
+#cgo nocallback cblas_drotmg
+#cgo noescape cblas_srotm
+#cgo nocallback cblas_srotm
+#cgo noescape cblas_drotm
+#cgo nocallback cblas_drotm
+#cgo noescape cblas_sdsdot
+#cgo nocallback cblas_sdsdot
+#cgo noescape cblas_dsdot
+#cgo nocallback cblas_dsdot
+#cgo noescape cblas_sgbmv
+#cgo nocallback cblas_sgbmv
+#cgo noescape cblas_dgbmv
+#cgo nocallback cblas_dgbmv
+#cgo noescape cblas_cgbmv
+#cgo nocallback cblas_cgbmv
+#cgo noescape cblas_zgbmv
+#cgo nocallback cblas_zgbmv
+#cgo noescape cblas_ssbmv
+#cgo nocallback cblas_ssbmv
+#cgo noescape cblas_dsbmv
+#cgo nocallback cblas_dsbmv
+#cgo noescape cblas_chbmv
+#cgo nocallback cblas_chbmv
+#cgo noescape cblas_zhbmv
+#cgo nocallback cblas_zhbmv
+#cgo noescape cblas_sspmv
+#cgo nocallback cblas_sspmv
+#cgo noescape cblas_dspmv
+#cgo nocallback cblas_dspmv
+#cgo noescape cblas_chpmv
+#cgo nocallback cblas_chpmv
+#cgo noescape cblas_zhpmv
+#cgo nocallback cblas_zhpmv
+#cgo noescape cblas_stbmv
+#cgo nocallback cblas_stbmv
+#cgo noescape cblas_dtbmv
+#cgo nocallback cblas_dtbmv
+#cgo noescape cblas_ctbmv
+#cgo nocallback cblas_ctbmv
+#cgo noescape cblas_ztbmv
+#cgo nocallback cblas_ztbmv
+#cgo noescape cblas_stbsv
+#cgo nocallback cblas_stbsv
+#cgo noescape cblas_dtbsv
+#cgo nocallback cblas_dtbsv
+#cgo noescape cblas_ctbsv
+#cgo nocallback cblas_ctbsv
+#cgo noescape cblas_ztbsv
+#cgo nocallback cblas_ztbsv
+#cgo noescape cblas_stpmv
+#cgo nocallback cblas_stpmv
+#cgo noescape cblas_dtpmv
+#cgo nocallback cblas_dtpmv
+#cgo noescape cblas_ctpmv
+#cgo nocallback cblas_ctpmv
+#cgo noescape cblas_ztpmv
+#cgo nocallback cblas_ztpmv
+#cgo noescape cblas_stpsv
+#cgo nocallback cblas_stpsv
+#cgo noescape cblas_dtpsv
+#cgo nocallback cblas_dtpsv
+#cgo noescape cblas_ctpsv
+#cgo nocallback cblas_ctpsv
+#cgo noescape cblas_ztpsv
+#cgo nocallback cblas_ztpsv
+#cgo noescape cblas_sspr
+#cgo nocallback cblas_sspr
+#cgo noescape cblas_dspr
+#cgo nocallback cblas_dspr
+#cgo noescape cblas_chpr
+#cgo nocallback cblas_chpr
+#cgo noescape cblas_zhpr
+#cgo nocallback cblas_zhpr
+#cgo noescape cblas_sspr2
+#cgo nocallback cblas_sspr2
+#cgo noescape cblas_dspr2
+#cgo nocallback cblas_dspr2
+#cgo noescape cblas_chpr2
+#cgo nocallback cblas_chpr2
+#cgo noescape cblas_zhpr2
+#cgo nocallback cblas_zhpr2
 */
 import "C"
 
@@ -408,6 +496,22 @@ func xgemv[T Scalar](trans C.enum_CBLAS_TRANSPOSE, m C.blasint, n C.blasint, alp
 	}
 }
 
+// xgemvRow calls cblas_?gemv in row-major order: y = alpha op(A) x + beta y.
+func xgemvRow[T Scalar](trans C.enum_CBLAS_TRANSPOSE, m C.blasint, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_sgemv(C.CblasRowMajor, trans, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+	case float64:
+		C.cblas_dgemv(C.CblasRowMajor, trans, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+	case complex64:
+		C.cblas_cgemv(C.CblasRowMajor, trans, m, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+	case complex128:
+		C.cblas_zgemv(C.CblasRowMajor, trans, m, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+	default:
+		panic("cblas: no cblas_?gemv for this element type") // unreachable: the typed layer checks
+	}
+}
+
 // xgeru calls cblas_?geru: A += alpha x y^T.
 func xgeru[T Scalar](m C.blasint, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, a unsafe.Pointer, lda C.blasint) {
 	switch any(*new(T)).(type) {
@@ -435,6 +539,22 @@ func xgerc[T Scalar](m C.blasint, n C.blasint, alpha T, x unsafe.Pointer, incx C
 		C.cblas_cgerc(C.CblasColMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
 	case complex128:
 		C.cblas_zgerc(C.CblasColMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
+	default:
+		panic("cblas: no cblas_?gerc for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xgercRow calls cblas_?gerc in row-major order: A += alpha x y^H.
+func xgercRow[T Scalar](m C.blasint, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, a unsafe.Pointer, lda C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_sger(C.CblasRowMajor, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(a), lda)
+	case float64:
+		C.cblas_dger(C.CblasRowMajor, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(a), lda)
+	case complex64:
+		C.cblas_cgerc(C.CblasRowMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
+	case complex128:
+		C.cblas_zgerc(C.CblasRowMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
 	default:
 		panic("cblas: no cblas_?gerc for this element type") // unreachable: the typed layer checks
 	}
@@ -468,6 +588,22 @@ func xhemv[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, a unsafe.Poin
 	}
 }
 
+// xhemvRow calls cblas_?hemv in row-major order: y = alpha A x + beta y, A Hermitian.
+func xhemvRow[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_ssymv(C.CblasRowMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+	case float64:
+		C.cblas_dsymv(C.CblasRowMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+	case complex64:
+		C.cblas_chemv(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+	case complex128:
+		C.cblas_zhemv(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+	default:
+		panic("cblas: no cblas_?hemv for this element type") // unreachable: the typed layer checks
+	}
+}
+
 // xtrmv calls cblas_?trmv: x = op(A) x, A triangular.
 func xtrmv[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
@@ -484,6 +620,22 @@ func xtrmv[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag 
 	}
 }
 
+// xtrmvRow calls cblas_?trmv in row-major order: x = op(A) x, A triangular.
+func xtrmvRow[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_strmv(C.CblasRowMajor, uplo, trans, diag, n, (*C.float)(a), lda, (*C.float)(x), incx)
+	case float64:
+		C.cblas_dtrmv(C.CblasRowMajor, uplo, trans, diag, n, (*C.double)(a), lda, (*C.double)(x), incx)
+	case complex64:
+		C.cblas_ctrmv(C.CblasRowMajor, uplo, trans, diag, n, a, lda, x, incx)
+	case complex128:
+		C.cblas_ztrmv(C.CblasRowMajor, uplo, trans, diag, n, a, lda, x, incx)
+	default:
+		panic("cblas: no cblas_?trmv for this element type") // unreachable: the typed layer checks
+	}
+}
+
 // xtrsv calls cblas_?trsv: x = op(A)^-1 x, A triangular.
 func xtrsv[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
@@ -495,6 +647,22 @@ func xtrsv[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag 
 		C.cblas_ctrsv(C.CblasColMajor, uplo, trans, diag, n, a, lda, x, incx)
 	case complex128:
 		C.cblas_ztrsv(C.CblasColMajor, uplo, trans, diag, n, a, lda, x, incx)
+	default:
+		panic("cblas: no cblas_?trsv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xtrsvRow calls cblas_?trsv in row-major order: x = op(A)^-1 x, A triangular.
+func xtrsvRow[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_strsv(C.CblasRowMajor, uplo, trans, diag, n, (*C.float)(a), lda, (*C.float)(x), incx)
+	case float64:
+		C.cblas_dtrsv(C.CblasRowMajor, uplo, trans, diag, n, (*C.double)(a), lda, (*C.double)(x), incx)
+	case complex64:
+		C.cblas_ctrsv(C.CblasRowMajor, uplo, trans, diag, n, a, lda, x, incx)
+	case complex128:
+		C.cblas_ztrsv(C.CblasRowMajor, uplo, trans, diag, n, a, lda, x, incx)
 	default:
 		panic("cblas: no cblas_?trsv for this element type") // unreachable: the typed layer checks
 	}
@@ -528,6 +696,22 @@ func xher[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha float64, x unsafe
 	}
 }
 
+// xherRow calls cblas_?her in row-major order: A += alpha x x^H, alpha real.
+func xherRow[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha float64, x unsafe.Pointer, incx C.blasint, a unsafe.Pointer, lda C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_ssyr(C.CblasRowMajor, uplo, n, C.float(alpha), (*C.float)(x), incx, (*C.float)(a), lda)
+	case float64:
+		C.cblas_dsyr(C.CblasRowMajor, uplo, n, C.double(alpha), (*C.double)(x), incx, (*C.double)(a), lda)
+	case complex64:
+		C.cblas_cher(C.CblasRowMajor, uplo, n, C.float(alpha), x, incx, a, lda)
+	case complex128:
+		C.cblas_zher(C.CblasRowMajor, uplo, n, C.double(alpha), x, incx, a, lda)
+	default:
+		panic("cblas: no cblas_?her for this element type") // unreachable: the typed layer checks
+	}
+}
+
 // xsyr2 calls cblas_?syr2: A += alpha x y^T + alpha y x^T.
 func xsyr2[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, a unsafe.Pointer, lda C.blasint) {
 	switch any(*new(T)).(type) {
@@ -551,6 +735,22 @@ func xher2[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, x unsafe.Poin
 		C.cblas_cher2(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
 	case complex128:
 		C.cblas_zher2(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
+	default:
+		panic("cblas: no cblas_?her2 for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xher2Row calls cblas_?her2 in row-major order: A += alpha x y^H + conj(alpha) y x^H.
+func xher2Row[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, a unsafe.Pointer, lda C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_ssyr2(C.CblasRowMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(a), lda)
+	case float64:
+		C.cblas_dsyr2(C.CblasRowMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(a), lda)
+	case complex64:
+		C.cblas_cher2(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
+	case complex128:
+		C.cblas_zher2(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
 	default:
 		panic("cblas: no cblas_?her2 for this element type") // unreachable: the typed layer checks
 	}
@@ -697,5 +897,399 @@ func xtrsm[T Scalar](side C.enum_CBLAS_SIDE, uplo C.enum_CBLAS_UPLO, transA C.en
 		C.cblas_ztrsm(C.CblasColMajor, side, uplo, transA, diag, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb)
 	default:
 		panic("cblas: no cblas_?trsm for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xrotg calls cblas_?rotg: a Givens rotation: a, b = r, z.
+func xrotg[T Scalar](a unsafe.Pointer, b unsafe.Pointer, c unsafe.Pointer, s unsafe.Pointer) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_srotg((*C.float)(a), (*C.float)(b), (*C.float)(c), (*C.float)(s))
+	case float64:
+		C.cblas_drotg((*C.double)(a), (*C.double)(b), (*C.double)(c), (*C.double)(s))
+	default:
+		panic("cblas: no cblas_?rotg for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xrotmg calls cblas_?rotmg: a modified Givens rotation into p.
+func xrotmg[T Scalar](d1 unsafe.Pointer, d2 unsafe.Pointer, b1 unsafe.Pointer, b2 T, p unsafe.Pointer) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_srotmg((*C.float)(d1), (*C.float)(d2), (*C.float)(b1), *(*C.float)(unsafe.Pointer(&b2)), (*C.float)(p))
+	case float64:
+		C.cblas_drotmg((*C.double)(d1), (*C.double)(d2), (*C.double)(b1), *(*C.double)(unsafe.Pointer(&b2)), (*C.double)(p))
+	default:
+		panic("cblas: no cblas_?rotmg for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xrotm calls cblas_?rotm: the modified Givens rotation p.
+func xrotm[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, p unsafe.Pointer) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_srotm(n, (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(p))
+	case float64:
+		C.cblas_drotm(n, (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(p))
+	default:
+		panic("cblas: no cblas_?rotm for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xsdsdot calls cblas_?sdsdot: alpha + x^T y accumulated in double.
+func xsdsdot[T Scalar](n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint) (ret T) {
+	switch any(*new(T)).(type) {
+	case float32:
+		*(*float32)(unsafe.Pointer(&ret)) = float32(C.cblas_sdsdot(n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy))
+	default:
+		panic("cblas: no cblas_?sdsdot for this element type") // unreachable: the typed layer checks
+	}
+	return ret
+}
+
+// xdsdot calls cblas_?dsdot: x^T y accumulated in double.
+func xdsdot[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint) (ret float64) {
+	switch any(*new(T)).(type) {
+	case float32:
+		ret = float64(C.cblas_dsdot(n, (*C.float)(x), incx, (*C.float)(y), incy))
+	default:
+		panic("cblas: no cblas_?dsdot for this element type") // unreachable: the typed layer checks
+	}
+	return ret
+}
+
+// xgbmv calls cblas_?gbmv: y = alpha op(A) x + beta y, A banded.
+func xgbmv[T Scalar](trans C.enum_CBLAS_TRANSPOSE, m C.blasint, n C.blasint, kl C.blasint, ku C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_sgbmv(C.CblasColMajor, trans, m, n, kl, ku, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+	case float64:
+		C.cblas_dgbmv(C.CblasColMajor, trans, m, n, kl, ku, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+	case complex64:
+		C.cblas_cgbmv(C.CblasColMajor, trans, m, n, kl, ku, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+	case complex128:
+		C.cblas_zgbmv(C.CblasColMajor, trans, m, n, kl, ku, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+	default:
+		panic("cblas: no cblas_?gbmv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xgbmvRow calls cblas_?gbmv in row-major order: y = alpha op(A) x + beta y, A banded.
+func xgbmvRow[T Scalar](trans C.enum_CBLAS_TRANSPOSE, m C.blasint, n C.blasint, kl C.blasint, ku C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_sgbmv(C.CblasRowMajor, trans, m, n, kl, ku, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+	case float64:
+		C.cblas_dgbmv(C.CblasRowMajor, trans, m, n, kl, ku, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+	case complex64:
+		C.cblas_cgbmv(C.CblasRowMajor, trans, m, n, kl, ku, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+	case complex128:
+		C.cblas_zgbmv(C.CblasRowMajor, trans, m, n, kl, ku, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+	default:
+		panic("cblas: no cblas_?gbmv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xsbmv calls cblas_?sbmv: y = alpha A x + beta y, A symmetric banded.
+func xsbmv[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_ssbmv(C.CblasColMajor, uplo, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+	case float64:
+		C.cblas_dsbmv(C.CblasColMajor, uplo, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+	default:
+		panic("cblas: no cblas_?sbmv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xhbmv calls cblas_?hbmv: y = alpha A x + beta y, A Hermitian banded.
+func xhbmv[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_ssbmv(C.CblasColMajor, uplo, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+	case float64:
+		C.cblas_dsbmv(C.CblasColMajor, uplo, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+	case complex64:
+		C.cblas_chbmv(C.CblasColMajor, uplo, n, k, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+	case complex128:
+		C.cblas_zhbmv(C.CblasColMajor, uplo, n, k, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+	default:
+		panic("cblas: no cblas_?hbmv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xhbmvRow calls cblas_?hbmv in row-major order: y = alpha A x + beta y, A Hermitian banded.
+func xhbmvRow[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_ssbmv(C.CblasRowMajor, uplo, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+	case float64:
+		C.cblas_dsbmv(C.CblasRowMajor, uplo, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+	case complex64:
+		C.cblas_chbmv(C.CblasRowMajor, uplo, n, k, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+	case complex128:
+		C.cblas_zhbmv(C.CblasRowMajor, uplo, n, k, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+	default:
+		panic("cblas: no cblas_?hbmv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xspmv calls cblas_?spmv: y = alpha A x + beta y, A symmetric packed.
+func xspmv[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_sspmv(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(ap), (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+	case float64:
+		C.cblas_dspmv(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(ap), (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+	default:
+		panic("cblas: no cblas_?spmv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xhpmv calls cblas_?hpmv: y = alpha A x + beta y, A Hermitian packed.
+func xhpmv[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_sspmv(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(ap), (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+	case float64:
+		C.cblas_dspmv(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(ap), (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+	case complex64:
+		C.cblas_chpmv(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), ap, x, incx, unsafe.Pointer(&beta), y, incy)
+	case complex128:
+		C.cblas_zhpmv(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), ap, x, incx, unsafe.Pointer(&beta), y, incy)
+	default:
+		panic("cblas: no cblas_?hpmv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xhpmvRow calls cblas_?hpmv in row-major order: y = alpha A x + beta y, A Hermitian packed.
+func xhpmvRow[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_sspmv(C.CblasRowMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(ap), (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+	case float64:
+		C.cblas_dspmv(C.CblasRowMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(ap), (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+	case complex64:
+		C.cblas_chpmv(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), ap, x, incx, unsafe.Pointer(&beta), y, incy)
+	case complex128:
+		C.cblas_zhpmv(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), ap, x, incx, unsafe.Pointer(&beta), y, incy)
+	default:
+		panic("cblas: no cblas_?hpmv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xtbmv calls cblas_?tbmv: x = op(A) x, A triangular banded.
+func xtbmv[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, k C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_stbmv(C.CblasColMajor, uplo, trans, diag, n, k, (*C.float)(a), lda, (*C.float)(x), incx)
+	case float64:
+		C.cblas_dtbmv(C.CblasColMajor, uplo, trans, diag, n, k, (*C.double)(a), lda, (*C.double)(x), incx)
+	case complex64:
+		C.cblas_ctbmv(C.CblasColMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+	case complex128:
+		C.cblas_ztbmv(C.CblasColMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+	default:
+		panic("cblas: no cblas_?tbmv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xtbmvRow calls cblas_?tbmv in row-major order: x = op(A) x, A triangular banded.
+func xtbmvRow[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, k C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_stbmv(C.CblasRowMajor, uplo, trans, diag, n, k, (*C.float)(a), lda, (*C.float)(x), incx)
+	case float64:
+		C.cblas_dtbmv(C.CblasRowMajor, uplo, trans, diag, n, k, (*C.double)(a), lda, (*C.double)(x), incx)
+	case complex64:
+		C.cblas_ctbmv(C.CblasRowMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+	case complex128:
+		C.cblas_ztbmv(C.CblasRowMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+	default:
+		panic("cblas: no cblas_?tbmv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xtbsv calls cblas_?tbsv: x = op(A)^-1 x, A triangular banded.
+func xtbsv[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, k C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_stbsv(C.CblasColMajor, uplo, trans, diag, n, k, (*C.float)(a), lda, (*C.float)(x), incx)
+	case float64:
+		C.cblas_dtbsv(C.CblasColMajor, uplo, trans, diag, n, k, (*C.double)(a), lda, (*C.double)(x), incx)
+	case complex64:
+		C.cblas_ctbsv(C.CblasColMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+	case complex128:
+		C.cblas_ztbsv(C.CblasColMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+	default:
+		panic("cblas: no cblas_?tbsv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xtbsvRow calls cblas_?tbsv in row-major order: x = op(A)^-1 x, A triangular banded.
+func xtbsvRow[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, k C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_stbsv(C.CblasRowMajor, uplo, trans, diag, n, k, (*C.float)(a), lda, (*C.float)(x), incx)
+	case float64:
+		C.cblas_dtbsv(C.CblasRowMajor, uplo, trans, diag, n, k, (*C.double)(a), lda, (*C.double)(x), incx)
+	case complex64:
+		C.cblas_ctbsv(C.CblasRowMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+	case complex128:
+		C.cblas_ztbsv(C.CblasRowMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+	default:
+		panic("cblas: no cblas_?tbsv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xtpmv calls cblas_?tpmv: x = op(A) x, A triangular packed.
+func xtpmv[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_stpmv(C.CblasColMajor, uplo, trans, diag, n, (*C.float)(ap), (*C.float)(x), incx)
+	case float64:
+		C.cblas_dtpmv(C.CblasColMajor, uplo, trans, diag, n, (*C.double)(ap), (*C.double)(x), incx)
+	case complex64:
+		C.cblas_ctpmv(C.CblasColMajor, uplo, trans, diag, n, ap, x, incx)
+	case complex128:
+		C.cblas_ztpmv(C.CblasColMajor, uplo, trans, diag, n, ap, x, incx)
+	default:
+		panic("cblas: no cblas_?tpmv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xtpmvRow calls cblas_?tpmv in row-major order: x = op(A) x, A triangular packed.
+func xtpmvRow[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_stpmv(C.CblasRowMajor, uplo, trans, diag, n, (*C.float)(ap), (*C.float)(x), incx)
+	case float64:
+		C.cblas_dtpmv(C.CblasRowMajor, uplo, trans, diag, n, (*C.double)(ap), (*C.double)(x), incx)
+	case complex64:
+		C.cblas_ctpmv(C.CblasRowMajor, uplo, trans, diag, n, ap, x, incx)
+	case complex128:
+		C.cblas_ztpmv(C.CblasRowMajor, uplo, trans, diag, n, ap, x, incx)
+	default:
+		panic("cblas: no cblas_?tpmv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xtpsv calls cblas_?tpsv: x = op(A)^-1 x, A triangular packed.
+func xtpsv[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_stpsv(C.CblasColMajor, uplo, trans, diag, n, (*C.float)(ap), (*C.float)(x), incx)
+	case float64:
+		C.cblas_dtpsv(C.CblasColMajor, uplo, trans, diag, n, (*C.double)(ap), (*C.double)(x), incx)
+	case complex64:
+		C.cblas_ctpsv(C.CblasColMajor, uplo, trans, diag, n, ap, x, incx)
+	case complex128:
+		C.cblas_ztpsv(C.CblasColMajor, uplo, trans, diag, n, ap, x, incx)
+	default:
+		panic("cblas: no cblas_?tpsv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xtpsvRow calls cblas_?tpsv in row-major order: x = op(A)^-1 x, A triangular packed.
+func xtpsvRow[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_stpsv(C.CblasRowMajor, uplo, trans, diag, n, (*C.float)(ap), (*C.float)(x), incx)
+	case float64:
+		C.cblas_dtpsv(C.CblasRowMajor, uplo, trans, diag, n, (*C.double)(ap), (*C.double)(x), incx)
+	case complex64:
+		C.cblas_ctpsv(C.CblasRowMajor, uplo, trans, diag, n, ap, x, incx)
+	case complex128:
+		C.cblas_ztpsv(C.CblasRowMajor, uplo, trans, diag, n, ap, x, incx)
+	default:
+		panic("cblas: no cblas_?tpsv for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xspr calls cblas_?spr: A += alpha x x^T, A symmetric packed.
+func xspr[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, ap unsafe.Pointer) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_sspr(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(ap))
+	case float64:
+		C.cblas_dspr(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(ap))
+	default:
+		panic("cblas: no cblas_?spr for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xhpr calls cblas_?hpr: A += alpha x x^H, A Hermitian packed, alpha real.
+func xhpr[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha float64, x unsafe.Pointer, incx C.blasint, ap unsafe.Pointer) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_sspr(C.CblasColMajor, uplo, n, C.float(alpha), (*C.float)(x), incx, (*C.float)(ap))
+	case float64:
+		C.cblas_dspr(C.CblasColMajor, uplo, n, C.double(alpha), (*C.double)(x), incx, (*C.double)(ap))
+	case complex64:
+		C.cblas_chpr(C.CblasColMajor, uplo, n, C.float(alpha), x, incx, ap)
+	case complex128:
+		C.cblas_zhpr(C.CblasColMajor, uplo, n, C.double(alpha), x, incx, ap)
+	default:
+		panic("cblas: no cblas_?hpr for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xhprRow calls cblas_?hpr in row-major order: A += alpha x x^H, A Hermitian packed, alpha real.
+func xhprRow[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha float64, x unsafe.Pointer, incx C.blasint, ap unsafe.Pointer) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_sspr(C.CblasRowMajor, uplo, n, C.float(alpha), (*C.float)(x), incx, (*C.float)(ap))
+	case float64:
+		C.cblas_dspr(C.CblasRowMajor, uplo, n, C.double(alpha), (*C.double)(x), incx, (*C.double)(ap))
+	case complex64:
+		C.cblas_chpr(C.CblasRowMajor, uplo, n, C.float(alpha), x, incx, ap)
+	case complex128:
+		C.cblas_zhpr(C.CblasRowMajor, uplo, n, C.double(alpha), x, incx, ap)
+	default:
+		panic("cblas: no cblas_?hpr for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xspr2 calls cblas_?spr2: A += alpha x y^T + alpha y x^T, A symmetric packed.
+func xspr2[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, ap unsafe.Pointer) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_sspr2(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(ap))
+	case float64:
+		C.cblas_dspr2(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(ap))
+	default:
+		panic("cblas: no cblas_?spr2 for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xhpr2 calls cblas_?hpr2: A += alpha x y^H + conj(alpha) y x^H, A Hermitian packed.
+func xhpr2[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, ap unsafe.Pointer) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_sspr2(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(ap))
+	case float64:
+		C.cblas_dspr2(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(ap))
+	case complex64:
+		C.cblas_chpr2(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, ap)
+	case complex128:
+		C.cblas_zhpr2(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, ap)
+	default:
+		panic("cblas: no cblas_?hpr2 for this element type") // unreachable: the typed layer checks
+	}
+}
+
+// xhpr2Row calls cblas_?hpr2 in row-major order: A += alpha x y^H + conj(alpha) y x^H, A Hermitian packed.
+func xhpr2Row[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, ap unsafe.Pointer) {
+	switch any(*new(T)).(type) {
+	case float32:
+		C.cblas_sspr2(C.CblasRowMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(ap))
+	case float64:
+		C.cblas_dspr2(C.CblasRowMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(ap))
+	case complex64:
+		C.cblas_chpr2(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, ap)
+	case complex128:
+		C.cblas_zhpr2(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, ap)
+	default:
+		panic("cblas: no cblas_?hpr2 for this element type") // unreachable: the typed layer checks
 	}
 }

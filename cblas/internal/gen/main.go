@@ -1,6 +1,7 @@
 // Command gen writes cblas/zblas.go: one generic dispatcher per BLAS
 // routine family (xgemm, xdot, ...) that calls the s, d, c or z CBLAS
-// routine for its element type, in column-major order. Run it with
+// routine for its element type, in column-major order (plus a row-major
+// xfooRow for the few families listed in rowMajor). Run it with
 // `go generate ./cblas`; scripts/test.sh fails when the checked-in file
 // differs from what it writes.
 package main
@@ -20,8 +21,9 @@ import (
 // elements, T a scalar of the element type, R a real scalar (float64 in Go,
 // passed at the routine's precision), tr/up/dg/sd the transpose, uplo, diag
 // and side enums. Level 2 and 3 families get CblasColMajor as their first
-// argument. ret is "" (none), T (a scalar: complex results come through
-// the _sub routines' out-pointer), R (a real scalar) or I (an index).
+// argument (CblasRowMajor in the xfooRow variants, see rowMajor). ret is ""
+// (none), T (a scalar: complex results come through the _sub routines'
+// out-pointer), R (a real scalar) or I (an index).
 type family struct {
 	name   string
 	params string
@@ -65,6 +67,42 @@ var families = []family{
 	{"xher2k", "uplo:up trans:tr n:i k:i alpha:T a:P lda:i b:P ldb:i beta:R c:P ldc:i", "", true, [4]string{"ssyr2k", "dsyr2k", "cher2k", "zher2k"}, "C = alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H + beta C, beta real"},
 	{"xtrmm", "side:sd uplo:up transA:tr diag:dg m:i n:i alpha:T a:P lda:i b:P ldb:i", "", true, [4]string{"strmm", "dtrmm", "ctrmm", "ztrmm"}, "B = alpha op(A) B (or B op(A)), A triangular"},
 	{"xtrsm", "side:sd uplo:up transA:tr diag:dg m:i n:i alpha:T a:P lda:i b:P ldb:i", "", true, [4]string{"strsm", "dtrsm", "ctrsm", "ztrsm"}, "B = alpha op(A)^-1 B (or B op(A)^-1), A triangular"},
+
+	// The rest of gonum's blas interfaces, for the Gonum adapter: the real
+	// rotations and mixed-precision dots, band and packed Level 2.
+	{"xrotg", "a:P b:P c:P s:P", "", false, [4]string{"srotg", "drotg", "", ""}, "a Givens rotation: a, b = r, z"},
+	{"xrotmg", "d1:P d2:P b1:P b2:T p:P", "", false, [4]string{"srotmg", "drotmg", "", ""}, "a modified Givens rotation into p"},
+	{"xrotm", "n:i x:P incx:i y:P incy:i p:P", "", false, [4]string{"srotm", "drotm", "", ""}, "the modified Givens rotation p"},
+	{"xsdsdot", "n:i alpha:T x:P incx:i y:P incy:i", "T", false, [4]string{"sdsdot", "", "", ""}, "alpha + x^T y accumulated in double"},
+	{"xdsdot", "n:i x:P incx:i y:P incy:i", "R", false, [4]string{"dsdot", "", "", ""}, "x^T y accumulated in double"},
+
+	{"xgbmv", "trans:tr m:i n:i kl:i ku:i alpha:T a:P lda:i x:P incx:i beta:T y:P incy:i", "", true, [4]string{"sgbmv", "dgbmv", "cgbmv", "zgbmv"}, "y = alpha op(A) x + beta y, A banded"},
+	{"xsbmv", "uplo:up n:i k:i alpha:T a:P lda:i x:P incx:i beta:T y:P incy:i", "", true, [4]string{"ssbmv", "dsbmv", "", ""}, "y = alpha A x + beta y, A symmetric banded"},
+	{"xhbmv", "uplo:up n:i k:i alpha:T a:P lda:i x:P incx:i beta:T y:P incy:i", "", true, [4]string{"ssbmv", "dsbmv", "chbmv", "zhbmv"}, "y = alpha A x + beta y, A Hermitian banded"},
+	{"xspmv", "uplo:up n:i alpha:T ap:P x:P incx:i beta:T y:P incy:i", "", true, [4]string{"sspmv", "dspmv", "", ""}, "y = alpha A x + beta y, A symmetric packed"},
+	{"xhpmv", "uplo:up n:i alpha:T ap:P x:P incx:i beta:T y:P incy:i", "", true, [4]string{"sspmv", "dspmv", "chpmv", "zhpmv"}, "y = alpha A x + beta y, A Hermitian packed"},
+	{"xtbmv", "uplo:up trans:tr diag:dg n:i k:i a:P lda:i x:P incx:i", "", true, [4]string{"stbmv", "dtbmv", "ctbmv", "ztbmv"}, "x = op(A) x, A triangular banded"},
+	{"xtbsv", "uplo:up trans:tr diag:dg n:i k:i a:P lda:i x:P incx:i", "", true, [4]string{"stbsv", "dtbsv", "ctbsv", "ztbsv"}, "x = op(A)^-1 x, A triangular banded"},
+	{"xtpmv", "uplo:up trans:tr diag:dg n:i ap:P x:P incx:i", "", true, [4]string{"stpmv", "dtpmv", "ctpmv", "ztpmv"}, "x = op(A) x, A triangular packed"},
+	{"xtpsv", "uplo:up trans:tr diag:dg n:i ap:P x:P incx:i", "", true, [4]string{"stpsv", "dtpsv", "ctpsv", "ztpsv"}, "x = op(A)^-1 x, A triangular packed"},
+	{"xspr", "uplo:up n:i alpha:T x:P incx:i ap:P", "", true, [4]string{"sspr", "dspr", "", ""}, "A += alpha x x^T, A symmetric packed"},
+	{"xhpr", "uplo:up n:i alpha:R x:P incx:i ap:P", "", true, [4]string{"sspr", "dspr", "chpr", "zhpr"}, "A += alpha x x^H, A Hermitian packed, alpha real"},
+	{"xspr2", "uplo:up n:i alpha:T x:P incx:i y:P incy:i ap:P", "", true, [4]string{"sspr2", "dspr2", "", ""}, "A += alpha x y^T + alpha y x^T, A symmetric packed"},
+	{"xhpr2", "uplo:up n:i alpha:T x:P incx:i y:P incy:i ap:P", "", true, [4]string{"sspr2", "dspr2", "chpr2", "zhpr2"}, "A += alpha x y^H + conj(alpha) y x^H, A Hermitian packed"},
+}
+
+// rowMajor lists the families that also get a <name>Row dispatcher, which
+// passes CblasRowMajor instead of CblasColMajor. The Gonum adapter
+// (gonum.go) reads gonum's row-major matrices as their column-major
+// transposes; these are the complex cases where that reading would need
+// conjugated data (op(A) = A^H of a general, triangular or banded matrix;
+// x y^H; a Hermitian matrix, whose transpose is its conjugate), which
+// OpenBLAS's row-major entry points handle in their kernels without copies.
+var rowMajor = map[string]bool{
+	"xgemv": true, "xgbmv": true, "xtrmv": true, "xtrsv": true,
+	"xtbmv": true, "xtbsv": true, "xtpmv": true, "xtpsv": true,
+	"xgerc": true, "xhemv": true, "xhbmv": true, "xhpmv": true,
+	"xher": true, "xhpr": true, "xher2": true, "xhpr2": true,
 }
 
 var enumType = map[string]string{
@@ -110,7 +148,10 @@ func main() {
 	}
 	b.WriteString("*/\nimport \"C\"\n\nimport \"unsafe\"\n\n")
 	for _, f := range families {
-		emit(&b, f)
+		emit(&b, f, "C.CblasColMajor")
+		if rowMajor[f.name] {
+			emit(&b, f, "C.CblasRowMajor")
+		}
 	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {
@@ -125,8 +166,12 @@ func main() {
 	}
 }
 
-func emit(b *bytes.Buffer, f family) {
+func emit(b *bytes.Buffer, f family, order string) {
 	ps := parse(f.params)
+	name, orderDoc := f.name, ""
+	if order == "C.CblasRowMajor" {
+		name, orderDoc = f.name+"Row", " in row-major order"
+	}
 	var sig []string
 	for _, p := range ps {
 		switch p.kind {
@@ -143,8 +188,8 @@ func emit(b *bytes.Buffer, f family) {
 		}
 	}
 	ret := map[string]string{"": "", "T": " (ret T)", "R": " (ret float64)", "I": " (ret int)"}[f.ret]
-	fmt.Fprintf(b, "// %s calls cblas_?%s: %s.\n", f.name, strings.TrimPrefix(strings.TrimPrefix(f.name, "x"), "i"), f.doc)
-	fmt.Fprintf(b, "func %s[T Scalar](%s)%s {\n", f.name, strings.Join(sig, ", "), ret)
+	fmt.Fprintf(b, "// %s calls cblas_?%s%s: %s.\n", name, strings.TrimPrefix(strings.TrimPrefix(f.name, "x"), "i"), orderDoc, f.doc)
+	fmt.Fprintf(b, "func %s[T Scalar](%s)%s {\n", name, strings.Join(sig, ", "), ret)
 	b.WriteString("\tswitch any(*new(T)).(type) {\n")
 	for t, c := range f.c {
 		if c == "" {
@@ -154,7 +199,7 @@ func emit(b *bytes.Buffer, f family) {
 		complexT := t >= 2
 		var args []string
 		if f.matrix {
-			args = append(args, "C.CblasColMajor")
+			args = append(args, order)
 		}
 		for _, p := range ps {
 			switch p.kind {

@@ -1,0 +1,56 @@
+package cblas
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkThreshold measures the C and pure-Go paths of the calls that
+// have both, on the sizes around their crossover; it is how level1Small
+// and gemmSmallFlops were chosen:
+//
+//	go test -run '^$' -bench Threshold -count 4 ./cblas
+func BenchmarkThreshold(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, n := range []int{4, 8, 16, 32, 64, 128, 256} {
+		x, y := newVector[float64](rng, n, 1), newVector[float64](rng, n, 1)
+		for _, path := range []struct {
+			name string
+			opt  Option
+		}{{"c", ForceC()}, {"go", ForcePureGo()}} {
+			b.Run(fmt.Sprintf("op=ddot/n=%d/impl=%s", n, path.name), func(b *testing.B) {
+				for b.Loop() {
+					_, _ = Dot(x.v, y.v, path.opt)
+				}
+			})
+			b.Run(fmt.Sprintf("op=daxpy/n=%d/impl=%s", n, path.name), func(b *testing.B) {
+				for b.Loop() {
+					_ = Axpy(1e-9, x.v, y.v, path.opt)
+				}
+			})
+		}
+	}
+	for _, n := range []int{2, 4, 6, 8, 12, 16} {
+		for _, typ := range []string{"d", "z"} {
+			for _, path := range []struct {
+				name string
+				opt  Option
+			}{{"c", ForceC()}, {"go", ForcePureGo()}} {
+				b.Run(fmt.Sprintf("op=%sgemm/n=%d/impl=%s", typ, n, path.name), func(b *testing.B) {
+					if typ == "d" {
+						a, bb, c := newOperand[float64](rng, n, n, colPacked), newOperand[float64](rng, n, n, colPacked), newOperand[float64](rng, n, n, colPacked)
+						for b.Loop() {
+							_ = Gemm(1, a.v, bb.v, 0, c.v, path.opt)
+						}
+						return
+					}
+					a, bb, c := newOperand[complex128](rng, n, n, colPacked), newOperand[complex128](rng, n, n, colPacked), newOperand[complex128](rng, n, n, colPacked)
+					for b.Loop() {
+						_ = Gemm(1, a.v, bb.v, 0, c.v, path.opt)
+					}
+				})
+			}
+		}
+	}
+}
