@@ -1,7 +1,7 @@
 package cblas
 
 /*
-#include <cblas.h>
+#include "lapis_cblas.h"
 */
 import "C"
 

@@ -1,7 +1,7 @@
 package cblas
 
 /*
-#include <cblas.h>
+#include "lapis_cblas.h"
 
 // OpenBLAS's extensions are weak references, so that lapis also links
 // against a CBLAS without them (BLIS, MKL, reference: -tags lapis_cgoflags);

@@ -3,7 +3,7 @@
 package cblas
 
 /*
-#include <cblas.h>
+#include "lapis_cblas.h"
 
 // BLAS keeps no pointer after it returns and never calls back into Go.
 #cgo noescape cblas_sdot

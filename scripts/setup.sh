@@ -10,6 +10,7 @@ set -euo pipefail
 packages=(
   libopenblas-dev   # BLAS + LAPACK (Fortran symbols) in one library
   liblapacke-dev    # LAPACKE C interface (separate from Debian's OpenBLAS)
+  libopenblas64-dev # the 64-bit-integer OpenBLAS, to test linking another BLAS
   pkg-config        # cgo finds OpenBLAS through it
   gfortran          # Fortran runtime for LAPACK symbols and C references
   gcc               # cgo

@@ -48,6 +48,10 @@ fi
 step "go test -race"
 GOEXPERIMENT=cgocheck2 go test -race -count=1 ./...
 
+step "cblas against the 64-bit-integer OpenBLAS (-tags lapis_cgoflags)"
+CGO_CFLAGS="$(pkg-config --cflags openblas64)" CGO_LDFLAGS="$(pkg-config --libs openblas64)" \
+  go test -count=1 -tags lapis_cgoflags ./cblas/...
+
 step "views without assembly (-tags purego)"
 go test -count=1 -tags purego ./views/...
 
