@@ -146,24 +146,9 @@ func Hemv[T Scalar](uplo Uplo, alpha T, a, x views.View[T], beta T, y views.View
 }
 
 func symv[T Scalar](op string, uplo Uplo, alpha T, a, x views.View[T], beta T, y views.View[T], cfg config) error {
-	if err := checkEnum(op, "uplo", int(uplo), 2); err != nil {
+	n, err := checkSquareVectors(op, uplo, a, x, y, false)
+	if err != nil || n == 0 {
 		return err
-	}
-	n, err := checkSquare(op, "a", a)
-	if err != nil {
-		return err
-	}
-	if err := checkLen(op, "x", x, n); err != nil {
-		return err
-	}
-	if err := checkLen(op, "y", y, n); err != nil {
-		return err
-	}
-	if err := checkOutput(op, "y", y, a, x); err != nil {
-		return err
-	}
-	if n == 0 {
-		return nil
 	}
 	// a^T = a for symmetric a, a^T = conj(a) for Hermitian a: a row-major
 	// view becomes its column-major transpose with uplo flipped (and, for
@@ -296,24 +281,9 @@ func Her2[T Scalar](uplo Uplo, alpha T, x, y, a views.View[T], opts ...Option) e
 // updates commute with transposing a (a^T += conj(x) conj(x)^H, and
 // likewise for two vectors with conj(alpha)) and with conjugating a.
 func rank1[T Scalar](op string, uplo Uplo, alpha T, ralpha float64, x, y, a views.View[T], cfg config, two bool) error {
-	if err := checkEnum(op, "uplo", int(uplo), 2); err != nil {
+	n, err := checkSquareVectors(op, uplo, a, x, y, true)
+	if err != nil || n == 0 {
 		return err
-	}
-	n, err := checkSquare(op, "a", a)
-	if err != nil {
-		return err
-	}
-	if err := checkLen(op, "x", x, n); err != nil {
-		return err
-	}
-	if err := checkLen(op, "y", y, n); err != nil {
-		return err
-	}
-	if err := checkOutput(op, "a", a, x, y); err != nil {
-		return err
-	}
-	if n == 0 {
-		return nil
 	}
 	if isRowMajor(a) {
 		a, uplo = t2(a), uplo.flip()
@@ -364,4 +334,27 @@ func toReal[T Scalar](x T) float64 {
 		return real(v)
 	}
 	return 0
+}
+
+// checkSquareVectors checks the operands of symv (y written) and of the
+// rank-1 and rank-2 updates (a written): uplo, a n x n, x and y of length
+// n, and an output that overlaps nothing. It returns n.
+func checkSquareVectors[T Scalar](op string, uplo Uplo, a, x, y views.View[T], aIsOutput bool) (int, error) {
+	if err := checkEnum(op, "uplo", int(uplo), 2); err != nil {
+		return 0, err
+	}
+	n, err := checkSquare(op, "a", a)
+	if err != nil {
+		return 0, err
+	}
+	if err := checkLen(op, "x", x, n); err != nil {
+		return 0, err
+	}
+	if err := checkLen(op, "y", y, n); err != nil {
+		return 0, err
+	}
+	if aIsOutput {
+		return n, checkOutput(op, "a", a, x, y)
+	}
+	return n, checkOutput(op, "y", y, a, x)
 }
