@@ -19,50 +19,57 @@ import (
 // integer, ErrCopyRefused in strict mode.
 func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...Option) error {
 	const op = "cblas.Gemm"
-	cfg := configure(opts)
-	if err := checkRank(op, "a", a, 2); err != nil {
-		return err
+	switch {
+	case a.Rank() != 2:
+		return rank2Err(op, "a", &a)
+	case b.Rank() != 2:
+		return rank2Err(op, "b", &b)
+	case c.Rank() != 2:
+		return rank2Err(op, "c", &c)
 	}
-	if err := checkRank(op, "b", b, 2); err != nil {
-		return err
+	da, db, dc := describe(&a), describe(&b), describe(&c)
+	m, k, n := da.rows, da.cols, db.cols
+	if db.rows != k {
+		return layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's %d columns", db.rows, k)
 	}
-	if err := checkRank(op, "c", c, 2); err != nil {
-		return err
-	}
-	m, k, n := a.Layout().Dim(0), a.Layout().Dim(1), b.Layout().Dim(1)
-	if b.Layout().Dim(0) != k {
-		return layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's %d columns", b.Layout().Dim(0), k)
-	}
-	if c.Layout().Dim(0) != m || c.Layout().Dim(1) != n {
+	if dc.rows != m || dc.cols != n {
 		return layout.Errorf(layout.ErrShape, op, "c", "shape %v, want [%d %d]", c.Shape(), m, n)
 	}
-	if err := checkOutput(op, "c", c, a, b); err != nil {
-		return err
+	if dc.selfOverlap(&c) {
+		return layout.Errorf(layout.ErrOverlap, op, "c", "%s has indices sharing an element; it cannot be written", c.Layout().String())
+	}
+	if dc.overlaps(&da) || dc.overlaps(&db) {
+		return layout.Errorf(layout.ErrOverlap, op, "c", "output overlaps an input in memory")
 	}
 	if m == 0 || n == 0 {
 		return nil // nothing to compute (BLAS would do nothing either)
 	}
+	cfg := configure(opts)
 	// Make c column-major and unconjugated where it can be: conj(c) =
 	// conj(alpha) conj(a) conj(b) + conj(beta) conj(c), and c^T = b^T a^T.
-	if c.IsConj() {
-		a, b, c = a.Conj(), b.Conj(), c.Conj()
+	if dc.conj {
+		da.conj, db.conj, dc.conj = !da.conj, !db.conj, false
 		alpha, beta = conj(alpha), conj(beta)
 	}
-	if d, ok := c.Layout().Matrix(); ok && d.Trans {
-		a, b, c = t2(b), t2(a), t2(c)
+	pa, pb := &a, &b
+	if dc.ok && dc.trans {
+		da, db, pa, pb = db, da, pb, pa
+		da.transpose()
+		db.transpose()
+		dc.transpose()
 		m, n = n, m
 	}
-	am, at, err := matrixArg(op, "a", a, cfg)
+	am, at, err := da.input(op, "a", pa, cfg)
 	if err != nil {
 		return err
 	}
 	defer release(at)
-	bm, bt, err := matrixArg(op, "b", b, cfg)
+	bm, bt, err := db.input(op, "b", pb, cfg)
 	if err != nil {
 		return err
 	}
 	defer release(bt)
-	cm, err := outputArg(op, "c", c, beta != 0, cfg)
+	cm, err := dc.output(op, "c", &c, beta != 0, cfg)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ import (
 var impl gonum.Implementation
 
 // gemmSmallFlops is the largest m*n*k that goes to the pure-Go gemm.
-var gemmSmallFlops = 6 * 6 * 6
+var gemmSmallFlops = 4 * 4 * 4
 
 func gonumTrans(t C.enum_CBLAS_TRANSPOSE) blas.Transpose {
 	switch t {
