@@ -21,7 +21,7 @@ import (
 
 // level1Small is the largest vector length that Dot and Axpy compute in
 // pure Go: below it the cost of a cgo call exceeds the work (README).
-var level1Small = 32
+var level1Small = 128
 
 func checkVectors[T Scalar](op string, x, y views.View[T]) error {
 	if err := checkRank(op, "x", x, 1); err != nil {
