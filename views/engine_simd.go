@@ -31,7 +31,11 @@ func simdOK[T Scalar](p *copyPlan, cf func(T) T) bool {
 // src contiguous along j (row byte stride s0).
 func transposeSIMD(d, s unsafe.Pointer, n0, n1, d1, s0 int, nt bool) {
 	i0 := 0
-	nt = nt && d1%64 == 0
+	// NT stores pay only when each destination column is written in long
+	// runs of whole lines: with short columns (a permutation whose
+	// destination-contiguous axis is small) they scatter and cost twice as
+	// much as ordinary stores (BenchmarkTunePermute).
+	nt = nt && d1%64 == 0 && n0 >= simdRows
 	if nt {
 		// Peel the first rows so that every NT strip starts on a 64-byte
 		// boundary (with d1 % 64 == 0 every column then does).

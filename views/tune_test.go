@@ -30,3 +30,24 @@ func BenchmarkTune(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTunePermute measures the [64 64 64 8] -> (3 1 0 2) permutation
+// with and without non-temporal stores.
+func BenchmarkTunePermute(b *testing.B) {
+	prevNT := ntMinBytes
+	defer func() { ntMinBytes = prevNT }()
+	prev := SetCopyThreads(1)
+	defer SetCopyThreads(prev)
+	src := must(Zeros[float64](64, 64, 64, 8))
+	pv := must(src.View().Permute(3, 1, 0, 2))
+	dst := must(Zeros[float64](pv.Shape()...))
+	for _, nt := range []int{prevNT, 1 << 62} {
+		ntMinBytes = nt
+		b.Run(fmt.Sprintf("nt=%v", nt == prevNT), func(b *testing.B) {
+			b.SetBytes(int64(16 * src.Len()))
+			for b.Loop() {
+				_ = Copy(dst.View(), pv)
+			}
+		})
+	}
+}
