@@ -2,5 +2,7 @@
 // they are judged against (../shared/ANCHORS.md): Go's copy() of the same
 // bytes, plain Go loops, gonum, and (through scripts/) numpy. Benchmarks are
 // named op=.../n=.../impl=... and report bytes moved (read + write) per
-// second; scripts/bench-copy.sh turns one run into a table of ratios.
+// second (copies) or GFLOP/s (gemm); bench/report and scripts/bench-copy.sh
+// turn one run into tables of ratios. cref.go drives cblas_dgemm directly
+// through cgo: the C reference gemm is measured against.
 package bench
