@@ -41,8 +41,13 @@ func slice[T Scalar](m mat) []T {
 	return unsafe.Slice((*T)(m.ptr), m.span())
 }
 
-// goGemm is xgemm on the pure-Go path.
+// goGemm is xgemm on the pure-Go path: a plain kernel for tiny products
+// without conjugation (the ones this path exists for), gonum's otherwise.
 func goGemm[T Scalar](a, b mat, m, n, k int, alpha, beta T, c mat) {
+	if a.trans != C.CblasConjTrans && b.trans != C.CblasConjTrans && m*n*k <= 16*16*16 {
+		smallGemm(a, b, m, n, k, alpha, beta, c)
+		return
+	}
 	ta, tb := gonumTrans(a.trans), gonumTrans(b.trans)
 	as, bs, cs := slice[T](a), slice[T](b), slice[T](c)
 	lda, ldb, ldc := int(a.ld), int(b.ld), int(c.ld)
@@ -55,5 +60,41 @@ func goGemm[T Scalar](a, b mat, m, n, k int, alpha, beta T, c mat) {
 		impl.Cgemm(tb, ta, n, m, k, any(alpha).(complex64), any(bs).([]complex64), ldb, any(as).([]complex64), lda, any(beta).(complex64), any(cs).([]complex64), ldc)
 	case complex128:
 		impl.Zgemm(tb, ta, n, m, k, any(alpha).(complex128), any(bs).([]complex128), ldb, any(as).([]complex128), lda, any(beta).(complex128), any(cs).([]complex128), ldc)
+	}
+}
+
+// smallGemm computes c = alpha op(a) op(b) + beta c (op: identity or
+// transpose) with a dot product per element of c, in the order BLAS's
+// reference does; c is not read when beta is 0. It is meant for the tiny
+// sizes below gemmSmallFlops.
+func smallGemm[T Scalar](a, b mat, m, n, k int, alpha, beta T, c mat) {
+	var z T
+	sz := int(unsafe.Sizeof(z))
+	// Element strides of op(a) along i (rows) and p, and of op(b) along p
+	// and j.
+	ai, ap := sz, int(a.ld)*sz
+	if a.trans != C.CblasNoTrans {
+		ai, ap = ap, ai
+	}
+	bp, bj := sz, int(b.ld)*sz
+	if b.trans != C.CblasNoTrans {
+		bp, bj = bj, bp
+	}
+	ldc := int(c.ld) * sz
+	for j := 0; j < n; j++ {
+		for i := 0; i < m; i++ {
+			var s T
+			pa := unsafe.Add(a.ptr, i*ai)
+			pb := unsafe.Add(b.ptr, j*bj)
+			for p := 0; p < k; p++ {
+				s += *(*T)(unsafe.Add(pa, p*ap)) * *(*T)(unsafe.Add(pb, p*bp))
+			}
+			pc := (*T)(unsafe.Add(c.ptr, i*sz+j*ldc))
+			if beta == 0 {
+				*pc = alpha * s
+			} else {
+				*pc = alpha*s + beta**pc
+			}
+		}
 	}
 }
