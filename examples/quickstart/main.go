@@ -1,6 +1,6 @@
 // Command quickstart shows lapis's layout model on a small batch: owned
 // column-major storage, metadata-only views, the BLAS description of each
-// view, and where a copy is (and is not) needed.
+// view, where a copy is (and is not) needed, and one product on OpenBLAS.
 package main
 
 import (
@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -79,6 +80,22 @@ func run() error {
 		return err
 	}
 	fmt.Println("after one copy:", flat.Layout(), must(flat.AsSlice()))
+
+	// BLAS on views: matrix 1 times its own transpose, no copy (the
+	// transpose goes to OpenBLAS as "T").
+	c, err := views.Zeros[float64](2, 2)
+	if err != nil {
+		return err
+	}
+	before := cblas.ReadStats()
+	if err := cblas.Gemm(1, m1, mt, 0, c.View(), cblas.ForceC()); err != nil {
+		return err
+	}
+	d := cblas.ReadStats()
+	fmt.Printf("\nM1 * M1^T = [[%g %g] [%g %g]] (%d call into OpenBLAS, %d copies)\n",
+		c.At(0, 0), c.At(0, 1), c.At(1, 0), c.At(1, 1), d.Calls-before.Calls, d.Copies-before.Copies)
+	info := cblas.Info()
+	fmt.Printf("%s, core %s, %d-bit integers\n", info.Config, info.Core, info.IntBits)
 	return nil
 }
 
