@@ -38,20 +38,28 @@ type operand[T views.Scalar] struct {
 	kind kind
 }
 
-func nan[T views.Scalar]() T {
+// fromParts returns re + im*i as a T (im is dropped for real types).
+func fromParts[T views.Scalar](re, im float64) T {
 	var z T
 	switch p := any(&z).(type) {
 	case *float32:
-		*p = float32(math.NaN())
+		*p = float32(re)
 	case *float64:
-		*p = math.NaN()
+		*p = re
 	case *complex64:
-		*p = complex64(cmplx.NaN())
+		*p = complex(float32(re), float32(im))
 	case *complex128:
-		*p = cmplx.NaN()
+		*p = complex(re, im)
 	}
 	return z
 }
+
+func nan[T views.Scalar]() T { return fromParts[T](math.NaN(), math.NaN()) }
+
+func one[T views.Scalar]() T { return fromParts[T](1, 0) }
+
+// scale multiplies by a real number.
+func scale[T views.Scalar](x T, r float64) T { return x * fromParts[T](r, 0) }
 
 func isNaN[T views.Scalar](x T) bool {
 	switch v := any(x).(type) {
@@ -68,18 +76,7 @@ func isNaN[T views.Scalar](x T) bool {
 }
 
 func random[T views.Scalar](rng *rand.Rand) T {
-	var z T
-	switch p := any(&z).(type) {
-	case *float32:
-		*p = float32(rng.NormFloat64())
-	case *float64:
-		*p = rng.NormFloat64()
-	case *complex64:
-		*p = complex(float32(rng.NormFloat64()), float32(rng.NormFloat64()))
-	case *complex128:
-		*p = complex(rng.NormFloat64(), rng.NormFloat64())
-	}
-	return z
+	return fromParts[T](rng.NormFloat64(), rng.NormFloat64())
 }
 
 // newOperand makes a rows x cols view of class k with random values.

@@ -137,21 +137,6 @@ func testLevel1[T views.Scalar](t *testing.T, rng *rand.Rand, n int, opt Option)
 	}
 }
 
-// scale multiplies by a real number.
-func scale[T views.Scalar](x T, r float64) T {
-	switch v := any(x).(type) {
-	case float32:
-		return any(v * float32(r)).(T)
-	case float64:
-		return any(v * r).(T)
-	case complex64:
-		return any(v * complex(float32(r), 0)).(T)
-	case complex128:
-		return any(v * complex(r, 0)).(T)
-	}
-	return x
-}
-
 func TestLevel1(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	for _, n := range []int{0, 1, 2, 5, 33, 100} {

@@ -243,21 +243,6 @@ func testLevel2[T views.Scalar](t *testing.T, rng *rand.Rand, m, n int) {
 	}
 }
 
-func one[T views.Scalar]() T {
-	var z T
-	switch p := any(&z).(type) {
-	case *float32:
-		*p = 1
-	case *float64:
-		*p = 1
-	case *complex64:
-		*p = 1
-	case *complex128:
-		*p = 1
-	}
-	return z
-}
-
 func TestLevel2(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	for _, mn := range [][2]int{{1, 1}, {3, 4}, {7, 5}, {65, 63}} {
