@@ -65,10 +65,11 @@ func Dot[T Scalar](x, y views.View[T], opts ...Option) (T, error) {
 		}
 		return s, nil
 	}
-	xv, _, err := vectorArg(op, "x", x, true, cfg)
+	xv, xt, err := vectorArg(op, "x", x, true, cfg)
 	if err != nil {
 		return zero, err
 	}
+	defer release(xt)
 	yv, yt, err := vectorArg(op, "y", y, false, cfg)
 	if err != nil {
 		return zero, err
@@ -80,7 +81,7 @@ func Dot[T Scalar](x, y views.View[T], opts ...Option) (T, error) {
 	}
 	nCalls.Add(1)
 	var s T
-	if x.IsConj() {
+	if x.IsConj() && xt == nil { // a copy of x holds its conjugated values
 		s = xdotc[T](N, xv.ptr, xv.inc, yv.ptr, yv.inc)
 	} else {
 		s = xdot[T](N, xv.ptr, xv.inc, yv.ptr, yv.inc)

@@ -39,6 +39,16 @@ func Gemv[T Scalar](alpha T, a, x views.View[T], beta T, y views.View[T], opts .
 	if m == 0 {
 		return nil
 	}
+	if n == 0 { // y = beta*y; BLAS returns early on n == 0 without it
+		for i := 0; i < m; i++ {
+			if beta == 0 {
+				y.Set(0, i)
+			} else {
+				y.Set(beta*y.At(i), i)
+			}
+		}
+		return nil
+	}
 	if y.IsConj() { // conj(y) = conj(alpha) conj(a) conj(x) + conj(beta) conj(y)
 		alpha, beta, a, x, y = conj(alpha), conj(beta), a.Conj(), x.Conj(), y.Conj()
 	}
@@ -297,11 +307,15 @@ func rank1[T Scalar](op string, uplo Uplo, alpha T, ralpha float64, x, y, a view
 		return err
 	}
 	defer release(xt)
-	yv, yt, err := vectorArg(op, "y", y, false, cfg)
-	if err != nil {
-		return err
+	var yv vec
+	if two { // syr and her read x only
+		var yt *views.Tensor[T]
+		yv, yt, err = vectorArg(op, "y", y, false, cfg)
+		if err != nil {
+			return err
+		}
+		defer release(yt)
 	}
-	defer release(yt)
 	ao, err := outputArg(op, "a", a, true, cfg)
 	if err != nil {
 		return err

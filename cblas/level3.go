@@ -51,20 +51,20 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 		da.conj, db.conj, dc.conj = !da.conj, !db.conj, false
 		alpha, beta = conj(alpha), conj(beta)
 	}
-	pa, pb := &a, &b
+	pa, pb, na, nb := &a, &b, "a", "b"
 	if dc.ok && dc.trans {
-		da, db, pa, pb = db, da, pb, pa
+		da, db, pa, pb, na, nb = db, da, pb, pa, nb, na
 		da.transpose()
 		db.transpose()
 		dc.transpose()
 		m, n = n, m
 	}
-	am, at, err := da.input(op, "a", pa, cfg)
+	am, at, err := da.input(op, na, pa, cfg)
 	if err != nil {
 		return err
 	}
 	defer release(at)
-	bm, bt, err := db.input(op, "b", pb, cfg)
+	bm, bt, err := db.input(op, nb, pb, cfg)
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,8 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	}
 	// The pure-Go path takes only non-empty products (gonum insists on
 	// slice lengths that an empty inner dimension does not have).
-	if k > 0 && (cfg.path == pathGo || (cfg.path == pathAuto && m*n*k <= gemmSmallFlops)) {
+	small := m <= gemmSmallFlops && n <= gemmSmallFlops && k <= gemmSmallFlops && m*n*k <= gemmSmallFlops // no overflow
+	if k > 0 && (cfg.path == pathGo || (cfg.path == pathAuto && small)) {
 		nSmall.Add(1)
 		goGemm(am, bm, m, n, k, alpha, beta, cm.mat)
 	} else {

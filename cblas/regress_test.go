@@ -1,0 +1,74 @@
+package cblas
+
+import (
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Regressions found in review.
+
+// A conjugated broadcast x is copied with its conjugation applied; Dot
+// must not conjugate it again, and must release the copy.
+func TestDotConjBroadcast(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 20))
+	for _, n := range []int{5, 200} {
+		elem, _ := views.FromSlice([]complex128{1 + 2i}, must(layout.ColMajor(1)))
+		bc := must2(elem.BroadcastTo(n)).Conj()
+		y := newVector[complex128](rng, n, 1)
+		var want complex128
+		for i := 0; i < n; i++ {
+			want += (1 - 2i) * y.v.At(i)
+		}
+		for _, opt := range []Option{{}, ForceC(), ForcePureGo()} {
+			got, err := Dot(bc, y.v, opt)
+			if err != nil || !close1(got, want, n) {
+				t.Errorf("n=%d: Dot(conj broadcast) = %v, %v; want %v", n, got, err, want)
+			}
+		}
+	}
+}
+
+// gemv with no columns still scales y by beta (BLAS returns early).
+func TestGemvNoColumns(t *testing.T) {
+	a := must2(views.FromSlice([]float64{}, must(layout.ColMajor(3, 0))))
+	x := must2(views.FromSlice([]float64{}, must(layout.ColMajor(0))))
+	y := must2(views.FromSlice([]float64{1, 1, 1}, must(layout.ColMajor(3))))
+	if err := Gemv(1, a, x, 2, y); err != nil || y.At(0) != 2 || y.At(2) != 2 {
+		t.Errorf("beta=2: y = %v, %v", y.Data(), err)
+	}
+	if err := Gemv(1, a, x, 0, y); err != nil || y.At(1) != 0 {
+		t.Errorf("beta=0: y = %v, %v", y.Data(), err)
+	}
+}
+
+// Her reads x only: one copy when x needs one, not two.
+func TestHerCopiesOnce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 21))
+	a := newOperand[complex128](rng, 4, 4, colPacked)
+	x := newVector[complex128](rng, 4, 1)
+	before := ReadStats()
+	if err := Her(Upper, 1, x.v.Conj(), a.v); err != nil {
+		t.Fatal(err)
+	}
+	if c := ReadStats().Copies - before.Copies; c != 1 {
+		t.Errorf("Her with a conjugated x: %d copies, want 1", c)
+	}
+}
+
+// With a row-major c, a refused operand is still named as the caller knows
+// it.
+func TestGemmNamesOperand(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 22))
+	a := newOperand[float64](rng, 3, 5, colPacked)
+	b := newOperand[float64](rng, 5, 4, general)
+	c := newOperand[float64](rng, 3, 4, rowPacked)
+	err := Gemm(1, a.v, b.v, 0, c.v, Strict(true))
+	if !errors.Is(err, ErrCopyRefused) || !strings.Contains(err.Error(), "cblas.Gemm: b:") {
+		t.Errorf("error = %v, want one naming b", err)
+	}
+}
