@@ -104,11 +104,34 @@ func matrixArgAllow[T Scalar](op, name string, v views.View[T], allow int, cfg c
 }
 
 // output is a column-major matrix operand that BLAS writes: the view
-// itself, or a compact temporary that is copied back by finish.
+// itself, or a compact temporary that finish copies back. The temporary's
+// bookkeeping lives behind a pointer, so the in-place case stays a few
+// words.
 type output[T Scalar] struct {
 	mat
+	back *copyBack[T]
+}
+
+// copyBack is a temporary standing in for the view dst during a call.
+type copyBack[T Scalar] struct {
 	dst views.View[T]
 	tmp *views.Tensor[T]
+}
+
+// finish copies a temporary back into the caller's view and frees it.
+func (b *copyBack[T]) finish() {
+	if b != nil && b.tmp != nil {
+		_ = views.Copy(b.dst, b.tmp.View()) // shapes equal, dst checked for self-overlap
+		b.release()
+	}
+}
+
+// release frees a temporary without copying it back (on error).
+func (b *copyBack[T]) release() {
+	if b != nil && b.tmp != nil {
+		b.tmp.Release()
+		b.tmp = nil
+	}
 }
 
 // outputArg describes the rank-2 output v, which the caller has already
@@ -116,7 +139,6 @@ type output[T Scalar] struct {
 // If BLAS cannot write v in place, a temporary is used; load says whether
 // BLAS reads the output's old values (beta != 0), so they are copied in.
 func outputArg[T Scalar](op, name string, v views.View[T], load bool, cfg config) (o output[T], err error) {
-	o.dst = v
 	d, ok := v.Layout().Matrix()
 	if ok && !d.Trans && !v.IsConj() {
 		o.ptr, o.rows, o.cols, o.trans = elemPtr(v), d.Rows, d.Cols, C.CblasNoTrans
@@ -127,41 +149,26 @@ func outputArg[T Scalar](op, name string, v views.View[T], load bool, cfg config
 		return o, refuse(op, name, v.Layout(), "an output BLAS cannot write in place")
 	}
 	r, c := v.Layout().Dim(0), v.Layout().Dim(1)
+	o.back = &copyBack[T]{dst: v}
 	if load {
-		o.tmp = v.ToColMajor()
+		o.back.tmp = v.ToColMajor()
 	} else {
-		o.tmp, err = views.Zeros[T](r, c) // cannot fail: v's shape is valid
+		o.back.tmp, err = views.Zeros[T](r, c) // cannot fail: v's shape is valid
 		if err != nil {
 			return o, err
 		}
 	}
 	nCopies.Add(1)
-	o.ptr, o.rows, o.cols, o.trans = elemPtr(o.tmp.View()), r, c, C.CblasNoTrans
+	o.ptr, o.rows, o.cols, o.trans = elemPtr(o.back.tmp.View()), r, c, C.CblasNoTrans
 	o.ld, err = blasInt(op, name, " leading dimension", max(1, r))
 	if err != nil {
-		o.tmp.Release()
-		o.tmp = nil
+		o.back.release()
 	}
 	return o, err
 }
 
-// finish copies a temporary output back into the caller's view.
-func (o *output[T]) finish() {
-	if o.tmp == nil {
-		return
-	}
-	_ = views.Copy(o.dst, o.tmp.View()) // shapes equal, dst checked for self-overlap
-	o.tmp.Release()
-	o.tmp = nil
-}
-
-// release frees a temporary output without copying it back (on error).
-func (o *output[T]) release() {
-	if o.tmp != nil {
-		o.tmp.Release()
-		o.tmp = nil
-	}
-}
+func (o *output[T]) finish()  { o.back.finish() }
+func (o *output[T]) release() { o.back.release() }
 
 // checkOutput refuses an output with self-overlap or one that overlaps an
 // input.
@@ -231,15 +238,12 @@ func t2[T Scalar](v views.View[T]) views.View[T] {
 // back.
 type vout[T Scalar] struct {
 	vec
-	dst views.View[T]
-	tmp *views.Tensor[T]
+	back *copyBack[T]
 }
 
 // outputVec describes the rank-1 output v (already checked by
-// checkOutput: no stride 0 with n > 1). load says whether BLAS reads its
-// old values.
+// checkOutput: no stride 0 with n > 1).
 func outputVec[T Scalar](op, name string, v views.View[T], cfg config) (o vout[T], err error) {
-	o.dst = v
 	if !v.IsConj() {
 		o.vec, _, err = vectorArg(op, name, v, false, cfg)
 		return o, err
@@ -247,26 +251,14 @@ func outputVec[T Scalar](op, name string, v views.View[T], cfg config) (o vout[T
 	if cfg.strict {
 		return o, refuse(op, name, v.Layout(), "a conjugated output vector")
 	}
-	o.tmp = v.ToColMajor()
+	o.back = &copyBack[T]{dst: v, tmp: v.ToColMajor()}
 	nCopies.Add(1)
-	o.vec = vec{ptr: elemPtr(o.tmp.View()), inc: 1, n: v.Len()}
+	o.vec = vec{ptr: elemPtr(o.back.tmp.View()), inc: 1, n: v.Len()}
 	return o, nil
 }
 
-func (o *vout[T]) finish() {
-	if o.tmp != nil {
-		_ = views.Copy(o.dst, o.tmp.View())
-		o.tmp.Release()
-		o.tmp = nil
-	}
-}
-
-func (o *vout[T]) release() {
-	if o.tmp != nil {
-		o.tmp.Release()
-		o.tmp = nil
-	}
-}
+func (o *vout[T]) finish()  { o.back.finish() }
+func (o *vout[T]) release() { o.back.release() }
 
 // checkSquare checks that v is a rank-2 n x n view and returns n.
 func checkSquare[T Scalar](op, name string, v views.View[T]) (int, error) {
