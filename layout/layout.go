@@ -295,7 +295,15 @@ func (l Layout) HasOverlap() bool {
 		if abs[k] <= reach {
 			return true
 		}
-		reach += (ext[k] - 1) * abs[k] // within the span: cannot overflow
+		// The span's ends fit in an int but their distance may not: on
+		// overflow, answer conservatively.
+		step, ok := mulOK(ext[k]-1, abs[k])
+		if ok {
+			reach, ok = addOK(reach, step)
+		}
+		if !ok {
+			return true
+		}
 	}
 	return false
 }

@@ -251,3 +251,28 @@ func TestHasOverlap(t *testing.T) {
 		}
 	}
 }
+
+// Regressions found in review: overflow in Slice's count, HasOverlap's
+// reach and Reshape's contiguity test.
+func TestOverflowEdges(t *testing.T) {
+	a := must(ColMajor(2, 3))
+	if l := must(a.Slice(0, 0, 2, math.MaxInt)); l.Dim(0) != 1 || l.Len() != 3 {
+		t.Errorf("Slice with step MaxInt: %v", l)
+	}
+	if l := must(must(ColMajor(5)).Slice(0, 0, 5, math.MaxInt)); l.Dim(0) != 1 {
+		t.Errorf("Slice 0:5:MaxInt: %v", l)
+	}
+	if l := must(must(ColMajor(5)).Slice(0, 4, -1, math.MinInt)); l.Dim(0) != 1 || l.Offset() != 4 {
+		t.Errorf("Slice 4:-1:MinInt: %v", l)
+	}
+	big := 1<<61 + 1
+	if l := must(New([]int{big, 2}, []int{-4, 8}, 0)); !l.HasOverlap() {
+		t.Errorf("HasOverlap missed (2,1) ~ (0,0) on %v", l)
+	}
+	s := 1<<62 + 8
+	if l, err := New([]int{2, 2}, []int{s, 2 * s}, 0); err == nil {
+		if _, err := l.Reshape(4); err == nil {
+			t.Errorf("Reshape of %v succeeded through an overflowing stride", l)
+		}
+	}
+}

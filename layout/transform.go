@@ -1,5 +1,7 @@
 package layout
 
+import "math"
+
 // View transforms. Each returns a new Layout describing the same elements
 // seen differently; none touches data, and for rank <= MaxInline none
 // allocates. A transform of a valid layout can only shrink or reorder the
@@ -100,13 +102,16 @@ func (l Layout) Slice(axis, start, stop, step int) (Layout, error) {
 	case stop < lo || stop > hi:
 		return Layout{}, Errorf(ErrBounds, op, "stop", "stop %d outside [%d, %d] for axis %d of extent %d with step %d", stop, lo, hi, axis, n, step)
 	}
-	// Count the kept indices; dist, step and n are small enough here that
-	// nothing below overflows (|start - stop| <= n, |step| >= 1).
+	// Count the kept indices. |start - stop| <= n + 1 fits; the step may be
+	// anything, so it is never added to or negated when it could overflow.
 	count := 0
-	if step > 0 && stop > start {
-		count = (stop - start + step - 1) / step
-	} else if step < 0 && start > stop {
-		count = (start - stop - step - 1) / -step
+	switch {
+	case step > 0 && stop > start:
+		count = (stop-start-1)/step + 1
+	case step < 0 && start > stop && step == math.MinInt:
+		count = 1
+	case step < 0 && start > stop:
+		count = (start-stop-1)/(-step) + 1
 	}
 	out := l.clone()
 	d, s := out.dims(), out.strs()
@@ -244,7 +249,7 @@ func (l Layout) Reshape(shape ...int) (Layout, error) {
 			}
 		}
 		for k := oi; k+1 < oj; k++ {
-			if os[k+1] != od[k]*os[k] {
+			if next, ok := mulOK(od[k], os[k]); !ok || os[k+1] != next {
 				return Layout{}, Errorf(ErrReshape, op, "shape", "%s cannot be a view of %s: copy first (ToColMajor) and reshape the copy", fmtInts(shape), l.String())
 			}
 		}

@@ -35,7 +35,10 @@ func transposeSIMD(d, s unsafe.Pointer, n0, n1, d1, s0 int, nt bool) {
 	// runs of whole lines: with short columns (a permutation whose
 	// destination-contiguous axis is small) they scatter and cost twice as
 	// much as ordinary stores (BenchmarkTunePermute).
-	nt = nt && d1%64 == 0 && n0 >= simdRows
+	// NT stores fault unless aligned; the peel below reaches a 64-byte
+	// boundary only from an 8-byte aligned start (complex64 data may be
+	// 4-byte aligned).
+	nt = nt && uintptr(d)%8 == 0 && d1%64 == 0 && n0 >= simdRows
 	if nt {
 		// Peel the first rows so that every NT strip starts on a 64-byte
 		// boundary (with d1 % 64 == 0 every column then does).

@@ -149,3 +149,28 @@ func TestEngineSIMD(t *testing.T) {
 		}
 	}
 }
+
+// A complex64 destination need only be 4-byte aligned; the non-temporal
+// transpose must not be used on it (it would fault).
+func TestEngineNTMisaligned(t *testing.T) {
+	old := ntMinBytes
+	ntMinBytes = 0
+	defer func() { ntMinBytes = old }()
+	const m, n = 130, 72
+	buf := make([]complex64, m*n+1)
+	var dst View[complex64]
+	for off := 0; off < 2; off++ { // one of the two starts is 4 mod 8 if complex64 is 4-aligned
+		l := must(layout.New([]int{m, n}, []int{1, m}, off))
+		dst = must(FromSlice(buf, l))
+		src := must(Zeros[complex64](n, m))
+		for i := range src.Data() {
+			src.Data()[i] = complex(float32(i), 1)
+		}
+		if err := Copy(dst, must(src.View().T())); err != nil {
+			t.Fatal(err)
+		}
+		if dst.At(5, 7) != src.At(7, 5) {
+			t.Fatalf("offset %d: %v != %v", off, dst.At(5, 7), src.At(7, 5))
+		}
+	}
+}

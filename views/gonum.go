@@ -64,7 +64,8 @@ func FromCGeneral(g cblas128.General) (View[complex128], error) {
 }
 
 func fromGeneral[T Scalar](op string, rows, cols, stride int, data []T) (View[T], error) {
-	if stride < max(1, cols) {
+	// An empty matrix may have stride 0 (gonum's zero Dense does).
+	if stride < 0 || (rows > 0 && cols > 0 && stride < max(1, cols)) {
 		return View[T]{}, layout.Errorf(layout.ErrShape, op, "Stride", "stride %d is less than max(1, Cols = %d)", stride, cols)
 	}
 	l, err := layout.New([]int{rows, cols}, []int{stride, 1}, 0)

@@ -100,3 +100,14 @@ func TestToGonum(t *testing.T) {
 		t.Errorf("round trip")
 	}
 }
+
+func TestGonumEmpty(t *testing.T) {
+	v := FromDense(&mat.Dense{})
+	if v.Len() != 0 {
+		t.Errorf("FromDense(empty) = %v", v)
+	}
+	e, err := ToDense(must(Zeros[float64](0, 2)).View())
+	if err != nil || FromDense(e).Len() != 0 {
+		t.Errorf("round trip of an empty matrix: %v", err)
+	}
+}
