@@ -64,14 +64,13 @@ func goGemm[T Scalar](a, b mat, m, n, k int, alpha, beta T, c mat) {
 }
 
 // smallGemm computes c = alpha op(a) op(b) + beta c (op: identity or
-// transpose) with a dot product per element of c, in the order BLAS's
-// reference does; c is not read when beta is 0. It is meant for the tiny
-// sizes below gemmSmallFlops.
+// transpose) with a dot product per element of c, four rows of c at a time
+// so that the four sums do not wait on each other; c is not read when beta
+// is 0. It is meant for the tiny sizes below gemmSmallFlops.
 func smallGemm[T Scalar](a, b mat, m, n, k int, alpha, beta T, c mat) {
 	var z T
 	sz := int(unsafe.Sizeof(z))
-	// Element strides of op(a) along i (rows) and p, and of op(b) along p
-	// and j.
+	// Byte strides of op(a) along i (rows) and p, of op(b) along p and j.
 	ai, ap := sz, int(a.ld)*sz
 	if a.trans != C.CblasNoTrans {
 		ai, ap = ap, ai
@@ -81,20 +80,40 @@ func smallGemm[T Scalar](a, b mat, m, n, k int, alpha, beta T, c mat) {
 		bp, bj = bj, bp
 	}
 	ldc := int(c.ld) * sz
+	store := func(i, j int, s T) {
+		pc := (*T)(unsafe.Add(c.ptr, i*sz+j*ldc))
+		if beta == 0 {
+			*pc = alpha * s
+		} else {
+			*pc = alpha*s + beta**pc
+		}
+	}
 	for j := 0; j < n; j++ {
-		for i := 0; i < m; i++ {
-			var s T
+		pb := unsafe.Add(b.ptr, j*bj)
+		i := 0
+		for ; i+4 <= m; i += 4 {
 			pa := unsafe.Add(a.ptr, i*ai)
-			pb := unsafe.Add(b.ptr, j*bj)
+			var s0, s1, s2, s3 T
+			for p := 0; p < k; p++ {
+				x := *(*T)(unsafe.Add(pb, p*bp))
+				q := unsafe.Add(pa, p*ap)
+				s0 += *(*T)(q) * x
+				s1 += *(*T)(unsafe.Add(q, ai)) * x
+				s2 += *(*T)(unsafe.Add(q, 2*ai)) * x
+				s3 += *(*T)(unsafe.Add(q, 3*ai)) * x
+			}
+			store(i, j, s0)
+			store(i+1, j, s1)
+			store(i+2, j, s2)
+			store(i+3, j, s3)
+		}
+		for ; i < m; i++ {
+			pa := unsafe.Add(a.ptr, i*ai)
+			var s T
 			for p := 0; p < k; p++ {
 				s += *(*T)(unsafe.Add(pa, p*ap)) * *(*T)(unsafe.Add(pb, p*bp))
 			}
-			pc := (*T)(unsafe.Add(c.ptr, i*sz+j*ldc))
-			if beta == 0 {
-				*pc = alpha * s
-			} else {
-				*pc = alpha*s + beta**pc
-			}
+			store(i, j, s)
 		}
 	}
 }
