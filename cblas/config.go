@@ -141,6 +141,14 @@ func conj[T Scalar](x T) T {
 	return x
 }
 
+// blasInt2 converts two extents with blasInt.
+func blasInt2(op, an string, a int, bn string, b int) (A, B C.blasint, err error) {
+	if A, err = blasInt(op, an, "", a); err == nil {
+		B, err = blasInt(op, bn, "", b)
+	}
+	return A, B, err
+}
+
 func layoutErr(op, arg string, v int) error {
 	return layout.Errorf(layout.ErrShape, op, arg, "value %d is not one of the defined constants", v)
 }

@@ -67,9 +67,8 @@ func Gemv[T Scalar](alpha T, a, x views.View[T], beta T, y views.View[T], opts .
 		return err
 	}
 	// BLAS's m and n are those of the stored matrix.
-	M, err1 := blasInt(op, "m", "", am.rows)
-	N, err2 := blasInt(op, "n", "", am.cols)
-	if err := firstErr(err1, err2); err != nil {
+	M, N, err := blasInt2(op, "m", am.rows, "n", am.cols)
+	if err != nil {
 		yo.release()
 		return err
 	}
@@ -121,9 +120,8 @@ func Ger[T Scalar](alpha T, x, y views.View[T], a views.View[T], opts ...Option)
 	if err != nil {
 		return err
 	}
-	M, err1 := blasInt(op, "m", "", a.Layout().Dim(0))
-	N, err2 := blasInt(op, "n", "", a.Layout().Dim(1))
-	if err := firstErr(err1, err2); err != nil {
+	M, N, err := blasInt2(op, "m", a.Layout().Dim(0), "n", a.Layout().Dim(1))
+	if err != nil {
 		ao.release()
 		return err
 	}

@@ -73,10 +73,12 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	if err != nil {
 		return err
 	}
-	M, err1 := blasInt(op, "m", "", m)
-	N, err2 := blasInt(op, "n", "", n)
-	K, err3 := blasInt(op, "k", "", k)
-	if err := firstErr(err1, err2, err3); err != nil {
+	M, N, err := blasInt2(op, "m", m, "n", n)
+	K, errK := blasInt(op, "k", "", k)
+	if err == nil {
+		err = errK
+	}
+	if err != nil {
 		cm.release()
 		return err
 	}
@@ -91,14 +93,5 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 		xgemm(am.trans, bm.trans, M, N, K, alpha, am.ptr, am.ld, bm.ptr, bm.ld, beta, cm.ptr, cm.ld)
 	}
 	cm.finish()
-	return nil
-}
-
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
 	return nil
 }

@@ -89,9 +89,8 @@ func trxm[T Scalar](op string, side Side, uplo Uplo, diag Diag, alpha T, a, b vi
 	if err != nil {
 		return err
 	}
-	M, err1 := blasInt(op, "m", "", m)
-	N, err2 := blasInt(op, "n", "", n)
-	if err := firstErr(err1, err2); err != nil {
+	M, N, err := blasInt2(op, "m", m, "n", n)
+	if err != nil {
 		bo.release()
 		return err
 	}
@@ -177,9 +176,8 @@ func symm[T Scalar](op string, side Side, uplo Uplo, alpha T, a, b views.View[T]
 	if err != nil {
 		return err
 	}
-	M, err1 := blasInt(op, "m", "", m)
-	N, err2 := blasInt(op, "n", "", n)
-	if err := firstErr(err1, err2); err != nil {
+	M, N, err := blasInt2(op, "m", m, "n", n)
+	if err != nil {
 		co.release()
 		return err
 	}
@@ -306,9 +304,8 @@ func rankk[T Scalar](op string, uplo Uplo, alpha T, ra float64, a, b views.View[
 	if err != nil {
 		return err
 	}
-	N, err1 := blasInt(op, "n", "", n)
-	K, err2 := blasInt(op, "k", "", k)
-	if err := firstErr(err1, err2); err != nil {
+	N, K, err := blasInt2(op, "n", n, "k", k)
+	if err != nil {
 		co.release()
 		return err
 	}
