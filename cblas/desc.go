@@ -65,32 +65,81 @@ func (d *desc[T]) view(v views.View[T]) views.View[T] {
 	return v
 }
 
-// input turns d into a BLAS operand; an operand BLAS cannot take (General,
-// or conjugated without a transpose) is copied. tmp is the copy, if any.
-func (d *desc[T]) input(op, name string, v *views.View[T], cfg config) (m mat, tmp *views.Tensor[T], err error) {
-	if !d.ok || (d.conj && !d.trans) {
-		return matrixArg(op, name, d.view(*v), cfg)
+// flag returns the transpose flag BLAS reads d with, if the routine takes
+// it (allow: allowT, allowC; "N" is always allowed).
+func (d *desc[T]) flag(allow int) (C.enum_CBLAS_TRANSPOSE, bool) {
+	switch {
+	case !d.ok:
+		return 0, false
+	case !d.trans:
+		return C.CblasNoTrans, !d.conj // BLAS has no "conjugate, no transpose"
+	case !views.IsComplex[T]():
+		return C.CblasTrans, allow != 0 // real: "T" and "C" are the same
+	case d.conj:
+		return C.CblasConjTrans, allow&allowC != 0
 	}
-	m = mat{ptr: d.ptr, rows: d.rows, cols: d.cols, trans: C.CblasNoTrans}
-	if d.trans {
-		m.rows, m.cols, m.trans = d.cols, d.rows, C.CblasTrans
-		if d.conj {
-			m.trans = C.CblasConjTrans
-		}
-	}
-	m.ld, err = blasInt(op, name, " leading dimension", d.ld)
-	return m, nil, err
+	return C.CblasTrans, allow&allowT != 0
 }
 
-// output turns d (an output, oriented column-major and unconjugated where
-// its layout allows) into a BLAS operand, or a temporary copied back by
-// finish.
-func (d *desc[T]) output(op, name string, v *views.View[T], load bool, cfg config) (o output[T], err error) {
-	if !d.ok || d.trans || d.conj {
-		return outputArg(op, name, d.view(*v), load, cfg)
+// input turns d, read from v, into a BLAS operand with one of the allowed
+// flags; an operand BLAS cannot take so is copied (tmp: release it after
+// the call) or, in strict mode, refused.
+func (d *desc[T]) input(op, name string, v *views.View[T], allow int, cfg config) (m mat, tmp *views.Tensor[T], err error) {
+	if trans, ok := d.flag(allow); ok {
+		m = mat{ptr: d.ptr, rows: d.rows, cols: d.cols, trans: trans}
+		if d.trans { // the stored matrix is the transpose
+			m.rows, m.cols = d.cols, d.rows
+		}
+		m.ld, err = blasInt(op, name, " leading dimension", d.ld)
+		return m, nil, err
 	}
-	o.ptr, o.rows, o.cols, o.trans = d.ptr, d.rows, d.cols, C.CblasNoTrans
-	o.ld, err = blasInt(op, name, " leading dimension", d.ld)
+	lv := d.view(*v)
+	if cfg.strict {
+		why := "a layout this routine cannot take in place"
+		if lv.Layout().Class() == layout.General {
+			why = "a General layout"
+		}
+		return m, nil, refuse(op, name, lv.Layout(), why)
+	}
+	tmp = lv.ToColMajor()
+	nCopies.Add(1)
+	m = mat{ptr: elemPtr(tmp.View()), rows: d.rows, cols: d.cols, trans: C.CblasNoTrans}
+	m.ld, err = blasInt(op, name, " leading dimension", max(1, d.rows))
+	if err != nil {
+		tmp.Release()
+		tmp = nil
+	}
+	return m, tmp, err
+}
+
+// output turns d, read from v (an output, oriented column-major and
+// unconjugated where its layout allows), into a BLAS operand, or a
+// temporary that finish copies back.
+func (d *desc[T]) output(op, name string, v *views.View[T], load bool, cfg config) (o output[T], err error) {
+	if trans, ok := d.flag(0); ok && trans == C.CblasNoTrans {
+		o.ptr, o.rows, o.cols, o.trans = d.ptr, d.rows, d.cols, C.CblasNoTrans
+		o.ld, err = blasInt(op, name, " leading dimension", d.ld)
+		return o, err
+	}
+	lv := d.view(*v)
+	if cfg.strict {
+		return o, refuse(op, name, lv.Layout(), "an output BLAS cannot write in place")
+	}
+	o.back = &copyBack[T]{dst: lv}
+	if load {
+		o.back.tmp = lv.ToColMajor()
+	} else {
+		o.back.tmp, err = views.Zeros[T](d.rows, d.cols) // cannot fail: the shape is valid
+		if err != nil {
+			return o, err
+		}
+	}
+	nCopies.Add(1)
+	o.ptr, o.rows, o.cols, o.trans = elemPtr(o.back.tmp.View()), d.rows, d.cols, C.CblasNoTrans
+	o.ld, err = blasInt(op, name, " leading dimension", max(1, d.rows))
+	if err != nil {
+		o.back.release()
+	}
 	return o, err
 }
 

@@ -59,12 +59,12 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 		dc.transpose()
 		m, n = n, m
 	}
-	am, at, err := da.input(op, na, pa, cfg)
+	am, at, err := da.input(op, na, pa, allowTC, cfg)
 	if err != nil {
 		return err
 	}
 	defer release(at)
-	bm, bt, err := db.input(op, nb, pb, cfg)
+	bm, bt, err := db.input(op, nb, pb, allowTC, cfg)
 	if err != nil {
 		return err
 	}

@@ -12,11 +12,13 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// The one dispatch check. Every matrix operand goes through matrixArg or
-// outputArg, every vector through vectorArg: a view whose layout.Matrix()
-// describes it (and whose conjugation BLAS can express) is used in place;
-// anything else is copied through the views copy engine into a pooled
-// buffer, counted, or refused in strict mode.
+// The one dispatch check. Every matrix operand is read into a desc
+// (desc.go) whose input or output method decides, from layout.Matrix(),
+// whether BLAS takes it in place and with which flag; matrixArg and
+// outputArg are the entries for callers holding a view. Every vector goes
+// through vectorArg. Anything BLAS cannot address is copied through the
+// views copy engine into a pooled buffer, counted, or refused in strict
+// mode.
 
 // mat is a matrix operand as BLAS takes it.
 type mat struct {
@@ -63,44 +65,8 @@ func matrixArg[T Scalar](op, name string, v views.View[T], cfg config) (m mat, t
 // matrixArgAllow is matrixArg for routines that take only some transpose
 // flags: an operand that would need another one is copied.
 func matrixArgAllow[T Scalar](op, name string, v views.View[T], allow int, cfg config) (m mat, tmp *views.Tensor[T], err error) {
-	d, ok := v.Layout().Matrix()
-	if ok && d.Trans && views.IsComplex[T]() {
-		if v.IsConj() {
-			ok = allow&allowC != 0
-		} else {
-			ok = allow&allowT != 0
-		}
-	} else if ok && d.Trans {
-		ok = allow != 0 // real: "T" and "C" are the same
-	}
-	if ok && (!v.IsConj() || d.Trans) {
-		m.ptr, m.rows, m.cols, m.trans = elemPtr(v), d.Rows, d.Cols, C.CblasNoTrans
-		if d.Trans {
-			m.rows, m.cols, m.trans = d.Cols, d.Rows, C.CblasTrans
-			if v.IsConj() {
-				m.trans = C.CblasConjTrans
-			}
-		}
-		m.ld, err = blasInt(op, name, " leading dimension", d.LD)
-		return m, nil, err
-	}
-	why := "a layout this routine cannot take in place"
-	if v.Layout().Class() == layout.General {
-		why = "a General layout"
-	}
-	if cfg.strict {
-		return m, nil, refuse(op, name, v.Layout(), why)
-	}
-	tmp = v.ToColMajor()
-	nCopies.Add(1)
-	r, c := v.Layout().Dim(0), v.Layout().Dim(1)
-	m = mat{ptr: elemPtr(tmp.View()), rows: r, cols: c, trans: C.CblasNoTrans}
-	m.ld, err = blasInt(op, name, " leading dimension", max(1, r))
-	if err != nil {
-		tmp.Release()
-		tmp = nil
-	}
-	return m, tmp, err
+	d := describe(&v)
+	return d.input(op, name, &v, allow, cfg)
 }
 
 // output is a column-major matrix operand that BLAS writes: the view
@@ -135,36 +101,12 @@ func (b *copyBack[T]) release() {
 }
 
 // outputArg describes the rank-2 output v, which the caller has already
-// turned column-major and unconjugated where layouts allow (see orient).
-// If BLAS cannot write v in place, a temporary is used; load says whether
-// BLAS reads the output's old values (beta != 0), so they are copied in.
+// turned column-major and unconjugated where layouts allow. If BLAS cannot
+// write v in place, a temporary is used; load says whether BLAS reads the
+// output's old values (beta != 0), so they are copied in.
 func outputArg[T Scalar](op, name string, v views.View[T], load bool, cfg config) (o output[T], err error) {
-	d, ok := v.Layout().Matrix()
-	if ok && !d.Trans && !v.IsConj() {
-		o.ptr, o.rows, o.cols, o.trans = elemPtr(v), d.Rows, d.Cols, C.CblasNoTrans
-		o.ld, err = blasInt(op, name, " leading dimension", d.LD)
-		return o, err
-	}
-	if cfg.strict {
-		return o, refuse(op, name, v.Layout(), "an output BLAS cannot write in place")
-	}
-	r, c := v.Layout().Dim(0), v.Layout().Dim(1)
-	o.back = &copyBack[T]{dst: v}
-	if load {
-		o.back.tmp = v.ToColMajor()
-	} else {
-		o.back.tmp, err = views.Zeros[T](r, c) // cannot fail: v's shape is valid
-		if err != nil {
-			return o, err
-		}
-	}
-	nCopies.Add(1)
-	o.ptr, o.rows, o.cols, o.trans = elemPtr(o.back.tmp.View()), r, c, C.CblasNoTrans
-	o.ld, err = blasInt(op, name, " leading dimension", max(1, r))
-	if err != nil {
-		o.back.release()
-	}
-	return o, err
+	d := describe(&v)
+	return d.output(op, name, &v, load, cfg)
 }
 
 func (o *output[T]) finish()  { o.back.finish() }
