@@ -305,14 +305,7 @@ func runChain(t *testing.T, data []byte) {
 		axisOK := axis >= 0 && axis < rank
 		switch op := src.Next() % 8; op {
 		case 0: // Permute
-			axes := make([]int, rank)
-			for i := range axes {
-				axes[i] = i
-			}
-			for i := rank - 1; i > 0; i-- {
-				j := src.In(0, i)
-				axes[i], axes[j] = axes[j], axes[i]
-			}
+			axes := src.Perm(rank)
 			if rank > 0 && src.Next()%8 == 0 {
 				axes[0] = axes[rank-1] // not a permutation (if rank > 1)
 			}

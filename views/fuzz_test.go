@@ -122,14 +122,7 @@ func scalar[T Scalar](x int) T {
 // offset that keeps the lowest offset at pad.
 func randomStrides(s *oracle.Source, shape []int, pad int) ([]int, int) {
 	rank := len(shape)
-	order := make([]int, rank)
-	for i := range order {
-		order[i] = i
-	}
-	for i := rank - 1; i > 0; i-- {
-		j := s.In(0, i)
-		order[i], order[j] = order[j], order[i]
-	}
+	order := s.Perm(rank)
 	strides := make([]int, rank)
 	st := s.In(1, 2)
 	for _, k := range order {

@@ -46,3 +46,17 @@ func (s *Source) In(lo, hi int) int { return lo + s.Next()%(hi-lo+1) }
 
 // Left reports whether input bytes remain.
 func (s *Source) Left() bool { return len(s.B) > 0 }
+
+// Perm returns a random permutation of 0..n-1 (Fisher-Yates on the input
+// bytes).
+func (s *Source) Perm(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	for i := n - 1; i > 0; i-- {
+		j := s.In(0, i)
+		p[i], p[j] = p[j], p[i]
+	}
+	return p
+}
