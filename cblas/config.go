@@ -7,9 +7,9 @@ import "C"
 
 import (
 	"errors"
-	"sync/atomic"
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -24,87 +24,48 @@ var ErrCopyRefused = errors.New("operand needs a copy")
 // the header's: see Info).
 var ErrLibrary = errors.New("unusable BLAS library")
 
-var (
-	nCalls  atomic.Int64 // C calls into BLAS
-	nCopies atomic.Int64 // operands copied (in, or in and out)
-	strict  atomic.Bool
-)
-
-// Stats counts BLAS calls and operand copies since the process started.
-// Take the difference of two readings to see what a piece of code did
-// (calls from other goroutines count too).
+// Stats counts C calls and operand copies since the process started,
+// across cblas and lapack (they share one copy policy). Take the
+// difference of two readings to see what a piece of code did (calls from
+// other goroutines count too).
 type Stats struct {
-	Calls  int64 // calls into the C library
-	Copies int64 // operands copied because BLAS could not address them
-	Small  int64 // calls served by the pure-Go path for small problems
+	Calls  int64 // calls into the C library's BLAS
+	Lapack int64 // calls into the C library's LAPACK (package lapack)
+	Copies int64 // operands copied because BLAS or LAPACK could not address them
+	Small  int64 // BLAS calls served by the pure-Go path for small problems
 }
-
-var nSmall atomic.Int64
 
 // ReadStats returns the current counts.
 func ReadStats() Stats {
-	return Stats{Calls: nCalls.Load(), Copies: nCopies.Load(), Small: nSmall.Load()}
+	return Stats{Calls: policy.Calls.Load(), Lapack: policy.Lapack.Load(), Copies: policy.Copies.Load(), Small: policy.Small.Load()}
 }
 
-// SetStrict makes every call refuse to copy operands (returning an error
-// that matches ErrCopyRefused and names the operand) when on is true. It
-// returns the previous setting. The Strict option overrides it per call.
-func SetStrict(on bool) bool { return strict.Swap(on) }
+// SetStrict makes every call of cblas and lapack refuse to copy operands
+// (returning an error that matches ErrCopyRefused and names the operand)
+// when on is true. It returns the previous setting. The Strict option
+// overrides it per call.
+func SetStrict(on bool) bool { return policy.SetStrict(on) }
 
-// Option changes one call. Options are values (not closures), so that
-// passing them allocates nothing.
-type Option struct {
-	kind optionKind
-	on   bool
-}
+// Option changes one call (of cblas or lapack). Options are values (not
+// closures), so that passing them allocates nothing.
+type Option = policy.Option
 
-type optionKind int
-
-const (
-	optNone optionKind = iota
-	optStrict
-	optPath
-)
-
-type config struct {
-	strict bool
-	path   int // 0: by size; 1: always C; 2: always pure Go
-}
-
-const (
-	pathAuto = iota
-	pathC
-	pathGo
-)
+type config = policy.Config
 
 // Strict(true) refuses copies in this call, Strict(false) allows them,
 // whatever SetStrict says.
-func Strict(on bool) Option { return Option{kind: optStrict, on: on} }
+func Strict(on bool) Option { return policy.Strict(on) }
 
 // ForceC sends the call to the C library whatever its size. It exists for
 // tests and measurements: by default small problems go to pure Go (see the
 // README).
-func ForceC() Option { return Option{kind: optPath, on: true} }
+func ForceC() Option { return policy.Path(policy.PathC) }
 
 // ForcePureGo sends the call to the pure-Go path (gonum's implementation)
 // whatever its size; see ForceC.
-func ForcePureGo() Option { return Option{kind: optPath} }
+func ForcePureGo() Option { return policy.Path(policy.PathGo) }
 
-func configure(opts []Option) config {
-	c := config{strict: strict.Load()}
-	for _, o := range opts {
-		switch o.kind {
-		case optStrict:
-			c.strict = o.on
-		case optPath:
-			c.path = pathGo
-			if o.on {
-				c.path = pathC
-			}
-		}
-	}
-	return c
-}
+func configure(opts []Option) config { return policy.Configure(opts) }
 
 // blasint is the C library's integer. IntBits is its width in bits.
 const IntBits = int(unsafe.Sizeof(C.blasint(0))) * 8

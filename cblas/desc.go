@@ -8,6 +8,7 @@ import "C"
 import (
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -94,7 +95,7 @@ func (d *desc[T]) input(op, name string, v *views.View[T], allow int, cfg config
 		return m, nil, err
 	}
 	lv := d.view(*v)
-	if cfg.strict {
+	if cfg.Strict {
 		why := "a layout this routine cannot take in place"
 		if lv.Layout().Class() == layout.General {
 			why = "a General layout"
@@ -102,7 +103,7 @@ func (d *desc[T]) input(op, name string, v *views.View[T], allow int, cfg config
 		return m, nil, refuse(op, name, lv.Layout(), why)
 	}
 	tmp = lv.ToColMajor()
-	nCopies.Add(1)
+	policy.Copies.Add(1)
 	m = mat{ptr: elemPtr(tmp.View()), rows: d.rows, cols: d.cols, trans: C.CblasNoTrans}
 	m.ld, err = blasInt(op, name, " leading dimension", max(1, d.rows))
 	if err != nil {
@@ -122,7 +123,7 @@ func (d *desc[T]) output(op, name string, v *views.View[T], load bool, cfg confi
 		return o, err
 	}
 	lv := d.view(*v)
-	if cfg.strict {
+	if cfg.Strict {
 		return o, refuse(op, name, lv.Layout(), "an output BLAS cannot write in place")
 	}
 	o.back = &copyBack[T]{dst: lv}
@@ -134,7 +135,7 @@ func (d *desc[T]) output(op, name string, v *views.View[T], load bool, cfg confi
 			return o, err
 		}
 	}
-	nCopies.Add(1)
+	policy.Copies.Add(1)
 	o.ptr, o.rows, o.cols, o.trans = elemPtr(o.back.tmp.View()), d.rows, d.cols, C.CblasNoTrans
 	o.ld, err = blasInt(op, name, " leading dimension", max(1, d.rows))
 	if err != nil {

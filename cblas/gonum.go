@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 
+	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -232,7 +233,7 @@ func gnDot[T Scalar](op string, conjX bool, n int, x []T, incX int, y []T, incY 
 		panic(gnShortY)
 	}
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if conjX {
 		return xdotc[T](cn, gnPtr(x), cx, gnPtr(y), cy)
 	}
@@ -281,7 +282,7 @@ func gnNrm2[T Scalar](op string, n int, x []T, incX int) float64 {
 		panic(gnNLT0)
 	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	return xnrm2[T](cn, gnPtr(x), cx)
 }
 
@@ -303,7 +304,7 @@ func gnAsum[T Scalar](op string, n int, x []T, incX int) float64 {
 		return 0
 	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	return xasum[T](cn, gnPtr(x), cx)
 }
 
@@ -325,7 +326,7 @@ func gnIamax[T Scalar](op string, n int, x []T, incX int) int {
 		panic(gnNLT0)
 	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	return ixamax[T](cn, gnPtr(x), cx)
 }
 
@@ -363,7 +364,7 @@ func gnPair[T Scalar](op string, which int, n int, x []T, incX int, y []T, incY 
 		return
 	}
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if which == gnSwap {
 		xswap[T](cn, gnPtr(x), cx, gnPtr(y), cy)
 	} else {
@@ -376,7 +377,7 @@ func gnAxpy[T Scalar](op string, n int, alpha T, x []T, incX int, y []T, incY in
 		return
 	}
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xaxpy[T](cn, alpha, gnPtr(x), cx, gnPtr(y), cy)
 }
 
@@ -406,7 +407,7 @@ func gnScal[T Scalar](op string, n int, alpha T, x []T, incX int) {
 		return
 	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xscal[T](cn, alpha, gnPtr(x), cx)
 }
 
@@ -416,7 +417,7 @@ func gnRscal[T Scalar](op string, n int, alpha float64, x []T, incX int) {
 		return
 	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xrscal[T](cn, alpha, gnPtr(x), cx)
 }
 
@@ -425,7 +426,7 @@ func gnRot[T gnReal](op string, n int, x []T, incX int, y []T, incY int, c, s T)
 		return
 	}
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xrot[T](cn, gnPtr(x), cx, gnPtr(y), cy, float64(c), float64(s))
 }
 
@@ -443,12 +444,12 @@ func gnRotm[T gnReal](op string, n int, x []T, incX int, y []T, incY int, flag b
 	}
 	p := [5]T{T(flag), h[0], h[1], h[2], h[3]}
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xrotm[T](cn, gnPtr(x), cx, gnPtr(y), cy, unsafe.Pointer(&p[0]))
 }
 
 func gnRotg[T gnReal](a, b T) (c, s, r, z T) {
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xrotg[T](unsafe.Pointer(&a), unsafe.Pointer(&b), unsafe.Pointer(&c), unsafe.Pointer(&s))
 	return c, s, a, b // BLAS leaves r in a and z in b
 }
@@ -457,7 +458,7 @@ func gnRotg[T gnReal](a, b T) (c, s, r, z T) {
 // entries the flag leaves implicit zero (as gonum returns them).
 func gnRotmg[T gnReal](d1, d2, b1, b2 T) (flag blas.Flag, h [4]T, rd1, rd2, rb1 T) {
 	var p [5]T
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xrotmg[T](unsafe.Pointer(&d1), unsafe.Pointer(&d2), unsafe.Pointer(&b1), b2, unsafe.Pointer(&p[0]))
 	return blas.Flag(p[0]), [4]T{p[1], p[2], p[3], p[4]}, d1, d2, b1
 }
@@ -506,7 +507,7 @@ func gnGemv[T Scalar](op string, tA blas.Transpose, m, n int, alpha T, a []T, ld
 	}
 	cm, cn, clda := gnInt(op, "m", m), gnInt(op, "n", n), gnInt(op, "lda", lda)
 	cx, cy := gnInt(op, "incX", incX), gnInt(op, "incY", incY)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if cplx && tA == blas.ConjTrans {
 		// A^H x: the column-major reading would need conj(A^T).
 		xgemvRow[T](C.CblasConjTrans, cm, cn, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
@@ -561,7 +562,7 @@ func gnGbmv[T Scalar](op string, tA blas.Transpose, m, n, kL, kU int, alpha T, a
 	}
 	cm, cn, ckl, cku := gnInt(op, "m", m), gnInt(op, "n", n), gnInt(op, "kL", kL), gnInt(op, "kU", kU)
 	clda, cx, cy := gnInt(op, "lda", lda), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if views.IsComplex[T]() && tA == blas.ConjTrans {
 		xgbmvRow[T](C.CblasConjTrans, cm, cn, ckl, cku, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
 		return
@@ -592,7 +593,7 @@ func gnTrxv[T Scalar](op string, solve bool, ul blas.Uplo, tA blas.Transpose, d 
 		panic(gnShortX)
 	}
 	cn, clda, cx := gnInt(op, "n", n), gnInt(op, "lda", lda), gnInt(op, "incX", incX)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	switch {
 	case cplx && tA == blas.ConjTrans && solve:
 		xtrsvRow[T](gnUplo(ul), C.CblasConjTrans, gnDiag(d), cn, gnPtr(a), clda, gnPtr(x), cx)
@@ -633,7 +634,7 @@ func gnTbxv[T Scalar](op string, solve bool, ul blas.Uplo, tA blas.Transpose, d 
 		panic(gnShortX)
 	}
 	cn, ck, clda, cx := gnInt(op, "n", n), gnInt(op, "k", k), gnInt(op, "lda", lda), gnInt(op, "incX", incX)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	switch {
 	case cplx && tA == blas.ConjTrans && solve:
 		xtbsvRow[T](gnUplo(ul), C.CblasConjTrans, gnDiag(d), cn, ck, gnPtr(a), clda, gnPtr(x), cx)
@@ -667,7 +668,7 @@ func gnTpxv[T Scalar](op string, solve bool, ul blas.Uplo, tA blas.Transpose, d 
 		panic(gnShortX)
 	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	switch cplx := views.IsComplex[T](); {
 	case cplx && tA == blas.ConjTrans && solve:
 		xtpsvRow[T](gnUplo(ul), C.CblasConjTrans, gnDiag(d), cn, gnPtr(ap), gnPtr(x), cx)
@@ -717,7 +718,7 @@ func gnHemv[T Scalar](op string, ul blas.Uplo, n int, alpha T, a []T, lda int, x
 		return
 	}
 	cn, clda, cx, cy := gnInt(op, "n", n), gnInt(op, "lda", lda), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
 		// A^T = conj(A): no column-major form.
 		xhemvRow[T](gnUplo(ul), cn, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
@@ -755,7 +756,7 @@ func gnHbmv[T Scalar](op string, ul blas.Uplo, n, k int, alpha T, a []T, lda int
 	}
 	cn, ck, clda := gnInt(op, "n", n), gnInt(op, "k", k), gnInt(op, "lda", lda)
 	cx, cy := gnInt(op, "incX", incX), gnInt(op, "incY", incY)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
 		xhbmvRow[T](gnUplo(ul), cn, ck, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
 		return
@@ -785,7 +786,7 @@ func gnHpmv[T Scalar](op string, ul blas.Uplo, n int, alpha T, ap []T, x []T, in
 		return
 	}
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
 		xhpmvRow[T](gnUplo(ul), cn, alpha, gnPtr(ap), gnPtr(x), cx, beta, gnPtr(y), cy)
 		return
@@ -829,7 +830,7 @@ func gnGer[T Scalar](op string, conjY bool, m, n int, alpha T, x []T, incX int, 
 	}
 	cm, cn, clda := gnInt(op, "m", m), gnInt(op, "n", n), gnInt(op, "lda", lda)
 	cx, cy := gnInt(op, "incX", incX), gnInt(op, "incY", incY)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if conjY {
 		// A^T += alpha conj(y) x^T: no column-major form.
 		xgercRow[T](cm, cn, alpha, gnPtr(x), cx, gnPtr(y), cy, gnPtr(a), clda)
@@ -863,7 +864,7 @@ func gnHer[T Scalar](op string, ul blas.Uplo, n int, alpha float64, x []T, incX 
 		return
 	}
 	cn, clda, cx := gnInt(op, "n", n), gnInt(op, "lda", lda), gnInt(op, "incX", incX)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
 		xherRow[T](gnUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(a), clda)
 		return
@@ -893,7 +894,7 @@ func gnHpr[T Scalar](op string, ul blas.Uplo, n int, alpha float64, x []T, incX 
 		return
 	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
 		xhprRow[T](gnUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(ap))
 		return
@@ -932,7 +933,7 @@ func gnHer2[T Scalar](op string, ul blas.Uplo, n int, alpha T, x []T, incX int, 
 		return
 	}
 	cn, clda, cx, cy := gnInt(op, "n", n), gnInt(op, "lda", lda), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
 		xher2Row[T](gnUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(y), cy, gnPtr(a), clda)
 		return
@@ -968,7 +969,7 @@ func gnHpr2[T Scalar](op string, ul blas.Uplo, n int, alpha T, x []T, incX int, 
 		return
 	}
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
 		xhpr2Row[T](gnUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(y), cy, gnPtr(ap))
 		return
@@ -1023,7 +1024,7 @@ func gnGemm[T Scalar](op string, tA, tB blas.Transpose, m, n, k int, alpha T, a 
 	}
 	cm, cn, ck := gnInt(op, "m", m), gnInt(op, "n", n), gnInt(op, "k", k)
 	clda, cldb, cldc := gnInt(op, "lda", lda), gnInt(op, "ldb", ldb), gnInt(op, "ldc", ldc)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xgemm[T](gnTrans[T](tB), gnTrans[T](tA), cn, cm, ck, alpha, gnPtr(b), cldb, gnPtr(a), clda, beta, gnPtr(c), cldc)
 }
 
@@ -1066,7 +1067,7 @@ func gnSymm[T Scalar](op string, herm bool, s blas.Side, ul blas.Uplo, m, n int,
 	}
 	cm, cn := gnInt(op, "m", m), gnInt(op, "n", n)
 	clda, cldb, cldc := gnInt(op, "lda", lda), gnInt(op, "ldb", ldb), gnInt(op, "ldc", ldc)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if herm {
 		xhemm[T](gnFlipSide(s), gnFlipUplo(ul), cn, cm, alpha, gnPtr(a), clda, gnPtr(b), cldb, beta, gnPtr(c), cldc)
 		return
@@ -1136,7 +1137,7 @@ func gnSyrk[T Scalar](op string, ul blas.Uplo, t blas.Transpose, n, k int, alpha
 		return
 	}
 	cn, ck, clda, cldc := gnInt(op, "n", n), gnInt(op, "k", k), gnInt(op, "lda", lda), gnInt(op, "ldc", ldc)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xsyrk[T](gnFlipUplo(ul), gnFlipTrans(t), cn, ck, alpha, gnPtr(a), clda, beta, gnPtr(c), cldc)
 }
 
@@ -1151,7 +1152,7 @@ func gnSyr2k[T Scalar](op string, ul blas.Uplo, t blas.Transpose, n, k int, alph
 	}
 	cn, ck := gnInt(op, "n", n), gnInt(op, "k", k)
 	clda, cldb, cldc := gnInt(op, "lda", lda), gnInt(op, "ldb", ldb), gnInt(op, "ldc", ldc)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xsyr2k[T](gnFlipUplo(ul), gnFlipTrans(t), cn, ck, alpha, gnPtr(a), clda, gnPtr(b), cldb, beta, gnPtr(c), cldc)
 }
 
@@ -1174,7 +1175,7 @@ func gnHerk[T Scalar](op string, ul blas.Uplo, t blas.Transpose, n, k int, alpha
 		return
 	}
 	cn, ck, clda, cldc := gnInt(op, "n", n), gnInt(op, "k", k), gnInt(op, "lda", lda), gnInt(op, "ldc", ldc)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xherk[T](gnFlipUplo(ul), gnHerkTrans(t), cn, ck, alpha, gnPtr(a), clda, beta, gnPtr(c), cldc)
 }
 
@@ -1191,7 +1192,7 @@ func gnHer2k[T Scalar](op string, ul blas.Uplo, t blas.Transpose, n, k int, alph
 	}
 	cn, ck := gnInt(op, "n", n), gnInt(op, "k", k)
 	clda, cldb, cldc := gnInt(op, "lda", lda), gnInt(op, "ldb", ldb), gnInt(op, "ldc", ldc)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xher2k[T](gnFlipUplo(ul), gnHerkTrans(t), cn, ck, alpha, gnPtr(b), cldb, gnPtr(a), clda, beta, gnPtr(c), cldc)
 }
 
@@ -1226,7 +1227,7 @@ func gnTrxm[T Scalar](op string, solve bool, s blas.Side, ul blas.Uplo, tA blas.
 		panic(gnShortB)
 	}
 	cm, cn, clda, cldb := gnInt(op, "m", m), gnInt(op, "n", n), gnInt(op, "lda", lda), gnInt(op, "ldb", ldb)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if solve {
 		xtrsm[T](gnFlipSide(s), gnFlipUplo(ul), gnTrans[T](tA), gnDiag(d), cn, cm, alpha, gnPtr(a), clda, gnPtr(b), cldb)
 		return
@@ -1244,7 +1245,7 @@ func (Gonum) Sdsdot(n int, alpha float32, x []float32, incX int, y []float32, in
 		return 0
 	}
 	cn, cx, cy := gnInt("cblas.Gonum.Sdsdot", "n", n), gnInt("cblas.Gonum.Sdsdot", "incX", incX), gnInt("cblas.Gonum.Sdsdot", "incY", incY)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	return xsdsdot[float32](cn, alpha, gnPtr(x), cx, gnPtr(y), cy)
 }
 
@@ -1254,7 +1255,7 @@ func (Gonum) Dsdot(n int, x []float32, incX int, y []float32, incY int) float64 
 		return 0
 	}
 	cn, cx, cy := gnInt("cblas.Gonum.Dsdot", "n", n), gnInt("cblas.Gonum.Dsdot", "incX", incX), gnInt("cblas.Gonum.Dsdot", "incY", incY)
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	return xdsdot[float32](cn, gnPtr(x), cx, gnPtr(y), cy)
 }
 

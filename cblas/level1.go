@@ -9,6 +9,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -57,8 +58,8 @@ func Dot[T Scalar](x, y views.View[T], opts ...Option) (T, error) {
 	if conjResult {
 		x, y = x.Conj(), y.Conj()
 	}
-	if !x.IsConj() && cfg.path != pathC && (cfg.path == pathGo || n <= level1Small) {
-		nSmall.Add(1)
+	if !x.IsConj() && cfg.Path != policy.PathC && (cfg.Path == policy.PathGo || n <= level1Small) {
+		policy.Small.Add(1)
 		s := goDot(x, y)
 		if conjResult {
 			s = conj(s)
@@ -79,7 +80,7 @@ func Dot[T Scalar](x, y views.View[T], opts ...Option) (T, error) {
 	if err != nil {
 		return zero, err
 	}
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	var s T
 	if x.IsConj() && xt == nil { // a copy of x holds its conjugated values
 		s = xdotc[T](N, xv.ptr, xv.inc, yv.ptr, yv.inc)
@@ -129,8 +130,8 @@ func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...Option) error {
 	if y.IsConj() { // conj(y) += alpha x  <=>  y += conj(alpha) conj(x)
 		alpha, x, y = conj(alpha), x.Conj(), y.Conj()
 	}
-	if !x.IsConj() && cfg.path != pathC && (cfg.path == pathGo || n <= level1Small) {
-		nSmall.Add(1)
+	if !x.IsConj() && cfg.Path != policy.PathC && (cfg.Path == policy.PathGo || n <= level1Small) {
+		policy.Small.Add(1)
 		xs, ys := x.Layout().Stride(0), y.Layout().Stride(0)
 		px, py := unsafe.Pointer(at(x, 0)), unsafe.Pointer(at(y, 0))
 		sz := int(unsafe.Sizeof(alpha))
@@ -152,7 +153,7 @@ func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...Option) error {
 	if err != nil {
 		return err
 	}
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xaxpy(N, alpha, xv.ptr, xv.inc, yv.ptr, yv.inc)
 	return nil
 }
@@ -183,7 +184,7 @@ func Scal[T Scalar](alpha T, x views.View[T], opts ...Option) error {
 	if err != nil {
 		return err
 	}
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xscal(N, alpha, xv.ptr, xv.inc)
 	return nil
 }
@@ -216,7 +217,7 @@ func reduce[T Scalar](op string, x views.View[T], cfg config, f func(n C.blasint
 	if err != nil {
 		return 0, err
 	}
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	return f(N, xv.ptr, xv.inc), nil
 }
 
@@ -244,7 +245,7 @@ func Iamax[T Scalar](x views.View[T], opts ...Option) (int, error) {
 	if x.Len() > 1 && x.Layout().Stride(0) < 0 {
 		// Walking backwards would find the last of equal maxima, not the
 		// first: this case is a plain loop.
-		nSmall.Add(1)
+		policy.Small.Add(1)
 		best, arg := -1.0, -1
 		for i := 0; i < x.Len(); i++ {
 			if a := abs1(*at(x, i)); a > best || arg < 0 {
@@ -315,12 +316,12 @@ func pair[T Scalar](op string, x, y views.View[T], cfg config, f func(n C.blasin
 	}
 	dst := y
 	if y.IsConj() {
-		if cfg.strict {
+		if cfg.Strict {
 			return refuse(op, "y", y.Layout(), "a vector conjugated unlike x")
 		}
 		tmp := y.ToColMajor()
 		defer tmp.Release()
-		nCopies.Add(1)
+		policy.Copies.Add(1)
 		y = tmp.View()
 	}
 	xv, _, err := vectorArg(op, "x", x, false, cfg)
@@ -335,7 +336,7 @@ func pair[T Scalar](op string, x, y views.View[T], cfg config, f func(n C.blasin
 	if err != nil {
 		return err
 	}
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	f(N, xv, yv)
 	if dst.IsConj() {
 		_ = views.Copy(dst, y) // back into the conjugated view

@@ -6,6 +6,7 @@ package cblas
 import "C"
 
 import (
+	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -72,7 +73,7 @@ func Gemv[T Scalar](alpha T, a, x views.View[T], beta T, y views.View[T], opts .
 		yo.release()
 		return err
 	}
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xgemv(am.trans, M, N, alpha, am.ptr, am.ld, xv.ptr, xv.inc, beta, yo.ptr, yo.inc)
 	yo.finish()
 	return nil
@@ -125,7 +126,7 @@ func Ger[T Scalar](alpha T, x, y views.View[T], a views.View[T], opts ...Option)
 		ao.release()
 		return err
 	}
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if y.IsConj() && yt == nil {
 		xgerc(M, N, alpha, xv.ptr, xv.inc, yv.ptr, yv.inc, ao.ptr, ao.ld)
 	} else {
@@ -187,7 +188,7 @@ func symv[T Scalar](op string, uplo Uplo, alpha T, a, x views.View[T], beta T, y
 		yo.release()
 		return err
 	}
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	xhemv(uplo.c(), N, alpha, am.ptr, am.ld, xv.ptr, xv.inc, beta, yo.ptr, yo.inc)
 	yo.finish()
 	return nil
@@ -246,7 +247,7 @@ func trxv[T Scalar](op string, uplo Uplo, diag Diag, a, x views.View[T], cfg con
 	if err != nil {
 		return err
 	}
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if solve {
 		xtrsv[T](uplo.c(), am.trans, diag.c(), N, am.ptr, am.ld, xv.ptr, xv.inc)
 	} else {
@@ -323,7 +324,7 @@ func rank1[T Scalar](op string, uplo Uplo, alpha T, ralpha float64, x, y, a view
 		ao.release()
 		return err
 	}
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if two {
 		xher2(uplo.c(), N, alpha, xv.ptr, xv.inc, yv.ptr, yv.inc, ao.ptr, ao.ld)
 	} else {

@@ -1,6 +1,7 @@
 package cblas
 
 import (
+	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -85,11 +86,11 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	// The pure-Go path takes only non-empty products (gonum insists on
 	// slice lengths that an empty inner dimension does not have).
 	small := m <= gemmSmallFlops && n <= gemmSmallFlops && k <= gemmSmallFlops && m*n*k <= gemmSmallFlops // no overflow
-	if k > 0 && (cfg.path == pathGo || (cfg.path == pathAuto && small)) {
-		nSmall.Add(1)
+	if k > 0 && (cfg.Path == policy.PathGo || (cfg.Path == policy.PathAuto && small)) {
+		policy.Small.Add(1)
 		goGemm(am, bm, m, n, k, alpha, beta, cm.mat)
 	} else {
-		nCalls.Add(1)
+		policy.Calls.Add(1)
 		xgemm(am.trans, bm.trans, M, N, K, alpha, am.ptr, am.ld, bm.ptr, bm.ld, beta, cm.ptr, cm.ld)
 	}
 	cm.finish()

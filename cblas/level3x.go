@@ -6,6 +6,7 @@ package cblas
 import "C"
 
 import (
+	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -94,7 +95,7 @@ func trxm[T Scalar](op string, side Side, uplo Uplo, diag Diag, alpha T, a, b vi
 		bo.release()
 		return err
 	}
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if solve {
 		xtrsm(side.c(), uplo.c(), am.trans, diag.c(), M, N, alpha, am.ptr, am.ld, bo.ptr, bo.ld)
 	} else {
@@ -181,7 +182,7 @@ func symm[T Scalar](op string, side Side, uplo Uplo, alpha T, a, b views.View[T]
 		co.release()
 		return err
 	}
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	if herm {
 		xhemm(side.c(), uplo.c(), M, N, alpha, am.ptr, am.ld, bm.ptr, bm.ld, beta, co.ptr, co.ld)
 	} else {
@@ -309,7 +310,7 @@ func rankk[T Scalar](op string, uplo Uplo, alpha T, ra float64, a, b views.View[
 		co.release()
 		return err
 	}
-	nCalls.Add(1)
+	policy.Calls.Add(1)
 	switch {
 	case herm && two:
 		xher2k(uplo.c(), am.trans, N, K, alpha, am.ptr, am.ld, bm.ptr, bm.ld, rb, co.ptr, co.ld)

@@ -8,6 +8,7 @@ import "C"
 import (
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -152,11 +153,11 @@ func vectorArg[T Scalar](op, name string, v views.View[T], allowConj bool, cfg c
 		x.inc, err = blasInt(op, name, " increment", s)
 		return x, nil, err
 	}
-	if cfg.strict {
+	if cfg.Strict {
 		return x, nil, refuse(op, name, v.Layout(), "a broadcast or conjugated vector")
 	}
 	tmp = v.ToColMajor()
-	nCopies.Add(1)
+	policy.Copies.Add(1)
 	x.ptr, x.inc = elemPtr(tmp.View()), 1
 	return x, tmp, nil
 }
@@ -190,11 +191,11 @@ func outputVec[T Scalar](op, name string, v views.View[T], cfg config) (o vout[T
 		o.vec, _, err = vectorArg(op, name, v, false, cfg)
 		return o, err
 	}
-	if cfg.strict {
+	if cfg.Strict {
 		return o, refuse(op, name, v.Layout(), "a conjugated output vector")
 	}
 	o.back = &copyBack[T]{dst: v, tmp: v.ToColMajor()}
-	nCopies.Add(1)
+	policy.Copies.Add(1)
 	o.vec = vec{ptr: elemPtr(o.back.tmp.View()), inc: 1, n: v.Len()}
 	return o, nil
 }

@@ -1,0 +1,73 @@
+// Package policy holds the copy policy that cblas and lapack share: the
+// counters of C calls and operand copies, the process-wide strict switch
+// and the per-call options. It is internal so that the two packages count
+// into one place and honour one switch; users reach it through cblas
+// (Stats, ReadStats, SetStrict, Strict) and lapack's options.
+package policy
+
+import "sync/atomic"
+
+// Counters, read by cblas.ReadStats.
+var (
+	Calls  atomic.Int64 // calls into BLAS
+	Lapack atomic.Int64 // calls into LAPACK
+	Copies atomic.Int64 // operands copied (in, or in and out)
+	Small  atomic.Int64 // BLAS calls served by the pure-Go path
+)
+
+var strict atomic.Bool
+
+// SetStrict sets the process-wide strict switch and returns its previous
+// value.
+func SetStrict(on bool) bool { return strict.Swap(on) }
+
+// Option changes one call. Options are values (not closures), so that
+// passing them allocates nothing.
+type Option struct {
+	kind kind
+	on   bool
+}
+
+type kind int
+
+const (
+	none kind = iota
+	strictKind
+	pathKind
+)
+
+// Where a BLAS call runs.
+const (
+	PathAuto = iota // by size
+	PathC           // always the C library
+	PathGo          // always pure Go
+)
+
+// Config is what a call's options and the process-wide switch resolve to.
+type Config struct {
+	Strict bool
+	Path   int
+}
+
+// Strict returns the option that refuses (on) or allows copies in one call.
+func Strict(on bool) Option { return Option{kind: strictKind, on: on} }
+
+// Path returns the option that sends a call to PathC or PathGo.
+func Path(p int) Option { return Option{kind: pathKind, on: p == PathC} }
+
+// Configure resolves opts over the process-wide switch.
+func Configure(opts []Option) Config {
+	c := Config{Strict: strict.Load()}
+	for _, o := range opts {
+		switch o.kind {
+		case strictKind:
+			c.Strict = o.on
+		case pathKind:
+			c.Path = PathGo
+			if o.on {
+				c.Path = PathC
+			}
+		}
+	}
+	return c
+}
