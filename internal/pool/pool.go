@@ -16,9 +16,9 @@ import (
 )
 
 // Elem is the set of element types the pool serves: the four BLAS types
-// and LAPACK's 32-bit integers (pivots, integer workspaces).
+// and LAPACK's integers (pivots, integer workspaces; 32 or 64 bits wide).
 type Elem interface {
-	float32 | float64 | complex64 | complex128 | int32
+	float32 | float64 | complex64 | complex128 | int32 | int64
 }
 
 // Buf is a pooled buffer. Data has the requested length; its capacity is the
@@ -33,7 +33,7 @@ const (
 	numClasses = 4 * 60 // up to 2^62 elements
 )
 
-var pools [5][numClasses]sync.Pool
+var pools [6][numClasses]sync.Pool
 
 func typeIndex[T Elem]() int {
 	switch any(*new(T)).(type) {
@@ -45,8 +45,10 @@ func typeIndex[T Elem]() int {
 		return 2
 	case complex128:
 		return 3
+	case int32:
+		return 4
 	}
-	return 4
+	return 5
 }
 
 // class returns the class index and capacity for n > 0 elements.

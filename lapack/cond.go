@@ -1,0 +1,120 @@
+package lapack
+
+import (
+	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Norms and condition numbers.
+
+// Norm is a matrix norm.
+type Norm byte
+
+const (
+	MaxAbs    Norm = 'M' // max |a_ij| (not a consistent matrix norm)
+	OneNorm   Norm = '1' // maximum column sum of |a_ij|
+	InfNorm   Norm = 'I' // maximum row sum of |a_ij|
+	Frobenius Norm = 'F' // square root of the sum of |a_ij|^2
+)
+
+func checkNorm(op string, norm Norm, condition bool) error {
+	switch norm {
+	case OneNorm, InfNorm:
+		return nil
+	case MaxAbs, Frobenius:
+		if !condition {
+			return nil
+		}
+	}
+	what := "MaxAbs, OneNorm, InfNorm or Frobenius"
+	if condition {
+		what = "OneNorm or InfNorm"
+	}
+	return layout.Errorf(layout.ErrShape, op, "norm", "value %q is not %s", byte(norm), what)
+}
+
+// transposed returns the norm of a^T that equals norm of a.
+func (n Norm) transposed() Norm {
+	switch n {
+	case OneNorm:
+		return InfNorm
+	case InfNorm:
+		return OneNorm
+	}
+	return n
+}
+
+// Lange returns a norm of the m x n view a. Any view works without a copy
+// except a General one: a row-major view is measured through its storage
+// (the one and infinity norms swap), and conjugation changes no norm.
+func Lange[T Scalar](norm Norm, a views.View[T], opts ...cblas.Option) (float64, error) {
+	const op = "lapack.Lange"
+	if err := checkNorm(op, norm, false); err != nil {
+		return 0, err
+	}
+	if a.IsConj() {
+		a = a.Conj()
+	}
+	oa, err := prepare(op, "a", a, read|transposable, policy.Configure(opts))
+	if err != nil {
+		return 0, err
+	}
+	if oa.trans != 'N' {
+		norm = norm.transposed()
+	}
+	var ws wsSize
+	if norm == InfNorm {
+		ws.rwork = oa.rows
+	}
+	w := getWorkspace[T](ws)
+	policy.Lapack.Add(1)
+	r := xlange[T](byte(norm), oa.rows, oa.cols, oa.ptr, oa.ld, w.rworkPtr())
+	w.put()
+	oa.release()
+	return r, nil
+}
+
+// Gecon estimates the reciprocal condition number, in the one or infinity
+// norm, of the n x n matrix A whose Getrf factors are in lu, given anorm,
+// that norm of A (Lange before factoring). 0 means singular to working
+// precision.
+func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...cblas.Option) (rcond float64, err error) {
+	const op = "lapack.Gecon"
+	if err := checkNorm(op, norm, true); err != nil {
+		return 0, err
+	}
+	oa, err := prepare(op, "lu", lu, read, policy.Configure(opts))
+	if err != nil {
+		return 0, err
+	}
+	n, err := square(op, "lu", &oa)
+	if err != nil {
+		oa.release()
+		return 0, err
+	}
+	w := getWorkspace[T](wsSize{work: 4 * n, rwork: 2 * n, iwork: n})
+	policy.Lapack.Add(1)
+	info := xgecon[T](byte(norm), n, oa.ptr, oa.ld, anorm, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
+	w.put()
+	oa.release()
+	return rcond, infoErr[T]("xgecon", info)
+}
+
+// Pocon estimates the reciprocal condition number in the one norm of the
+// n x n positive definite A whose Potrf factor is in the uplo triangle of
+// f, given anorm, the one norm of A.
+func Pocon[T Scalar](uplo cblas.Uplo, f views.View[T], anorm float64, opts ...cblas.Option) (rcond float64, err error) {
+	const op = "lapack.Pocon"
+	of, n, err := squareOperand(op, uplo, f, read, policy.Configure(opts))
+	if err != nil {
+		return 0, err
+	}
+	w := getWorkspace[T](wsSize{work: 3 * n, rwork: n, iwork: n})
+	policy.Lapack.Add(1)
+	info := xpocon[T](uploChar(uplo, &of), n, of.ptr, of.ld, anorm, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
+	w.put()
+	of.release()
+	return rcond, infoErr[T]("xpocon", info)
+}

@@ -1,0 +1,270 @@
+package lapack
+
+import (
+	"unsafe"
+
+	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Eigenvalue problems.
+
+func checkEigJob(op string, jobz Job) error {
+	if jobz != JobVectors && jobz != JobNone {
+		return layout.Errorf(layout.ErrShape, op, "jobz", "value %q is neither JobVectors nor JobNone", byte(jobz))
+	}
+	return nil
+}
+
+// Syevd computes all eigenvalues (and with JobVectors the eigenvectors) of
+// the n x n symmetric, for complex types Hermitian, view a, of which the
+// uplo triangle is read, by divide and conquer: w (at least n long, reals
+// of a's precision) receives the eigenvalues in ascending order and, with
+// JobVectors, a the orthonormal eigenvectors as columns (a = V diag(w)
+// V^H); with JobNone a's triangle is destroyed. For complex types it is
+// LAPACK's heevd.
+func Syevd[T Scalar, R Real](jobz Job, uplo cblas.Uplo, a views.View[T], w []R, opts ...cblas.Option) error {
+	const op = "lapack.Syevd"
+	if err := realFor[T, R](op, "w"); err != nil {
+		return err
+	}
+	if err := checkEigJob(op, jobz); err != nil {
+		return err
+	}
+	oa, n, err := squareOperand(op, uplo, a, read|write, policy.Configure(opts))
+	if err == nil {
+		if err = sliceLen(op, "w", len(w), n); err != nil {
+			oa.release()
+		}
+	}
+	if err != nil {
+		return err
+	}
+	jz, ul := byte(jobz), uploChar(uplo, &oa)
+	ws := workspaceSize(wsKey{fam: "xsyevd", typ: typeIndex[T](), dims: [4]int{n}, opts: [3]byte{jz, ul}}, func() wsSize {
+		return query[T](func(work, rwork, iwork unsafe.Pointer) {
+			xsyevd[T](jz, ul, n, oa.ptr, oa.ld, ptrOf(w), work, -1, rwork, -1, iwork, -1)
+		})
+	})
+	wk := getWorkspace[T](ws)
+	policy.Lapack.Add(1)
+	info := xsyevd[T](jz, ul, n, oa.ptr, oa.ld, ptrOf(w), wk.workPtr(), max(1, ws.work), wk.rworkPtr(), max(1, ws.rwork), wk.iworkPtr(), max(1, ws.iwork))
+	wk.put()
+	oa.finish()
+	return infoErr[T]("xsyevd", info)
+}
+
+// Heevd is Syevd (LAPACK's name for complex types).
+func Heevd[T Scalar, R Real](jobz Job, uplo cblas.Uplo, a views.View[T], w []R, opts ...cblas.Option) error {
+	return Syevd(jobz, uplo, a, w, opts...)
+}
+
+// Range selects the eigenvalues Syevr computes.
+type Range struct {
+	kind   byte
+	lo, hi float64
+	il, iu int
+}
+
+// AllValues selects every eigenvalue.
+func AllValues() Range { return Range{kind: 'A'} }
+
+// ValuesIn selects the eigenvalues in the half-open interval (lo, hi].
+func ValuesIn(lo, hi float64) Range { return Range{kind: 'V', lo: lo, hi: hi} }
+
+// IndicesIn selects the first-th to the last-th smallest eigenvalues
+// (0-based, inclusive).
+func IndicesIn(first, last int) Range { return Range{kind: 'I', il: first, iu: last} }
+
+// Syevr computes the eigenvalues selected by rng (and with JobVectors
+// their eigenvectors) of the n x n symmetric, for complex types Hermitian,
+// view a (its uplo triangle is read and destroyed) by relatively robust
+// representations. It returns how many it found, found: w (at least n
+// long) receives them in ascending order, and with JobVectors the n x k
+// view z (k >= found; k = n always suffices) their orthonormal
+// eigenvectors in its first found columns; with JobNone z is not
+// referenced. For complex types it is LAPACK's heevr.
+func Syevr[T Scalar, R Real](jobz Job, uplo cblas.Uplo, rng Range, a views.View[T], w []R, z views.View[T], opts ...cblas.Option) (found int, err error) {
+	const op = "lapack.Syevr"
+	if err := realFor[T, R](op, "w"); err != nil {
+		return 0, err
+	}
+	if err := checkEigJob(op, jobz); err != nil {
+		return 0, err
+	}
+	cfg := policy.Configure(opts)
+	oa, n, err := squareOperand(op, uplo, a, read|write, cfg)
+	if err != nil {
+		return 0, err
+	}
+	switch rng.kind {
+	case 'A', 'V':
+	case 'I':
+		if n > 0 && (rng.il < 0 || rng.il > rng.iu || rng.iu >= n) {
+			err = layout.Errorf(layout.ErrBounds, op, "rng", "indices [%d, %d] outside [0, %d)", rng.il, rng.iu, n)
+		}
+	default:
+		err = layout.Errorf(layout.ErrShape, op, "rng", "not made by AllValues, ValuesIn or IndicesIn")
+	}
+	if err == nil && rng.kind == 'V' && !(rng.lo < rng.hi) {
+		err = layout.Errorf(layout.ErrShape, op, "rng", "interval (%g, %g] is empty", rng.lo, rng.hi)
+	}
+	if err == nil {
+		err = sliceLen(op, "w", len(w), n)
+	}
+	var oz operand[T]
+	if err == nil && jobz == JobVectors {
+		if oz, err = prepare(op, "z", z, write, cfg); err == nil {
+			want := n
+			if rng.kind == 'I' {
+				want = rng.iu - rng.il + 1
+			}
+			switch {
+			case oz.rows != n:
+				err = layout.Errorf(layout.ErrShape, op, "z", "%d rows, want a's order %d", oz.rows, n)
+			case oz.cols < want:
+				err = layout.Errorf(layout.ErrShape, op, "z", "%d columns, want at least %d", oz.cols, want)
+			default:
+				err = noOverlap(op, []string{"a", "z"}, &oa, &oz)
+			}
+		}
+	} else {
+		oz.ld = 1
+	}
+	if err != nil {
+		releaseAll(&oa, &oz)
+		return 0, err
+	}
+	jz, rg, ul := byte(jobz), rng.kind, uploChar(uplo, &oa)
+	il, iu := rng.il+1, rng.iu+1
+	if rng.kind != 'I' {
+		il, iu = 1, max(1, n)
+	}
+	isuppz := getInts(2 * max(1, n))
+	ws := workspaceSize(wsKey{fam: "xsyevr", typ: typeIndex[T](), dims: [4]int{n}, opts: [3]byte{jz, rg, ul}}, func() wsSize {
+		return query[T](func(work, rwork, iwork unsafe.Pointer) {
+			var m int
+			xsyevr[T](jz, rg, ul, n, oa.ptr, oa.ld, rng.lo, rng.hi, il, iu, 0, &m, ptrOf(w), oz.ptr, oz.ld, isuppz.ptr(), work, -1, rwork, -1, iwork, -1)
+		})
+	})
+	wk := getWorkspace[T](ws)
+	policy.Lapack.Add(1)
+	info := xsyevr[T](jz, rg, ul, n, oa.ptr, oa.ld, rng.lo, rng.hi, il, iu, 0, &found, ptrOf(w), oz.ptr, oz.ld, isuppz.ptr(),
+		wk.workPtr(), max(1, ws.work), wk.rworkPtr(), max(1, ws.rwork), wk.iworkPtr(), max(1, ws.iwork))
+	wk.put()
+	isuppz.put()
+	finishAll(&oa, &oz)
+	return found, infoErr[T]("xsyevr", info)
+}
+
+// Heevr is Syevr (LAPACK's name for complex types).
+func Heevr[T Scalar, R Real](jobz Job, uplo cblas.Uplo, rng Range, a views.View[T], w []R, z views.View[T], opts ...cblas.Option) (int, error) {
+	return Syevr(jobz, uplo, rng, a, w, z, opts...)
+}
+
+// Complex is the set of complex element types: the eigenvalues of a
+// general matrix of type T are complex numbers of T's precision
+// (complex64 for float32 and complex64, complex128 otherwise).
+type Complex interface{ complex64 | complex128 }
+
+// Geev computes the eigenvalues w (at least n long) of the n x n view a
+// (destroyed) and, with JobVectors, its left (jobvl, into the n x n vl:
+// u^H a = lambda u^H) and right (jobvr, into vr: a v = lambda v)
+// eigenvectors, each normalised to unit length with its largest component
+// real. For real types LAPACK stores the vectors of a complex conjugate
+// pair w[j], w[j+1] = conj(w[j]) as two real columns: v_j = vr[:, j] +
+// i vr[:, j+1] and v_{j+1} = conj(v_j) (Eig unpacks them). An unreferenced
+// vl or vr may be views.View[T]{}.
+func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr views.View[T], opts ...cblas.Option) error {
+	const op = "lapack.Geev"
+	if single := typeIndex[T]()%2 == 0; single != isComplex64[C]() {
+		return layout.Errorf(layout.ErrShape, op, "w", "[]%T for %T elements, want the complex type of its precision", *new(C), *new(T))
+	}
+	for _, j := range [2]struct {
+		name string
+		job  Job
+	}{{"jobvl", jobvl}, {"jobvr", jobvr}} {
+		if err := checkEigJob(op, j.job); err != nil {
+			return layout.Errorf(layout.ErrShape, op, j.name, "value %q is neither JobVectors nor JobNone", byte(j.job))
+		}
+	}
+	cfg := policy.Configure(opts)
+	oa, err := prepare(op, "a", a, read|write, cfg)
+	if err != nil {
+		return err
+	}
+	n, err := square(op, "a", &oa)
+	if err == nil {
+		err = sliceLen(op, "w", len(w), n)
+	}
+	var ol, or operand[T]
+	if err == nil {
+		ol, err = vectorOperand(op, "vl", vl, n, n, jobvl == JobVectors, cfg)
+	}
+	if err == nil {
+		or, err = vectorOperand(op, "vr", vr, n, n, jobvr == JobVectors, cfg)
+	}
+	if err == nil {
+		err = noOverlap(op, []string{"a", "vl", "vr"}, &oa, &ol, &or)
+	}
+	if err != nil {
+		releaseAll(&oa, &ol, &or)
+		return err
+	}
+	jl, jr := byte(jobvl), byte(jobvr)
+	// Real types get the eigenvalues as (wr, wi) in a pooled buffer of 2n
+	// reals; complex ones write w directly.
+	var parts *pool.Buf[T]
+	wr, wi, wc := unsafe.Pointer(nil), unsafe.Pointer(nil), ptrOf(w)
+	if typeIndex[T]() < 2 {
+		parts = pool.Get[T](2 * max(1, n))
+		wr, wi = ptrOf(parts.Data), ptrOf(parts.Data[max(1, n):])
+	}
+	ws := workspaceSize(wsKey{fam: "xgeev", typ: typeIndex[T](), dims: [4]int{n}, opts: [3]byte{jl, jr}}, func() wsSize {
+		return query[T](func(work, rwork, _ unsafe.Pointer) {
+			xgeev[T](jl, jr, n, oa.ptr, oa.ld, wr, wi, wc, ol.ptr, ol.ld, or.ptr, or.ld, work, -1, rwork)
+		})
+	})
+	ws.rwork = 2 * n
+	wk := getWorkspace[T](ws)
+	policy.Lapack.Add(1)
+	info := xgeev[T](jl, jr, n, oa.ptr, oa.ld, wr, wi, wc, ol.ptr, ol.ld, or.ptr, or.ld, wk.workPtr(), max(1, ws.work), wk.rworkPtr())
+	wk.put()
+	if parts != nil {
+		re, im := parts.Data[:n], parts.Data[max(1, n):][:n]
+		for i := range n {
+			w[i] = toComplex[C](re[i], im[i])
+		}
+		pool.Put(parts)
+	}
+	finishAll(&oa, &ol, &or)
+	return infoErr[T]("xgeev", info)
+}
+
+func isComplex64[C Complex]() bool {
+	_, ok := any(*new(C)).(complex64)
+	return ok
+}
+
+// toComplex builds a C from the real and imaginary parts re, im of a real
+// type T.
+func toComplex[C Complex, T Scalar](re, im T) C {
+	var r, i float64
+	switch p := any(re).(type) {
+	case float32:
+		r, i = float64(p), float64(any(im).(float32))
+	case float64:
+		r, i = p, any(im).(float64)
+	}
+	var c C
+	switch q := any(&c).(type) {
+	case *complex64:
+		*q = complex(float32(r), float32(i))
+	case *complex128:
+		*q = complex(r, i)
+	}
+	return c
+}

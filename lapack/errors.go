@@ -1,0 +1,86 @@
+package lapack
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinels matched (errors.Is) by the *Error a routine returns when
+// LAPACK's info is not zero.
+var (
+	// ErrSingular: a zero pivot (getrf, gesv, getri, sysv/hesv), a zero
+	// diagonal element of a triangular matrix (trtrs, potri) or a
+	// rank-deficient matrix (gels). Error.Index is the 0-based position.
+	ErrSingular = errors.New("matrix is singular")
+	// ErrNotPositiveDefinite: the leading minor of order Error.Index+1 is
+	// not positive definite (potrf, posv).
+	ErrNotPositiveDefinite = errors.New("matrix is not positive definite")
+	// ErrNoConvergence: an iterative algorithm (SVD, eigenvalues) did not
+	// converge; Error.Info is LAPACK's count of what did not.
+	ErrNoConvergence = errors.New("algorithm did not converge")
+	// ErrArgument: LAPACK rejected an argument (info < 0). lapis checks
+	// arguments before calling, so this is a bug in lapis: please report it.
+	ErrArgument = errors.New("LAPACK rejected an argument")
+)
+
+// Error is LAPACK's info, kept: the routine that returned it, its value,
+// and what it means. It matches one of the sentinels above with errors.Is.
+type Error struct {
+	Routine string // the Fortran routine, e.g. "dgetrf"
+	Info    int    // LAPACK's info
+	// Index is the 0-based position info > 0 points at (Info-1): the zero
+	// pivot or diagonal element, or the order minus one of the failing
+	// leading minor. -1 for info < 0.
+	Index int
+	// Arg names the argument LAPACK rejected (info < 0), as LAPACK's
+	// documentation names it.
+	Arg  string
+	kind error
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Info < 0:
+		return fmt.Sprintf("lapack: %s: %v: argument %d (%s)", e.Routine, e.kind, -e.Info, e.Arg)
+	case errors.Is(e.kind, ErrSingular):
+		return fmt.Sprintf("lapack: %s: %v: zero pivot or diagonal element at index %d", e.Routine, e.kind, e.Index)
+	case errors.Is(e.kind, ErrNotPositiveDefinite):
+		return fmt.Sprintf("lapack: %s: %v: the leading minor of order %d is not", e.Routine, e.kind, e.Info)
+	}
+	return fmt.Sprintf("lapack: %s: %v (info %d)", e.Routine, e.kind, e.Info)
+}
+
+// Unwrap returns the sentinel e matches.
+func (e *Error) Unwrap() error { return e.kind }
+
+// infoErr turns the info a dispatcher of family fam returned for element
+// type T into an error (nil for 0).
+func infoErr[T Scalar](fam string, info int) error {
+	if info == 0 {
+		return nil
+	}
+	f := families[fam]
+	e := &Error{Routine: f.routines[typeIndex[T]()], Info: info, Index: info - 1, kind: f.fail}
+	if info < 0 {
+		e.Index, e.kind = -1, ErrArgument
+		if args := f.args[typeIndex[T]()/2]; -info <= len(args) {
+			e.Arg = args[-info-1]
+		}
+	}
+	if e.kind == nil { // LAPACK documents no info > 0 for this routine
+		e.kind = ErrArgument
+	}
+	return e
+}
+
+func typeIndex[T Scalar]() int {
+	switch any(*new(T)).(type) {
+	case float32:
+		return 0
+	case float64:
+		return 1
+	case complex64:
+		return 2
+	}
+	return 3
+}

@@ -1,0 +1,192 @@
+package lapack
+
+/*
+#include "lapis_lapack.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// The one dispatch rule, as in cblas: a view whose layout.Matrix() is
+// column-major and unconjugated goes to LAPACK in place with its leading
+// dimension; a row-major view goes in place as the transposed (or, when
+// conjugated, conjugate-transposed) stored matrix to routines that take a
+// transpose argument for it; anything else is copied through the views
+// copy engine into a pooled compact buffer (and copied back if LAPACK
+// writes it), counted in cblas.Stats.Copies, and refused in strict mode.
+
+// IntBits is the width of the LAPACK integer lapis was compiled for.
+const IntBits = int(unsafe.Sizeof(C.lapis_int(0))) * 8
+
+// libraryIntBits is the width the linked library reports (cblas.Info).
+var libraryIntBits = cblas.Info().LibraryIntBits
+
+// Operand modes.
+const (
+	read  = 1 << iota // LAPACK reads it: a copy is loaded first
+	write             // LAPACK writes it: a copy is written back
+	// LAPACK takes op(A) for it: a row-major view goes in place with
+	// trans 'T' or 'C'.
+	transposable
+)
+
+// operand is a matrix as LAPACK takes it: the stored column-major rows x
+// cols matrix at ptr with leading dimension ld, read as op(stored) with
+// trans 'N', 'T' or 'C'; or a compact copy of the view (tmp) that finish
+// writes back to dst.
+type operand[T Scalar] struct {
+	ptr        unsafe.Pointer
+	rows, cols int // the stored matrix
+	ld         int
+	trans      byte
+	lo, hi     uintptr // addresses reached in the caller's memory; lo == hi when empty
+	tmp        *views.Tensor[T]
+	dst        views.View[T]
+	mode       int
+}
+
+// prepare reads the rank-2 view v (argument name of op) as a LAPACK
+// operand.
+func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg policy.Config) (o operand[T], err error) {
+	if v.Rank() != 2 {
+		return o, layout.Errorf(layout.ErrShape, op, name, "rank %d, want 2 (%s)", v.Rank(), v.Layout().String())
+	}
+	l := v.Layout()
+	m, ok := l.Matrix()
+	if lo, hi, nonEmpty := l.Span(); nonEmpty {
+		base := uintptr(unsafe.Pointer(unsafe.SliceData(v.Data())))
+		sz := unsafe.Sizeof(*new(T))
+		o.lo, o.hi = base+uintptr(lo)*sz, base+uintptr(hi+1)*sz
+		if ok {
+			o.ptr = unsafe.Pointer(&v.Data()[l.Offset()])
+		}
+	}
+	conj := v.IsConj()
+	o.mode = mode
+	switch {
+	case ok && !m.Trans && !conj:
+		o.rows, o.cols, o.ld, o.trans = m.Rows, m.Cols, m.LD, 'N'
+	case ok && m.Trans && mode&transposable != 0:
+		o.rows, o.cols, o.ld, o.trans = m.Cols, m.Rows, m.LD, 'T'
+		if conj {
+			o.trans = 'C'
+		}
+	default:
+		if mode&write != 0 && l.HasOverlap() {
+			return o, layout.Errorf(layout.ErrOverlap, op, name, "%s has indices sharing an element; LAPACK cannot write it", l.String())
+		}
+		if cfg.Strict {
+			return o, layout.Errorf(cblas.ErrCopyRefused, op, name, "%s (class %v%s) needs a copy and strict mode is on", l.String(), l.Class(), conjNote(conj))
+		}
+		if mode&read != 0 {
+			o.tmp = v.ToColMajor()
+		} else if o.tmp, err = views.Zeros[T](l.Dim(0), l.Dim(1)); err != nil {
+			return o, err
+		}
+		policy.Copies.Add(1)
+		o.dst = v
+		o.rows, o.cols, o.ld, o.trans = l.Dim(0), l.Dim(1), max(1, l.Dim(0)), 'N'
+		if o.tmp.Len() > 0 {
+			o.ptr = unsafe.Pointer(&o.tmp.Data()[0])
+		}
+	}
+	if err := fits(op, name, o.rows, o.cols, o.ld); err != nil {
+		o.release()
+		return o, err
+	}
+	return o, nil
+}
+
+func conjNote(conj bool) string {
+	if conj {
+		return ", conjugated"
+	}
+	return ""
+}
+
+// finish writes a copy back to the caller's view (write mode) and
+// releases it. Call it only after LAPACK succeeded or failed in a way that
+// leaves a documented result; release drops a copy without writing it.
+func (o *operand[T]) finish() {
+	if o.tmp != nil && o.mode&write != 0 {
+		// Cannot fail: same shape, and the destination was checked for
+		// self-overlap.
+		_ = views.Copy(o.dst, o.tmp.View())
+	}
+	o.release()
+}
+
+func (o *operand[T]) release() {
+	if o.tmp != nil {
+		o.tmp.Release()
+		o.tmp = nil
+	}
+}
+
+// overlaps reports whether o and p reach common memory of the caller's.
+func (o *operand[T]) overlaps(p *operand[T]) bool {
+	return o.lo < o.hi && p.lo < p.hi && o.lo < p.hi && p.lo < o.hi
+}
+
+// viewShape returns the shape of the view o was read from (rows, cols of
+// op(stored)).
+func (o *operand[T]) viewShape() (rows, cols int) {
+	if o.trans == 'N' {
+		return o.rows, o.cols
+	}
+	return o.cols, o.rows
+}
+
+// fits checks that every value fits the LAPACK integer (never truncating)
+// and that the library's integer is the one lapis was compiled for. Errors
+// match layout.ErrOverflow or cblas.ErrLibrary and name the argument.
+func fits(op, name string, vals ...int) error {
+	if libraryIntBits != IntBits {
+		return layout.Errorf(cblas.ErrLibrary, op, name, "lapis was compiled for %d-bit LAPACK integers but the library uses %d-bit ones", IntBits, libraryIntBits)
+	}
+	if IntBits >= 64 {
+		return nil
+	}
+	for _, v := range vals {
+		if v > 1<<31-1 || v < -1<<31 {
+			return layout.Errorf(layout.ErrOverflow, op, name, "%d does not fit the LAPACK library's %d-bit integer", v, IntBits)
+		}
+	}
+	return nil
+}
+
+// noOverlap checks that no two of the operands share memory (errors name
+// the later one).
+func noOverlap[T Scalar](op string, names []string, ops ...*operand[T]) error {
+	for i := range ops {
+		for j := range i {
+			if ops[i].overlaps(ops[j]) {
+				return layout.Errorf(layout.ErrOverlap, op, names[i], "shares memory with %s", names[j])
+			}
+		}
+	}
+	return nil
+}
+
+// sliceLen checks that a vector argument has at least n elements.
+func sliceLen(op, name string, have, n int) error {
+	if have < n {
+		return layout.Errorf(layout.ErrShape, op, name, "length %d, want at least %d", have, n)
+	}
+	return nil
+}
+
+// ptrOf returns the address of s[0], nil for an empty slice.
+func ptrOf[E any](s []E) unsafe.Pointer {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&s[0])
+}

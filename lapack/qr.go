@@ -1,0 +1,264 @@
+package lapack
+
+import (
+	"unsafe"
+
+	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Orthogonal factorisations and least squares.
+
+// Geqrf computes the QR factorisation of the m x n view a in place: R on
+// and above the diagonal, Householder reflectors below it, their scalar
+// factors in tau (at least min(m, n) long). Orgqr forms Q, Ormqr applies
+// it.
+func Geqrf[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
+	return qrlq("lapack.Geqrf", "xgeqrf", xgeqrf[T], a, tau, opts)
+}
+
+// Gelqf computes the LQ factorisation of the m x n view a in place: L on
+// and below the diagonal, reflectors above it, scalars in tau (at least
+// min(m, n) long).
+func Gelqf[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
+	return qrlq("lapack.Gelqf", "xgelqf", xgelqf[T], a, tau, opts)
+}
+
+type qrFunc func(m, n int, a unsafe.Pointer, lda int, tau, work unsafe.Pointer, lwork int) int
+
+func qrlq[T Scalar](op, fam string, f qrFunc, a views.View[T], tau []T, opts []cblas.Option) error {
+	oa, err := prepare(op, "a", a, read|write, policy.Configure(opts))
+	if err != nil {
+		return err
+	}
+	m, n := oa.rows, oa.cols
+	if err := sliceLen(op, "tau", len(tau), min(m, n)); err != nil {
+		oa.release()
+		return err
+	}
+	ws := workspaceSize(wsKey{fam: fam, typ: typeIndex[T](), dims: [4]int{m, n}}, func() wsSize {
+		return query[T](func(work, _, _ unsafe.Pointer) { f(m, n, oa.ptr, oa.ld, ptrOf(tau), work, -1) })
+	})
+	w := getWorkspace[T](ws)
+	policy.Lapack.Add(1)
+	info := f(m, n, oa.ptr, oa.ld, ptrOf(tau), w.workPtr(), max(1, ws.work))
+	w.put()
+	oa.finish()
+	return infoErr[T](fam, info)
+}
+
+// Orgqr overwrites the m x n view a (m >= n), which holds Geqrf's
+// reflectors in its first k = len(tau) columns (k <= n), with the first n
+// columns of Q, orthonormal. For complex types it is LAPACK's ungqr.
+func Orgqr[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
+	const op = "lapack.Orgqr"
+	oa, err := prepare(op, "a", a, read|write, policy.Configure(opts))
+	if err != nil {
+		return err
+	}
+	m, n, k := oa.rows, oa.cols, len(tau)
+	switch {
+	case n > m:
+		err = layout.Errorf(layout.ErrShape, op, "a", "shape [%d %d] has more columns than rows", m, n)
+	case k > n:
+		err = layout.Errorf(layout.ErrShape, op, "tau", "length %d exceeds a's %d columns", k, n)
+	}
+	if err != nil {
+		oa.release()
+		return err
+	}
+	ws := workspaceSize(wsKey{fam: "xorgqr", typ: typeIndex[T](), dims: [4]int{m, n, k}}, func() wsSize {
+		return query[T](func(work, _, _ unsafe.Pointer) { xorgqr[T](m, n, k, oa.ptr, oa.ld, ptrOf(tau), work, -1) })
+	})
+	w := getWorkspace[T](ws)
+	policy.Lapack.Add(1)
+	info := xorgqr[T](m, n, k, oa.ptr, oa.ld, ptrOf(tau), w.workPtr(), max(1, ws.work))
+	w.put()
+	oa.finish()
+	return infoErr[T]("xorgqr", info)
+}
+
+// Ungqr is Orgqr (LAPACK's name for complex types).
+func Ungqr[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
+	return Orgqr(a, tau, opts...)
+}
+
+// Ormqr overwrites the m x n view c with op(Q) c (side cblas.Left) or
+// c op(Q) (cblas.Right), where Q is defined by the k = len(tau) reflectors
+// Geqrf left in the columns of q (m x k for Left, n x k for Right). trans
+// is NoTrans, or Trans for real and ConjTrans for complex types (LAPACK
+// applies Q^T to complex matrices only as Q^H). For complex types it is
+// LAPACK's unmqr.
+func Ormqr[T Scalar](side cblas.Side, trans Op, q views.View[T], tau []T, c views.View[T], opts ...cblas.Option) error {
+	const op = "lapack.Ormqr"
+	if err := checkOp(op, trans); err != nil {
+		return err
+	}
+	complexT := typeIndex[T]() >= 2
+	switch {
+	case side != cblas.Left && side != cblas.Right:
+		return layout.Errorf(layout.ErrShape, op, "side", "value %d is neither cblas.Left nor cblas.Right", side)
+	case trans == Trans && complexT:
+		return layout.Errorf(layout.ErrShape, op, "trans", "LAPACK applies Q^T to complex matrices only as ConjTrans (Q^H)")
+	case trans == ConjTrans && !complexT:
+		trans = Trans
+	}
+	cfg := policy.Configure(opts)
+	oq, err := prepare(op, "q", q, read, cfg)
+	if err != nil {
+		return err
+	}
+	oc, err := prepare(op, "c", c, read|write, cfg)
+	if err != nil {
+		oq.release()
+		return err
+	}
+	m, n, k := oc.rows, oc.cols, len(tau)
+	nq := m
+	sideC := byte('L')
+	if side == cblas.Right {
+		nq, sideC = n, 'R'
+	}
+	switch {
+	case oq.rows != nq:
+		err = layout.Errorf(layout.ErrShape, op, "q", "%d rows, want %d (c's order on that side)", oq.rows, nq)
+	case k > oq.cols:
+		err = layout.Errorf(layout.ErrShape, op, "tau", "length %d exceeds q's %d columns", k, oq.cols)
+	default:
+		err = noOverlap(op, []string{"q", "c"}, &oq, &oc)
+	}
+	if err != nil {
+		releaseAll(&oq, &oc)
+		return err
+	}
+	tr := byte(trans)
+	ws := workspaceSize(wsKey{fam: "xormqr", typ: typeIndex[T](), dims: [4]int{m, n, k}, opts: [3]byte{sideC, tr}}, func() wsSize {
+		return query[T](func(work, _, _ unsafe.Pointer) {
+			xormqr[T](sideC, tr, m, n, k, oq.ptr, oq.ld, ptrOf(tau), oc.ptr, oc.ld, work, -1)
+		})
+	})
+	w := getWorkspace[T](ws)
+	policy.Lapack.Add(1)
+	info := xormqr[T](sideC, tr, m, n, k, oq.ptr, oq.ld, ptrOf(tau), oc.ptr, oc.ld, w.workPtr(), max(1, ws.work))
+	w.put()
+	finishAll(&oq, &oc)
+	return infoErr[T]("xormqr", info)
+}
+
+// Unmqr is Ormqr (LAPACK's name for complex types).
+func Unmqr[T Scalar](side cblas.Side, trans Op, q views.View[T], tau []T, c views.View[T], opts ...cblas.Option) error {
+	return Ormqr(side, trans, q, tau, c, opts...)
+}
+
+// Gels solves the full-rank least-squares problem min |a x - b| (a m x n,
+// m >= n) or the minimum-norm problem a x = b (m < n) for the nrhs columns
+// of b, which has max(m, n) rows: on return its first n rows hold x (and
+// for m >= n the rest the residuals' components). a is overwritten by its
+// QR or LQ factorisation. A transposed view (a.T(), a.H()) goes to LAPACK
+// in place as "T"/"C". Rank deficiency gives an error matching ErrSingular
+// (use Gelsd).
+func Gels[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
+	const op = "lapack.Gels"
+	cfg := policy.Configure(opts)
+	oa, err := prepare(op, "a", a, read|write|transposable, cfg)
+	if err != nil {
+		return err
+	}
+	if oa.trans == 'C' && typeIndex[T]() < 2 {
+		oa.trans = 'T'
+	}
+	if oa.trans == 'T' && typeIndex[T]() >= 2 { // LAPACK's cgels takes only "N" and "C"
+		oa.release()
+		if oa, err = prepare(op, "a", a, read|write, cfg); err != nil {
+			return err
+		}
+	}
+	ob, err := prepare(op, "b", b, read|write, cfg)
+	if err != nil {
+		oa.release()
+		return err
+	}
+	m, n := oa.viewShape()
+	switch r, _ := ob.viewShape(); {
+	case r != max(m, n):
+		err = layout.Errorf(layout.ErrShape, op, "b", "%d rows, want max(m, n) = %d", r, max(m, n))
+	default:
+		err = noOverlap(op, []string{"a", "b"}, &oa, &ob)
+	}
+	if err != nil {
+		releaseAll(&oa, &ob)
+		return err
+	}
+	nrhs := ob.cols
+	ws := workspaceSize(wsKey{fam: "xgels", typ: typeIndex[T](), dims: [4]int{oa.rows, oa.cols, nrhs}, opts: [3]byte{oa.trans}}, func() wsSize {
+		return query[T](func(work, _, _ unsafe.Pointer) {
+			xgels[T](oa.trans, oa.rows, oa.cols, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, work, -1)
+		})
+	})
+	w := getWorkspace[T](ws)
+	policy.Lapack.Add(1)
+	info := xgels[T](oa.trans, oa.rows, oa.cols, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, w.workPtr(), max(1, ws.work))
+	w.put()
+	finishAll(&oa, &ob)
+	return infoErr[T]("xgels", info)
+}
+
+// Gelsd solves min |a x - b| with minimum |x| for any m x n view a, by
+// the SVD (divide and conquer): b (max(m, n) x nrhs) receives x in its
+// first n rows, s (at least min(m, n) long; float32 for float32 and
+// complex64, float64 otherwise) the singular values of a, largest first,
+// and rank the effective rank: singular values at most rcond times the
+// largest count as zero (rcond < 0: machine precision). a is destroyed.
+func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...cblas.Option) (rank int, err error) {
+	const op = "lapack.Gelsd"
+	if err := realFor[T, R](op, "s"); err != nil {
+		return 0, err
+	}
+	cfg := policy.Configure(opts)
+	oa, ob, err := pairOperands(op, "a", a, read|write, "b", b, read|write, cfg)
+	if err != nil {
+		return 0, err
+	}
+	m, n, nrhs := oa.rows, oa.cols, ob.cols
+	switch {
+	case ob.rows != max(m, n):
+		err = layout.Errorf(layout.ErrShape, op, "b", "%d rows, want max(m, n) = %d", ob.rows, max(m, n))
+	default:
+		err = sliceLen(op, "s", len(s), min(m, n))
+	}
+	if err != nil {
+		releaseAll(&oa, &ob)
+		return 0, err
+	}
+	ws := workspaceSize(wsKey{fam: "xgelsd", typ: typeIndex[T](), dims: [4]int{m, n, nrhs}}, func() wsSize {
+		return query[T](func(work, rwork, iwork unsafe.Pointer) {
+			var r int
+			xgelsd[T](m, n, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, ptrOf(s), rcond, &r, work, -1, rwork, iwork)
+		})
+	})
+	ws.iwork = max(ws.iwork, 1)
+	ws.rwork = max(ws.rwork, 1)
+	w := getWorkspace[T](ws)
+	policy.Lapack.Add(1)
+	info := xgelsd[T](m, n, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, ptrOf(s), rcond, &rank, w.workPtr(), max(1, ws.work), w.rworkPtr(), w.iworkPtr())
+	w.put()
+	finishAll(&oa, &ob)
+	return rank, infoErr[T]("xgelsd", info)
+}
+
+// pairOperands reads two operands that must not share memory.
+func pairOperands[T Scalar](op, an string, a views.View[T], am int, bn string, b views.View[T], bm int, cfg policy.Config) (oa, ob operand[T], err error) {
+	if oa, err = prepare(op, an, a, am, cfg); err != nil {
+		return oa, ob, err
+	}
+	if ob, err = prepare(op, bn, b, bm, cfg); err != nil {
+		oa.release()
+		return oa, ob, err
+	}
+	if err = noOverlap(op, []string{an, bn}, &oa, &ob); err != nil {
+		releaseAll(&oa, &ob)
+	}
+	return oa, ob, err
+}

@@ -1,0 +1,308 @@
+package lapack
+
+import (
+	"unsafe"
+
+	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Linear systems: LU (general), Cholesky (positive definite), symmetric
+// indefinite and triangular. All work in place on the caller's views as
+// LAPACK documents; pivots are LAPACK's, 1-based (see Perm).
+
+// Getrf computes the LU factorisation with partial pivoting of the m x n
+// view a, in place: a = P L U, L unit lower triangular (below the
+// diagonal), U upper triangular (on and above it). ipiv (at least min(m,
+// n) long) receives LAPACK's 1-based row interchanges: row i was swapped
+// with row ipiv[i]-1, in order. A zero pivot gives an error matching
+// ErrSingular with its index; the factorisation is complete even then.
+func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...cblas.Option) error {
+	const op = "lapack.Getrf"
+	oa, err := prepare(op, "a", a, read|write, policy.Configure(opts))
+	if err != nil {
+		return err
+	}
+	k := min(oa.rows, oa.cols)
+	if err := pivotLen(op, len(ipiv), k); err != nil {
+		oa.release()
+		return err
+	}
+	p := pivotsFor(ipiv, k, false)
+	policy.Lapack.Add(1)
+	info := xgetrf[T](oa.rows, oa.cols, oa.ptr, oa.ld, p.ptr())
+	p.done(true)
+	oa.finish()
+	return infoErr[T]("xgetrf", info)
+}
+
+// Getrs solves op(A) x = b in place in b (n x nrhs), from Getrf's factors
+// lu of the n x n matrix A and its pivots; trans is NoTrans, Trans or
+// ConjTrans. It is LAPACK's own argument because the operator is not a view
+// of lu's elements.
+func Getrs[T Scalar](trans Op, lu views.View[T], ipiv []int32, b views.View[T], opts ...cblas.Option) error {
+	const op = "lapack.Getrs"
+	if err := checkOp(op, trans); err != nil {
+		return err
+	}
+	cfg := policy.Configure(opts)
+	oa, err := prepare(op, "lu", lu, read, cfg)
+	if err != nil {
+		return err
+	}
+	ob, err := prepare(op, "b", b, read|write, cfg)
+	if err != nil {
+		oa.release()
+		return err
+	}
+	n, err := square(op, "lu", &oa)
+	if err == nil {
+		err = rowsMatch(op, "b", &ob, n, "lu's order")
+	}
+	if err == nil {
+		err = pivotLen(op, len(ipiv), n)
+	}
+	if err == nil {
+		err = noOverlap(op, []string{"lu", "b"}, &oa, &ob)
+	}
+	if err != nil {
+		releaseAll(&oa, &ob)
+		return err
+	}
+	p := pivotsFor(ipiv, n, true)
+	policy.Lapack.Add(1)
+	info := xgetrs[T](byte(trans), n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld)
+	p.done(false)
+	finishAll(&oa, &ob)
+	return infoErr[T]("xgetrs", info)
+}
+
+// Gesv solves a x = b for the n x n view a and the n x nrhs view b, in
+// place: b receives x, a its LU factors and ipiv (at least n long) the
+// pivots, as Getrf. A singular a gives an error matching ErrSingular; b
+// is then unchanged.
+func Gesv[T Scalar](a, b views.View[T], ipiv []int32, opts ...cblas.Option) error {
+	const op = "lapack.Gesv"
+	cfg := policy.Configure(opts)
+	oa, ob, n, err := systemOperands(op, a, b, read|write, cfg)
+	if err != nil {
+		return err
+	}
+	if err := pivotLen(op, len(ipiv), n); err != nil {
+		releaseAll(&oa, &ob)
+		return err
+	}
+	p := pivotsFor(ipiv, n, false)
+	policy.Lapack.Add(1)
+	info := xgesv[T](n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld)
+	p.done(true)
+	finishAll(&oa, &ob)
+	return infoErr[T]("xgesv", info)
+}
+
+// Getri replaces Getrf's factors of the n x n matrix A in lu by A^-1.
+// A zero pivot gives an error matching ErrSingular and leaves lu as
+// LAPACK documents (unchanged).
+func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...cblas.Option) error {
+	const op = "lapack.Getri"
+	oa, err := prepare(op, "lu", lu, read|write, policy.Configure(opts))
+	if err != nil {
+		return err
+	}
+	n, err := square(op, "lu", &oa)
+	if err == nil {
+		err = pivotLen(op, len(ipiv), n)
+	}
+	if err != nil {
+		oa.release()
+		return err
+	}
+	p := pivotsFor(ipiv, n, true)
+	ws := workspaceSize(wsKey{fam: "xgetri", typ: typeIndex[T](), dims: [4]int{n}}, func() wsSize {
+		return query[T](func(work, _, _ unsafe.Pointer) { xgetri[T](n, oa.ptr, oa.ld, p.ptr(), work, -1) })
+	})
+	w := getWorkspace[T](ws)
+	policy.Lapack.Add(1)
+	info := xgetri[T](n, oa.ptr, oa.ld, p.ptr(), w.workPtr(), ws.work)
+	w.put()
+	p.done(false)
+	oa.finish()
+	return infoErr[T]("xgetri", info)
+}
+
+// systemOperands reads the n x n matrix a and the n x nrhs right-hand
+// side b of a linear system (b is read and written; a with mode).
+func systemOperands[T Scalar](op string, a, b views.View[T], mode int, cfg policy.Config) (oa, ob operand[T], n int, err error) {
+	if oa, err = prepare(op, "a", a, mode, cfg); err != nil {
+		return oa, ob, 0, err
+	}
+	if ob, err = prepare(op, "b", b, read|write, cfg); err != nil {
+		oa.release()
+		return oa, ob, 0, err
+	}
+	n, err = square(op, "a", &oa)
+	if err == nil {
+		err = rowsMatch(op, "b", &ob, n, "a's order")
+	}
+	if err == nil {
+		err = noOverlap(op, []string{"a", "b"}, &oa, &ob)
+	}
+	if err != nil {
+		releaseAll(&oa, &ob)
+	}
+	return oa, ob, n, err
+}
+
+// pivotLen checks the pivot slice: at least n long, and n must fit int32
+// (pivots are []int32 whatever the LAPACK integer).
+func pivotLen(op string, have, n int) error {
+	if n > 1<<31-1 {
+		return layout.Errorf(layout.ErrOverflow, op, "ipiv", "order %d does not fit an int32 pivot", n)
+	}
+	return sliceLen(op, "ipiv", have, n)
+}
+
+// Potrf computes the Cholesky factorisation of the n x n positive definite
+// (Hermitian) view a in place, reading and writing only its uplo triangle:
+// a = L L^H with L in the lower triangle (cblas.Lower), or a = U^H U with
+// U in the upper one. An error matching ErrNotPositiveDefinite gives the
+// failing leading minor; a is then partly overwritten, as LAPACK documents.
+func Potrf[T Scalar](uplo cblas.Uplo, a views.View[T], opts ...cblas.Option) error {
+	const op = "lapack.Potrf"
+	oa, n, err := squareOperand(op, uplo, a, read|write, policy.Configure(opts))
+	if err != nil {
+		return err
+	}
+	policy.Lapack.Add(1)
+	info := xpotrf[T](uploChar(uplo, &oa), n, oa.ptr, oa.ld)
+	oa.finish()
+	return infoErr[T]("xpotrf", info)
+}
+
+// Potrs solves a x = b in place in b (n x nrhs) from Potrf's factor of a,
+// held in the uplo triangle of the n x n view f.
+func Potrs[T Scalar](uplo cblas.Uplo, f, b views.View[T], opts ...cblas.Option) error {
+	const op = "lapack.Potrs"
+	if err := checkUplo(op, uplo); err != nil {
+		return err
+	}
+	of, ob, n, err := systemOperands(op, f, b, read, policy.Configure(opts))
+	if err != nil {
+		return err
+	}
+	policy.Lapack.Add(1)
+	info := xpotrs[T](uploChar(uplo, &of), n, ob.cols, of.ptr, of.ld, ob.ptr, ob.ld)
+	finishAll(&of, &ob)
+	return infoErr[T]("xpotrs", info)
+}
+
+// Posv solves a x = b for the n x n positive definite (Hermitian) view a,
+// of which only the uplo triangle is read, in place: b receives x and a's
+// triangle the Cholesky factor, as Potrf.
+func Posv[T Scalar](uplo cblas.Uplo, a, b views.View[T], opts ...cblas.Option) error {
+	const op = "lapack.Posv"
+	if err := checkUplo(op, uplo); err != nil {
+		return err
+	}
+	oa, ob, n, err := systemOperands(op, a, b, read|write, policy.Configure(opts))
+	if err != nil {
+		return err
+	}
+	policy.Lapack.Add(1)
+	info := xposv[T](uploChar(uplo, &oa), n, ob.cols, oa.ptr, oa.ld, ob.ptr, ob.ld)
+	finishAll(&oa, &ob)
+	return infoErr[T]("xposv", info)
+}
+
+// Potri replaces Potrf's factor in the uplo triangle of the n x n view f
+// by that triangle of a^-1.
+func Potri[T Scalar](uplo cblas.Uplo, f views.View[T], opts ...cblas.Option) error {
+	const op = "lapack.Potri"
+	of, n, err := squareOperand(op, uplo, f, read|write, policy.Configure(opts))
+	if err != nil {
+		return err
+	}
+	policy.Lapack.Add(1)
+	info := xpotri[T](uploChar(uplo, &of), n, of.ptr, of.ld)
+	of.finish()
+	return infoErr[T]("xpotri", info)
+}
+
+// Sysv solves a x = b for the n x n symmetric view a (its uplo triangle
+// is read) by Bunch-Kaufman's diagonal pivoting, in place: b receives x,
+// a the block factorisation and ipiv LAPACK's pivots. For complex types a
+// is complex symmetric (a = a^T); Hesv takes Hermitian matrices.
+func Sysv[T Scalar](uplo cblas.Uplo, a, b views.View[T], ipiv []int32, opts ...cblas.Option) error {
+	return sysv("lapack.Sysv", "xsysv", xsysv[T], uplo, a, b, ipiv, opts)
+}
+
+// Hesv is Sysv for a Hermitian a (a = a^H); for real types it is Sysv.
+func Hesv[T Scalar](uplo cblas.Uplo, a, b views.View[T], ipiv []int32, opts ...cblas.Option) error {
+	return sysv("lapack.Hesv", "xhesv", xhesv[T], uplo, a, b, ipiv, opts)
+}
+
+type sysvFunc func(uplo byte, n, nrhs int, a unsafe.Pointer, lda int, ipiv, b unsafe.Pointer, ldb int, work unsafe.Pointer, lwork int) int
+
+func sysv[T Scalar](op, fam string, f sysvFunc, uplo cblas.Uplo, a, b views.View[T], ipiv []int32, opts []cblas.Option) error {
+	if err := checkUplo(op, uplo); err != nil {
+		return err
+	}
+	oa, ob, n, err := systemOperands(op, a, b, read|write, policy.Configure(opts))
+	if err != nil {
+		return err
+	}
+	if err := pivotLen(op, len(ipiv), n); err != nil {
+		releaseAll(&oa, &ob)
+		return err
+	}
+	ul := uploChar(uplo, &oa)
+	p := pivotsFor(ipiv, n, false)
+	ws := workspaceSize(wsKey{fam: fam, typ: typeIndex[T](), dims: [4]int{n, ob.cols}, opts: [3]byte{ul}}, func() wsSize {
+		return query[T](func(work, _, _ unsafe.Pointer) { f(ul, n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld, work, -1) })
+	})
+	w := getWorkspace[T](ws)
+	policy.Lapack.Add(1)
+	info := f(ul, n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld, w.workPtr(), max(1, ws.work))
+	w.put()
+	p.done(true)
+	finishAll(&oa, &ob)
+	return infoErr[T](fam, info)
+}
+
+// Trtrs solves op(a) x = b in place in b (n x nrhs) for the n x n
+// triangular view a, of which the uplo triangle is read (with an implicit
+// unit diagonal for cblas.Unit). Transposes are the view's: a.T() or a.H()
+// go to LAPACK in place as "T" or "C" with the triangle swapped, whatever
+// the storage. A zero on the diagonal gives an error matching ErrSingular;
+// b is then unchanged.
+func Trtrs[T Scalar](uplo cblas.Uplo, diag cblas.Diag, a, b views.View[T], opts ...cblas.Option) error {
+	const op = "lapack.Trtrs"
+	if err := checkUplo(op, uplo); err != nil {
+		return err
+	}
+	oa, ob, n, err := systemOperands(op, a, b, read|transposable, policy.Configure(opts))
+	if err != nil {
+		return err
+	}
+	policy.Lapack.Add(1)
+	info := xtrtrs[T](uploChar(uplo, &oa), oa.trans, diagChar(diag), n, ob.cols, oa.ptr, oa.ld, ob.ptr, ob.ld)
+	finishAll(&oa, &ob)
+	return infoErr[T]("xtrtrs", info)
+}
+
+// squareOperand reads the n x n view a for a routine on its uplo
+// triangle.
+func squareOperand[T Scalar](op string, uplo cblas.Uplo, a views.View[T], mode int, cfg policy.Config) (oa operand[T], n int, err error) {
+	if err := checkUplo(op, uplo); err != nil {
+		return oa, 0, err
+	}
+	if oa, err = prepare(op, "a", a, mode, cfg); err != nil {
+		return oa, 0, err
+	}
+	if n, err = square(op, "a", &oa); err != nil {
+		oa.release()
+	}
+	return oa, n, err
+}

@@ -1,0 +1,183 @@
+package lapack
+
+import (
+	"unsafe"
+
+	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Job says which singular vectors or eigenvectors a routine computes.
+type Job byte
+
+const (
+	JobAll       Job = 'A' // all m columns of U (all n rows of V^H)
+	JobSome      Job = 'S' // the first min(m, n) of them
+	JobOverwrite Job = 'O' // the first min(m, n) of them, written over a
+	JobNone      Job = 'N' // none
+	JobVectors   Job = 'V' // eigenvectors too (eigen-solvers)
+)
+
+// vecShape returns the shape LAPACK wants for U (left) or V^H (right) of
+// an m x n matrix under job, and whether the array is referenced.
+func vecShape(job Job, m, n int, left bool) (rows, cols int, used bool) {
+	k := min(m, n)
+	switch {
+	case job == JobAll && left:
+		return m, m, true
+	case job == JobAll:
+		return n, n, true
+	case job == JobSome && left:
+		return m, k, true
+	case job == JobSome:
+		return k, n, true
+	}
+	return 0, 0, false
+}
+
+// vectorOperand reads an output array of singular or eigenvectors that
+// must be rows x cols when used; an unused one may be any view (the zero
+// View included) and goes to LAPACK as a dummy with leading dimension 1.
+func vectorOperand[T Scalar](op, name string, v views.View[T], rows, cols int, used bool, cfg policy.Config) (o operand[T], err error) {
+	if !used {
+		o.ld, o.trans = 1, 'N'
+		return o, nil
+	}
+	if o, err = prepare(op, name, v, write, cfg); err != nil {
+		return o, err
+	}
+	if o.rows != rows || o.cols != cols {
+		o.release()
+		return o, layout.Errorf(layout.ErrShape, op, name, "shape [%d %d], want [%d %d]", o.rows, o.cols, rows, cols)
+	}
+	return o, nil
+}
+
+// Gesdd computes the singular value decomposition a = U S V^H of the
+// m x n view a by divide and conquer (LAPACK's fastest SVD): s (at least
+// min(m, n) long, reals of a's precision) receives the singular values,
+// largest first; u and vt the vectors as jobz says: JobAll (u m x m,
+// vt n x n), JobSome (u m x min, vt min x n), JobNone (neither is
+// referenced: pass views.View[T]{}), or JobOverwrite (for m >= n the
+// first n columns of U are written over a and u is not referenced; for
+// m < n V^H's first m rows are written over a and vt is not referenced).
+// a is destroyed.
+func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[T], opts ...cblas.Option) error {
+	const op = "lapack.Gesdd"
+	if err := realFor[T, R](op, "s"); err != nil {
+		return err
+	}
+	if jobz != JobAll && jobz != JobSome && jobz != JobOverwrite && jobz != JobNone {
+		return layout.Errorf(layout.ErrShape, op, "jobz", "value %q is not JobAll, JobSome, JobOverwrite or JobNone", byte(jobz))
+	}
+	cfg := policy.Configure(opts)
+	oa, err := prepare(op, "a", a, read|write, cfg)
+	if err != nil {
+		return err
+	}
+	m, n := oa.rows, oa.cols
+	ju, jv := jobz, jobz
+	if jobz == JobOverwrite { // one of the two goes over a, the other is all
+		ju, jv = JobNone, JobAll
+		if m < n {
+			ju, jv = JobAll, JobNone
+		}
+	}
+	ou, ov, err := svdVectors(op, ju, jv, m, n, u, vt, cfg)
+	if err == nil {
+		err = sliceLen(op, "s", len(s), min(m, n))
+	}
+	if err == nil {
+		err = noOverlap(op, []string{"a", "u", "vt"}, &oa, &ou, &ov)
+	}
+	if err != nil {
+		releaseAll(&oa, &ou, &ov)
+		return err
+	}
+	mn, mx := min(m, n), max(m, n)
+	ws := workspaceSize(wsKey{fam: "xgesdd", typ: typeIndex[T](), dims: [4]int{m, n}, opts: [3]byte{byte(jobz)}}, func() wsSize {
+		return query[T](func(work, rwork, iwork unsafe.Pointer) {
+			xgesdd[T](byte(jobz), m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, work, -1, rwork, iwork)
+		})
+	})
+	ws.iwork = 8 * mn
+	if typeIndex[T]() >= 2 { // LAPACK's documented lrwork (3.7 and later are smaller)
+		ws.rwork = 7 * mn
+		if jobz != JobNone {
+			ws.rwork = max(5*mn*mn+7*mn, 2*mx*mn+2*mn*mn+mn)
+		}
+	}
+	w := getWorkspace[T](ws)
+	policy.Lapack.Add(1)
+	info := xgesdd[T](byte(jobz), m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, w.workPtr(), max(1, ws.work), w.rworkPtr(), w.iworkPtr())
+	w.put()
+	finishAll(&oa, &ou, &ov)
+	return infoErr[T]("xgesdd", info)
+}
+
+// Gesvd is the SVD by QR iteration (slower than Gesdd, sometimes more
+// accurate for tiny singular values), with separate jobs for U (jobu) and
+// V^H (jobvt): JobAll, JobSome, JobNone, or JobOverwrite (that factor is
+// written over a; not for both).
+func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt views.View[T], opts ...cblas.Option) error {
+	const op = "lapack.Gesvd"
+	if err := realFor[T, R](op, "s"); err != nil {
+		return err
+	}
+	for _, j := range [2]struct {
+		name string
+		job  Job
+	}{{"jobu", jobu}, {"jobvt", jobvt}} {
+		if j.job != JobAll && j.job != JobSome && j.job != JobOverwrite && j.job != JobNone {
+			return layout.Errorf(layout.ErrShape, op, j.name, "value %q is not JobAll, JobSome, JobOverwrite or JobNone", byte(j.job))
+		}
+	}
+	if jobu == JobOverwrite && jobvt == JobOverwrite {
+		return layout.Errorf(layout.ErrShape, op, "jobvt", "JobOverwrite for both U and V^H")
+	}
+	cfg := policy.Configure(opts)
+	oa, err := prepare(op, "a", a, read|write, cfg)
+	if err != nil {
+		return err
+	}
+	m, n := oa.rows, oa.cols
+	ou, ov, err := svdVectors(op, jobu, jobvt, m, n, u, vt, cfg)
+	if err == nil {
+		err = sliceLen(op, "s", len(s), min(m, n))
+	}
+	if err == nil {
+		err = noOverlap(op, []string{"a", "u", "vt"}, &oa, &ou, &ov)
+	}
+	if err != nil {
+		releaseAll(&oa, &ou, &ov)
+		return err
+	}
+	ju, jv := byte(jobu), byte(jobvt)
+	ws := workspaceSize(wsKey{fam: "xgesvd", typ: typeIndex[T](), dims: [4]int{m, n}, opts: [3]byte{ju, jv}}, func() wsSize {
+		return query[T](func(work, rwork, _ unsafe.Pointer) {
+			xgesvd[T](ju, jv, m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, work, -1, rwork)
+		})
+	})
+	ws.rwork = 5 * min(m, n)
+	w := getWorkspace[T](ws)
+	policy.Lapack.Add(1)
+	info := xgesvd[T](ju, jv, m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, w.workPtr(), max(1, ws.work), w.rworkPtr())
+	w.put()
+	finishAll(&oa, &ou, &ov)
+	return infoErr[T]("xgesvd", info)
+}
+
+// svdVectors reads u and vt for jobs ju and jv of an m x n SVD.
+func svdVectors[T Scalar](op string, ju, jv Job, m, n int, u, vt views.View[T], cfg policy.Config) (ou, ov operand[T], err error) {
+	r, c, used := vecShape(ju, m, n, true)
+	if ou, err = vectorOperand(op, "u", u, r, c, used, cfg); err != nil {
+		return ou, ov, err
+	}
+	r, c, used = vecShape(jv, m, n, false)
+	if ov, err = vectorOperand(op, "vt", vt, r, c, used, cfg); err != nil {
+		ou.release()
+	}
+	return ou, ov, err
+}
