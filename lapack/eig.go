@@ -4,8 +4,8 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )

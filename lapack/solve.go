@@ -65,6 +65,9 @@ func Getrs[T Scalar](trans Op, lu views.View[T], ipiv []int32, b views.View[T], 
 		err = pivotLen(op, len(ipiv), n)
 	}
 	if err == nil {
+		err = checkPivots(op, ipiv[:n], n)
+	}
+	if err == nil {
 		err = noOverlap(op, []string{"lu", "b"}, &oa, &ob)
 	}
 	if err != nil {
@@ -115,6 +118,9 @@ func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...cblas.Option) error
 	if err == nil {
 		err = pivotLen(op, len(ipiv), n)
 	}
+	if err == nil {
+		err = checkPivots(op, ipiv[:n], n)
+	}
 	if err != nil {
 		oa.release()
 		return err
@@ -123,6 +129,7 @@ func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...cblas.Option) error
 	ws := workspaceSize(wsKey{fam: "xgetri", typ: typeIndex[T](), dims: [4]int{n}}, func() wsSize {
 		return query[T](func(work, _, _ unsafe.Pointer) { xgetri[T](n, oa.ptr, oa.ld, p.ptr(), work, -1) })
 	})
+	ws.work = max(1, n, ws.work)
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	info := xgetri[T](n, oa.ptr, oa.ld, p.ptr(), w.workPtr(), ws.work)
@@ -305,4 +312,15 @@ func squareOperand[T Scalar](op string, uplo cblas.Uplo, a views.View[T], mode i
 		oa.release()
 	}
 	return oa, n, err
+}
+
+// checkPivots checks that every pivot names a row of an n x n matrix
+// (LAPACK trusts them: a stray one would make it write out of bounds).
+func checkPivots(op string, ipiv []int32, n int) error {
+	for i, p := range ipiv {
+		if p < 1 || int(p) > n {
+			return layout.Errorf(layout.ErrBounds, op, "ipiv", "ipiv[%d] = %d is not a 1-based row of %d (pass Getrf's pivots)", i, p, n)
+		}
+	}
+	return nil
 }

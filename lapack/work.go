@@ -60,7 +60,14 @@ type workspace[T Scalar] struct {
 }
 
 func getWorkspace[T Scalar](s wsSize) workspace[T] {
-	return workspace[T]{work: pool.Get[T](max(1, s.work)), rwork: pool.Get[T](realCells[T](s.rwork)), iwork: getInts(s.iwork)}
+	w := workspace[T]{work: pool.Get[T](max(1, s.work))}
+	if s.rwork > 0 { // pool.Get allocates a handle even for nothing
+		w.rwork = pool.Get[T](realCells[T](s.rwork))
+	}
+	if s.iwork > 0 {
+		w.iwork = getInts(s.iwork)
+	}
+	return w
 }
 
 func (w *workspace[T]) put() {
@@ -70,7 +77,12 @@ func (w *workspace[T]) put() {
 }
 
 func (w *workspace[T]) workPtr() unsafe.Pointer  { return ptrOf(w.work.Data) }
-func (w *workspace[T]) rworkPtr() unsafe.Pointer { return ptrOf(w.rwork.Data) }
+func (w *workspace[T]) rworkPtr() unsafe.Pointer {
+	if w.rwork == nil {
+		return nil
+	}
+	return ptrOf(w.rwork.Data)
+}
 func (w *workspace[T]) iworkPtr() unsafe.Pointer { return w.iwork.ptr() }
 
 // realCells returns how many elements of T hold n reals of T's precision
@@ -125,17 +137,13 @@ func (b ints) put() {
 }
 
 func (b ints) ptr() unsafe.Pointer {
-	if b.b32 != nil {
+	switch {
+	case b.b32 != nil:
 		return ptrOf(b.b32.Data)
+	case b.b64 != nil:
+		return ptrOf(b.b64.Data)
 	}
-	return ptrOf(b.b64.Data)
-}
-
-func (b ints) at(i int) int {
-	if b.b32 != nil {
-		return int(b.b32.Data[i])
-	}
-	return int(b.b64.Data[i])
+	return nil
 }
 
 // pivots hands a caller's []int32 pivot slice to LAPACK: directly when

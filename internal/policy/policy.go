@@ -26,6 +26,7 @@ func SetStrict(on bool) bool { return strict.Swap(on) }
 type Option struct {
 	kind kind
 	on   bool
+	n    int
 }
 
 type kind int
@@ -34,6 +35,7 @@ const (
 	none kind = iota
 	strictKind
 	pathKind
+	methodKind
 )
 
 // Where a BLAS call runs.
@@ -47,6 +49,7 @@ const (
 type Config struct {
 	Strict bool
 	Path   int
+	Method int // the algorithm a LAPACK helper uses; 0 is its default
 }
 
 // Strict returns the option that refuses (on) or allows copies in one call.
@@ -54,6 +57,9 @@ func Strict(on bool) Option { return Option{kind: strictKind, on: on} }
 
 // Path returns the option that sends a call to PathC or PathGo.
 func Path(p int) Option { return Option{kind: pathKind, on: p == PathC} }
+
+// Method returns the option that picks algorithm m of a LAPACK helper.
+func Method(m int) Option { return Option{kind: methodKind, n: m} }
 
 // Configure resolves opts over the process-wide switch.
 func Configure(opts []Option) Config {
@@ -67,6 +73,8 @@ func Configure(opts []Option) Config {
 			if o.on {
 				c.Path = PathC
 			}
+		case methodKind:
+			c.Method = o.n
 		}
 	}
 	return c

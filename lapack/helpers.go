@@ -1,0 +1,529 @@
+package lapack
+
+import (
+	"errors"
+	"math"
+	"math/cmplx"
+
+	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// The helpers users reach for first. They never modify their arguments:
+// each works on one compact copy of its input (its working copy, not
+// counted in cblas.Stats.Copies: the call would need it whatever the
+// layout) and returns new tensors, compact column-major, whose buffers
+// come from the pool (Release them to reuse). Where a LAPACK routine takes
+// a transpose argument (Solve, Det), the working copy of a row-major input
+// is a plain copy of its storage, solved with "T": no transposing copy.
+
+// storageCopy returns a compact copy of the square matrix a's storage and
+// how LAPACK must read it to mean a: "N" for a column-major view (or any
+// view that is not row-major), "T" for a row-major one (the copy is a^T),
+// "C" for a conjugated row-major one (the copy is a^H).
+func storageCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], Op, int, error) {
+	if a.Rank() != 2 {
+		return nil, NoTrans, 0, layout.Errorf(layout.ErrShape, op, "a", "rank %d, want 2 (%s)", a.Rank(), a.Layout().String())
+	}
+	n := a.Layout().Dim(0)
+	if a.Layout().Dim(1) != n {
+		return nil, NoTrans, 0, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix", a.Shape())
+	}
+	if m, ok := a.Layout().Matrix(); ok && m.Trans {
+		s, _ := a.T() // rank 2: cannot fail
+		trans := Trans
+		if a.IsConj() {
+			s, trans = s.Conj(), ConjTrans
+		}
+		return s.ToColMajor(), trans, n, nil
+	}
+	return a.ToColMajor(), NoTrans, n, nil
+}
+
+// workCopy returns a compact column-major copy of the rank-2 view a.
+func workCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], error) {
+	if a.Rank() != 2 {
+		return nil, layout.Errorf(layout.ErrShape, op, "a", "rank %d, want 2 (%s)", a.Rank(), a.Layout().String())
+	}
+	return a.ToColMajor(), nil
+}
+
+// asMatrix returns b as a matrix: a rank-1 view is one column.
+func asMatrix[T Scalar](op string, b views.View[T]) (views.View[T], error) {
+	switch b.Rank() {
+	case 1:
+		return b.Reshape(b.Layout().Dim(0), 1) // a rank-1 view always reshapes
+	case 2:
+		return b, nil
+	}
+	return b, layout.Errorf(layout.ErrShape, op, "b", "rank %d, want 1 or 2 (%s)", b.Rank(), b.Layout().String())
+}
+
+// Solve returns x with a x = b for the n x n view a and the n-vector or
+// n x nrhs view b (x has b's shape), by LU with partial pivoting. A
+// singular a gives an error matching ErrSingular.
+func Solve[T Scalar](a, b views.View[T], opts ...cblas.Option) (*views.Tensor[T], error) {
+	const op = "lapack.Solve"
+	bm, err := asMatrix(op, b)
+	if err != nil {
+		return nil, err
+	}
+	lu, trans, n, err := storageCopy(op, a)
+	if err != nil {
+		return nil, err
+	}
+	defer lu.Release()
+	if bm.Layout().Dim(0) != n {
+		return nil, layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's order %d", bm.Layout().Dim(0), n)
+	}
+	ipiv := pool.Get[int32](n)
+	defer pool.Put(ipiv)
+	if err := Getrf(lu.View(), ipiv.Data, opts...); err != nil {
+		return nil, err
+	}
+	x := b.ToColMajor()
+	xm, _ := asMatrix(op, x.View())
+	if err := Getrs(trans, lu.View(), ipiv.Data, xm, opts...); err != nil {
+		x.Release()
+		return nil, err
+	}
+	return x, nil
+}
+
+// Inv returns a^-1 for the n x n view a. A singular a gives an error
+// matching ErrSingular.
+func Inv[T Scalar](a views.View[T], opts ...cblas.Option) (*views.Tensor[T], error) {
+	const op = "lapack.Inv"
+	inv, err := workCopy(op, a)
+	if err != nil {
+		return nil, err
+	}
+	n := a.Layout().Dim(0)
+	if a.Layout().Dim(1) != n {
+		inv.Release()
+		return nil, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix", a.Shape())
+	}
+	ipiv := pool.Get[int32](n)
+	defer pool.Put(ipiv)
+	err = Getrf(inv.View(), ipiv.Data, opts...)
+	if err == nil {
+		err = Getri(inv.View(), ipiv.Data, opts...)
+	}
+	if err != nil {
+		inv.Release()
+		return nil, err
+	}
+	return inv, nil
+}
+
+// Det returns the determinant of the n x n view a (1 for n = 0). It is
+// computed from the LU factorisation; see LogDet for large matrices, whose
+// determinant over- or underflows.
+func Det[T Scalar](a views.View[T], opts ...cblas.Option) (T, error) {
+	logAbs, sign, err := LogDet(a, opts...)
+	if err != nil {
+		return 0, err
+	}
+	return sign * fromFloat[T](math.Exp(logAbs)), nil
+}
+
+// LogDet returns the determinant of the n x n view a as sign *
+// exp(logAbs): sign is +1 or -1 for real types and has modulus 1 for
+// complex ones. A singular a gives sign 0 and logAbs -Inf (no error).
+func LogDet[T Scalar](a views.View[T], opts ...cblas.Option) (logAbs float64, sign T, err error) {
+	const op = "lapack.LogDet"
+	lu, trans, n, err := storageCopy(op, a)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer lu.Release()
+	ipiv := pool.Get[int32](n)
+	defer pool.Put(ipiv)
+	err = Getrf(lu.View(), ipiv.Data, opts...)
+	if errorsIsSingular(err) {
+		return math.Inf(-1), 0, nil
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	sign = 1
+	d := lu.Data()
+	for i := range n {
+		v := d[i*n+i]
+		if int(ipiv.Data[i]) != i+1 {
+			sign = -sign
+		}
+		av := absOf(v)
+		logAbs += math.Log(av)
+		sign *= v / fromFloat[T](av)
+	}
+	if trans == ConjTrans { // det(a) = det(s^H) = conj(det(s))
+		sign = conj(sign)
+	}
+	return logAbs, sign, nil
+}
+
+// Cholesky returns the lower triangular L with L L^H = a for the n x n
+// positive definite (Hermitian) view a, of which only the lower triangle
+// is read. An error matching ErrNotPositiveDefinite names the failing
+// minor.
+func Cholesky[T Scalar](a views.View[T], opts ...cblas.Option) (*views.Tensor[T], error) {
+	const op = "lapack.Cholesky"
+	l, err := workCopy(op, a)
+	if err != nil {
+		return nil, err
+	}
+	if err := Potrf(cblas.Lower, l.View(), opts...); err != nil {
+		l.Release()
+		return nil, err
+	}
+	n := a.Layout().Dim(0)
+	d := l.Data()
+	for j := 1; j < n; j++ {
+		clear(d[j*n : j*n+j]) // above the diagonal
+	}
+	return l, nil
+}
+
+// LU returns the LU factorisation with partial pivoting of the m x n view
+// a: a[perm[i], :] = (l u)[i, :], l m x k unit lower triangular, u k x n
+// upper triangular (k = min(m, n)). A singular a is not an error here
+// (u has a zero on its diagonal; Solve and Inv report it).
+func LU[T Scalar](a views.View[T], opts ...cblas.Option) (perm []int, l, u *views.Tensor[T], err error) {
+	const op = "lapack.LU"
+	f, err := workCopy(op, a)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer f.Release()
+	m, n := a.Layout().Dim(0), a.Layout().Dim(1)
+	k := min(m, n)
+	ipiv := make([]int32, k)
+	if err := Getrf(f.View(), ipiv, opts...); err != nil && !errorsIsSingular(err) {
+		return nil, nil, nil, err
+	}
+	perm = Perm(ipiv, m)
+	l, _ = views.Zeros[T](m, k)
+	u, _ = views.Zeros[T](k, n)
+	ld, ud, fd := l.Data(), u.Data(), f.Data()
+	for j := range k {
+		ld[j*m+j] = 1
+		copy(ld[j*m+j+1:(j+1)*m], fd[j*m+j+1:(j+1)*m])
+	}
+	for j := range n {
+		copy(ud[j*k:j*k+min(j+1, k)], fd[j*m:j*m+min(j+1, k)])
+	}
+	return perm, l, u, nil
+}
+
+// Perm turns LAPACK's 1-based row interchanges ipiv (row i was swapped
+// with row ipiv[i]-1, for i = 0, 1, ... in order) on m rows into the
+// permutation they make: the factored matrix's row i is the original's
+// row perm[i], i.e. a[perm[i], :] = (l u)[i, :].
+func Perm(ipiv []int32, m int) []int {
+	perm := make([]int, m)
+	for i := range perm {
+		perm[i] = i
+	}
+	for i, p := range ipiv {
+		j := int(p) - 1
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	return perm
+}
+
+// QR returns the reduced QR factorisation a = q r of the m x n view a:
+// q m x k with orthonormal columns, r k x n upper triangular, k = min(m, n).
+func QR[T Scalar](a views.View[T], opts ...cblas.Option) (q, r *views.Tensor[T], err error) {
+	const op = "lapack.QR"
+	f, err := workCopy(op, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, n := a.Layout().Dim(0), a.Layout().Dim(1)
+	k := min(m, n)
+	tau := pool.Get[T](k)
+	defer pool.Put(tau)
+	if err := Geqrf(f.View(), tau.Data, opts...); err != nil {
+		f.Release()
+		return nil, nil, err
+	}
+	r, _ = views.Zeros[T](k, n)
+	rd, fd := r.Data(), f.Data()
+	for j := range n {
+		copy(rd[j*k:j*k+min(j+1, k)], fd[j*m:j*m+min(j+1, k)])
+	}
+	q = f
+	if k < n { // q is the first k columns: a prefix of the compact copy
+		q, _ = views.Zeros[T](m, k)
+		copy(q.Data(), fd[:m*k])
+		f.Release()
+	}
+	if err := Orgqr(q.View(), tau.Data, opts...); err != nil {
+		q.Release()
+		r.Release()
+		return nil, nil, err
+	}
+	return q, r, nil
+}
+
+// LeastSquares returns the minimum-norm x minimising |a x - b| for the
+// m x n view a and the m-vector or m x nrhs view b (x is n or n x nrhs),
+// by the SVD (Gelsd): it works for rank-deficient a too, treating singular
+// values below max(m, n) * eps times the largest as zero.
+func LeastSquares[T Scalar](a, b views.View[T], opts ...cblas.Option) (*views.Tensor[T], error) {
+	const op = "lapack.LeastSquares"
+	bm, err := asMatrix(op, b)
+	if err != nil {
+		return nil, err
+	}
+	f, err := workCopy(op, a)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Release()
+	m, n := a.Layout().Dim(0), a.Layout().Dim(1)
+	if bm.Layout().Dim(0) != m {
+		return nil, layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's %d", bm.Layout().Dim(0), m)
+	}
+	nrhs := bm.Layout().Dim(1)
+	xb, _ := views.Zeros[T](max(m, n), nrhs)
+	defer xb.Release()
+	top, _ := xb.View().Slice(0, 0, m, 1) // cannot fail: m <= max(m, n)
+	_ = views.Copy(top, bm)               // same shape, fresh memory
+	rcond := float64(max(m, n)) * epsOf[T]()
+	if err := gelsdAny(f.View(), xb.View(), min(m, n), rcond, opts); err != nil {
+		return nil, err
+	}
+	shape := []int{n}
+	if b.Rank() == 2 {
+		shape = append(shape, nrhs)
+	}
+	x, _ := views.Zeros[T](shape...)
+	xv, _ := xb.View().Slice(0, 0, n, 1)
+	xm, _ := asMatrix(op, x.View())
+	_ = views.Copy(xm, xv)
+	return x, nil
+}
+
+// gelsdAny calls Gelsd with singular values of T's real type.
+func gelsdAny[T Scalar](a, b views.View[T], k int, rcond float64, opts []cblas.Option) error {
+	var err error
+	if typeIndex[T]()%2 == 0 {
+		s := pool.Get[float32](k)
+		_, err = Gelsd(a, b, s.Data, rcond, opts...)
+		pool.Put(s)
+	} else {
+		s := pool.Get[float64](k)
+		_, err = Gelsd(a, b, s.Data, rcond, opts...)
+		pool.Put(s)
+	}
+	return err
+}
+
+// SVD algorithms (options for SVD).
+const (
+	methodDefault = iota
+	methodQR
+)
+
+// QRIteration makes SVD use LAPACK's gesvd (QR iteration) instead of
+// gesdd (divide and conquer, the default and several times faster on
+// large matrices).
+func QRIteration() cblas.Option { return policy.Method(methodQR) }
+
+// SVD returns the reduced singular value decomposition a = u diag(s) vt of
+// the m x n view a: s the k = min(m, n) singular values, largest first
+// (as float64 whatever T), u m x k and vt k x n with orthonormal columns
+// and rows. It uses gesdd, or gesvd with the QRIteration option.
+func SVD[T Scalar](a views.View[T], opts ...cblas.Option) (s []float64, u, vt *views.Tensor[T], err error) {
+	const op = "lapack.SVD"
+	f, err := workCopy(op, a)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer f.Release()
+	m, n := a.Layout().Dim(0), a.Layout().Dim(1)
+	k := min(m, n)
+	u, _ = views.Zeros[T](m, k)
+	vt, _ = views.Zeros[T](k, n)
+	qr := policy.Configure(opts).Method == methodQR
+	s, err = withReals[T](k, func(s32 []float32, s64 []float64) error {
+		if qr {
+			if s32 != nil {
+				return Gesvd(JobSome, JobSome, f.View(), s32, u.View(), vt.View(), opts...)
+			}
+			return Gesvd(JobSome, JobSome, f.View(), s64, u.View(), vt.View(), opts...)
+		}
+		if s32 != nil {
+			return Gesdd(JobSome, f.View(), s32, u.View(), vt.View(), opts...)
+		}
+		return Gesdd(JobSome, f.View(), s64, u.View(), vt.View(), opts...)
+	})
+	if err != nil {
+		u.Release()
+		vt.Release()
+		return nil, nil, nil, err
+	}
+	return s, u, vt, nil
+}
+
+// EigSym returns the eigenvalues w (ascending, as float64 whatever T) and
+// orthonormal eigenvectors v (as columns: a v = v diag(w)) of the n x n
+// symmetric, for complex types Hermitian, view a, of which only the lower
+// triangle is read. It uses LAPACK's divide-and-conquer syevd/heevd.
+func EigSym[T Scalar](a views.View[T], opts ...cblas.Option) (w []float64, v *views.Tensor[T], err error) {
+	const op = "lapack.EigSym"
+	v, err = workCopy(op, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	w, err = withReals[T](a.Layout().Dim(0), func(w32 []float32, w64 []float64) error {
+		if w32 != nil {
+			return Syevd(JobVectors, cblas.Lower, v.View(), w32, opts...)
+		}
+		return Syevd(JobVectors, cblas.Lower, v.View(), w64, opts...)
+	})
+	if err != nil {
+		v.Release()
+		return nil, nil, err
+	}
+	return w, v, nil
+}
+
+// withReals calls f with a slice of n reals of T's precision (the other
+// is nil) and returns them as float64.
+func withReals[T Scalar](n int, f func(r32 []float32, r64 []float64) error) ([]float64, error) {
+	out := make([]float64, n)
+	if typeIndex[T]()%2 == 1 {
+		return out, f(nil, out)
+	}
+	r := pool.Get[float32](n)
+	defer pool.Put(r)
+	if r.Data == nil {
+		r.Data = []float32{} // non-nil: f tells the two apart
+	}
+	if err := f(r.Data, nil); err != nil {
+		return nil, err
+	}
+	for i, x := range r.Data {
+		out[i] = float64(x)
+	}
+	return out, nil
+}
+
+// Eig returns the eigenvalues w and right eigenvectors v (as columns,
+// a v = v diag(w), each of unit length) of the n x n view a, as complex128
+// whatever T (a real matrix has complex eigenpairs in general).
+func Eig[T Scalar](a views.View[T], opts ...cblas.Option) (w []complex128, v *views.Tensor[complex128], err error) {
+	const op = "lapack.Eig"
+	f, err := workCopy(op, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Release()
+	n := a.Layout().Dim(0)
+	if a.Layout().Dim(1) != n {
+		return nil, nil, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix", a.Shape())
+	}
+	vr, _ := views.Zeros[T](n, n)
+	defer vr.Release()
+	w = make([]complex128, n)
+	if typeIndex[T]()%2 == 0 {
+		w64 := make([]complex64, n)
+		err = Geev(JobNone, JobVectors, f.View(), w64, views.View[T]{}, vr.View(), opts...)
+		for i, x := range w64 {
+			w[i] = complex128(x)
+		}
+	} else {
+		err = Geev(JobNone, JobVectors, f.View(), w, views.View[T]{}, vr.View(), opts...)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	v, _ = views.Zeros[complex128](n, n)
+	vd, rd := v.Data(), vr.Data()
+	for j := 0; j < n; j++ {
+		if typeIndex[T]() < 2 && imag(w[j]) != 0 && j+1 < n {
+			// A conjugate pair in two real columns (Geev).
+			for i := range n {
+				re, im := toFloat(rd[j*n+i]), toFloat(rd[(j+1)*n+i])
+				vd[j*n+i] = complex(re, im)
+				vd[(j+1)*n+i] = complex(re, -im)
+			}
+			j++
+			continue
+		}
+		for i := range n {
+			vd[j*n+i] = toComplex128(rd[j*n+i])
+		}
+	}
+	return w, v, nil
+}
+
+func errorsIsSingular(err error) bool { return errors.Is(err, ErrSingular) }
+
+// absOf returns |x|.
+func absOf[T Scalar](x T) float64 {
+	switch v := any(x).(type) {
+	case float32:
+		return math.Abs(float64(v))
+	case float64:
+		return math.Abs(v)
+	case complex64:
+		return cmplx.Abs(complex128(v))
+	}
+	return cmplx.Abs(any(x).(complex128))
+}
+
+// fromFloat converts a real to T.
+func fromFloat[T Scalar](f float64) T {
+	var t T
+	switch p := any(&t).(type) {
+	case *float32:
+		*p = float32(f)
+	case *float64:
+		*p = f
+	case *complex64:
+		*p = complex(float32(f), 0)
+	case *complex128:
+		*p = complex(f, 0)
+	}
+	return t
+}
+
+// toFloat returns the real part of x as float64.
+func toFloat[T Scalar](x T) float64 { return real(toComplex128(x)) }
+
+func toComplex128[T Scalar](x T) complex128 {
+	switch v := any(x).(type) {
+	case float32:
+		return complex(float64(v), 0)
+	case float64:
+		return complex(v, 0)
+	case complex64:
+		return complex128(v)
+	}
+	return any(x).(complex128)
+}
+
+func conj[T Scalar](x T) T {
+	switch p := any(&x).(type) {
+	case *complex64:
+		*p = complex(real(*p), -imag(*p))
+	case *complex128:
+		*p = cmplx.Conj(*p)
+	}
+	return x
+}
+
+// epsOf returns the machine epsilon of T's precision.
+func epsOf[T Scalar]() float64 {
+	if typeIndex[T]()%2 == 0 {
+		return 0x1p-23
+	}
+	return 0x1p-52
+}
