@@ -61,8 +61,10 @@ func Strict(on bool) Option { return policy.Strict(on) }
 // README).
 func ForceC() Option { return policy.Path(policy.PathC) }
 
-// ForcePureGo sends the call to the pure-Go path (gonum's implementation)
-// whatever its size; see ForceC.
+// ForcePureGo sends the call to the pure-Go path (gonum's implementation;
+// for float64 Gemm up to the kernel thresholds, the Go-assembly kernel of
+// internal/kernel when the CPU has AVX2 and FMA) whatever its size; see
+// ForceC.
 func ForcePureGo() Option { return policy.Path(policy.PathGo) }
 
 func configure(opts []Option) config { return policy.Configure(opts) }
@@ -74,13 +76,18 @@ const IntBits = int(unsafe.Sizeof(C.blasint(0))) * 8
 // truncating). Errors match layout.ErrOverflow and name the argument as
 // arg+what (joined only on error, so that the call does not allocate).
 func blasInt(op, arg, what string, v int) (C.blasint, error) {
+	if libraryIntBits == IntBits && int(C.blasint(v)) == v {
+		return C.blasint(v), nil // inlined: the common case costs a compare
+	}
+	return 0, blasIntErr(op, arg, what, v)
+}
+
+// blasIntErr is blasInt's error for v.
+func blasIntErr(op, arg, what string, v int) error {
 	if libraryIntBits != IntBits {
-		return 0, layout.Errorf(ErrLibrary, op, arg+what, "lapis was compiled for %d-bit BLAS integers but the library uses %d-bit ones", IntBits, libraryIntBits)
+		return layout.Errorf(ErrLibrary, op, arg+what, "lapis was compiled for %d-bit BLAS integers but the library uses %d-bit ones", IntBits, libraryIntBits)
 	}
-	if IntBits < 64 && (v > 1<<(IntBits-1)-1 || v < -1<<(IntBits-1)) {
-		return 0, layout.Errorf(layout.ErrOverflow, op, arg+what, "%d does not fit the BLAS library's %d-bit integer", v, IntBits)
-	}
-	return C.blasint(v), nil
+	return layout.Errorf(layout.ErrOverflow, op, arg+what, "%d does not fit the BLAS library's %d-bit integer", v, IntBits)
 }
 
 // elemPtr returns the address of v's element 0, or nil for an empty view.

@@ -30,11 +30,45 @@ type desc[T Scalar] struct {
 
 // describe reads v, a rank-2 view.
 func describe[T Scalar](v *views.View[T]) (d desc[T]) {
+	d.read(v)
+	return d
+}
+
+// read fills d from v and reports whether v is of rank 2 (d is left empty
+// otherwise). A BLAS-addressable view is read through views.Matrix2, which
+// copies neither the view nor its layout; only a General one (or a wrong
+// rank) reads the layout itself.
+func (d *desc[T]) read(v *views.View[T]) (rank2 bool) {
+	m, first, conj, ok := v.Matrix2()
+	if !ok {
+		if v.Rank() != 2 {
+			return false
+		}
+		d.readGeneral(v)
+		return true
+	}
+	// Field by field: a composite literal is built on the stack and copied,
+	// which stalls on store forwarding.
+	d.rows, d.cols, d.ld, d.trans, d.conj, d.ok, d.t = m.Rows, m.Cols, m.LD, m.Trans, conj, true, false
+	d.ptr, d.lo, d.hi = nil, 0, 0
+	if first != nil {
+		// The stored matrix is r x c with leading dimension ld: its last
+		// element is r-1 + (c-1)*ld elements past the first.
+		r, c := m.Rows, m.Cols
+		if m.Trans {
+			r, c = c, r
+		}
+		d.ptr = unsafe.Pointer(first)
+		d.lo = uintptr(d.ptr)
+		d.hi = d.lo + uintptr(r+(c-1)*m.LD)*unsafe.Sizeof(*first)
+	}
+	return true
+}
+
+// readGeneral is read for a rank-2 view with no BLAS description.
+func (d *desc[T]) readGeneral(v *views.View[T]) {
 	l := v.Layout()
-	d.conj = v.IsConj()
-	d.rows, d.cols = l.Dim(0), l.Dim(1)
-	m, ok := l.Matrix()
-	d.ok, d.ld, d.trans = ok, m.LD, m.Trans
+	*d = desc[T]{rows: l.Dim(0), cols: l.Dim(1), conj: v.IsConj()}
 	if lo, hi, nonEmpty := l.Span(); nonEmpty {
 		base := unsafe.Pointer(unsafe.SliceData(v.Data()))
 		var z T
@@ -42,7 +76,6 @@ func describe[T Scalar](v *views.View[T]) (d desc[T]) {
 		d.ptr = unsafe.Add(base, uintptr(l.Offset())*sz)
 		d.lo, d.hi = uintptr(base)+uintptr(lo)*sz, uintptr(base)+uintptr(hi+1)*sz
 	}
-	return d
 }
 
 // transpose makes d describe its transpose (metadata only).
@@ -82,17 +115,19 @@ func (d *desc[T]) flag(allow int) (C.enum_CBLAS_TRANSPOSE, bool) {
 	return C.CblasTrans, allow&allowT != 0
 }
 
-// input turns d, read from v, into a BLAS operand with one of the allowed
-// flags; an operand BLAS cannot take so is copied (tmp: release it after
-// the call) or, in strict mode, refused.
-func (d *desc[T]) input(op, name string, v *views.View[T], allow int, cfg config) (m mat, tmp *views.Tensor[T], err error) {
+// input turns d, read from v, into m, a BLAS operand with one of the
+// allowed flags; an operand BLAS cannot take so is copied (tmp: release it
+// after the call) or, in strict mode, refused. m is written field by
+// field, in place: a mat built elsewhere and copied in stalls the small
+// calls on store forwarding.
+func (d *desc[T]) input(op, name string, v *views.View[T], allow int, cfg config, m *mat) (tmp *views.Tensor[T], err error) {
 	if trans, ok := d.flag(allow); ok {
-		m = mat{ptr: d.ptr, rows: d.rows, cols: d.cols, trans: trans}
+		m.ptr, m.rows, m.cols, m.trans = d.ptr, d.rows, d.cols, trans
 		if d.trans { // the stored matrix is the transpose
 			m.rows, m.cols = d.cols, d.rows
 		}
 		m.ld, err = blasInt(op, name, " leading dimension", d.ld)
-		return m, nil, err
+		return nil, err
 	}
 	lv := d.view(*v)
 	if cfg.Strict {
@@ -100,31 +135,31 @@ func (d *desc[T]) input(op, name string, v *views.View[T], allow int, cfg config
 		if lv.Layout().Class() == layout.General {
 			why = "a General layout"
 		}
-		return m, nil, refuse(op, name, lv.Layout(), why)
+		return nil, refuse(op, name, lv.Layout(), why)
 	}
 	tmp = lv.ToColMajor()
 	policy.Copies.Add(1)
-	m = mat{ptr: elemPtr(tmp.View()), rows: d.rows, cols: d.cols, trans: C.CblasNoTrans}
+	m.ptr, m.rows, m.cols, m.trans = elemPtr(tmp.View()), d.rows, d.cols, C.CblasNoTrans
 	m.ld, err = blasInt(op, name, " leading dimension", max(1, d.rows))
 	if err != nil {
 		tmp.Release()
 		tmp = nil
 	}
-	return m, tmp, err
+	return tmp, err
 }
 
 // output turns d, read from v (an output, oriented column-major and
-// unconjugated where its layout allows), into a BLAS operand, or a
-// temporary that finish copies back.
-func (d *desc[T]) output(op, name string, v *views.View[T], load bool, cfg config) (o output[T], err error) {
+// unconjugated where its layout allows), into o, a BLAS operand, or a
+// temporary that finish copies back. o is written in place, as input's m.
+func (d *desc[T]) output(op, name string, v *views.View[T], load bool, cfg config, o *output[T]) (err error) {
 	if trans, ok := d.flag(0); ok && trans == C.CblasNoTrans {
-		o.ptr, o.rows, o.cols, o.trans = d.ptr, d.rows, d.cols, C.CblasNoTrans
+		o.ptr, o.rows, o.cols, o.trans, o.back = d.ptr, d.rows, d.cols, C.CblasNoTrans, nil
 		o.ld, err = blasInt(op, name, " leading dimension", d.ld)
-		return o, err
+		return err
 	}
 	lv := d.view(*v)
 	if cfg.Strict {
-		return o, refuse(op, name, lv.Layout(), "an output BLAS cannot write in place")
+		return refuse(op, name, lv.Layout(), "an output BLAS cannot write in place")
 	}
 	o.back = &copyBack[T]{dst: lv}
 	if load {
@@ -132,7 +167,7 @@ func (d *desc[T]) output(op, name string, v *views.View[T], load bool, cfg confi
 	} else {
 		o.back.tmp, err = views.Zeros[T](d.rows, d.cols) // cannot fail: the shape is valid
 		if err != nil {
-			return o, err
+			return err
 		}
 	}
 	policy.Copies.Add(1)
@@ -141,7 +176,7 @@ func (d *desc[T]) output(op, name string, v *views.View[T], load bool, cfg confi
 	if err != nil {
 		o.back.release()
 	}
-	return o, err
+	return err
 }
 
 // selfOverlap reports whether an output's indices may share elements. A

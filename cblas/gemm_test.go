@@ -104,6 +104,67 @@ func TestGemmLayouts(t *testing.T) {
 	}
 }
 
+// TestGemmSmallSizes: the sizes of the pure-Go path (the float64 assembly
+// kernel when it runs) on both paths, with random layouts, and proof that
+// the default path is the pure-Go one up to the thresholds.
+func TestGemmSmallSizes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	sizes := []int{1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 20}
+	if testing.Short() {
+		sizes = []int{1, 3, 4, 8, 9, 16, 17}
+	}
+	for _, m := range sizes {
+		for _, n := range sizes {
+			for _, k := range sizes {
+				kinds := []kind{kind(rng.IntN(int(nKinds))), kind(rng.IntN(int(nKinds))), kind(rng.IntN(int(nKinds)))}
+				before := ReadStats()
+				testGemm[float64](t, rng, m, n, k, kinds[0], kinds[1], kinds[2], false, false, false, Option{})
+				if d := ReadStats(); (d.Small-before.Small == 1) != goGemmSmall[float64](m, n, k) {
+					t.Fatalf("m=%d n=%d k=%d: %d pure-Go calls, want the pure-Go path %v", m, n, k, d.Small-before.Small, goGemmSmall[float64](m, n, k))
+				}
+				testGemm[float64](t, rng, m, n, k, kinds[1], kinds[2], kinds[0], false, false, false, ForcePureGo())
+			}
+		}
+	}
+}
+
+// TestGemmBetaZeroNaN: with beta = 0, c is not read (NaN in it does not
+// propagate) on both paths, and nothing outside c changes.
+func TestGemmBetaZeroNaN(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for _, opt := range []Option{ForceC(), ForcePureGo(), {}} {
+		for _, s := range [][3]int{{4, 4, 4}, {5, 3, 7}, {16, 16, 16}, {9, 17, 2}} {
+			for _, kc := range []kind{colPacked, colStrided, rowPacked, rowStrided} {
+				a := newOperand[float64](rng, s[0], s[2], colStrided)
+				b := newOperand[float64](rng, s[2], s[1], rowPacked)
+				c := newOperand[float64](rng, s[0], s[1], kc)
+				for i := 0; i < s[0]; i++ {
+					for j := 0; j < s[1]; j++ {
+						c.v.Set(nan[float64](), i, j)
+					}
+				}
+				zero := make([][]float64, s[0])
+				for i := range zero {
+					zero[i] = make([]float64, s[1])
+				}
+				want := refGemm(1.5, snapshot(a.v), snapshot(b.v), 0, zero)
+				if err := Gemm(1.5, a.v, b.v, 0, c.v, opt); err != nil {
+					t.Fatal(err)
+				}
+				got := snapshot(c.v)
+				for i := range want {
+					for j := range want[i] {
+						if e := abs(got[i][j] - want[i][j]); !(e <= 1e-12*float64(s[2])) {
+							t.Fatalf("%v %v c %v: c[%d][%d] = %v, want %v", opt, s, kc, i, j, got[i][j], want[i][j])
+						}
+					}
+				}
+				c.checkPadding(t, fmt.Sprintf("%v c", s))
+			}
+		}
+	}
+}
+
 // TestGemmSizes: sizes on both sides of OpenBLAS's block boundaries.
 func TestGemmSizes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))

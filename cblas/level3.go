@@ -20,15 +20,15 @@ import (
 // integer, ErrCopyRefused in strict mode.
 func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...Option) error {
 	const op = "cblas.Gemm"
+	var da, db, dc desc[T]
 	switch {
-	case a.Rank() != 2:
+	case !da.read(&a):
 		return rank2Err(op, "a", &a)
-	case b.Rank() != 2:
+	case !db.read(&b):
 		return rank2Err(op, "b", &b)
-	case c.Rank() != 2:
+	case !dc.read(&c):
 		return rank2Err(op, "c", &c)
 	}
-	da, db, dc := describe(&a), describe(&b), describe(&c)
 	m, k, n := da.rows, da.cols, db.cols
 	if db.rows != k {
 		return layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's %d columns", db.rows, k)
@@ -52,26 +52,29 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 		da.conj, db.conj, dc.conj = !da.conj, !db.conj, false
 		alpha, beta = conj(alpha), conj(beta)
 	}
-	pa, pb, na, nb := &a, &b, "a", "b"
+	pda, pdb, pa, pb, na, nb := &da, &db, &a, &b, "a", "b"
 	if dc.ok && dc.trans {
-		da, db, pa, pb, na, nb = db, da, pb, pa, nb, na
-		da.transpose()
-		db.transpose()
+		pda, pdb, pa, pb, na, nb = pdb, pda, pb, pa, nb, na
+		pda.transpose()
+		pdb.transpose()
 		dc.transpose()
 		m, n = n, m
 	}
-	am, at, err := da.input(op, na, pa, allowTC, cfg)
+	// Temporaries are released without defer: nothing below panics, and a
+	// temporary lost to a panic would only miss the pool.
+	var am, bm mat
+	var cm output[T]
+	at, err := pda.input(op, na, pa, allowTC, cfg, &am)
 	if err != nil {
 		return err
 	}
-	defer release(at)
-	bm, bt, err := db.input(op, nb, pb, allowTC, cfg)
+	bt, err := pdb.input(op, nb, pb, allowTC, cfg, &bm)
 	if err != nil {
+		release(at)
 		return err
 	}
-	defer release(bt)
-	cm, err := dc.output(op, "c", &c, beta != 0, cfg)
-	if err != nil {
+	if err := dc.output(op, "c", &c, beta != 0, cfg, &cm); err != nil {
+		release(at, bt)
 		return err
 	}
 	M, N, err := blasInt2(op, "m", m, "n", n)
@@ -81,17 +84,20 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	}
 	if err != nil {
 		cm.release()
+		release(at, bt)
 		return err
 	}
 	// The pure-Go path takes only non-empty products (gonum insists on
 	// slice lengths that an empty inner dimension does not have).
-	small := m <= gemmSmallFlops && n <= gemmSmallFlops && k <= gemmSmallFlops && m*n*k <= gemmSmallFlops // no overflow
-	if k > 0 && (cfg.Path == policy.PathGo || (cfg.Path == policy.PathAuto && small)) {
+	if k > 0 && (cfg.Path == policy.PathGo || (cfg.Path == policy.PathAuto && goGemmSmall[T](m, n, k))) {
 		policy.Small.Add(1)
-		goGemm(am, bm, m, n, k, alpha, beta, cm.mat)
+		goGemm(&am, &bm, m, n, k, alpha, beta, &cm.mat)
 	} else {
 		policy.Calls.Add(1)
 		xgemm(am.trans, bm.trans, M, N, K, alpha, am.ptr, am.ld, bm.ptr, bm.ld, beta, cm.ptr, cm.ld)
+	}
+	if at != nil || bt != nil {
+		release(at, bt)
 	}
 	cm.finish()
 	return nil

@@ -67,7 +67,8 @@ func matrixArg[T Scalar](op, name string, v views.View[T], cfg config) (m mat, t
 // flags: an operand that would need another one is copied.
 func matrixArgAllow[T Scalar](op, name string, v views.View[T], allow int, cfg config) (m mat, tmp *views.Tensor[T], err error) {
 	d := describe(&v)
-	return d.input(op, name, &v, allow, cfg)
+	tmp, err = d.input(op, name, &v, allow, cfg, &m)
+	return m, tmp, err
 }
 
 // output is a column-major matrix operand that BLAS writes: the view
@@ -107,7 +108,8 @@ func (b *copyBack[T]) release() {
 // output's old values (beta != 0), so they are copied in.
 func outputArg[T Scalar](op, name string, v views.View[T], load bool, cfg config) (o output[T], err error) {
 	d := describe(&v)
-	return d.output(op, name, &v, load, cfg)
+	err = d.output(op, name, &v, load, cfg, &o)
+	return o, err
 }
 
 func (o *output[T]) finish()  { o.back.finish() }

@@ -10,6 +10,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/lapis-go/lapis/internal/kernel"
 )
 
 // The pure-Go path for small problems: below a few hundred flops, the cost
@@ -22,7 +24,35 @@ import (
 var impl gonum.Implementation
 
 // gemmSmallFlops is the largest m*n*k that goes to the pure-Go gemm.
-var gemmSmallFlops = 4 * 4 * 4
+// For float64, when the assembly kernel of internal/kernel runs
+// (kernel.Fast), products up to gemmKernelFlops with no side beyond
+// gemmKernelDim go to it instead: it beats the C call up to there
+// (BenchmarkThreshold; internal/kernel's BenchmarkDgemm for the kernel
+// alone), and a long side alone (a dot product in disguise) is left to
+// OpenBLAS.
+var (
+	gemmSmallFlops  = 4 * 4 * 4
+	gemmKernelFlops = 32 * 32 * 32
+	gemmKernelDim   = 64
+)
+
+// goGemmSmall reports whether Gemm sends an m x n x k product of T to the
+// pure-Go path by default.
+func goGemmSmall[T Scalar](m, n, k int) bool {
+	if useKernel[T]() {
+		d := gemmKernelDim
+		return m <= d && n <= d && k <= d && m*n*k <= gemmKernelFlops
+	}
+	d := gemmSmallFlops
+	return m <= d && n <= d && k <= d && m*n*k <= d // no overflow
+}
+
+// useKernel reports whether goGemm runs kernel.Dgemm for T.
+func useKernel[T Scalar]() bool {
+	var z T
+	_, f64 := any(z).(float64)
+	return f64 && kernel.Fast
+}
 
 func gonumTrans(t C.enum_CBLAS_TRANSPOSE) blas.Transpose {
 	switch t {
@@ -34,16 +64,23 @@ func gonumTrans(t C.enum_CBLAS_TRANSPOSE) blas.Transpose {
 	return blas.NoTrans
 }
 
-func slice[T Scalar](m mat) []T {
+func slice[T Scalar](m *mat) []T {
 	if m.ptr == nil {
 		return nil
 	}
 	return unsafe.Slice((*T)(m.ptr), m.span())
 }
 
-// goGemm is xgemm on the pure-Go path: a plain kernel for tiny products
-// without conjugation (the ones this path exists for), gonum's otherwise.
-func goGemm[T Scalar](a, b mat, m, n, k int, alpha, beta T, c mat) {
+// goGemm is xgemm on the pure-Go path: for float64, the assembly kernel
+// when it runs (real types never carry a conjugating flag), up to
+// gemmKernelFlops; otherwise a plain kernel for tiny products without
+// conjugation (the ones this path exists for), gonum's beyond.
+func goGemm[T Scalar](a, b *mat, m, n, k int, alpha, beta T, c *mat) {
+	if useKernel[T]() && goGemmSmall[T](m, n, k) {
+		kernel.Dgemm(m, n, k, any(alpha).(float64), slice[float64](a), int(a.ld), a.trans != C.CblasNoTrans,
+			slice[float64](b), int(b.ld), b.trans != C.CblasNoTrans, any(beta).(float64), slice[float64](c), int(c.ld))
+		return
+	}
 	if a.trans != C.CblasConjTrans && b.trans != C.CblasConjTrans && m*n*k <= 16*16*16 {
 		smallGemm(a, b, m, n, k, alpha, beta, c)
 		return
@@ -67,7 +104,7 @@ func goGemm[T Scalar](a, b mat, m, n, k int, alpha, beta T, c mat) {
 // transpose) with a dot product per element of c, four rows of c at a time
 // so that the four sums do not wait on each other; c is not read when beta
 // is 0. It is meant for the tiny sizes below gemmSmallFlops.
-func smallGemm[T Scalar](a, b mat, m, n, k int, alpha, beta T, c mat) {
+func smallGemm[T Scalar](a, b *mat, m, n, k int, alpha, beta T, c *mat) {
 	var z T
 	sz := int(unsafe.Sizeof(z))
 	// Byte strides of op(a) along i (rows) and p, of op(b) along p and j.

@@ -7,8 +7,8 @@ import (
 )
 
 // BenchmarkThreshold measures the C and pure-Go paths of the calls that
-// have both, on the sizes around their crossover; it is how level1Small
-// and gemmSmallFlops were chosen:
+// have both, on the sizes around their crossover; it is how level1Small,
+// gemmSmallFlops and gemmKernelFlops were chosen:
 //
 //	go test -run '^$' -bench Threshold -count 4 ./cblas
 func BenchmarkThreshold(b *testing.B) {
@@ -31,8 +31,11 @@ func BenchmarkThreshold(b *testing.B) {
 			})
 		}
 	}
-	for _, n := range []int{2, 4, 6, 8, 12, 16} {
+	for _, n := range []int{2, 4, 6, 8, 12, 16, 24, 32, 40, 48, 64} {
 		for _, typ := range []string{"d", "z"} {
+			if typ == "z" && n > 16 {
+				continue // the sizes above 16 place gemmKernelFlops (float64)
+			}
 			for _, path := range []struct {
 				name string
 				opt  Option

@@ -49,7 +49,24 @@ type Matrix struct {
 // with unit stride, say), and LD is at least max(1, stored rows). Stride-0
 // (broadcast) axes of extent > 1 and negative strides are never BLAS
 // addressable.
-func (l Layout) Matrix() (m Matrix, ok bool) {
+func (l Layout) Matrix() (m Matrix, ok bool) { return l.matrix() }
+
+// Matrix2 is Matrix and Offset for a rank-2 layout, read through a pointer.
+// It exists for hot paths that describe a few small operands per call:
+// calling a method of a Layout value copies the whole Layout (168 bytes),
+// even when the call is inlined. ok is false when l is not of rank 2 or is
+// General; m and offset are then zero.
+func (l *Layout) Matrix2() (m Matrix, offset int, ok bool) {
+	if l.rank != 2 {
+		return Matrix{}, 0, false
+	}
+	if m, ok = l.matrix(); !ok {
+		return Matrix{}, 0, false
+	}
+	return m, l.offset, true
+}
+
+func (l *Layout) matrix() (m Matrix, ok bool) {
 	m.Rows, m.Cols = 1, 1
 	s0, s1 := 0, 0
 	d, s := l.dims(), l.strs()

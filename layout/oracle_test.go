@@ -239,6 +239,11 @@ func checkMatrix(t *testing.T, what string, l Layout, r ref) {
 	rowLD, rowOK := candidate(true)
 	got, ok := l.Matrix()
 	cls := l.Class()
+	// Matrix2 is Matrix and Offset on rank 2, nothing on other ranks.
+	got2, off2, ok2 := l.Matrix2()
+	if want := ok && l.Rank() == 2; ok2 != want || (ok2 && (got2 != got || off2 != l.Offset())) || (!ok2 && (got2 != Matrix{} || off2 != 0)) {
+		t.Fatalf("%s: Matrix2 = %+v, %d, %v; Matrix %+v, %v, offset %d", what, got2, off2, ok2, got, ok, l.Offset())
+	}
 	switch {
 	case colOK:
 		if !ok || got.Trans || got.LD != colLD || got.Rows != m || got.Cols != n {

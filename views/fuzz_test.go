@@ -65,6 +65,17 @@ func checkFromSlice(t *testing.T, s *oracle.Source) {
 			t.Fatalf("%v At%v = %v, want %v", l, idx, got, want)
 		}
 	})
+	// Matrix2 is the layout's Matrix with the address of element (0, 0).
+	m, first, conj, ok := v.Matrix2()
+	wm, wok := l.Matrix()
+	wok = wok && rank == 2
+	var want *float64
+	if wok && v.Len() > 0 {
+		want = &data[offset]
+	}
+	if ok != wok || conj || first != want || (ok && m != wm) {
+		t.Fatalf("%v Matrix2 = %+v, %p, %v, %v; want %+v, %p, false, %v", l, m, first, conj, ok, wm, want, wok)
+	}
 }
 
 func FuzzCopy(f *testing.F) {

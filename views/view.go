@@ -30,6 +30,25 @@ func FromSlice[T Scalar](data []T, l layout.Layout) (View[T], error) {
 // Layout returns the view's layout.
 func (v View[T]) Layout() layout.Layout { return v.l }
 
+// Matrix2 returns what a BLAS call needs to know about a rank-2 view: its
+// layout's BLAS description (layout.Layout.Matrix), the address of its
+// element (0, 0) in Data (nil when the view has no elements) and its
+// conjugation flag. It reads v through the pointer and copies neither the
+// view nor its layout, which calling a method of a View value does (even
+// inlined); it is meant for hot paths such as small BLAS calls. ok is false
+// when v is not of rank 2 or its layout is General; the other results are
+// then zero.
+func (v *View[T]) Matrix2() (m layout.Matrix, first *T, conj, ok bool) {
+	m, off, ok := v.l.Matrix2()
+	if !ok {
+		return layout.Matrix{}, nil, false, false
+	}
+	if m.Rows > 0 && m.Cols > 0 {
+		first = &v.data[off]
+	}
+	return m, first, v.conj, true
+}
+
 // Data returns the whole underlying slice (not only the elements the view
 // reaches); Layout().OffsetOf gives positions in it.
 func (v View[T]) Data() []T { return v.data }

@@ -268,6 +268,7 @@ func TestNoAllocs(t *testing.T) {
 		"FromSlice":   func() { sink, _ = FromSlice(x.Data(), v.Layout()) },
 		"AsSlice":     func() { _, _ = v.AsSlice() },
 		"At":          func() { _ = v.At(1, 2, 3, 4, 0, 1, 2, 1) },
+		"Matrix2":     func() { _, _, _, _ = v.Matrix2() },
 	}
 	for name, f := range ops {
 		if n := testing.AllocsPerRun(100, f); n != 0 {
@@ -297,6 +298,15 @@ func TestAccessors(t *testing.T) {
 		if got != w {
 			t.Errorf("String = %q, want %q", got, w)
 		}
+	}
+	z := must(Zeros[complex64](3, 4))
+	h := must(z.View().H())
+	if m, first, conj, ok := h.Matrix2(); !ok || !conj || first != &z.Data()[0] || m != (layout.Matrix{Rows: 4, Cols: 3, LD: 3, Trans: true}) {
+		t.Errorf("Matrix2 of a conjugate transpose = %+v, %p, %v, %v", m, first, conj, ok)
+	}
+	xv := x.View()
+	if _, first, _, ok := xv.Matrix2(); ok || first != nil {
+		t.Errorf("Matrix2 of a rank-3 view = %p, %v, want not ok", first, ok)
 	}
 	e := must(Zeros[float64](0, 3))
 	if s, err := e.View().AsSlice(); err != nil || len(s) != 0 || e.View().ToColMajor().Len() != 0 {
