@@ -1,0 +1,88 @@
+package lapack_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/lapis-go/lapis/lapack"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Solve a x = b for a row-major a: LAPACK gets a plain copy of a's storage
+// (which is a^T, column-major) and solves with "T"; no transposing copy.
+func ExampleSolve() {
+	a, _ := views.FromRowMajor([]float64{
+		4, 1,
+		2, 3,
+	}, 2, 2)
+	b, _ := views.FromColMajor([]float64{1, 2}, 2)
+	x, err := lapack.Solve(a.View(), b.View())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("x = %.3f\n", x.Data())
+
+	singular, _ := views.FromColMajor([]float64{1, 2, 2, 4}, 2, 2)
+	_, err = lapack.Solve(singular.View(), b.View())
+	var le *lapack.Error
+	if errors.Is(err, lapack.ErrSingular) && errors.As(err, &le) {
+		fmt.Printf("%s: zero pivot at %d\n", le.Routine, le.Index)
+	}
+	// Output:
+	// x = [0.100 0.600]
+	// dgetrf: zero pivot at 1
+}
+
+// Cholesky returns L with L L^H = a; a's upper triangle is not read.
+func ExampleCholesky() {
+	a, _ := views.FromColMajor([]float64{
+		4, 2, // column 0
+		0, 5, // column 1 (the 0 is above the diagonal: ignored)
+	}, 2, 2)
+	l, err := lapack.Cholesky(a.View())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(l.At(0, 0), l.At(1, 0), l.At(1, 1), l.At(0, 1))
+	// Output: 2 1 2 0
+}
+
+// SVD of a 3 x 2 matrix: two singular values, u 3 x 2, vt 2 x 2.
+func ExampleSVD() {
+	a, _ := views.FromColMajor([]float64{
+		3, 0, 0,
+		0, -2, 0,
+	}, 3, 2)
+	s, u, vt, err := lapack.SVD(a.View())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(s, u.Shape(), vt.Shape())
+	// Output: [3 2] [3 2] [2 2]
+}
+
+// EigSym of a symmetric matrix: ascending eigenvalues and orthonormal
+// eigenvectors as columns.
+func ExampleEigSym() {
+	a, _ := views.FromColMajor([]float64{
+		2, 1,
+		1, 2,
+	}, 2, 2)
+	w, v, err := lapack.EigSym(a.View())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("w = %.3f, v[:,1] = ±[%.3f %.3f]\n", w, abs(v.At(0, 1)), abs(v.At(1, 1)))
+	// Output: w = [1.000 3.000], v[:,1] = ±[0.707 0.707]
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
