@@ -1,5 +1,39 @@
 // Package lapack is LAPACK over views: the Fortran routines inside the
-// linked OpenBLAS, called in column-major order through cgo.
+// linked OpenBLAS (dgesv_, ...), called in column-major order through cgo,
+// for float32, float64, complex64 and complex128.
+//
+// Two layers. The routines named as LAPACK without the type prefix (Gesv,
+// Getrf, Getrs, Getri, Posv, Potrf, Potrs, Potri, Sysv, Hesv, Trtrs,
+// Geqrf, Gelqf, Orgqr/Ungqr, Ormqr/Unmqr, Gels, Gelsd, Gesdd, Gesvd,
+// Syevd/Heevd, Syevr/Heevr, Geev, Gecon, Pocon, Lange) work in place on the
+// caller's views, as LAPACK documents. The helpers (Solve, Inv, Det,
+// LogDet, Cholesky, LU, QR, LeastSquares, SVD, EigSym, Eig) never modify
+// their arguments and return new tensors.
+//
+// Layouts. A column-major view (layout.Matrix, any leading dimension) goes
+// to LAPACK in place. A row-major view goes in place as the transposed
+// storage where LAPACK has a transpose argument for it: the matrix of
+// Trtrs and Gels (a.T() and a.H() of a column-major view are row-major and
+// cost nothing), and the working copies of Solve and Det. Getrs and Ormqr
+// take LAPACK's own trans argument (Op), because the operator they apply
+// is not a view of their matrix argument's elements. Every other operand
+// (General views, conjugated column-major views, row-major views of
+// routines without a transpose argument) is copied into a pooled compact
+// buffer and, if LAPACK writes it, copied back; each such copy is counted
+// in cblas.ReadStats().Copies and refused, with an error naming the
+// operand, in strict mode (cblas.SetStrict, cblas.Strict).
+//
+// Workspaces. Each routine asks LAPACK for its workspace size once per
+// (routine, type, shape, options), remembers the answer, and takes its
+// buffers from internal/pool: a call in steady state allocates nothing.
+//
+// Errors. Arguments are checked before LAPACK runs (shapes, lengths,
+// overlap between operands, integers that do not fit LAPACK's, pivots that
+// are not rows); such errors are *layout.Error values and nothing is
+// written. LAPACK's info is kept in an *Error that matches ErrSingular,
+// ErrNotPositiveDefinite or ErrNoConvergence with errors.Is and says where
+// (Error.Index). Pivots are LAPACK's: []int32, 1-based, row i swapped with
+// row ipiv[i]-1 in order; Perm turns them into a permutation.
 package lapack
 
 //go:generate go run ./internal/gen zlapack.go

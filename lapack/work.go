@@ -76,7 +76,7 @@ func (w *workspace[T]) put() {
 	w.iwork.put()
 }
 
-func (w *workspace[T]) workPtr() unsafe.Pointer  { return ptrOf(w.work.Data) }
+func (w *workspace[T]) workPtr() unsafe.Pointer { return ptrOf(w.work.Data) }
 func (w *workspace[T]) rworkPtr() unsafe.Pointer {
 	if w.rwork == nil {
 		return nil
