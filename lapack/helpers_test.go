@@ -267,6 +267,9 @@ func TestHelperErrors(t *testing.T) {
 	if _, err := Solve(sing.View(), b.View()); !errors.Is(err, ErrSingular) {
 		t.Fatalf("Solve: %v", err)
 	}
+	if !slices.Equal(sing.Data(), []float64{1, 2, 2, 4}) || !slices.Equal(b.Data(), []float64{1, 2}) {
+		t.Fatalf("a failed Solve changed its inputs: %v %v", sing.Data(), b.Data())
+	}
 	if _, err := Inv(sing.View()); !errors.Is(err, ErrSingular) {
 		t.Fatalf("Inv: %v", err)
 	}

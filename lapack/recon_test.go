@@ -947,3 +947,61 @@ func TestPivotsChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkspaceRemembered: a routine asks LAPACK for its workspace once
+// per shape, not once per call.
+func TestWorkspaceRemembered(t *testing.T) {
+	queries := func() int {
+		wsMu.Lock()
+		defer wsMu.Unlock()
+		return wsQueries
+	}
+	a, _ := views.Zeros[float32](37, 23)
+	tau := make([]float32, 23)
+	before := queries()
+	for range 3 {
+		if err := Geqrf(a.View(), tau); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := queries() - before; got != 1 {
+		t.Fatalf("3 calls of one shape made %d workspace queries, want 1", got)
+	}
+	b, _ := views.Zeros[float32](38, 23)
+	if err := Geqrf(b.View(), tau); err != nil {
+		t.Fatal(err)
+	}
+	if got := queries() - before; got != 2 {
+		t.Fatalf("a new shape made %d queries in all, want 2", got)
+	}
+}
+
+// TestIllegalArgument: should LAPACK ever reject an argument (lapis checks
+// them first, so only a direct call of a dispatcher can make it), the
+// error names it.
+func TestIllegalArgument(t *testing.T) {
+	info := xgetrf[float64](-1, 2, nil, 1, nil)
+	err := infoErr[float64]("xgetrf", info)
+	var le *Error
+	if !errors.Is(err, ErrArgument) || !errors.As(err, &le) || le.Arg != "m" || le.Routine != "dgetrf" || le.Info != -1 {
+		t.Fatalf("info %d: %v", info, err)
+	}
+	info = xgesdd[complex64]('A', 2, 2, nil, 0, nil, nil, 1, nil, 1, nil, -1, nil, nil)
+	if err := infoErr[complex64]("xgesdd", info); !errors.As(err, &le) || le.Arg != "lda" || le.Routine != "cgesdd" {
+		t.Fatalf("info %d: %v", info, err)
+	}
+}
+
+// TestFits: integers beyond LAPACK's are errors, never truncated.
+func TestFits(t *testing.T) {
+	err := fits("op", "a", 3, 1<<31)
+	if IntBits == 32 && !errors.Is(err, layout.ErrOverflow) {
+		t.Fatalf("2^31 with 32-bit LAPACK integers: %v", err)
+	}
+	if IntBits == 64 && err != nil {
+		t.Fatalf("2^31 with 64-bit LAPACK integers: %v", err)
+	}
+	if err := fits("op", "a", 1<<31-1, -1<<31); err != nil {
+		t.Fatal(err)
+	}
+}

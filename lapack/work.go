@@ -26,8 +26,9 @@ type wsKey struct {
 type wsSize struct{ work, rwork, iwork int }
 
 var (
-	wsMu    sync.Mutex
-	wsCache = map[wsKey]wsSize{}
+	wsMu      sync.Mutex
+	wsCache   = map[wsKey]wsSize{}
+	wsQueries int // queries made, for tests (under wsMu)
 )
 
 // wsCacheMax bounds the cache; past it the cache starts over (a program
@@ -44,6 +45,7 @@ func workspaceSize(k wsKey, query func() wsSize) wsSize {
 	}
 	s = query()
 	wsMu.Lock()
+	wsQueries++
 	if len(wsCache) >= wsCacheMax {
 		clear(wsCache)
 	}
