@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -94,6 +95,23 @@ func run() error {
 	d := cblas.ReadStats()
 	fmt.Printf("\nM1 * M1^T = [[%g %g] [%g %g]] (%d call into OpenBLAS, %d copies)\n",
 		c.At(0, 0), c.At(0, 1), c.At(1, 0), c.At(1, 1), d.Calls-before.Calls, d.Copies-before.Copies)
+
+	// LAPACK on views: solve (M1 M1^T) x = [1 2] through its row-major
+	// view, the transposed storage goes to dgetrs as "T", and factor it.
+	ct, _ := c.View().T()
+	rhs, _ := views.FromColMajor([]float64{1, 2}, 2)
+	before = cblas.ReadStats()
+	x, err := lapack.Solve(ct, rhs.View())
+	if err != nil {
+		return err
+	}
+	l, err := lapack.Cholesky(c.View())
+	if err != nil {
+		return err
+	}
+	d = cblas.ReadStats()
+	fmt.Printf("solve: x = %.4f (%d LAPACK calls, %d copies); Cholesky L = [[%.4f 0] [%.4f %.4f]]\n",
+		x.Data(), d.Lapack-before.Lapack, d.Copies-before.Copies, l.At(0, 0), l.At(1, 0), l.At(1, 1))
 	info := cblas.Info()
 	fmt.Printf("%s, core %s, %d-bit integers\n", info.Config, info.Core, info.IntBits)
 	return nil
