@@ -1,0 +1,308 @@
+package batch
+
+import (
+	"unsafe"
+
+	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Gemm computes c[:, :, t] = alpha a[:, :, t] b[:, :, t] + beta c[:, :, t]
+// for every batch index t of c ([M, N, B...]), with a [M, K, B...] and b
+// [K, N, B...] broadcast over c's batch axes (an axis of extent 1, or a
+// missing one, repeats its matrix; c must not be broadcast). Each matrix
+// may have any layout cblas.Gemm takes; the BLAS description (flag,
+// leading dimension) is derived once per call, not per matrix.
+//
+// How it runs: when a is one matrix and b's and c's batches are contiguous
+// column blocks, the whole batch is one gemm with N*B columns (and when b
+// is one matrix and a's and c's batches are row blocks, one gemm with M*B
+// rows). Otherwise one C call per chunk loops over the matrices, calling
+// BLAS for each or, for tiny matrices, a plain kernel; chunks run on up to
+// Workers() goroutines when the matrices are small (OpenBLAS then runs one
+// thread per call), and as one chunk with OpenBLAS's own threads when they
+// are large. Results do not depend on the split. Operands no BLAS flag
+// describes are copied once for the whole batch (counted in
+// cblas.ReadStats().Copies, refused in strict mode).
+func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...cblas.Option) error {
+	const op = "batch.Gemm"
+	for _, x := range []struct {
+		name string
+		v    *views.View[T]
+	}{{"a", &a}, {"b", &b}, {"c", &c}} {
+		if x.v.Rank() < 2 {
+			return layout.Errorf(layout.ErrShape, op, x.name, "rank %d, want at least 2 ([rows, cols, batch...])", x.v.Rank())
+		}
+	}
+	la, lb, lc := a.Layout(), b.Layout(), c.Layout()
+	m, k, n := la.Dim(0), la.Dim(1), lb.Dim(1)
+	switch {
+	case lb.Dim(0) != k:
+		return layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's %d columns", lb.Dim(0), k)
+	case lc.Dim(0) != m || lc.Dim(1) != n:
+		return layout.Errorf(layout.ErrShape, op, "c", "matrices %dx%d, want %dx%d", lc.Dim(0), lc.Dim(1), m, n)
+	}
+	shape := batchShape(c)
+	sa, err := broadcastStrides(op, "a", a, shape)
+	if err != nil {
+		return err
+	}
+	sb, err := broadcastStrides(op, "b", b, shape)
+	if err != nil {
+		return err
+	}
+	if lc.HasOverlap() {
+		return layout.Errorf(layout.ErrOverlap, op, "c", "%s is broadcast or has indices sharing an element; it cannot be written", lc.String())
+	}
+	if views.Overlaps(c, a) || views.Overlaps(c, b) {
+		return layout.Errorf(layout.ErrOverlap, op, "c", "output overlaps an input in memory")
+	}
+	total := count(shape)
+	if total == 0 || m == 0 || n == 0 {
+		return nil
+	}
+	if done, err := fold(alpha, a, b, beta, c, sa, sb, total, opts); done {
+		return err
+	}
+	cfg := policy.Configure(opts)
+
+	// Make c's matrices column-major and unconjugated where they can be,
+	// as cblas.Gemm does: conj(c) = conj(alpha) conj(a) conj(b) + ...,
+	// and c^T = b^T a^T.
+	if c.IsConj() {
+		a, b, c = a.Conj(), b.Conj(), c.Conj()
+		alpha, beta = conj(alpha), conj(beta)
+	}
+	na, nb := "a", "b"
+	if mc, ok := first(c).Layout().Matrix(); ok && mc.Trans {
+		a, b, sa, sb, na, nb = transpose(b), transpose(a), sb, sa, nb, na
+		c = transpose(c)
+		m, n = n, m
+	}
+	pa, err := input(op, na, a, sa, cfg)
+	if err != nil {
+		return err
+	}
+	defer pa.release()
+	pb, err := input(op, nb, b, sb, cfg)
+	if err != nil {
+		return err
+	}
+	defer pb.release()
+	pc, err := output(op, c, beta != 0, cfg)
+	if err != nil {
+		return err
+	}
+	if err := fits(op, m, n, k, pa.ld, pb.ld, pc.ld); err != nil {
+		pc.release()
+		return err
+	}
+	shape, st := merge(shape, pa.strides, pb.strides, pc.strides)
+	if len(shape) > maxBatchRank {
+		pc.release()
+		return layout.Errorf(layout.ErrShape, op, "c", "%d batch axes that cannot be merged; at most %d", len(shape), maxBatchRank)
+	}
+	g := newGeometry(shape, st[0], st[1], st[2])
+	tiny := m <= tinyMax && n <= tinyMax && k <= tinyMax && m*n*k <= tinyFlops
+	chunks := chunksFor(total, m*n*k)
+	if chunks > 1 {
+		defer singleThreaded()()
+	}
+	policy.Calls.Add(int64(chunks))
+	run(chunks, func(ch int) {
+		lo, hi := ch*total/chunks, (ch+1)*total/chunks
+		gemmChunk(&g, lo, hi, pa.trans, pb.trans, m, n, k, alpha, pa.ptr, pa.ld, pb.ptr, pb.ld, beta, pc.ptr, pc.ld, tiny)
+	})
+	pc.finish()
+	return nil
+}
+
+// tinyFlops is the largest m*n*k the plain kernel takes instead of BLAS
+// (README: how it was measured).
+var tinyFlops = 16 * 16 * 16
+
+// chunkFlops is the work (m*n*k summed over matrices) worth a chunk of its
+// own, and bigFlops the m*n*k above which one matrix is left to OpenBLAS's
+// threads instead of splitting the batch.
+var (
+	chunkFlops = 1 << 16
+	bigFlops   = 128 * 128 * 128
+)
+
+// chunksFor splits total matrices of mnk flops each into chunks for the
+// workers: one chunk for large matrices (OpenBLAS threads them) or little
+// work, otherwise up to Workers() chunks of at least chunkFlops each.
+func chunksFor(total, mnk int) int {
+	if mnk >= bigFlops {
+		return 1
+	}
+	byWork := max(1, total*mnk/chunkFlops)
+	return min(total, Workers(), byWork)
+}
+
+// transpose swaps the matrix axes of a batch view.
+func transpose[T Scalar](v views.View[T]) views.View[T] {
+	t, _ := v.Transpose(0, 1) // rank >= 2
+	return t
+}
+
+// operand is one batch operand as the C loop takes it: element (0, 0) of
+// matrix 0 at ptr, every matrix stored column-major with leading dimension
+// ld and read as op (0 "N", 1 "T", 2 "C"), the matrices strides apart.
+type operand[T Scalar] struct {
+	ptr     unsafe.Pointer
+	ld      int
+	trans   int
+	strides []int
+	tmp     *views.Tensor[T]
+	dst     views.View[T] // where tmp goes back (outputs)
+}
+
+func (o *operand[T]) release() {
+	if o.tmp != nil {
+		o.tmp.Release()
+		o.tmp = nil
+	}
+}
+
+// finish copies an output's temporary back and releases it.
+func (o *operand[T]) finish() {
+	if o.tmp != nil {
+		_ = views.Copy(o.dst, o.tmp.View()) // same shape; dst checked
+		o.release()
+	}
+}
+
+// input describes the batch v (batch strides s, 0 where broadcast).
+func input[T Scalar](op, name string, v views.View[T], s []int, cfg policy.Config) (o operand[T], err error) {
+	f := first(v)
+	m, ok := f.Layout().Matrix()
+	switch {
+	case ok && !m.Trans && !v.IsConj():
+		o.ld, o.trans = m.LD, 0
+	case ok && m.Trans:
+		o.ld, o.trans = m.LD, 1
+		if v.IsConj() {
+			o.trans = 2
+		}
+	default:
+		return copied(op, name, v, s, true, cfg)
+	}
+	o.ptr, o.strides = elem0(f), s
+	return o, nil
+}
+
+// output describes the output batch c (column-major, unconjugated by now,
+// or copied).
+func output[T Scalar](op string, c views.View[T], load bool, cfg policy.Config) (o operand[T], err error) {
+	f := first(c)
+	m, ok := f.Layout().Matrix()
+	if ok && !m.Trans && !c.IsConj() {
+		o.ptr, o.ld = elem0(f), m.LD
+		o.strides = c.Layout().Strides()[2:]
+		return o, nil
+	}
+	return copied(op, "c", c, c.Layout().Strides()[2:], load, cfg)
+}
+
+// copied makes a compact column-major copy of the batch v for one call:
+// broadcast axes are copied once (the copy keeps stride 0 there). Outputs
+// (load false or true) are copied back by finish.
+func copied[T Scalar](op, name string, v views.View[T], s []int, load bool, cfg policy.Config) (o operand[T], err error) {
+	if cfg.Strict {
+		return o, layout.Errorf(cblas.ErrCopyRefused, op, name, "%s (matrices of class %v) needs a copy and strict mode is on", v.Layout().String(), first(v).Layout().Class())
+	}
+	src := v
+	for i, x := range s {
+		if x == 0 && i+2 < src.Rank() && src.Layout().Dim(i+2) > 1 {
+			src, _ = src.Slice(i+2, 0, 1, 1) // broadcast: one copy of the matrix
+		}
+	}
+	if load {
+		o.tmp = src.ToColMajor()
+	} else if o.tmp, err = views.Zeros[T](src.Shape()...); err != nil {
+		return o, err
+	}
+	policy.Copies.Add(1)
+	o.dst = v
+	l := o.tmp.Layout()
+	o.ld, o.trans = max(1, l.Dim(0)), 0
+	o.strides = make([]int, len(s))
+	for i := range s {
+		if i+2 < l.Rank() && l.Dim(i+2) > 1 {
+			o.strides[i] = l.Stride(i + 2)
+		}
+	}
+	if o.tmp.Len() > 0 {
+		o.ptr = unsafe.Pointer(&o.tmp.Data()[0])
+	}
+	return o, nil
+}
+
+// elem0 returns the address of element (0, 0) of the rank-2 view f, nil
+// when it has none.
+func elem0[T Scalar](f views.View[T]) unsafe.Pointer {
+	if f.Len() == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&f.Data()[f.Layout().Offset()])
+}
+
+// fits checks that sizes and leading dimensions fit the BLAS integer.
+func fits(op string, vals ...int) error {
+	for _, v := range vals {
+		if int(blasInt(v)) != v {
+			return layout.Errorf(layout.ErrOverflow, op, "a", "%d does not fit the BLAS library's %d-bit integer", v, IntBits)
+		}
+	}
+	return nil
+}
+
+func conj[T Scalar](x T) T {
+	switch p := any(&x).(type) {
+	case *complex64:
+		*p = complex(real(*p), -imag(*p))
+	case *complex128:
+		*p = complex(real(*p), -imag(*p))
+	}
+	return x
+}
+
+// fold runs the batch as one gemm when the layouts allow it: a broadcast
+// (one matrix) and b, c reshapable to [K, N*B] and [M, N*B]; or b
+// broadcast and a, c (axes permuted to [M, B..., K]) reshapable to
+// [M*B, K] and [M*B, N]. done reports whether it ran.
+func fold[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], sa, sb []int, total int, opts []cblas.Option) (done bool, err error) {
+	m, k, n := a.Layout().Dim(0), a.Layout().Dim(1), b.Layout().Dim(1)
+	addressable := func(v views.View[T], err error) (views.View[T], bool) {
+		if err != nil {
+			return v, false
+		}
+		_, ok := v.Layout().Matrix()
+		return v, ok
+	}
+	if isBroadcast(sa) && !isBroadcast(sb) || total == 1 {
+		bf, okb := addressable(b.Reshape(k, n*total))
+		cf, okc := addressable(c.Reshape(m, n*total))
+		if okb && okc {
+			return true, cblas.Gemm(alpha, first(a), bf, beta, cf, opts...)
+		}
+	}
+	if isBroadcast(sb) && !isBroadcast(sa) && a.Rank() == c.Rank() {
+		perm := make([]int, c.Rank())
+		perm[0], perm[len(perm)-1] = 0, 1
+		for i := 1; i < len(perm)-1; i++ {
+			perm[i] = i + 1
+		}
+		ap, _ := a.Permute(perm...)
+		cp, _ := c.Permute(perm...)
+		af, oka := addressable(ap.Reshape(m*total, k))
+		cf, okc := addressable(cp.Reshape(m*total, n))
+		if oka && okc {
+			return true, cblas.Gemm(alpha, af, first(b), beta, cf, opts...)
+		}
+	}
+	return false, nil
+}

@@ -1,0 +1,97 @@
+package batch
+
+import (
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Batch geometry: the batch axes are axes 2, 3, ... of the output. An
+// input's batch axes broadcast Julia-style: each must have the output's
+// extent or extent 1 (or be missing on the right), and an axis of extent 1
+// or stride 0 repeats its one matrix over the output's extent.
+
+// batchShape returns the batch axes of v (its shape from axis 2 on).
+func batchShape[T Scalar](v views.View[T]) []int {
+	s := v.Shape()
+	return s[2:]
+}
+
+// broadcastStrides returns v's element strides along the batch axes of
+// shape out, 0 where v is broadcast (an argument error when v's batch axes
+// do not broadcast to out).
+func broadcastStrides[T Scalar](op, name string, v views.View[T], out []int) ([]int, error) {
+	l := v.Layout()
+	if l.Rank()-2 > len(out) {
+		return nil, layout.Errorf(layout.ErrShape, op, name, "%d batch axes, the output has %d", l.Rank()-2, len(out))
+	}
+	s := make([]int, len(out))
+	for i, d := range out {
+		axis := i + 2
+		switch {
+		case axis >= l.Rank() || l.Dim(axis) == 1:
+			s[i] = 0
+		case l.Dim(axis) == d:
+			s[i] = l.Stride(axis)
+		default:
+			return nil, layout.Errorf(layout.ErrShape, op, name, "batch axis %d has extent %d, want %d (or 1 to broadcast)", axis, l.Dim(axis), d)
+		}
+	}
+	return s, nil
+}
+
+// count returns the number of matrices in a batch of the given shape.
+func count(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d // the output's layout is valid: no overflow
+	}
+	return n
+}
+
+// first returns matrix 0 of v (index 0 along every axis from 2 on).
+func first[T Scalar](v views.View[T]) views.View[T] {
+	for v.Rank() > 2 {
+		v, _ = v.Index(v.Rank()-1, 0) // extent >= 1 when called
+	}
+	return v
+}
+
+// isBroadcast reports whether all strides are 0 (one matrix repeated).
+func isBroadcast(s []int) bool {
+	for _, x := range s {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// merge drops extent-1 axes and merges neighbouring batch axes that every
+// operand steps through as one (s[i+1] = s[i] * shape[i]), so that most
+// batches reach the C loops with one batch axis. It returns the new shape
+// and strides.
+func merge(shape []int, strides ...[]int) ([]int, [][]int) {
+	outShape := []int{}
+	out := make([][]int, len(strides))
+	for i, d := range shape {
+		if d == 1 {
+			continue
+		}
+		last := len(outShape) - 1
+		joinable := last >= 0
+		for k := range strides {
+			if joinable && strides[k][i] != out[k][last]*outShape[last] {
+				joinable = false
+			}
+		}
+		if joinable {
+			outShape[last] *= d
+			continue
+		}
+		outShape = append(outShape, d)
+		for k := range strides {
+			out[k] = append(out[k], strides[k][i])
+		}
+	}
+	return outShape, out
+}
