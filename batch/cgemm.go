@@ -1,7 +1,7 @@
 package batch
 
 /*
-#cgo CFLAGS: -O3 -I${SRCDIR}/../cblas
+#cgo CFLAGS: -I${SRCDIR}/../cblas
 #include "lapis_batch.h"
 
 // The C loops keep no pointer after they return and never call back into Go.

@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/kernel"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -104,9 +105,27 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 		pc.release()
 		return layout.Errorf(layout.ErrShape, op, "c", "%d batch axes that cannot be merged; at most %d", len(shape), maxBatchRank)
 	}
+	chunks := chunksFor(total, m*n*k)
+	if useKernel[T](m, n, k) {
+		// float64 products the Go-assembly kernel beats OpenBLAS on: a Go
+		// loop, no cgo at all.
+		policy.Small.Add(int64(chunks))
+		it := odometer{shape: shape, strides: st}
+		f := func(ch int) {
+			lo, hi := ch*total/chunks, (ch+1)*total/chunks
+			kernelChunk(it, lo, hi, m, n, k, any(alpha).(float64), any(&pa).(*operand[float64]),
+				any(&pb).(*operand[float64]), any(beta).(float64), any(&pc).(*operand[float64]))
+		}
+		if chunks == 1 {
+			f(0) // no OpenBLAS here: the caller's thread will do
+		} else {
+			run(chunks, f)
+		}
+		pc.finish()
+		return nil
+	}
 	g := newGeometry(shape, st[0], st[1], st[2])
 	tiny := m <= tinyMax && n <= tinyMax && k <= tinyMax && m*n*k <= tinyFlops
-	chunks := chunksFor(total, m*n*k)
 	if chunks > 1 {
 		defer singleThreaded()()
 	}
@@ -117,6 +136,85 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	})
 	pc.finish()
 	return nil
+}
+
+// useKernel reports whether a batch of m x n x k float64 products runs
+// internal/kernel.Dgemm (AVX2 and FMA present): up to the size where it
+// stops beating a BLAS call, as in cblas.
+func useKernel[T Scalar](m, n, k int) bool {
+	_, f64 := any(*new(T)).(float64)
+	return f64 && kernel.Fast && m <= kernelDim && n <= kernelDim && k <= kernelDim && m*n*k <= kernelFlops
+}
+
+var (
+	kernelDim   = 64
+	kernelFlops = 32 * 32 * 32
+)
+
+// odometer walks the flat batch indices of a geometry in Go.
+type odometer struct {
+	shape   []int
+	strides [][]int // a, b, c
+}
+
+// kernelChunk runs products lo <= t < hi with the Go-assembly kernel,
+// unchecked: Gemm has checked every matrix of the batch (shapes, leading
+// dimensions, and views over their slices, which hold every element).
+func kernelChunk(it odometer, lo, hi, m, n, k int, alpha float64, a, b *operand[float64], beta float64, c *operand[float64]) {
+	idx := make([]int, len(it.shape))
+	var off [3]int
+	t := lo
+	for i, d := range it.shape { // seek to lo
+		x := t % d
+		t /= d
+		idx[i] = x
+		for o := range off {
+			off[o] += x * it.strides[o][i]
+		}
+	}
+	ar, ac := m, k
+	if a.trans != 0 {
+		ar, ac = k, m
+	}
+	br, bc := k, n
+	if b.trans != 0 {
+		br, bc = n, k
+	}
+	as, bs, cs := span(ar, ac, a.ld), span(br, bc, b.ld), span(m, n, c.ld)
+	for range hi - lo {
+		kernel.DgemmUnchecked(m, n, k, alpha, floats(a.ptr, off[0], as), a.ld, a.trans != 0,
+			floats(b.ptr, off[1], bs), b.ld, b.trans != 0, beta, floats(c.ptr, off[2], cs), c.ld)
+		for i, d := range it.shape { // step
+			idx[i]++
+			for o := range off {
+				off[o] += it.strides[o][i]
+			}
+			if idx[i] < d {
+				break
+			}
+			for o := range off {
+				off[o] -= idx[i] * it.strides[o][i]
+			}
+			idx[i] = 0
+		}
+	}
+}
+
+// span is the number of elements a rows x cols column-major matrix with
+// leading dimension ld reaches.
+func span(rows, cols, ld int) int {
+	if rows == 0 || cols == 0 {
+		return 0
+	}
+	return ld*(cols-1) + rows
+}
+
+// floats returns the n float64s at element offset off from p.
+func floats(p unsafe.Pointer, off, n int) []float64 {
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*float64)(unsafe.Add(p, off*8)), n)
 }
 
 // tinyFlops is the largest m*n*k the plain kernel takes instead of BLAS

@@ -43,6 +43,15 @@ func Dgemm(m, n, k int, alpha float64, a []float64, lda int, transA bool, b []fl
 	checkMatrix("a", ar, ac, a, lda)
 	checkMatrix("b", br, bc, b, ldb)
 	checkMatrix("c", m, n, c, ldc)
+	DgemmUnchecked(m, n, k, alpha, a, lda, transA, b, ldb, transB, beta, c, ldc)
+}
+
+// DgemmUnchecked is Dgemm without its argument checks, for a caller that
+// has checked the arguments of many calls at once (package batch checks a
+// whole batch of products, then runs each): sizes must not be negative,
+// leading dimensions at least max(1, stored rows), and each slice must
+// hold its matrix, or the kernel reads and writes out of bounds.
+func DgemmUnchecked(m, n, k int, alpha float64, a []float64, lda int, transA bool, b []float64, ldb int, transB bool, beta float64, c []float64, ldc int) {
 	switch {
 	case m == 0 || n == 0:
 	case alpha == 0 || k == 0:
