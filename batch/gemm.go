@@ -126,7 +126,7 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	}
 	g := newGeometry(shape, st[0], st[1], st[2])
 	tiny := m <= tinyMax && n <= tinyMax && k <= tinyMax && m*n*k <= tinyFlops
-	if chunks > 1 {
+	if m*n*k < bigFlops { // one OpenBLAS thread per call, however the batch is split
 		defer singleThreaded()()
 	}
 	policy.Calls.Add(int64(chunks))

@@ -1,0 +1,419 @@
+package batch
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/lapack"
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Batched LAPACK. Every function takes batches [rows, cols, B...] whose
+// batch shapes agree and works on each matrix in place, as the lapack
+// routine it is named after does, through package lapack: a compact
+// column-major batch (or one whose matrices are each column-major) is
+// used in place with no copy; LAPACK's workspace size is queried once
+// (lapack remembers it) and each worker takes its buffers from the pool.
+// Matrices run in parallel on the workers when there are many (OpenBLAS
+// then runs one thread per call). One matrix failing does not stop the
+// others: the call returns an *Error listing the failed batch indices.
+
+// Error reports the matrices of a batch that LAPACK could not handle; all
+// the others were computed. It matches the sentinels of package lapack
+// (errors.Is(err, lapack.ErrSingular)) and yields each *lapack.Error to
+// errors.As.
+type Error struct {
+	Op     string
+	Shape  []int                 // the batch shape
+	Failed map[int]*lapack.Error // flat batch index (axis 2 fastest) -> LAPACK's error
+}
+
+func (e *Error) Error() string {
+	idx := make([]int, 0, len(e.Failed))
+	for t := range e.Failed {
+		idx = append(idx, t)
+	}
+	sort.Ints(idx)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d of %d matrices failed:", e.Op, len(idx), count(e.Shape))
+	for i, t := range idx {
+		if i == 3 {
+			fmt.Fprintf(&b, " ...")
+			break
+		}
+		fmt.Fprintf(&b, " %v: %v;", e.Index(t), e.Failed[t])
+	}
+	return strings.TrimSuffix(b.String(), ";")
+}
+
+// Unwrap returns the failed matrices' errors, in batch order.
+func (e *Error) Unwrap() []error {
+	idx := make([]int, 0, len(e.Failed))
+	for t := range e.Failed {
+		idx = append(idx, t)
+	}
+	sort.Ints(idx)
+	errs := make([]error, len(idx))
+	for i, t := range idx {
+		errs[i] = e.Failed[t]
+	}
+	return errs
+}
+
+// Index turns a flat batch index into the index along each batch axis.
+func (e *Error) Index(flat int) []int {
+	idx := make([]int, len(e.Shape))
+	for i, d := range e.Shape {
+		idx[i] = flat % d
+		flat /= d
+	}
+	return idx
+}
+
+// operands checks that the batches have rank >= 2 and one batch shape,
+// and, when they are written, that none has indices sharing an element
+// and no two share memory. It returns the batch shape.
+func operands[T Scalar](op string, names []string, vs []views.View[T]) ([]int, error) {
+	return checkOperands(op, names, vs, true)
+}
+
+func checkOperands[T Scalar](op string, names []string, vs []views.View[T], written bool) ([]int, error) {
+	var shape []int
+	for i, v := range vs {
+		if written && v.Layout().HasOverlap() {
+			return nil, layout.Errorf(layout.ErrOverlap, op, names[i], "%s is broadcast or has indices sharing an element; it is written in place", v.Layout().String())
+		}
+		for j := range i {
+			if written && views.Overlaps(v, vs[j]) {
+				return nil, layout.Errorf(layout.ErrOverlap, op, names[i], "shares memory with %s", names[j])
+			}
+		}
+		if v.Rank() < 2 {
+			return nil, layout.Errorf(layout.ErrShape, op, names[i], "rank %d, want at least 2 ([rows, cols, batch...])", v.Rank())
+		}
+		s := batchShape(v)
+		if i == 0 {
+			shape = s
+		} else if !slices.Equal(s, shape) {
+			return nil, layout.Errorf(layout.ErrShape, op, names[i], "batch shape %v, want %s's %v", s, names[0], shape)
+		}
+	}
+	return shape, nil
+}
+
+// matrixAt returns matrix t (flat index) of the batch v.
+func matrixAt[T Scalar](v views.View[T], shape []int, t int) views.View[T] {
+	idx := make([]int, len(shape))
+	for i, d := range shape {
+		idx[i] = t % d
+		t /= d
+	}
+	for i := len(idx) - 1; i >= 0; i-- {
+		v, _ = v.Index(2+i, idx[i]) // in range
+	}
+	return v
+}
+
+// perMatrix runs f on every matrix of the batches vs (batch shape
+// shape): f(t, mats, scratch) with mats the matrices at flat index t and
+// scratch a per-chunk value made by newScratch. The first matrix runs
+// alone first: an error that is not LAPACK's (an argument error or a
+// strict-mode refusal, the same for every matrix of a batch) is returned
+// before anything else is written. LAPACK's errors are collected into an
+// *Error. work is the cost of one matrix, for the split into chunks.
+func perMatrix[T Scalar, S any](op string, shape []int, vs []views.View[T], work int, newScratch func() S,
+	f func(t int, mats []views.View[T], scratch S) error) error {
+	total := count(shape)
+	if total == 0 {
+		return nil
+	}
+	var (
+		mu     sync.Mutex
+		failed = map[int]*lapack.Error{}
+		fatal  error
+	)
+	span := func(lo, hi int) {
+		scratch := newScratch()
+		mats := make([]views.View[T], len(vs))
+		for t := lo; t < hi; t++ {
+			for i, v := range vs {
+				mats[i] = matrixAt(v, shape, t)
+			}
+			err := f(t, mats, scratch)
+			if err == nil {
+				continue
+			}
+			mu.Lock()
+			var le *lapack.Error
+			if errors.As(err, &le) {
+				failed[t] = le
+			} else if fatal == nil {
+				fatal = err
+			}
+			mu.Unlock()
+		}
+	}
+	if work < bigFlops { // one OpenBLAS thread per call, however the batch is split
+		defer singleThreaded()()
+	}
+	run(1, func(int) { span(0, 1) })
+	if fatal != nil {
+		return fatal
+	}
+	if rest := total - 1; rest > 0 {
+		chunks := chunksFor(rest, work)
+		run(chunks, func(ch int) { span(1+ch*rest/chunks, 1+(ch+1)*rest/chunks) })
+	}
+	if fatal != nil {
+		return fatal
+	}
+	if len(failed) > 0 {
+		return &Error{Op: op, Shape: shape, Failed: failed}
+	}
+	return nil
+}
+
+// dims returns the rows and columns of a batch's matrices.
+func dims[T Scalar](v views.View[T]) (int, int) { return v.Layout().Dim(0), v.Layout().Dim(1) }
+
+func noScratch() struct{} { return struct{}{} }
+
+// pivots is a per-chunk pivot buffer.
+func pivots(n int) func() []int32 { return func() []int32 { return make([]int32, n) } }
+
+// Solve solves a[:, :, t] x = b[:, :, t] for every matrix of the batches a
+// ([n, n, B...]) and b ([n, nrhs, B...]), in place: b receives x and a the
+// LU factors (lapack.Gesv). A singular matrix is reported in the *Error;
+// its b is left unchanged.
+func Solve[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
+	const op = "batch.Solve"
+	shape, err := operands(op, []string{"a", "b"}, []views.View[T]{a, b})
+	if err != nil {
+		return err
+	}
+	n, _ := dims(a)
+	return perMatrix(op, shape, []views.View[T]{a, b}, n*n*n, pivots(n), func(_ int, m []views.View[T], ipiv []int32) error {
+		s, trans, ok := storage(m[0])
+		if !ok {
+			return lapack.Gesv(m[0], m[1], ipiv, opts...)
+		}
+		// A row-major matrix is solved through its storage, a^T (a^H when
+		// conjugated): factor that, solve with "T" ("C"). No copy.
+		if err := lapack.Getrf(s, ipiv, opts...); err != nil {
+			return err
+		}
+		return lapack.Getrs(trans, s, ipiv, m[1], opts...)
+	})
+}
+
+// storage returns, for a row-major square matrix m, the column-major view
+// of its storage and the operator that makes it m (Trans, or ConjTrans
+// for a conjugated view); ok is false for any other layout.
+func storage[T Scalar](m views.View[T]) (s views.View[T], trans lapack.Op, ok bool) {
+	l, ok := m.Layout().Matrix()
+	if !ok || !l.Trans {
+		return m, lapack.NoTrans, false
+	}
+	s, _ = m.T() // rank 2
+	trans = lapack.Trans
+	if m.IsConj() {
+		s, trans = s.Conj(), lapack.ConjTrans
+	}
+	return s, trans, true
+}
+
+// (Solve: a row-major matrix of a, which LAPACK's gesv cannot take in
+// place, is factored through its storage, which holds a^T: a then holds
+// the LU factors of a^T, as lapack.Getrs(lapack.Trans, ...) reads them.)
+
+// LU factors every matrix of the batch a ([m, n, B...]) in place
+// (lapack.Getrf); ipiv receives each matrix's min(m, n) pivots one after
+// another, in flat batch order (lapack.Perm reads them). Singular matrices
+// are reported in the *Error; their factors are complete.
+func LU[T Scalar](a views.View[T], ipiv []int32, opts ...cblas.Option) error {
+	const op = "batch.LU"
+	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
+	if err != nil {
+		return err
+	}
+	m, n := dims(a)
+	k := min(m, n)
+	if len(ipiv) < k*count(shape) {
+		return layout.Errorf(layout.ErrShape, op, "ipiv", "length %d, want %d (min(m, n) per matrix)", len(ipiv), k*count(shape))
+	}
+	return perMatrix(op, shape, []views.View[T]{a}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
+		return lapack.Getrf(mats[0], ipiv[t*k:(t+1)*k], opts...)
+	})
+}
+
+// Inv replaces every matrix of the batch a ([n, n, B...]) by its inverse
+// (lapack.Getrf then Getri). Singular matrices are reported in the *Error
+// and left factored.
+func Inv[T Scalar](a views.View[T], opts ...cblas.Option) error {
+	const op = "batch.Inv"
+	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
+	if err != nil {
+		return err
+	}
+	n, _ := dims(a)
+	return perMatrix(op, shape, []views.View[T]{a}, n*n*n, pivots(n), func(_ int, m []views.View[T], ipiv []int32) error {
+		// The inverse of a row-major matrix's storage a^T is (a^-1)^T:
+		// inverting the storage in place inverts the matrix. No copy.
+		if s, _, ok := storage(m[0]); ok {
+			m[0] = s
+		}
+		if err := lapack.Getrf(m[0], ipiv, opts...); err != nil {
+			return err
+		}
+		return lapack.Getri(m[0], ipiv, opts...)
+	})
+}
+
+// Cholesky factors every positive definite matrix of the batch a in place
+// in its uplo triangle (lapack.Potrf). Matrices that are not positive
+// definite are reported in the *Error.
+func Cholesky[T Scalar](uplo cblas.Uplo, a views.View[T], opts ...cblas.Option) error {
+	const op = "batch.Cholesky"
+	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
+	if err != nil {
+		return err
+	}
+	n, _ := dims(a)
+	return perMatrix(op, shape, []views.View[T]{a}, n*n*n/3, noScratch, func(_ int, m []views.View[T], _ struct{}) error {
+		return lapack.Potrf(uplo, m[0], opts...)
+	})
+}
+
+// CholeskySolve solves a x = b for every matrix, in place in b, from
+// Cholesky's factors in the uplo triangles of f (lapack.Potrs).
+func CholeskySolve[T Scalar](uplo cblas.Uplo, f, b views.View[T], opts ...cblas.Option) error {
+	const op = "batch.CholeskySolve"
+	shape, err := operands(op, []string{"f", "b"}, []views.View[T]{f, b})
+	if err != nil {
+		return err
+	}
+	n, _ := dims(f)
+	return perMatrix(op, shape, []views.View[T]{f, b}, n*n, noScratch, func(_ int, m []views.View[T], _ struct{}) error {
+		return lapack.Potrs(uplo, m[0], m[1], opts...)
+	})
+}
+
+// QR factors every matrix of the batch a ([m, n, B...]) in place
+// (lapack.Geqrf); tau receives each matrix's min(m, n) reflector scalars
+// one after another, in flat batch order.
+func QR[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
+	const op = "batch.QR"
+	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
+	if err != nil {
+		return err
+	}
+	m, n := dims(a)
+	k := min(m, n)
+	if len(tau) < k*count(shape) {
+		return layout.Errorf(layout.ErrShape, op, "tau", "length %d, want %d (min(m, n) per matrix)", len(tau), k*count(shape))
+	}
+	return perMatrix(op, shape, []views.View[T]{a}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
+		return lapack.Geqrf(mats[0], tau[t*k:(t+1)*k], opts...)
+	})
+}
+
+// LeastSquares solves min |a x - b| (or the minimum-norm a x = b when
+// m < n) for every full-rank matrix of the batch a ([m, n, B...]) in
+// place (lapack.Gels): b ([max(m, n), nrhs, B...]) receives x in its first
+// n rows. Rank-deficient matrices are reported in the *Error.
+func LeastSquares[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
+	const op = "batch.LeastSquares"
+	shape, err := operands(op, []string{"a", "b"}, []views.View[T]{a, b})
+	if err != nil {
+		return err
+	}
+	m, n := dims(a)
+	return perMatrix(op, shape, []views.View[T]{a, b}, m*n*min(m, n), noScratch, func(_ int, mats []views.View[T], _ struct{}) error {
+		return lapack.Gels(mats[0], mats[1], opts...)
+	})
+}
+
+// LogDet returns, for every matrix of the batch a ([n, n, B...]), its
+// determinant as sign * exp(logAbs) (lapack.LogDet; a is not modified),
+// in flat batch order. Singular matrices give sign 0 and logAbs -Inf.
+func LogDet[T Scalar](a views.View[T], opts ...cblas.Option) (logAbs []float64, sign []T, err error) {
+	const op = "batch.LogDet"
+	shape, err := checkOperands(op, []string{"a"}, []views.View[T]{a}, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, _ := dims(a)
+	total := count(shape)
+	logAbs, sign = make([]float64, total), make([]T, total)
+	err = perMatrix(op, shape, []views.View[T]{a}, n*n*n, noScratch, func(t int, m []views.View[T], _ struct{}) error {
+		var err error
+		logAbs[t], sign[t], err = lapack.LogDet(m[0], opts...)
+		return err
+	})
+	return logAbs, sign, err
+}
+
+// Det returns the determinant of every matrix of the batch a, in flat
+// batch order (a is not modified; see LogDet for large matrices).
+func Det[T Scalar](a views.View[T], opts ...cblas.Option) ([]T, error) {
+	const op = "batch.Det"
+	shape, err := checkOperands(op, []string{"a"}, []views.View[T]{a}, false)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := dims(a)
+	det := make([]T, count(shape))
+	err = perMatrix(op, shape, []views.View[T]{a}, n*n*n, noScratch, func(t int, m []views.View[T], _ struct{}) error {
+		var err error
+		det[t], err = lapack.Det(m[0], opts...)
+		return err
+	})
+	return det, err
+}
+
+// SVD computes the reduced singular value decomposition of every matrix
+// of the batch a ([m, n, B...], destroyed) by divide and conquer
+// (lapack.Gesdd, JobSome): s receives each matrix's k = min(m, n) singular
+// values one after another (reals of a's precision), u ([m, k, B...]) and
+// vt ([k, n, B...]) the vectors.
+func SVD[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T], opts ...cblas.Option) error {
+	const op = "batch.SVD"
+	shape, err := operands(op, []string{"a", "u", "vt"}, []views.View[T]{a, u, vt})
+	if err != nil {
+		return err
+	}
+	m, n := dims(a)
+	k := min(m, n)
+	if len(s) < k*count(shape) {
+		return layout.Errorf(layout.ErrShape, op, "s", "length %d, want %d (min(m, n) per matrix)", len(s), k*count(shape))
+	}
+	return perMatrix(op, shape, []views.View[T]{a, u, vt}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
+		return lapack.Gesdd(lapack.JobSome, mats[0], s[t*k:(t+1)*k], mats[1], mats[2], opts...)
+	})
+}
+
+// EigSym computes the eigenvalues and eigenvectors of every symmetric
+// (Hermitian) matrix of the batch a ([n, n, B...]), of which the uplo
+// triangle is read, by divide and conquer (lapack.Syevd): w receives each
+// matrix's n eigenvalues in ascending order one after another (reals of
+// a's precision), a the eigenvectors as columns.
+func EigSym[T Scalar, R lapack.Real](uplo cblas.Uplo, a views.View[T], w []R, opts ...cblas.Option) error {
+	const op = "batch.EigSym"
+	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
+	if err != nil {
+		return err
+	}
+	n, _ := dims(a)
+	if len(w) < n*count(shape) {
+		return layout.Errorf(layout.ErrShape, op, "w", "length %d, want %d (n per matrix)", len(w), n*count(shape))
+	}
+	return perMatrix(op, shape, []views.View[T]{a}, 4*n*n*n, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
+		return lapack.Syevd(lapack.JobVectors, uplo, mats[0], w[t*n:(t+1)*n], opts...)
+	})
+}

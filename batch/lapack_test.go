@@ -1,0 +1,356 @@
+package batch
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/lapack"
+	tm "github.com/lapis-go/lapis/internal/testmat"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Batched LAPACK equals package lapack matrix by matrix: each test runs a
+// batch op on batches of several shapes and layouts (compact, padded,
+// row-major matrices, reversed batch axes, extents 0 and 1, one singular
+// matrix in the middle) and the lapack routine on a copy of each matrix,
+// and compares bit for bit (the same routine runs on the same data).
+
+// cloneBatch copies a test batch (same layout, own buffer).
+func cloneBatch[T Scalar](b tbatch[T]) tbatch[T] {
+	buf := slices.Clone(b.buf)
+	v, err := views.FromSlice(buf, b.v.Layout())
+	if err != nil {
+		panic(err)
+	}
+	if b.v.IsConj() {
+		v = v.Conj()
+	}
+	return tbatch[T]{v: v, buf: buf}
+}
+
+// spdBatch makes a batch of positive definite (Hermitian) matrices.
+func spdBatch[T Scalar](rng *rand.Rand, n int, shape []int, kind tm.Kind) tbatch[T] {
+	b := newBatch[T](rng, n, n, shape, kind)
+	b.each(func(m views.View[T]) {
+		x := tm.Rand(rng, n, n, !tm.IsComplex[T]())
+		p := x.Mul(x.H())
+		for i := range n {
+			for j := range n {
+				v := p.At(i, j)
+				if i == j {
+					v += complex(float64(n), 0)
+				}
+				m.Set(tm.FromComplex[T](v), i, j)
+			}
+		}
+	})
+	return b
+}
+
+type batchCase struct {
+	shape   []int
+	kind    tm.Kind
+	reverse bool // reverse batch axis 2
+}
+
+var batchCases = []batchCase{
+	{[]int{7}, tm.ColPacked, false},
+	{[]int{3, 2}, tm.ColStrided, true},
+	{[]int{2, 1, 3}, tm.RowPacked, false},
+	{[]int{0}, tm.ColPacked, false},
+	{[]int{1}, tm.General, false},
+	{[]int{5}, tm.General, true},
+}
+
+func (c batchCase) view(v views.View[float64]) views.View[float64] { return v }
+
+// orient applies the case's batch-axis reversal.
+func orient[T Scalar](c batchCase, b tbatch[T]) tbatch[T] {
+	if c.reverse && len(c.shape) > 0 && c.shape[0] > 1 {
+		b.v, _ = b.v.Reverse(2)
+	}
+	return b
+}
+
+// equalBatches checks two batches hold the same values bit for bit.
+func equalBatches[T Scalar](t *testing.T, what string, got, want views.View[T]) {
+	t.Helper()
+	g, w := flatMatrices(got), flatMatrices(want)
+	for i := range g {
+		if !slices.EqualFunc(g[i].D, w[i].D, func(x, y complex128) bool { return x == y || x != x && y != y }) {
+			t.Fatalf("%s: matrix %d differs from the per-matrix result", what, i)
+		}
+	}
+}
+
+// closeBatches checks two batches agree within tol (relative, Frobenius,
+// matrix by matrix).
+func closeBatches[T Scalar](t *testing.T, what string, got, want views.View[T], tol float64) {
+	t.Helper()
+	g, w := flatMatrices(got), flatMatrices(want)
+	for i := range g {
+		tm.Close(t, fmt.Sprintf("%s matrix %d", what, i), g[i], w[i], tol)
+	}
+}
+
+// perMatrixRef runs f on each matrix of the batches (flat order).
+func perMatrixRef[T Scalar](vs []views.View[T], f func(t int, m []views.View[T])) {
+	shape := batchShape(vs[0])
+	for t := range count(shape) {
+		ms := make([]views.View[T], len(vs))
+		for i, v := range vs {
+			ms[i] = matrixAt(v, shape, t)
+		}
+		f(t, ms)
+	}
+}
+
+func TestSolveBatch(t *testing.T) {
+	forTypes(t, testSolveBatch[float32], testSolveBatch[float64], testSolveBatch[complex64], testSolveBatch[complex128])
+}
+
+func testSolveBatch[T Scalar](t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, uint64(len(t.Name()))))
+	for _, bc := range batchCases {
+		for _, n := range []int{1, 5} {
+			a := orient(bc, newBatch[T](rng, n, n, bc.shape, bc.kind))
+			b := orient(bc, newBatch[T](rng, n, 2, bc.shape, tm.ColPacked))
+			total := count(bc.shape)
+			singular := -1
+			if total > 2 { // one singular matrix in the middle
+				singular = total / 2
+				m := matrixAt(a.v, bc.shape, singular)
+				for i := range n {
+					m.Set(0, i, 0)
+				}
+			}
+			ra, rb := cloneBatch(a), cloneBatch(b)
+			what := fmt.Sprintf("Solve %v %v n=%d", bc.shape, bc.kind, n)
+			c0 := cblas.ReadStats().Copies
+			err := Solve(a.v, b.v)
+			copies := cblas.ReadStats().Copies - c0
+			if singular < 0 && err != nil {
+				t.Fatal(what, err)
+			}
+			if singular >= 0 {
+				var be *Error
+				var le *lapack.Error
+				if !errors.As(err, &be) || len(be.Failed) != 1 || be.Failed[singular] == nil ||
+					!errors.Is(err, lapack.ErrSingular) || !errors.As(err, &le) {
+					t.Fatalf("%s: %v", what, err)
+				}
+			}
+			if bc.kind == tm.General && n > 1 {
+				if copies != int64(total) { // a's matrices: one copy each (in and back)
+					t.Fatalf("%s: %d copies, want %d", what, copies, total)
+				}
+			} else if copies != 0 {
+				t.Fatalf("%s: %d copies, want none", what, copies)
+			}
+			ipiv := make([]int32, n)
+			perMatrixRef([]views.View[T]{ra.v, rb.v}, func(_ int, m []views.View[T]) {
+				_ = lapack.Gesv(m[0], m[1], ipiv)
+			})
+			if bc.kind == tm.RowPacked && n > 1 {
+				// Factored through the storage (a^T) with "T": the same
+				// solution, computed in another order.
+				closeBatches(t, what+" x", b.v, rb.v, tol[T](n)*100)
+			} else {
+				equalBatches(t, what+" x", b.v, rb.v)
+				equalBatches(t, what+" lu", a.v, ra.v)
+			}
+			checkPadding(t, what, b)
+		}
+	}
+}
+
+// TestBatchOps: every other op against package lapack on each matrix.
+func TestBatchOps(t *testing.T) {
+	forTypes(t, testBatchOps[float32, float32], testBatchOps[float64, float64], testBatchOps[complex64, float32], testBatchOps[complex128, float64])
+}
+
+func testBatchOps[T Scalar, R lapack.Real](t *testing.T) {
+	// The batch runs OpenBLAS on one thread; so must the reference, for
+	// bit-for-bit equality.
+	prev := cblas.Threads()
+	_ = cblas.SetThreads(1)
+	defer func() { _ = cblas.SetThreads(prev) }()
+	rng := rand.New(rand.NewPCG(12, uint64(len(t.Name()))))
+	for _, bc := range batchCases {
+		total := count(bc.shape)
+		what := fmt.Sprintf("%v %v", bc.shape, bc.kind)
+		m, n := 6, 4
+
+		// LU and Inv.
+		a := orient(bc, newBatch[T](rng, m, n, bc.shape, bc.kind))
+		ra := cloneBatch(a)
+		ipiv := make([]int32, n*total)
+		if err := LU(a.v, ipiv); err != nil {
+			t.Fatal(err)
+		}
+		rpiv := make([]int32, n*total)
+		perMatrixRef([]views.View[T]{ra.v}, func(i int, mm []views.View[T]) { _ = lapack.Getrf(mm[0], rpiv[i*n:(i+1)*n]) })
+		equalBatches(t, "LU "+what, a.v, ra.v)
+		if !slices.Equal(ipiv, rpiv) {
+			t.Fatalf("LU %s: pivots differ", what)
+		}
+		sq := orient(bc, newBatch[T](rng, n, n, bc.shape, bc.kind))
+		rsq := cloneBatch(sq)
+		if err := Inv(sq.v); err != nil {
+			t.Fatal(err)
+		}
+		p := make([]int32, n)
+		perMatrixRef([]views.View[T]{rsq.v}, func(_ int, mm []views.View[T]) { _ = lapack.Getrf(mm[0], p); _ = lapack.Getri(mm[0], p) })
+		if bc.kind == tm.RowPacked { // inverted through the storage
+			closeBatches(t, "Inv "+what, sq.v, rsq.v, tol[T](n)*100)
+		} else {
+			equalBatches(t, "Inv "+what, sq.v, rsq.v)
+		}
+
+		// Det and LogDet leave a alone.
+		d := orient(bc, newBatch[T](rng, n, n, bc.shape, bc.kind))
+		before := slices.Clone(d.buf)
+		det, err := Det(d.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logAbs, sign, err := LogDet(d.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.EqualFunc(before, d.buf, func(x, y T) bool { return x == y || tm.IsNaN(x) && tm.IsNaN(y) }) {
+			t.Fatalf("Det %s: a changed", what)
+		}
+		perMatrixRef([]views.View[T]{d.v}, func(i int, mm []views.View[T]) {
+			wd, _ := lapack.Det(mm[0])
+			wl, ws, _ := lapack.LogDet(mm[0])
+			if det[i] != wd || logAbs[i] != wl || sign[i] != ws {
+				t.Fatalf("Det %s matrix %d: %v %v %v, want %v %v %v", what, i, det[i], logAbs[i], sign[i], wd, wl, ws)
+			}
+		})
+
+		// Cholesky and CholeskySolve.
+		s := orient(bc, spdBatch[T](rng, n, bc.shape, bc.kind))
+		rs := cloneBatch(s)
+		rhs := orient(bc, newBatch[T](rng, n, 3, bc.shape, tm.ColStrided))
+		rrhs := cloneBatch(rhs)
+		if err := Cholesky(cblas.Lower, s.v); err != nil {
+			t.Fatal(err)
+		}
+		if err := CholeskySolve(cblas.Lower, s.v, rhs.v); err != nil {
+			t.Fatal(err)
+		}
+		perMatrixRef([]views.View[T]{rs.v, rrhs.v}, func(_ int, mm []views.View[T]) {
+			_ = lapack.Potrf(cblas.Lower, mm[0])
+			_ = lapack.Potrs(cblas.Lower, mm[0], mm[1])
+		})
+		equalBatches(t, "Cholesky "+what, s.v, rs.v)
+		equalBatches(t, "CholeskySolve "+what, rhs.v, rrhs.v)
+
+		// QR and LeastSquares.
+		q := orient(bc, newBatch[T](rng, m, n, bc.shape, bc.kind))
+		rq := cloneBatch(q)
+		tau, rtau := make([]T, n*total), make([]T, n*total)
+		if err := QR(q.v, tau); err != nil {
+			t.Fatal(err)
+		}
+		perMatrixRef([]views.View[T]{rq.v}, func(i int, mm []views.View[T]) { _ = lapack.Geqrf(mm[0], rtau[i*n:(i+1)*n]) })
+		equalBatches(t, "QR "+what, q.v, rq.v)
+		if !slices.Equal(tau, rtau) {
+			t.Fatalf("QR %s: tau differs", what)
+		}
+		ls := orient(bc, newBatch[T](rng, m, n, bc.shape, bc.kind))
+		lb := orient(bc, newBatch[T](rng, m, 2, bc.shape, tm.RowPacked))
+		rls, rlb := cloneBatch(ls), cloneBatch(lb)
+		if err := LeastSquares(ls.v, lb.v); err != nil {
+			t.Fatal(err)
+		}
+		perMatrixRef([]views.View[T]{rls.v, rlb.v}, func(_ int, mm []views.View[T]) { _ = lapack.Gels(mm[0], mm[1]) })
+		equalBatches(t, "LeastSquares "+what, lb.v, rlb.v)
+
+		// SVD and EigSym.
+		sv := orient(bc, newBatch[T](rng, m, n, bc.shape, bc.kind))
+		rsv := cloneBatch(sv)
+		u, vt := orient(bc, newBatch[T](rng, m, n, bc.shape, tm.ColPacked)), orient(bc, newBatch[T](rng, n, n, bc.shape, tm.RowPacked))
+		ru, rvt := cloneBatch(u), cloneBatch(vt)
+		sing, rsing := make([]R, n*total), make([]R, n*total)
+		if err := SVD(sv.v, sing, u.v, vt.v); err != nil {
+			t.Fatal(err)
+		}
+		perMatrixRef([]views.View[T]{rsv.v, ru.v, rvt.v}, func(i int, mm []views.View[T]) {
+			_ = lapack.Gesdd(lapack.JobSome, mm[0], rsing[i*n:(i+1)*n], mm[1], mm[2])
+		})
+		if !slices.Equal(sing, rsing) {
+			t.Fatalf("SVD %s: singular values differ", what)
+		}
+		equalBatches(t, "SVD u "+what, u.v, ru.v)
+		equalBatches(t, "SVD vt "+what, vt.v, rvt.v)
+		e := orient(bc, spdBatch[T](rng, n, bc.shape, bc.kind))
+		re := cloneBatch(e)
+		w, rw := make([]R, n*total), make([]R, n*total)
+		if err := EigSym(cblas.Upper, e.v, w); err != nil {
+			t.Fatal(err)
+		}
+		perMatrixRef([]views.View[T]{re.v}, func(i int, mm []views.View[T]) {
+			_ = lapack.Syevd(lapack.JobVectors, cblas.Upper, mm[0], rw[i*n:(i+1)*n])
+		})
+		if !slices.Equal(w, rw) {
+			t.Fatalf("EigSym %s: eigenvalues differ", what)
+		}
+		equalBatches(t, "EigSym "+what, e.v, re.v)
+	}
+}
+
+// TestBatchParallel: a large batch split over workers gives the serial
+// result bit for bit, and the race detector sees the workers.
+func TestBatchParallel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	n := 12
+	a := newBatch[float64](rng, n, n, []int{400}, tm.ColPacked)
+	b := newBatch[float64](rng, n, 2, []int{400}, tm.ColPacked)
+	var got [][]float64
+	for _, w := range []int{1, 3} {
+		prev := SetWorkers(w)
+		ac, bcp := cloneBatch(a), cloneBatch(b)
+		if err := Solve(ac.v, bcp.v); err != nil {
+			t.Fatal(err)
+		}
+		SetWorkers(prev)
+		got = append(got, bcp.buf)
+	}
+	if !slices.EqualFunc(got[0], got[1], sameFloat) {
+		t.Fatal("3 workers differ from 1")
+	}
+}
+
+func TestBatchLapackErrors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	a := newBatch[float64](rng, 3, 3, []int{4}, tm.ColPacked)
+	b := newBatch[float64](rng, 3, 1, []int{5}, tm.ColPacked)
+	one, _ := first(a.v).Reshape(3, 3, 1)
+	bcast, _ := one.BroadcastTo(3, 3, 4)
+	g := newBatch[float64](rng, 3, 3, []int{4}, tm.General)
+	cases := map[string]error{
+		"batch shapes": Solve(a.v, b.v),
+		"broadcast a":  Solve(bcast, must(first(b.v).Reshape(3, 1, 1))),
+		"short ipiv":   LU(a.v, make([]int32, 3)),
+		"strict":       Inv(g.v, cblas.Strict(true)),
+		"overlap":      Solve(a.v, must(a.v.Slice(1, 0, 1, 1))),
+	}
+	for name, err := range cases {
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		}
+		var be *Error
+		if errors.As(err, &be) {
+			t.Errorf("%s: a per-matrix error for an argument error: %v", name, err)
+		}
+	}
+	if !errors.Is(cases["strict"], cblas.ErrCopyRefused) {
+		t.Errorf("strict: %v", cases["strict"])
+	}
+}
