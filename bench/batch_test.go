@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/lapis-go/lapis/batch"
+	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -72,4 +73,61 @@ func BenchmarkBatchGemm(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkBatchSolve: count n x n systems with one right-hand side each,
+// a [n, n, count] and b [n, 1, count] compact column-major, solved in
+// place by batch.Solve (workers 1 and 2) and by a Go loop of lapack.Gesv
+// calls; inputs restored untimed before each run.
+//
+//	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench BatchSolve -count 4 ./bench | go run ./bench/report -ref lapis
+func BenchmarkBatchSolve(b *testing.B) {
+	prev := setBLASThreads(1)
+	defer setBLASThreads(prev)
+	n, count := 8, 10000
+	rng := rand.New(rand.NewPCG(8, 8))
+	a0, b0 := random(rng, n*n*count), random(rng, n*count)
+	for t := range count { // diagonally dominant: well conditioned
+		for i := range n {
+			a0[t*n*n+i*n+i] += float64(2 * n)
+		}
+	}
+	a, bb := make([]float64, len(a0)), make([]float64, len(b0))
+	av := must(views.FromColMajor(a, n, n, count)).View()
+	bv := must(views.FromColMajor(bb, n, 1, count)).View()
+	run := func(name string, f func()) {
+		b.Run(fmt.Sprintf("op=solve/n=%d/count=%d/impl=%s", n, count, name), func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				copy(a, a0)
+				copy(bb, b0)
+				b.StartTimer()
+				f()
+			}
+			b.ReportMetric(float64(count)*float64(b.N)/b.Elapsed().Seconds(), "matrices/s")
+		})
+	}
+	for _, w := range []int{1, 2} {
+		name := "lapis"
+		if w > 1 {
+			name = fmt.Sprintf("lapis-w%d", w)
+		}
+		run(name, func() {
+			prev := batch.SetWorkers(w)
+			if err := batch.Solve(av, bv); err != nil {
+				b.Fatal(err)
+			}
+			batch.SetWorkers(prev)
+		})
+	}
+	ipiv := make([]int32, n)
+	run("go-lapack-loop", func() {
+		for t := range count {
+			ai, _ := av.Index(2, t)
+			bi, _ := bv.Index(2, t)
+			if err := lapack.Gesv(ai, bi, ipiv); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
