@@ -162,62 +162,31 @@ type odometer struct {
 // kernelChunk runs products lo <= t < hi with the Go-assembly kernel,
 // unchecked: Gemm has checked every matrix of the batch (shapes, leading
 // dimensions, and views over their slices, which hold every element).
+// The chunk is cut into runs along the first batch axis, each one call of
+// kernel.DgemmStrided.
 func kernelChunk(it odometer, lo, hi, m, n, k int, alpha float64, a, b *operand[float64], beta float64, c *operand[float64]) {
-	idx := make([]int, len(it.shape))
-	var off [3]int
-	t := lo
-	for i, d := range it.shape { // seek to lo
-		x := t % d
-		t /= d
-		idx[i] = x
-		for o := range off {
-			off[o] += x * it.strides[o][i]
-		}
+	d0, s0 := 1, [3]int{}
+	if len(it.shape) > 0 {
+		d0 = it.shape[0]
+		s0 = [3]int{it.strides[0][0], it.strides[1][0], it.strides[2][0]}
 	}
-	ar, ac := m, k
-	if a.trans != 0 {
-		ar, ac = k, m
-	}
-	br, bc := k, n
-	if b.trans != 0 {
-		br, bc = n, k
-	}
-	as, bs, cs := span(ar, ac, a.ld), span(br, bc, b.ld), span(m, n, c.ld)
-	for range hi - lo {
-		kernel.DgemmUnchecked(m, n, k, alpha, floats(a.ptr, off[0], as), a.ld, a.trans != 0,
-			floats(b.ptr, off[1], bs), b.ld, b.trans != 0, beta, floats(c.ptr, off[2], cs), c.ld)
-		for i, d := range it.shape { // step
-			idx[i]++
+	for t := lo; t < hi; {
+		var off [3]int
+		x := t
+		for i, d := range it.shape {
 			for o := range off {
-				off[o] += it.strides[o][i]
+				off[o] += (x % d) * it.strides[o][i]
 			}
-			if idx[i] < d {
-				break
-			}
-			for o := range off {
-				off[o] -= idx[i] * it.strides[o][i]
-			}
-			idx[i] = 0
+			x /= d
 		}
+		run := min(hi-t, d0-t%d0)
+		kernel.DgemmStrided(run, m, n, k, alpha, unsafe.Add(a.ptr, 8*off[0]), a.ld, s0[0], a.trans != 0,
+			unsafe.Add(b.ptr, 8*off[1]), b.ld, s0[1], b.trans != 0, beta, unsafe.Add(c.ptr, 8*off[2]), c.ld, s0[2])
+		t += run
 	}
 }
 
-// span is the number of elements a rows x cols column-major matrix with
-// leading dimension ld reaches.
-func span(rows, cols, ld int) int {
-	if rows == 0 || cols == 0 {
-		return 0
-	}
-	return ld*(cols-1) + rows
-}
 
-// floats returns the n float64s at element offset off from p.
-func floats(p unsafe.Pointer, off, n int) []float64 {
-	if n == 0 {
-		return nil
-	}
-	return unsafe.Slice((*float64)(unsafe.Add(p, off*8)), n)
-}
 
 // tinyFlops is the largest m*n*k the plain kernel takes instead of BLAS
 // (README: how it was measured).

@@ -19,6 +19,8 @@
 // other.
 package kernel
 
+import "unsafe"
+
 // Dgemm computes c = alpha*op(a)*op(b) + beta*c, with op(a) m x k, op(b)
 // k x n and c m x n, all column-major with leading dimensions lda, ldb, ldc;
 // op(x) is x^T when transX is set (a is then stored k x m, b n x k). As in
@@ -134,4 +136,59 @@ func dgemmGo(m, n, k int, alpha float64, a []float64, lda int, transA bool, b []
 			store(&cj[i], s)
 		}
 	}
+}
+
+// DgemmStrided runs count products c_t = alpha*op(a_t)*op(b_t) + beta*c_t,
+// t = 0, ..., count-1, where matrix t of each operand starts t*stride
+// elements after its first (strides may be negative, or 0 to repeat a
+// matrix). It is for package batch, which has checked every matrix of the
+// batch: like DgemmUnchecked it trusts its arguments, and it needs only
+// the pointers. With the assembly kernel and an untransposed a it calls
+// the kernel directly, without building slices.
+func DgemmStrided(count, m, n, k int, alpha float64, a unsafe.Pointer, lda, sa int, transA bool,
+	b unsafe.Pointer, ldb, sb int, transB bool, beta float64, c unsafe.Pointer, ldc, sc int) {
+	if count <= 0 || m == 0 || n == 0 {
+		return
+	}
+	if Fast && !transA && k > 0 && alpha != 0 {
+		bp, bj := 8, 8*ldb
+		if transB {
+			bp, bj = bj, bp
+		}
+		for t := range count {
+			dgemmNN(m, n, k, alpha, (*float64)(unsafe.Add(a, 8*t*sa)), 8*lda, (*float64)(unsafe.Add(b, 8*t*sb)), bp, bj,
+				beta, (*float64)(unsafe.Add(c, 8*t*sc)), 8*ldc)
+		}
+		return
+	}
+	ar, ac := m, k
+	if transA {
+		ar, ac = k, m
+	}
+	br, bc := k, n
+	if transB {
+		br, bc = n, k
+	}
+	la, lb, lc := span(ar, ac, lda), span(br, bc, ldb), span(m, n, ldc)
+	for t := range count {
+		DgemmUnchecked(m, n, k, alpha, floats(a, t*sa, la), lda, transA, floats(b, t*sb, lb), ldb, transB,
+			beta, floats(c, t*sc, lc), ldc)
+	}
+}
+
+// span is the number of elements a rows x cols column-major matrix with
+// leading dimension ld reaches.
+func span(rows, cols, ld int) int {
+	if rows == 0 || cols == 0 {
+		return 0
+	}
+	return ld*(cols-1) + rows
+}
+
+// floats returns the n float64s at element offset off from p.
+func floats(p unsafe.Pointer, off, n int) []float64 {
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*float64)(unsafe.Add(p, off*8)), n)
 }

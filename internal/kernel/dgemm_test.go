@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"unsafe"
 )
 
 // refDgemm is the test oracle: the plain triple loop of Dgemm's definition.
@@ -263,4 +265,48 @@ func BenchmarkDgemm(b *testing.B) {
 			}
 		}
 	}
+}
+
+// TestDgemmStrided: a strided run of products equals Dgemm on each
+// matrix, with positive, negative and zero (repeated) strides, both
+// transposes of a, and beta 0 over NaN.
+func TestDgemmStrided(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, sz := range [][3]int{{4, 4, 4}, {3, 5, 2}, {9, 2, 7}} {
+		m, n, k := sz[0], sz[1], sz[2]
+		for _, ta := range []bool{false, true} {
+			for _, strides := range [][3]int{{m * k, k * n, m * n}, {-m * k, 0, -m * n}, {0, k * n, m * n}} {
+				const count = 5
+				lda, ldb, ldc := max(m, k)+1, max(k, n)+1, m+2
+				size := func(ld, cols int) int { return ld*cols + 2*count*max(m, k)*max(k, n) }
+				a, b := randSlice(rng, size(lda, max(m, k))), randSlice(rng, size(ldb, max(k, n)))
+				c := make([]float64, size(ldc, n))
+				for i := range c {
+					c[i] = math.NaN()
+				}
+				want := slices.Clone(c)
+				base := func(s int) int { return max(0, -s*(count-1)) }
+				oa, ob, oc := base(strides[0]), base(strides[1]), base(strides[2])
+				for tt := range count {
+					Dgemm(m, n, k, 1.5, a[oa+tt*strides[0]:], lda, ta, b[ob+tt*strides[1]:], ldb, false, 0, want[oc+tt*strides[2]:], ldc)
+				}
+				if strides[2] == 0 {
+					continue // c repeated: the last product wins either way
+				}
+				DgemmStrided(count, m, n, k, 1.5, unsafe.Pointer(&a[oa]), lda, strides[0], ta, unsafe.Pointer(&b[ob]), ldb, strides[1], false,
+					0, unsafe.Pointer(&c[oc]), ldc, strides[2])
+				if !slices.EqualFunc(c, want, func(x, y float64) bool { return x == y || x != x && y != y }) {
+					t.Fatalf("%dx%dx%d transA=%v strides %v: differs from Dgemm per matrix", m, n, k, ta, strides)
+				}
+			}
+		}
+	}
+}
+
+func randSlice(rng *rand.Rand, n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = rng.NormFloat64()
+	}
+	return s
 }

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# bench-batch.sh: package batch against its anchors (issue #6), measured in
+# one run, float64, printed as tables of ratios (medians of COUNT passes,
+# default 4). OpenBLAS runs one thread; impl=lapis uses one worker,
+# lapis-w2 two.
+#   scripts/bench-batch.sh
+#   COUNT=8 scripts/bench-batch.sh
+# numpy's np.matmul and np.linalg.solve on the same stacks ((count, n, n)
+# arrays) are timed too when /usr/bin/python3 has numpy (apt-get install
+# python3-numpy); otherwise they are skipped with a note.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${COUNT:-4}
+export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE-Haswell}
+export OPENBLAS_NUM_THREADS=1
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+go test -run '^$' -bench '^Benchmark(BatchGemm|BatchSolve)$' -count "$count" ./bench | tee "$out" >&2
+
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  /usr/bin/python3 - "$count" >>"$out" <<'PY'
+import sys, time
+import numpy as np
+count = int(sys.argv[1])
+rng = np.random.default_rng(1)
+def bench(name, f, reps):
+    f()
+    for _ in range(count):
+        t = time.perf_counter()
+        for _ in range(reps):
+            f()
+        ns = (time.perf_counter() - t) / reps * 1e9
+        print(f"Benchmark{name}/impl=numpy 1 {ns:.0f} ns/op")
+for n, cnt in ((4, 10000), (16, 10000), (64, 1000)):
+    a, b = rng.random((cnt, n, n)), rng.random((cnt, n, n))
+    bench(f"BatchGemm/op=gemm/n={n}/count={cnt}", lambda: np.matmul(a, b), 20 if n < 64 else 3)
+a = rng.random((10000, 8, 8)) + 16 * np.eye(8)
+b = rng.random((10000, 8, 1))
+bench("BatchSolve/op=solve/n=8/count=10000", lambda: np.linalg.solve(a, b), 10)
+PY
+else
+  echo "numpy not found (/usr/bin/python3 -c 'import numpy' failed): numpy rows skipped" >&2
+fi
+
+go run ./bench/report -ref lapis <"$out"
