@@ -319,8 +319,15 @@ func elem0[T Scalar](f views.View[T]) unsafe.Pointer {
 	return unsafe.Pointer(&f.Data()[f.Layout().Offset()])
 }
 
-// fits checks that sizes and leading dimensions fit the BLAS integer.
+// libraryIntBits is the integer width the linked library reports.
+var libraryIntBits = cblas.Info().LibraryIntBits
+
+// fits checks that sizes and leading dimensions fit the BLAS integer, and
+// that the library's integer is the one lapis was compiled for.
 func fits(op string, vals ...int) error {
+	if libraryIntBits != IntBits {
+		return layout.Errorf(cblas.ErrLibrary, op, "a", "lapis was compiled for %d-bit BLAS integers but the library uses %d-bit ones", IntBits, libraryIntBits)
+	}
 	for _, v := range vals {
 		if int(blasInt(v)) != v {
 			return layout.Errorf(layout.ErrOverflow, op, "a", "%d does not fit the BLAS library's %d-bit integer", v, IntBits)
