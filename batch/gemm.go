@@ -186,8 +186,6 @@ func kernelChunk(it odometer, lo, hi, m, n, k int, alpha float64, a, b *operand[
 	}
 }
 
-
-
 // tinyFlops is the largest m*n*k the plain kernel takes instead of BLAS
 // (README: how it was measured).
 var tinyFlops = 16 * 16 * 16

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/lapack"
 	tm "github.com/lapis-go/lapis/internal/testmat"
+	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
 
