@@ -55,8 +55,8 @@ step "cblas, lapack and batch against the 64-bit-integer OpenBLAS (-tags lapis_c
 CGO_CFLAGS="$(pkg-config --cflags openblas64)" CGO_LDFLAGS="$(pkg-config --libs openblas64)" \
   go test -count=1 -tags lapis_cgoflags ./cblas/... ./lapack/... ./batch/...
 
-step "views without assembly (-tags purego)"
-go test -count=1 -tags purego ./views/...
+step "without assembly (-tags purego): views, the kernel, and cblas and batch on its Go fallback"
+go test -count=1 -tags purego ./views/... ./internal/kernel/... ./cblas/... ./batch/...
 
 step "fuzz (${FUZZTIME:-200000x} per target)"
 for pkg in $(go list ./...); do
