@@ -85,6 +85,9 @@ func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...cblas.O
 	if err := checkNorm(op, norm, true); err != nil {
 		return 0, err
 	}
+	if anorm < 0 {
+		return 0, layout.Errorf(layout.ErrShape, op, "anorm", "%g is negative; want the norm of the matrix", anorm)
+	}
 	oa, err := prepare(op, "lu", lu, read, policy.Configure(opts))
 	if err != nil {
 		return 0, err
@@ -107,7 +110,10 @@ func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...cblas.O
 // f, given anorm, the one norm of A.
 func Pocon[T Scalar](uplo cblas.Uplo, f views.View[T], anorm float64, opts ...cblas.Option) (rcond float64, err error) {
 	const op = "lapack.Pocon"
-	of, n, err := squareOperand(op, uplo, f, read, policy.Configure(opts))
+	if anorm < 0 {
+		return 0, layout.Errorf(layout.ErrShape, op, "anorm", "%g is negative; want the norm of the matrix", anorm)
+	}
+	of, n, err := squareOperand(op, "f", uplo, f, read, policy.Configure(opts))
 	if err != nil {
 		return 0, err
 	}

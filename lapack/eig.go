@@ -34,9 +34,12 @@ func Syevd[T Scalar, R Real](jobz Job, uplo cblas.Uplo, a views.View[T], w []R, 
 	if err := checkEigJob(op, jobz); err != nil {
 		return err
 	}
-	oa, n, err := squareOperand(op, uplo, a, read|write, policy.Configure(opts))
+	oa, n, err := squareOperand(op, "a", uplo, a, read|write, policy.Configure(opts))
 	if err == nil {
-		if err = sliceLen(op, "w", len(w), n); err != nil {
+		if err = sliceLen(op, "w", len(w), n); err == nil {
+			err = sliceApart(op, "w", w, &oa)
+		}
+		if err != nil {
 			oa.release()
 		}
 	}
@@ -96,7 +99,7 @@ func Syevr[T Scalar, R Real](jobz Job, uplo cblas.Uplo, rng Range, a views.View[
 		return 0, err
 	}
 	cfg := policy.Configure(opts)
-	oa, n, err := squareOperand(op, uplo, a, read|write, cfg)
+	oa, n, err := squareOperand(op, "a", uplo, a, read|write, cfg)
 	if err != nil {
 		return 0, err
 	}
@@ -117,7 +120,9 @@ func Syevr[T Scalar, R Real](jobz Job, uplo cblas.Uplo, rng Range, a views.View[
 	}
 	var oz operand[T]
 	if err == nil && jobz == JobVectors {
-		if oz, err = prepare(op, "z", z, write, cfg); err == nil {
+		// read too: columns past the ones found keep their values even
+		// when z is copied.
+		if oz, err = prepare(op, "z", z, read|write, cfg); err == nil {
 			want := n
 			if rng.kind == 'I' {
 				want = rng.iu - rng.il + 1
@@ -130,11 +135,14 @@ func Syevr[T Scalar, R Real](jobz Job, uplo cblas.Uplo, rng Range, a views.View[
 			default:
 				err = noOverlap(op, []string{"a", "z"}, &oa, &oz)
 			}
+			if err == nil {
+				err = sliceApart(op, "w", w, &oa, &oz)
+			}
 		}
 	} else {
 		oz.ld = 1
 	}
-	if err != nil {
+	if err != nil || n == 0 { // LAPACK's index checks assume n >= 1
 		releaseAll(&oa, &oz)
 		return 0, err
 	}
@@ -210,6 +218,9 @@ func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr 
 	if err == nil {
 		err = noOverlap(op, []string{"a", "vl", "vr"}, &oa, &ol, &or)
 	}
+	if err == nil {
+		err = sliceApart(op, "w", w, &oa, &ol, &or)
+	}
 	if err != nil {
 		releaseAll(&oa, &ol, &or)
 		return err
@@ -221,6 +232,7 @@ func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr 
 	wr, wi, wc := unsafe.Pointer(nil), unsafe.Pointer(nil), ptrOf(w)
 	if typeIndex[T]() < 2 {
 		parts = pool.Get[T](2 * max(1, n))
+		clear(parts.Data) // on failure LAPACK leaves some unset
 		wr, wi = ptrOf(parts.Data), ptrOf(parts.Data[max(1, n):])
 	}
 	ws := workspaceSize(wsKey{fam: "xgeev", typ: typeIndex[T](), dims: [4]int{n}, opts: [3]byte{jl, jr}}, func() wsSize {

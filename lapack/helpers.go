@@ -205,7 +205,7 @@ func LU[T Scalar](a views.View[T], opts ...cblas.Option) (perm []int, l, u *view
 	if err := Getrf(f.View(), ipiv, opts...); err != nil && !errorsIsSingular(err) {
 		return nil, nil, nil, err
 	}
-	perm = Perm(ipiv, m)
+	perm, _ = Perm(ipiv, m) // Getrf's pivots are rows of a
 	l, _ = views.Zeros[T](m, k)
 	u, _ = views.Zeros[T](k, n)
 	ld, ud, fd := l.Data(), u.Data(), f.Data()
@@ -222,8 +222,16 @@ func LU[T Scalar](a views.View[T], opts ...cblas.Option) (perm []int, l, u *view
 // Perm turns LAPACK's 1-based row interchanges ipiv (row i was swapped
 // with row ipiv[i]-1, for i = 0, 1, ... in order) on m rows into the
 // permutation they make: the factored matrix's row i is the original's
-// row perm[i], i.e. a[perm[i], :] = (l u)[i, :].
-func Perm(ipiv []int32, m int) []int {
+// row perm[i], i.e. a[perm[i], :] = (l u)[i, :]. Pivots that are not rows
+// (or more of them than rows) are an error matching layout.ErrBounds.
+func Perm(ipiv []int32, m int) ([]int, error) {
+	const op = "lapack.Perm"
+	if m < 0 || len(ipiv) > m {
+		return nil, layout.Errorf(layout.ErrBounds, op, "ipiv", "%d pivots for %d rows", len(ipiv), m)
+	}
+	if err := checkPivots(op, ipiv, m); err != nil {
+		return nil, err
+	}
 	perm := make([]int, m)
 	for i := range perm {
 		perm[i] = i
@@ -232,7 +240,7 @@ func Perm(ipiv []int32, m int) []int {
 		j := int(p) - 1
 		perm[i], perm[j] = perm[j], perm[i]
 	}
-	return perm
+	return perm, nil
 }
 
 // QR returns the reduced QR factorisation a = q r of the m x n view a:

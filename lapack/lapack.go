@@ -13,8 +13,9 @@
 // Layouts. A column-major view (layout.Matrix, any leading dimension) goes
 // to LAPACK in place. A row-major view goes in place as the transposed
 // storage where LAPACK has a transpose argument for it: the matrix of
-// Trtrs and Gels (a.T() and a.H() of a column-major view are row-major and
-// cost nothing), and the working copies of Solve and Det. Getrs and Ormqr
+// Trtrs (a.T() and a.H() of a column-major view cost nothing) and of Gels
+// (a.H(), and a.T() for real types: LAPACK's complex gels has no "T"),
+// and the working copies of Solve and Det. Getrs and Ormqr
 // take LAPACK's own trans argument (Op), because the operator they apply
 // is not a view of their matrix argument's elements. Every other operand
 // (General views, conjugated column-major views, row-major views of

@@ -131,6 +131,9 @@ func (o *operand[T]) release() {
 }
 
 // overlaps reports whether o and p reach common memory of the caller's.
+// It compares address ranges: conservative for views whose elements
+// interleave without sharing (two row slices of one column-major matrix),
+// which are refused too.
 func (o *operand[T]) overlaps(p *operand[T]) bool {
 	return o.lo < o.hi && p.lo < p.hi && o.lo < p.hi && p.lo < o.hi
 }
@@ -170,6 +173,23 @@ func noOverlap[T Scalar](op string, names []string, ops ...*operand[T]) error {
 			if ops[i].overlaps(ops[j]) {
 				return layout.Errorf(layout.ErrOverlap, op, names[i], "shares memory with %s", names[j])
 			}
+		}
+	}
+	return nil
+}
+
+// sliceApart checks that the vector argument s shares no memory with the
+// operands (the check is conservative, by address ranges, as for
+// operands).
+func sliceApart[T Scalar, E any](op, name string, s []E, ops ...*operand[T]) error {
+	if len(s) == 0 {
+		return nil
+	}
+	lo := uintptr(unsafe.Pointer(&s[0]))
+	sv := operand[T]{lo: lo, hi: lo + uintptr(len(s))*unsafe.Sizeof(s[0])}
+	for _, o := range ops {
+		if sv.overlaps(o) {
+			return layout.Errorf(layout.ErrOverlap, op, name, "shares memory with a matrix argument")
 		}
 	}
 	return nil

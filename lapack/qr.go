@@ -34,7 +34,11 @@ func qrlq[T Scalar](op, fam string, f qrFunc, a views.View[T], tau []T, opts []c
 		return err
 	}
 	m, n := oa.rows, oa.cols
-	if err := sliceLen(op, "tau", len(tau), min(m, n)); err != nil {
+	err = sliceLen(op, "tau", len(tau), min(m, n))
+	if err == nil {
+		err = sliceApart(op, "tau", tau, &oa)
+	}
+	if err != nil {
 		oa.release()
 		return err
 	}
@@ -64,6 +68,8 @@ func Orgqr[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
 		err = layout.Errorf(layout.ErrShape, op, "a", "shape [%d %d] has more columns than rows", m, n)
 	case k > n:
 		err = layout.Errorf(layout.ErrShape, op, "tau", "length %d exceeds a's %d columns", k, n)
+	default:
+		err = sliceApart(op, "tau", tau, &oa)
 	}
 	if err != nil {
 		oa.release()
@@ -90,7 +96,9 @@ func Ungqr[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
 // Geqrf left in the columns of q (m x k for Left, n x k for Right). trans
 // is NoTrans, or Trans for real and ConjTrans for complex types (LAPACK
 // applies Q^T to complex matrices only as Q^H). For complex types it is
-// LAPACK's unmqr.
+// LAPACK's unmqr. LAPACK sets q's diagonal elements to 1 while it works
+// and restores them before returning: q must not be read or used by
+// another goroutine during the call.
 func Ormqr[T Scalar](side cblas.Side, trans Op, q views.View[T], tau []T, c views.View[T], opts ...cblas.Option) error {
 	const op = "lapack.Ormqr"
 	if err := checkOp(op, trans); err != nil {
@@ -124,10 +132,15 @@ func Ormqr[T Scalar](side cblas.Side, trans Op, q views.View[T], tau []T, c view
 	switch {
 	case oq.rows != nq:
 		err = layout.Errorf(layout.ErrShape, op, "q", "%d rows, want %d (c's order on that side)", oq.rows, nq)
+	case k > nq:
+		err = layout.Errorf(layout.ErrShape, op, "tau", "length %d exceeds the order %d of Q", k, nq)
 	case k > oq.cols:
 		err = layout.Errorf(layout.ErrShape, op, "tau", "length %d exceeds q's %d columns", k, oq.cols)
 	default:
 		err = noOverlap(op, []string{"q", "c"}, &oq, &oc)
+	}
+	if err == nil {
+		err = sliceApart(op, "tau", tau, &oq, &oc)
 	}
 	if err != nil {
 		releaseAll(&oq, &oc)
@@ -157,7 +170,8 @@ func Unmqr[T Scalar](side cblas.Side, trans Op, q views.View[T], tau []T, c view
 // of b, which has max(m, n) rows: on return its first n rows hold x (and
 // for m >= n the rest the residuals' components). a is overwritten by its
 // QR or LQ factorisation. A transposed view (a.T(), a.H()) goes to LAPACK
-// in place as "T"/"C". Rank deficiency gives an error matching ErrSingular
+// in place as "T"/"C" (complex types: a.H() only; LAPACK's complex gels
+// has no "T", so a complex a.T() is copied). Rank deficiency gives an error matching ErrSingular
 // (use Gelsd).
 func Gels[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
 	const op = "lapack.Gels"
@@ -228,9 +242,21 @@ func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...c
 	default:
 		err = sliceLen(op, "s", len(s), min(m, n))
 	}
+	if err == nil {
+		err = sliceApart(op, "s", s, &oa, &ob)
+	}
 	if err != nil {
 		releaseAll(&oa, &ob)
 		return 0, err
+	}
+	if nrhs == 0 && min(m, n) > 0 {
+		// LAPACK's gelsd takes at least one right-hand side; s and rank
+		// are still wanted: solve for a scratch zero column.
+		scratch, _ := views.Zeros[T](max(m, n), 1)
+		defer scratch.Release()
+		ob.release()
+		ob = operand[T]{ptr: unsafe.Pointer(&scratch.Data()[0]), rows: max(m, n), cols: 1, ld: max(m, n), trans: 'N'}
+		nrhs = 1
 	}
 	ws := workspaceSize(wsKey{fam: "xgelsd", typ: typeIndex[T](), dims: [4]int{m, n, nrhs}}, func() wsSize {
 		return query[T](func(work, rwork, iwork unsafe.Pointer) {

@@ -7,6 +7,7 @@ import (
 	"math/cmplx"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
@@ -104,7 +105,10 @@ func testGetrf[T Scalar](t *testing.T) {
 				l.Set(i, i, 1)
 			}
 			lu := l.Mul(u)
-			perm := Perm(ipiv, m)
+			perm, err := Perm(ipiv, m)
+			if err != nil {
+				t.Fatal(err)
+			}
 			pa := tm.Zeros(m, n)
 			for i := range m {
 				for j := range n {
@@ -1004,4 +1008,93 @@ func TestFits(t *testing.T) {
 	if err := fits("op", "a", 1<<31-1, -1<<31); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestReviewRegressions: cases a review found (each once reached LAPACK
+// with an argument it rejects, wrote where it should not, or named the
+// wrong argument).
+func TestReviewRegressions(t *testing.T) {
+	rng := newRand(t)
+	var le *layout.Error
+	named := func(err error, arg string) bool { return errors.As(err, &le) && le.Arg == arg }
+
+	// More reflectors than Q has rows.
+	q := tm.New[float64](rng, 2, 3, tm.ColPacked)
+	tau := make([]float64, 3)
+	if err := Geqrf(q.V, tau[:2]); err != nil {
+		t.Fatal(err)
+	}
+	c := tm.New[float64](rng, 2, 2, tm.ColPacked)
+	if err := Ormqr(cblas.Left, NoTrans, q.V, tau, c.V); !named(err, "tau") {
+		t.Fatalf("Ormqr with 3 reflectors for order 2: %v", err)
+	}
+	// A negative norm.
+	a := tm.New[float64](rng, 3, 3, tm.ColPacked)
+	if _, err := Gecon(OneNorm, a.V, -1); !named(err, "anorm") {
+		t.Fatalf("Gecon with anorm -1: %v", err)
+	}
+	if _, err := Pocon(cblas.Lower, a.V, -1); !named(err, "anorm") {
+		t.Fatalf("Pocon with anorm -1: %v", err)
+	}
+	// Syevr of an empty matrix, whatever the range.
+	empty := tm.New[float64](rng, 0, 0, tm.ColPacked)
+	if found, err := Syevr(JobNone, cblas.Lower, IndicesIn(0, 0), empty.V, []float64(nil), views.View[float64]{}); err != nil || found != 0 {
+		t.Fatalf("Syevr of a 0x0: %d, %v", found, err)
+	}
+	// Gelsd and LeastSquares with no right-hand side still work.
+	g := tm.New[complex128](rng, 5, 3, tm.ColPacked)
+	b0 := tm.New[complex128](rng, 5, 0, tm.ColPacked)
+	s := make([]float64, 3)
+	if rank, err := Gelsd(g.V, b0.V, s, -1); err != nil || rank != 3 || s[2] <= 0 {
+		t.Fatalf("Gelsd with nrhs 0: rank %d, s %v, %v", rank, s, err)
+	}
+	if x, err := LeastSquares(tm.New[float32](rng, 4, 2, tm.RowPacked).V, tm.New[float32](rng, 4, 0, tm.ColPacked).V); err != nil || x.Len() != 0 {
+		t.Fatalf("LeastSquares with no right-hand side: %v", err)
+	}
+	// Eigenvalues written inside the matrix.
+	buf := make([]float64, 12)
+	sym, _ := views.FromSlice(buf, must(layout.ColMajor(3, 3)))
+	if err := Syevd(JobVectors, cblas.Lower, sym, buf[7:10]); !errors.Is(err, layout.ErrOverlap) || !named(err, "w") {
+		t.Fatalf("Syevd with w inside a: %v", err)
+	}
+	// Arguments named as the caller knows them.
+	f, bb := tm.New[float64](rng, 3, 3, tm.ColPacked), tm.New[float64](rng, 4, 1, tm.ColPacked)
+	if err := Potrs(cblas.Lower, f.V, bb.V); !named(err, "b") || !errorsMentionText(err, "f's order") {
+		t.Fatalf("Potrs with 4 rows of b: %v", err)
+	}
+	if err := Potri(cblas.Lower, tm.New[float64](rng, 2, 3, tm.ColPacked).V); !named(err, "f") {
+		t.Fatalf("Potri of a 2x3: %v", err)
+	}
+	if err := Trtrs(cblas.Lower, cblas.Diag(77), a.V, bb.V); !named(err, "diag") {
+		t.Fatalf("Trtrs with diag 77: %v", err)
+	}
+	// A copied z keeps the columns Syevr does not find.
+	h := spd[float64](rng, 3)
+	z := tm.New[float64](rng, 3, 3, tm.General)
+	before := tm.Of(z.V)
+	w := make([]float64, 3)
+	if found, err := Syevr(JobVectors, cblas.Lower, IndicesIn(0, 0), tm.From[float64](h, tm.ColPacked).V, w, z.V); err != nil || found != 1 {
+		t.Fatalf("Syevr: %d, %v", found, err)
+	}
+	if after := tm.Of(z.V); !slices.Equal(after.Cols(1, 3).D, before.Cols(1, 3).D) {
+		t.Fatal("Syevr changed columns of a copied z it found nothing for")
+	}
+	// Pivots that are not rows.
+	if _, err := Perm([]int32{5}, 2); !errors.Is(err, layout.ErrBounds) {
+		t.Fatalf("Perm with pivot 5 of 2 rows: %v", err)
+	}
+	if _, err := Perm([]int32{1, 2, 3}, 2); !errors.Is(err, layout.ErrBounds) {
+		t.Fatalf("Perm with 3 pivots for 2 rows: %v", err)
+	}
+}
+
+func errorsMentionText(err error, s string) bool {
+	return err != nil && strings.Contains(err.Error(), s)
+}
+
+func must[V any](v V, err error) V {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -89,7 +89,7 @@ func Getrs[T Scalar](trans Op, lu views.View[T], ipiv []int32, b views.View[T], 
 func Gesv[T Scalar](a, b views.View[T], ipiv []int32, opts ...cblas.Option) error {
 	const op = "lapack.Gesv"
 	cfg := policy.Configure(opts)
-	oa, ob, n, err := systemOperands(op, a, b, read|write, cfg)
+	oa, ob, n, err := systemOperands(op, "a", a, b, read|write, cfg)
 	if err != nil {
 		return err
 	}
@@ -139,22 +139,23 @@ func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...cblas.Option) error
 	return infoErr[T]("xgetri", info)
 }
 
-// systemOperands reads the n x n matrix a and the n x nrhs right-hand
-// side b of a linear system (b is read and written; a with mode).
-func systemOperands[T Scalar](op string, a, b views.View[T], mode int, cfg policy.Config) (oa, ob operand[T], n int, err error) {
-	if oa, err = prepare(op, "a", a, mode, cfg); err != nil {
+// systemOperands reads the n x n matrix a (argument name an) and the
+// n x nrhs right-hand side b of a linear system (b is read and written; a
+// with mode).
+func systemOperands[T Scalar](op, an string, a, b views.View[T], mode int, cfg policy.Config) (oa, ob operand[T], n int, err error) {
+	if oa, err = prepare(op, an, a, mode, cfg); err != nil {
 		return oa, ob, 0, err
 	}
 	if ob, err = prepare(op, "b", b, read|write, cfg); err != nil {
 		oa.release()
 		return oa, ob, 0, err
 	}
-	n, err = square(op, "a", &oa)
+	n, err = square(op, an, &oa)
 	if err == nil {
-		err = rowsMatch(op, "b", &ob, n, "a's order")
+		err = rowsMatch(op, "b", &ob, n, an+"'s order")
 	}
 	if err == nil {
-		err = noOverlap(op, []string{"a", "b"}, &oa, &ob)
+		err = noOverlap(op, []string{an, "b"}, &oa, &ob)
 	}
 	if err != nil {
 		releaseAll(&oa, &ob)
@@ -178,7 +179,7 @@ func pivotLen(op string, have, n int) error {
 // failing leading minor; a is then partly overwritten, as LAPACK documents.
 func Potrf[T Scalar](uplo cblas.Uplo, a views.View[T], opts ...cblas.Option) error {
 	const op = "lapack.Potrf"
-	oa, n, err := squareOperand(op, uplo, a, read|write, policy.Configure(opts))
+	oa, n, err := squareOperand(op, "a", uplo, a, read|write, policy.Configure(opts))
 	if err != nil {
 		return err
 	}
@@ -195,7 +196,7 @@ func Potrs[T Scalar](uplo cblas.Uplo, f, b views.View[T], opts ...cblas.Option) 
 	if err := checkUplo(op, uplo); err != nil {
 		return err
 	}
-	of, ob, n, err := systemOperands(op, f, b, read, policy.Configure(opts))
+	of, ob, n, err := systemOperands(op, "f", f, b, read, policy.Configure(opts))
 	if err != nil {
 		return err
 	}
@@ -213,7 +214,7 @@ func Posv[T Scalar](uplo cblas.Uplo, a, b views.View[T], opts ...cblas.Option) e
 	if err := checkUplo(op, uplo); err != nil {
 		return err
 	}
-	oa, ob, n, err := systemOperands(op, a, b, read|write, policy.Configure(opts))
+	oa, ob, n, err := systemOperands(op, "a", a, b, read|write, policy.Configure(opts))
 	if err != nil {
 		return err
 	}
@@ -227,7 +228,7 @@ func Posv[T Scalar](uplo cblas.Uplo, a, b views.View[T], opts ...cblas.Option) e
 // by that triangle of a^-1.
 func Potri[T Scalar](uplo cblas.Uplo, f views.View[T], opts ...cblas.Option) error {
 	const op = "lapack.Potri"
-	of, n, err := squareOperand(op, uplo, f, read|write, policy.Configure(opts))
+	of, n, err := squareOperand(op, "f", uplo, f, read|write, policy.Configure(opts))
 	if err != nil {
 		return err
 	}
@@ -256,7 +257,7 @@ func sysv[T Scalar](op, fam string, f sysvFunc, uplo cblas.Uplo, a, b views.View
 	if err := checkUplo(op, uplo); err != nil {
 		return err
 	}
-	oa, ob, n, err := systemOperands(op, a, b, read|write, policy.Configure(opts))
+	oa, ob, n, err := systemOperands(op, "a", a, b, read|write, policy.Configure(opts))
 	if err != nil {
 		return err
 	}
@@ -289,7 +290,10 @@ func Trtrs[T Scalar](uplo cblas.Uplo, diag cblas.Diag, a, b views.View[T], opts 
 	if err := checkUplo(op, uplo); err != nil {
 		return err
 	}
-	oa, ob, n, err := systemOperands(op, a, b, read|transposable, policy.Configure(opts))
+	if diag != cblas.NonUnit && diag != cblas.Unit {
+		return layout.Errorf(layout.ErrShape, op, "diag", "value %d is neither cblas.NonUnit nor cblas.Unit", diag)
+	}
+	oa, ob, n, err := systemOperands(op, "a", a, b, read|transposable, policy.Configure(opts))
 	if err != nil {
 		return err
 	}
@@ -299,16 +303,16 @@ func Trtrs[T Scalar](uplo cblas.Uplo, diag cblas.Diag, a, b views.View[T], opts 
 	return infoErr[T]("xtrtrs", info)
 }
 
-// squareOperand reads the n x n view a for a routine on its uplo
-// triangle.
-func squareOperand[T Scalar](op string, uplo cblas.Uplo, a views.View[T], mode int, cfg policy.Config) (oa operand[T], n int, err error) {
+// squareOperand reads the n x n view a (argument name an) for a routine on
+// its uplo triangle.
+func squareOperand[T Scalar](op, an string, uplo cblas.Uplo, a views.View[T], mode int, cfg policy.Config) (oa operand[T], n int, err error) {
 	if err := checkUplo(op, uplo); err != nil {
 		return oa, 0, err
 	}
-	if oa, err = prepare(op, "a", a, mode, cfg); err != nil {
+	if oa, err = prepare(op, an, a, mode, cfg); err != nil {
 		return oa, 0, err
 	}
-	if n, err = square(op, "a", &oa); err != nil {
+	if n, err = square(op, an, &oa); err != nil {
 		oa.release()
 	}
 	return oa, n, err

@@ -90,6 +90,9 @@ func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[
 		err = sliceLen(op, "s", len(s), min(m, n))
 	}
 	if err == nil {
+		err = sliceApart(op, "s", s, &oa, &ou, &ov)
+	}
+	if err == nil {
 		err = noOverlap(op, []string{"a", "u", "vt"}, &oa, &ou, &ov)
 	}
 	if err != nil {
@@ -146,6 +149,9 @@ func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt view
 	ou, ov, err := svdVectors(op, jobu, jobvt, m, n, u, vt, cfg)
 	if err == nil {
 		err = sliceLen(op, "s", len(s), min(m, n))
+	}
+	if err == nil {
+		err = sliceApart(op, "s", s, &oa, &ou, &ov)
 	}
 	if err == nil {
 		err = noOverlap(op, []string{"a", "u", "vt"}, &oa, &ou, &ov)
