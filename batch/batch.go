@@ -7,7 +7,7 @@
 // Its BLAS description of the matrices (flag, leading dimension) is
 // derived once per call; the matrices are then run without a cgo call
 // each: float64 products with every side up to 64 run the Go-assembly
-// kernel of internal/kernel in a Go loop, other products one C loop per
+// kernel of internal/kernel in a Go loop (on CPUs with AVX2 and FMA), other products one C loop per
 // chunk (cblas per matrix, or a plain kernel for tiny ones), and a batch
 // whose a (or b) is one matrix folds into a single gemm when the layouts
 // allow.
@@ -22,7 +22,9 @@
 // own OS thread (SetWorkers; default GOMAXPROCS), so that the number of
 // OS threads calling OpenBLAS stays bounded; while small matrices run,
 // OpenBLAS is set to one thread per call, so results do not depend on how
-// the batch is split. Copies follow cblas's policy: none for batches of
+// the batch is split. That setting is OpenBLAS's, process-wide: other
+// goroutines' BLAS calls meanwhile run on one thread too, and a
+// cblas.SetThreads made during a batch is undone when it ends. Copies follow cblas's policy: none for batches of
 // BLAS-addressable matrices, one per call (Gemm) or per matrix (LAPACK)
 // otherwise, counted and refused in strict mode.
 package batch

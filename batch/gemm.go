@@ -27,6 +27,13 @@ import (
 // are large. Results do not depend on the split. Operands no BLAS flag
 // describes are copied once for the whole batch (counted in
 // cblas.ReadStats().Copies, refused in strict mode).
+//
+// Errors (nothing is written to c on error): layout.ErrShape for ranks,
+// matrix shapes or batch axes that do not match or broadcast (and, on the
+// C path, more than 8 batch axes that cannot be merged into fewer),
+// layout.ErrOverlap when c is broadcast, has self-overlap or shares memory
+// with a or b, layout.ErrOverflow for sizes beyond the BLAS integer,
+// cblas.ErrCopyRefused in strict mode.
 func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...cblas.Option) error {
 	const op = "batch.Gemm"
 	for _, x := range []struct {
@@ -96,15 +103,15 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	if err != nil {
 		return err
 	}
-	if err := fits(op, m, n, k, pa.ld, pb.ld, pc.ld); err != nil {
+	if err := fits(op, []string{"m", "n", "k", na + " leading dimension", nb + " leading dimension", "c leading dimension"},
+		m, n, k, pa.ld, pb.ld, pc.ld); err != nil {
 		pc.release()
 		return err
 	}
-	shape, st := merge(shape, pa.strides, pb.strides, pc.strides)
-	if len(shape) > maxBatchRank {
-		pc.release()
-		return layout.Errorf(layout.ErrShape, op, "c", "%d batch axes that cannot be merged; at most %d", len(shape), maxBatchRank)
+	if k == 0 { // a and b have no elements: keep their (nil) pointers still
+		pa.strides, pb.strides = make([]int, len(shape)), make([]int, len(shape))
 	}
+	shape, st := merge(shape, pa.strides, pb.strides, pc.strides)
 	chunks := chunksFor(total, m*n*k)
 	if useKernel[T](m, n, k) {
 		// float64 products the Go-assembly kernel beats OpenBLAS on: a Go
@@ -123,6 +130,10 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 		}
 		pc.finish()
 		return nil
+	}
+	if len(shape) > maxBatchRank {
+		pc.release()
+		return layout.Errorf(layout.ErrShape, op, "c", "%d batch axes that cannot be merged; the C loop takes at most %d", len(shape), maxBatchRank)
 	}
 	g := newGeometry(shape, st[0], st[1], st[2])
 	tiny := m <= tinyMax && n <= tinyMax && k <= tinyMax && m*n*k <= tinyFlops
@@ -320,15 +331,16 @@ func elem0[T Scalar](f views.View[T]) unsafe.Pointer {
 // libraryIntBits is the integer width the linked library reports.
 var libraryIntBits = cblas.Info().LibraryIntBits
 
-// fits checks that sizes and leading dimensions fit the BLAS integer, and
-// that the library's integer is the one lapis was compiled for.
-func fits(op string, vals ...int) error {
+// fits checks that sizes and leading dimensions (named by names) fit the
+// BLAS integer, and that the library's integer is the one lapis was
+// compiled for.
+func fits(op string, names []string, vals ...int) error {
 	if libraryIntBits != IntBits {
-		return layout.Errorf(cblas.ErrLibrary, op, "a", "lapis was compiled for %d-bit BLAS integers but the library uses %d-bit ones", IntBits, libraryIntBits)
+		return layout.Errorf(cblas.ErrLibrary, op, names[0], "lapis was compiled for %d-bit BLAS integers but the library uses %d-bit ones", IntBits, libraryIntBits)
 	}
-	for _, v := range vals {
+	for i, v := range vals {
 		if int(blasInt(v)) != v {
-			return layout.Errorf(layout.ErrOverflow, op, "a", "%d does not fit the BLAS library's %d-bit integer", v, IntBits)
+			return layout.Errorf(layout.ErrOverflow, op, names[i], "%d does not fit the BLAS library's %d-bit integer", v, IntBits)
 		}
 	}
 	return nil
@@ -356,6 +368,11 @@ func fold[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], sa, sb
 		}
 		_, ok := v.Layout().Matrix()
 		return v, ok
+	}
+	// The folded product has n*total columns or m*total rows: fold only
+	// when that fits the BLAS integer.
+	if int(blasInt(n*total)) != n*total || int(blasInt(m*total)) != m*total {
+		return false, nil
 	}
 	if isBroadcast(sa) && !isBroadcast(sb) || total == 1 {
 		bf, okb := addressable(b.Reshape(k, n*total))

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/policy"
@@ -191,7 +192,10 @@ func pivots(n int) func() []int32 { return func() []int32 { return make([]int32,
 // Solve solves a[:, :, t] x = b[:, :, t] for every matrix of the batches a
 // ([n, n, B...]) and b ([n, nrhs, B...]), in place: b receives x and a the
 // LU factors (lapack.Gesv). A singular matrix is reported in the *Error;
-// its b is left unchanged. Systems of order n <= 16 with column-major
+// its b is left unchanged. A row-major matrix of a is factored through its
+// storage, which holds a^T (a^H when conjugated), without a copy: a then
+// holds the LU factors of a^T as lapack.Getrs(lapack.Trans, ...) reads
+// them. Systems of order n <= 16 with column-major
 // matrices are solved in one C loop per chunk with LAPACK's unblocked
 // algorithm (getf2 and the triangular solves) instead of one gesv call
 // each: the same method, a fraction of the cost (README), results equal
@@ -202,7 +206,16 @@ func Solve[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
 	if err != nil {
 		return err
 	}
-	n, _ := dims(a)
+	n, cols := dims(a)
+	if err := squareBatch(op, "a", n, cols); err != nil {
+		return err
+	}
+	if r, _ := dims(b); r != n {
+		return layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's order %d", r, n)
+	}
+	if err := refusedUpFront(op, "b", b, opts); err != nil {
+		return err
+	}
 	if done, err := smallSolve(op, shape, a, b); done {
 		return err
 	}
@@ -220,6 +233,51 @@ func Solve[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
 	})
 }
 
+// squareBatch checks that a batch's matrices are square.
+func squareBatch(op, name string, rows, cols int) error {
+	if rows != cols {
+		return layout.Errorf(layout.ErrShape, op, name, "matrices %dx%d, want square ones", rows, cols)
+	}
+	return nil
+}
+
+// refusedUpFront returns strict mode's refusal for an operand whose
+// matrices LAPACK cannot take in place (column-major, unconjugated), before
+// any matrix is touched: Solve factors a before it reaches b.
+func refusedUpFront[T Scalar](op, name string, v views.View[T], opts []cblas.Option) error {
+	if !policy.Configure(opts).Strict {
+		return nil
+	}
+	if m, ok := first(v).Layout().Matrix(); !ok || m.Trans || v.IsConj() {
+		return layout.Errorf(cblas.ErrCopyRefused, op, name, "%s (matrices of class %v) needs a copy and strict mode is on", v.Layout().String(), first(v).Layout().Class())
+	}
+	return nil
+}
+
+// vectorApart checks that the vector output s (tau, s, w) shares no memory
+// with any matrix of the batches: package lapack checks each matrix's
+// part of it against that matrix only.
+func vectorApart[T Scalar, E any](op, name string, s []E, vs ...views.View[T]) error {
+	if len(s) == 0 {
+		return nil
+	}
+	lo := uintptr(unsafe.Pointer(&s[0]))
+	hi := lo + uintptr(len(s))*unsafe.Sizeof(s[0])
+	for _, v := range vs {
+		l := v.Layout()
+		a, b, ok := l.Span()
+		if !ok {
+			continue
+		}
+		base := uintptr(unsafe.Pointer(unsafe.SliceData(v.Data())))
+		sz := unsafe.Sizeof(*new(T))
+		if vlo, vhi := base+uintptr(a)*sz, base+uintptr(b+1)*sz; lo < vhi && vlo < hi {
+			return layout.Errorf(layout.ErrOverlap, op, name, "shares memory with a batch of matrices")
+		}
+	}
+	return nil
+}
+
 // smallSolve runs Solve for systems of order n <= gesvMax with column-major
 // matrices in one C loop per chunk (lapis_batch.h: LAPACK's unblocked LU
 // and the triangular solves), instead of one OpenBLAS gesv call each,
@@ -228,7 +286,7 @@ func Solve[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
 func smallSolve[T Scalar](op string, shape []int, a, b views.View[T]) (done bool, err error) {
 	n, nrhs := a.Layout().Dim(0), b.Layout().Dim(1)
 	total := count(shape)
-	if n > gesvMax || a.Layout().Dim(1) != n || b.Layout().Dim(0) != n || total == 0 || a.IsConj() || b.IsConj() {
+	if n > gesvMax || nrhs > 1<<31-1 || a.Layout().Dim(1) != n || b.Layout().Dim(0) != n || total == 0 || a.IsConj() || b.IsConj() {
 		return false, nil
 	}
 	fa, fb := first(a), first(b)
@@ -293,10 +351,6 @@ func storage[T Scalar](m views.View[T]) (s views.View[T], trans lapack.Op, ok bo
 	return s, trans, true
 }
 
-// (Solve: a row-major matrix of a, which LAPACK's gesv cannot take in
-// place, is factored through its storage, which holds a^T: a then holds
-// the LU factors of a^T, as lapack.Getrs(lapack.Trans, ...) reads them.)
-
 // LU factors every matrix of the batch a ([m, n, B...]) in place
 // (lapack.Getrf); ipiv receives each matrix's min(m, n) pivots one after
 // another, in flat batch order (lapack.Perm reads them). Singular matrices
@@ -318,15 +372,20 @@ func LU[T Scalar](a views.View[T], ipiv []int32, opts ...cblas.Option) error {
 }
 
 // Inv replaces every matrix of the batch a ([n, n, B...]) by its inverse
-// (lapack.Getrf then Getri). Singular matrices are reported in the *Error
-// and left factored.
+// (lapack.Getrf then Getri; a row-major matrix through its storage, whose
+// inverse is the transpose of the inverse, without a copy). Singular
+// matrices are reported in the *Error and left factored (for a row-major
+// matrix: the factors of its transpose).
 func Inv[T Scalar](a views.View[T], opts ...cblas.Option) error {
 	const op = "batch.Inv"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {
 		return err
 	}
-	n, _ := dims(a)
+	n, cols := dims(a)
+	if err := squareBatch(op, "a", n, cols); err != nil {
+		return err
+	}
 	return perMatrix(op, shape, []views.View[T]{a}, n*n*n, pivots(n), func(_ int, m []views.View[T], ipiv []int32) error {
 		// The inverse of a row-major matrix's storage a^T is (a^-1)^T:
 		// inverting the storage in place inverts the matrix. No copy.
@@ -382,6 +441,9 @@ func QR[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
 	k := min(m, n)
 	if len(tau) < k*count(shape) {
 		return layout.Errorf(layout.ErrShape, op, "tau", "length %d, want %d (min(m, n) per matrix)", len(tau), k*count(shape))
+	}
+	if err := vectorApart(op, "tau", tau[:k*count(shape)], a); err != nil {
+		return err
 	}
 	return perMatrix(op, shape, []views.View[T]{a}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
 		return lapack.Geqrf(mats[0], tau[t*k:(t+1)*k], opts...)
@@ -458,6 +520,9 @@ func SVD[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T], o
 	if len(s) < k*count(shape) {
 		return layout.Errorf(layout.ErrShape, op, "s", "length %d, want %d (min(m, n) per matrix)", len(s), k*count(shape))
 	}
+	if err := vectorApart(op, "s", s[:k*count(shape)], a, u, vt); err != nil {
+		return err
+	}
 	return perMatrix(op, shape, []views.View[T]{a, u, vt}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
 		return lapack.Gesdd(lapack.JobSome, mats[0], s[t*k:(t+1)*k], mats[1], mats[2], opts...)
 	})
@@ -477,6 +542,9 @@ func EigSym[T Scalar, R lapack.Real](uplo cblas.Uplo, a views.View[T], w []R, op
 	n, _ := dims(a)
 	if len(w) < n*count(shape) {
 		return layout.Errorf(layout.ErrShape, op, "w", "length %d, want %d (n per matrix)", len(w), n*count(shape))
+	}
+	if err := vectorApart(op, "w", w[:n*count(shape)], a); err != nil {
+		return err
 	}
 	return perMatrix(op, shape, []views.View[T]{a}, 4*n*n*n, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
 		return lapack.Syevd(lapack.JobVectors, uplo, mats[0], w[t*n:(t+1)*n], opts...)

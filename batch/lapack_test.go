@@ -10,6 +10,7 @@ import (
 	"github.com/lapis-go/lapis/cblas"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/lapack"
+	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -373,5 +374,58 @@ func TestBatchLapackErrors(t *testing.T) {
 	}
 	if !errors.Is(cases["strict"], cblas.ErrCopyRefused) {
 		t.Errorf("strict: %v", cases["strict"])
+	}
+}
+
+// TestBatchReviewRegressions: cases a review found.
+func TestBatchReviewRegressions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	// k = 0 with a's batch strides not 0: a has no elements (nil pointer),
+	// c = beta c.
+	at, _ := views.Zeros[float64](2, 4, 2, 3)
+	a0 := must(must(at.View().Permute(0, 1, 3, 2)).Slice(1, 0, 0, 1))
+	b0, _ := views.Zeros[float64](0, 2, 3, 2)
+	c := compact(rng, 2, 2, 3, 2)
+	want := slices.Clone(c.buf)
+	for i := range want {
+		want[i] *= 2
+	}
+	if err := Gemm(1, a0, b0.View(), 2, c.v); err != nil || !slices.Equal(c.buf, want) {
+		t.Fatalf("Gemm with k = 0: %v", err)
+	}
+	// Nine batch axes that do not merge run on the Go kernel path.
+	shape := []int{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}
+	perm := []int{0, 1, 10, 9, 8, 7, 6, 5, 4, 3, 2}
+	x := compact(rng, shape...)
+	y := compact(rng, shape...)
+	z, _ := views.Zeros[float64](shape...)
+	xv, yv := must(x.v.Permute(perm...)), must(y.v.Permute(perm...))
+	if err := Gemm(1, xv, yv, 0, must(z.View().Permute(perm...))); err != nil {
+		t.Fatalf("nine batch axes: %v", err)
+	}
+	// Argument errors of Solve and Inv come before anything is written.
+	ar := newBatch[float64](rng, 3, 3, []int{2}, tm.RowPacked)
+	before := slices.Clone(ar.buf)
+	if err := Solve(ar.v, newBatch[float64](rng, 4, 1, []int{2}, tm.ColPacked).v); err == nil {
+		t.Fatal("Solve with 4 rows of b: no error")
+	}
+	g := newBatch[float64](rng, 3, 1, []int{2}, tm.General)
+	if err := Solve(ar.v, g.v, cblas.Strict(true)); !errors.Is(err, cblas.ErrCopyRefused) {
+		t.Fatalf("strict Solve with a General b: %v", err)
+	}
+	rect := newBatch[float64](rng, 3, 4, []int{2}, tm.ColPacked)
+	rbefore := slices.Clone(rect.buf)
+	if err := Inv(rect.v); err == nil {
+		t.Fatal("Inv of 3x4 matrices: no error")
+	}
+	same := func(x, y float64) bool { return x == y || x != x && y != y }
+	if !slices.EqualFunc(before, ar.buf, same) || !slices.EqualFunc(rbefore, rect.buf, same) {
+		t.Fatal("a refused call wrote its input")
+	}
+	// A vector output inside the batch.
+	d := []float64{1, 2, 3, 4, 99}
+	qa, _ := views.FromSlice(d, must(layout.ColMajor(1, 1, 4)))
+	if err := QR(qa, d[1:5]); !errors.Is(err, layout.ErrOverlap) {
+		t.Fatalf("QR with tau inside a: %v", err)
 	}
 }
