@@ -131,19 +131,42 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 		pc.finish()
 		return nil
 	}
+	// The C loop walks at most maxBatchRank axes; the axes beyond them
+	// (rare: they would not merge) are walked here, one C call per index.
+	inner, outer := shape, []int(nil)
 	if len(shape) > maxBatchRank {
-		pc.release()
-		return layout.Errorf(layout.ErrShape, op, "c", "%d batch axes that cannot be merged; the C loop takes at most %d", len(shape), maxBatchRank)
+		inner, outer = shape[:maxBatchRank], shape[maxBatchRank:]
 	}
-	g := newGeometry(shape, st[0], st[1], st[2])
+	nInner, nOuter := count(inner), count(outer)
+	g := newGeometry(inner, st[0], st[1], st[2])
 	tiny := m <= tinyMax && n <= tinyMax && k <= tinyMax && m*n*k <= tinyFlops
 	if m*n*k < bigFlops { // one OpenBLAS thread per call, however the batch is split
 		defer singleThreaded()()
 	}
+	if nOuter > 1 {
+		chunks = min(chunks, nOuter)
+	}
 	policy.Calls.Add(int64(chunks))
 	run(chunks, func(ch int) {
-		lo, hi := ch*total/chunks, (ch+1)*total/chunks
-		gemmChunk(&g, lo, hi, pa.trans, pb.trans, m, n, k, alpha, pa.ptr, pa.ld, pb.ptr, pb.ld, beta, pc.ptr, pc.ld, tiny)
+		if nOuter == 1 {
+			lo, hi := ch*total/chunks, (ch+1)*total/chunks
+			gemmChunk(&g, lo, hi, pa.trans, pb.trans, m, n, k, alpha, pa.ptr, pa.ld, pb.ptr, pb.ld, beta, pc.ptr, pc.ld, tiny)
+			return
+		}
+		var sz T
+		es := int(unsafe.Sizeof(sz))
+		for o := ch * nOuter / chunks; o < (ch+1)*nOuter/chunks; o++ {
+			var off [3]int
+			x := o
+			for i, d := range outer {
+				for p := range off {
+					off[p] += (x % d) * st[p][maxBatchRank+i]
+				}
+				x /= d
+			}
+			gemmChunk(&g, 0, nInner, pa.trans, pb.trans, m, n, k, alpha, unsafe.Add(pa.ptr, es*off[0]), pa.ld,
+				unsafe.Add(pb.ptr, es*off[1]), pb.ld, beta, unsafe.Add(pc.ptr, es*off[2]), pc.ld, tiny)
+		}
 	})
 	pc.finish()
 	return nil

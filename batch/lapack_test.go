@@ -400,8 +400,13 @@ func TestBatchReviewRegressions(t *testing.T) {
 	y := compact(rng, shape...)
 	z, _ := views.Zeros[float64](shape...)
 	xv, yv := must(x.v.Permute(perm...)), must(y.v.Permute(perm...))
-	if err := Gemm(1, xv, yv, 0, must(z.View().Permute(perm...))); err != nil {
+	zv := must(z.View().Permute(perm...))
+	if err := Gemm(1, xv, yv, 0, zv); err != nil {
 		t.Fatalf("nine batch axes: %v", err)
+	}
+	xs, ys, zs := flatMatrices(xv), flatMatrices(yv), flatMatrices(zv)
+	for i := range zs {
+		tm.Close(t, fmt.Sprintf("nine batch axes, matrix %d", i), zs[i], xs[i].Mul(ys[i]), tol[float64](2))
 	}
 	// Argument errors of Solve and Inv come before anything is written.
 	ar := newBatch[float64](rng, 3, 3, []int{2}, tm.RowPacked)
