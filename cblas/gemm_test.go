@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -27,13 +28,13 @@ func refGemm[T views.Scalar](alpha T, a, b [][]T, beta T, c [][]T) [][]T {
 	return out
 }
 
-func testGemm[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k int, ka, kb, kc kind, conjA, conjB, conjC bool, opt Option) {
+func testGemm[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k int, ka, kb, kc tm.Kind, conjA, conjB, conjC bool, opt Option) {
 	t.Helper()
-	name := fmt.Sprintf("%s m=%d n=%d k=%d a=%v%s b=%v%s c=%v%s", typeName[T](), m, n, k, ka, cs(conjA), kb, cs(conjB), kc, cs(conjC))
-	a := newOperand[T](rng, m, k, ka)
-	b := newOperand[T](rng, k, n, kb)
-	c := newOperand[T](rng, m, n, kc)
-	av, bv, cv := a.v, b.v, c.v
+	name := fmt.Sprintf("%s m=%d n=%d k=%d a=%v%s b=%v%s c=%v%s", tm.TypeName[T](), m, n, k, ka, cs(conjA), kb, cs(conjB), kc, cs(conjC))
+	a := tm.New[T](rng, m, k, ka)
+	b := tm.New[T](rng, k, n, kb)
+	c := tm.New[T](rng, m, n, kc)
+	av, bv, cv := a.V, b.V, c.V
 	if conjA {
 		av = av.Conj()
 	}
@@ -43,7 +44,7 @@ func testGemm[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k int, ka, kb,
 	if conjC {
 		cv = cv.Conj()
 	}
-	alpha, beta := random[T](rng), random[T](rng)
+	alpha, beta := tm.Random[T](rng), tm.Random[T](rng)
 	want := refGemm(alpha, snapshot(av), snapshot(bv), beta, snapshot(cv))
 	before := ReadStats()
 	if err := Gemm(alpha, av, bv, beta, cv, opt); err != nil {
@@ -51,22 +52,22 @@ func testGemm[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k int, ka, kb,
 	}
 	d := ReadStats()
 	got := snapshot(cv)
-	tol := float64(k+2) * 8 * eps[T]()
+	tol := float64(k+2) * 8 * tm.Eps[T]()
 	for i := range want {
 		for j := range want[i] {
-			if e := abs(got[i][j] - want[i][j]); e > tol*(1+abs(want[i][j])) {
+			if e := tm.Abs(got[i][j] - want[i][j]); e > tol*(1+tm.Abs(want[i][j])) {
 				t.Fatalf("%s: c[%d][%d] = %v, want %v", name, i, j, got[i][j], want[i][j])
 			}
 		}
 	}
-	a.checkPadding(t, name+" a")
-	b.checkPadding(t, name+" b")
-	c.checkPadding(t, name+" c")
+	a.CheckPadding(t, name+" a")
+	b.CheckPadding(t, name+" b")
+	c.CheckPadding(t, name+" c")
 	copies := d.Copies - before.Copies
 	if !conjA && !conjB && !conjC {
 		want := int64(0)
-		for _, o := range []operand[T]{a, b, c} {
-			if o.v.Layout().Class() == layout.General && o.v.Len() > 0 && m*n > 0 {
+		for _, o := range []tm.Operand[T]{a, b, c} {
+			if o.V.Layout().Class() == layout.General && o.V.Len() > 0 && m*n > 0 {
 				want++
 			}
 		}
@@ -90,9 +91,9 @@ func cs(c bool) string {
 func TestGemmLayouts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, opt := range []Option{ForceC(), ForcePureGo()} {
-		for ka := range nKinds {
-			for kb := range nKinds {
-				for kc := range nKinds {
+		for ka := range tm.NumKinds {
+			for kb := range tm.NumKinds {
+				for kc := range tm.NumKinds {
 					testGemm[float64](t, rng, 5, 4, 3, ka, kb, kc, false, false, false, opt)
 					testGemm[float32](t, rng, 3, 6, 2, ka, kb, kc, false, false, false, opt)
 					testGemm[complex128](t, rng, 4, 3, 5, ka, kb, kc, false, false, false, opt)
@@ -116,7 +117,7 @@ func TestGemmSmallSizes(t *testing.T) {
 	for _, m := range sizes {
 		for _, n := range sizes {
 			for _, k := range sizes {
-				kinds := []kind{kind(rng.IntN(int(nKinds))), kind(rng.IntN(int(nKinds))), kind(rng.IntN(int(nKinds)))}
+				kinds := []tm.Kind{tm.Kind(rng.IntN(int(tm.NumKinds))), tm.Kind(rng.IntN(int(tm.NumKinds))), tm.Kind(rng.IntN(int(tm.NumKinds)))}
 				before := ReadStats()
 				testGemm[float64](t, rng, m, n, k, kinds[0], kinds[1], kinds[2], false, false, false, Option{})
 				if d := ReadStats(); (d.Small-before.Small == 1) != goGemmSmall[float64](m, n, k) {
@@ -134,32 +135,32 @@ func TestGemmBetaZeroNaN(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	for _, opt := range []Option{ForceC(), ForcePureGo(), {}} {
 		for _, s := range [][3]int{{4, 4, 4}, {5, 3, 7}, {16, 16, 16}, {9, 17, 2}} {
-			for _, kc := range []kind{colPacked, colStrided, rowPacked, rowStrided} {
-				a := newOperand[float64](rng, s[0], s[2], colStrided)
-				b := newOperand[float64](rng, s[2], s[1], rowPacked)
-				c := newOperand[float64](rng, s[0], s[1], kc)
+			for _, kc := range []tm.Kind{tm.ColPacked, tm.ColStrided, tm.RowPacked, tm.RowStrided} {
+				a := tm.New[float64](rng, s[0], s[2], tm.ColStrided)
+				b := tm.New[float64](rng, s[2], s[1], tm.RowPacked)
+				c := tm.New[float64](rng, s[0], s[1], kc)
 				for i := 0; i < s[0]; i++ {
 					for j := 0; j < s[1]; j++ {
-						c.v.Set(nan[float64](), i, j)
+						c.V.Set(tm.NaN[float64](), i, j)
 					}
 				}
 				zero := make([][]float64, s[0])
 				for i := range zero {
 					zero[i] = make([]float64, s[1])
 				}
-				want := refGemm(1.5, snapshot(a.v), snapshot(b.v), 0, zero)
-				if err := Gemm(1.5, a.v, b.v, 0, c.v, opt); err != nil {
+				want := refGemm(1.5, snapshot(a.V), snapshot(b.V), 0, zero)
+				if err := Gemm(1.5, a.V, b.V, 0, c.V, opt); err != nil {
 					t.Fatal(err)
 				}
-				got := snapshot(c.v)
+				got := snapshot(c.V)
 				for i := range want {
 					for j := range want[i] {
-						if e := abs(got[i][j] - want[i][j]); !(e <= 1e-12*float64(s[2])) {
+						if e := tm.Abs(got[i][j] - want[i][j]); !(e <= 1e-12*float64(s[2])) {
 							t.Fatalf("%v %v c %v: c[%d][%d] = %v, want %v", opt, s, kc, i, j, got[i][j], want[i][j])
 						}
 					}
 				}
-				c.checkPadding(t, fmt.Sprintf("%v c", s))
+				c.CheckPadding(t, fmt.Sprintf("%v c", s))
 			}
 		}
 	}
@@ -175,7 +176,7 @@ func TestGemmSizes(t *testing.T) {
 	for _, m := range sizes {
 		for _, n := range []int{1, 3, 64, 65} {
 			for _, k := range []int{0, 1, 63, 129} {
-				kinds := []kind{kind(rng.IntN(int(nKinds))), kind(rng.IntN(int(nKinds))), kind(rng.IntN(int(nKinds)))}
+				kinds := []tm.Kind{tm.Kind(rng.IntN(int(tm.NumKinds))), tm.Kind(rng.IntN(int(tm.NumKinds))), tm.Kind(rng.IntN(int(tm.NumKinds)))}
 				testGemm[float64](t, rng, m, n, k, kinds[0], kinds[1], kinds[2], false, false, false, Option{})
 				testGemm[complex128](t, rng, m, n, k, kinds[1], kinds[2], kinds[0], rng.IntN(2) == 0, rng.IntN(2) == 0, rng.IntN(2) == 0, ForceC())
 			}
@@ -183,43 +184,143 @@ func TestGemmSizes(t *testing.T) {
 	}
 }
 
+// TestGemmEmpty: products with a zero dimension, with every combination
+// of the operands of gemmOperands. The empty ones include a zero stride
+// on an axis that has elements (nothing is addressed, so nothing overlaps)
+// and offsets other than testmat's. On every path, Gemm makes at most one
+// call, copies only a c that has elements and no BLAS description, and
+// writes only c.
+func TestGemmEmpty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 14))
+	for _, s := range [][3]int{{0, 3, 2}, {3, 0, 2}, {3, 2, 0}, {0, 3, 0}, {0, 0, 0}, {0, 17, 9}, {9, 17, 0}} {
+		for _, opt := range []Option{{}, ForceC(), ForcePureGo()} {
+			testGemmEmpty[float64](t, rng, s[0], s[1], s[2], 0, opt)
+			for conj := range 8 {
+				testGemmEmpty[complex128](t, rng, s[0], s[1], s[2], conj, opt)
+			}
+		}
+	}
+}
+
+// testGemmEmpty runs Gemm on every combination of gemmOperands; bit i of
+// conj conjugates operand i (a, b, c).
+func testGemmEmpty[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k, conj int, opt Option) {
+	t.Helper()
+	for _, a := range gemmOperands[T](rng, m, k) {
+		for _, b := range gemmOperands[T](rng, k, n) {
+			for _, c := range gemmOperands[T](rng, m, n) {
+				ops := []tm.Operand[T]{a, b, c}
+				vs := make([]views.View[T], 3)
+				for i, o := range ops {
+					vs[i] = o.V
+					if conj&(1<<i) != 0 {
+						vs[i] = vs[i].Conj()
+					}
+				}
+				name := fmt.Sprintf("%s %v a=%v b=%v c=%v conj=%d", tm.TypeName[T](), opt, vs[0].Layout(), vs[1].Layout(), vs[2].Layout(), conj)
+				beta := tm.Random[T](rng)
+				c0 := snapshot(vs[2])
+				before := ReadStats()
+				if err := Gemm(tm.Random[T](rng), vs[0], vs[1], beta, vs[2], opt); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				d := ReadStats()
+				for i, row := range snapshot(vs[2]) {
+					for j, g := range row {
+						if w := beta * c0[i][j]; !close1(g, w, 1) {
+							t.Fatalf("%s: c[%d][%d] = %v, want %v", name, i, j, g, w)
+						}
+					}
+				}
+				for i, o := range ops {
+					o.CheckPadding(t, fmt.Sprintf("%s operand %d", name, i))
+				}
+				if calls, small := d.Calls-before.Calls, d.Small-before.Small; calls+small != min(1, int64(m*n)) {
+					t.Fatalf("%s: %d C calls and %d pure-Go calls, want %d in all", name, calls, small, min(1, m*n))
+				}
+				want := int64(0)
+				if c.V.Layout().Class() == layout.General && m*n > 0 {
+					want = 1
+				}
+				if copies := d.Copies - before.Copies; conj == 0 && copies != want {
+					t.Fatalf("%s: %d copies, want %d", name, copies, want)
+				}
+			}
+		}
+	}
+}
+
+// gemmOperands returns an r x c operand of each testmat class or, when
+// r*c == 0, one empty operand per class in a buffer of four NaN, with the
+// strides the class formulas give for these dimensions (General and
+// Reversed with no rows have stride 0 along the columns) at offsets 0 to 2.
+func gemmOperands[T views.Scalar](rng *rand.Rand, r, c int) []tm.Operand[T] {
+	var ops []tm.Operand[T]
+	if r*c > 0 {
+		for k := range tm.NumKinds {
+			ops = append(ops, tm.New[T](rng, r, c, k))
+		}
+		return ops
+	}
+	for _, e := range []struct {
+		kind    tm.Kind
+		strides []int
+		offset  int
+	}{
+		{tm.ColPacked, []int{1, r}, 0},
+		{tm.ColStrided, []int{1, r + 3}, 1},
+		{tm.RowPacked, []int{c, 1}, 0},
+		{tm.RowStrided, []int{c + 3, 1}, 2},
+		{tm.General, []int{2, 2 * r}, 1},
+		{tm.Reversed, []int{-1, -r}, 0},
+	} {
+		buf := make([]T, 4)
+		for i := range buf {
+			buf[i] = tm.NaN[T]()
+		}
+		v := must2(views.FromSlice(buf, must(layout.New([]int{r, c}, e.strides, e.offset))))
+		ops = append(ops, tm.Operand[T]{V: v, Buf: buf, Kind: e.kind})
+	}
+	return ops
+}
+
 func TestGemmErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
-	a := newOperand[float64](rng, 3, 4, colPacked)
-	b := newOperand[float64](rng, 4, 2, colPacked)
-	c := newOperand[float64](rng, 3, 2, colPacked)
-	g := newOperand[float64](rng, 4, 2, general)
+	a := tm.New[float64](rng, 3, 4, tm.ColPacked)
+	b := tm.New[float64](rng, 4, 2, tm.ColPacked)
+	c := tm.New[float64](rng, 3, 2, tm.ColPacked)
+	g := tm.New[float64](rng, 4, 2, tm.General)
 	bc, _ := views.FromSlice(make([]float64, 2), must(layout.New([]int{3, 2}, []int{0, 1}, 0)))
-	vec, _ := c.v.Reshape(6)
-	alias, _ := views.FromSlice(a.buf, must(layout.ColMajor(3, 2)))
+	vec, _ := c.V.Reshape(6)
+	alias, _ := views.FromSlice(a.Buf, must(layout.ColMajor(3, 2)))
 	tests := []struct {
 		name string
 		err  error
 		want error
 	}{
-		{"rank", Gemm(1, vec, b.v, 0, c.v), layout.ErrShape},
-		{"inner", Gemm(1, a.v, must2(b.v.Slice(0, 0, 3, 1)), 0, c.v), layout.ErrShape},
-		{"output shape", Gemm(1, a.v, b.v, 0, must2(c.v.Slice(1, 0, 1, 1))), layout.ErrShape},
-		{"broadcast output", Gemm(1, a.v, b.v, 0, bc), layout.ErrOverlap},
-		{"output aliases a", Gemm(1, a.v, b.v, 0, alias), layout.ErrOverlap},
-		{"strict", Gemm(1, a.v, g.v, 0, c.v, Strict(true)), ErrCopyRefused},
+		{"rank", Gemm(1, vec, b.V, 0, c.V), layout.ErrShape},
+		{"inner", Gemm(1, a.V, must2(b.V.Slice(0, 0, 3, 1)), 0, c.V), layout.ErrShape},
+		{"output shape", Gemm(1, a.V, b.V, 0, must2(c.V.Slice(1, 0, 1, 1))), layout.ErrShape},
+		{"broadcast output", Gemm(1, a.V, b.V, 0, bc), layout.ErrOverlap},
+		{"output aliases a", Gemm(1, a.V, b.V, 0, alias), layout.ErrOverlap},
+		{"strict", Gemm(1, a.V, g.V, 0, c.V, Strict(true)), ErrCopyRefused},
 	}
-	snap := snapshot(c.v)
+	snap := snapshot(c.V)
 	for _, tc := range tests {
 		if !errors.Is(tc.err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, tc.err, tc.want)
 		}
 	}
-	if fmt.Sprint(snapshot(c.v)) != fmt.Sprint(snap) {
+	if fmt.Sprint(snapshot(c.V)) != fmt.Sprint(snap) {
 		t.Errorf("a failed Gemm wrote c")
 	}
 	prev := SetStrict(true)
-	err := Gemm(1, a.v, g.v, 0, c.v)
+	err := Gemm(1, a.V, g.V, 0, c.V)
 	SetStrict(prev)
 	if !errors.Is(err, ErrCopyRefused) {
 		t.Errorf("SetStrict: %v", err)
 	}
-	if err := Gemm(1, a.v, g.v, 0, c.v, Strict(false)); err != nil {
+	if err := Gemm(1, a.V, g.V, 0, c.V, Strict(false)); err != nil {
 		t.Errorf("Strict(false): %v", err)
 	}
 }
@@ -240,18 +341,18 @@ func must2[T views.Scalar](v views.View[T], err error) views.View[T] {
 
 func TestGemmNoAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	for _, kc := range []kind{colPacked, rowPacked} {
-		a := newOperand[float64](rng, 64, 64, rowStrided)
-		b := newOperand[float64](rng, 64, 64, colStrided)
-		c := newOperand[float64](rng, 64, 64, kc)
-		if n := testing.AllocsPerRun(20, func() { _ = Gemm(1, a.v, b.v, 0.5, c.v) }); n != 0 {
+	for _, kc := range []tm.Kind{tm.ColPacked, tm.RowPacked} {
+		a := tm.New[float64](rng, 64, 64, tm.RowStrided)
+		b := tm.New[float64](rng, 64, 64, tm.ColStrided)
+		c := tm.New[float64](rng, 64, 64, kc)
+		if n := testing.AllocsPerRun(20, func() { _ = Gemm(1, a.V, b.V, 0.5, c.V) }); n != 0 {
 			t.Errorf("Gemm (c %v): %v allocations per call", kc, n)
 		}
 	}
-	z := newOperand[complex128](rng, 32, 32, colPacked)
-	y := newOperand[complex128](rng, 32, 32, colPacked) // y^H is row-major conjugated: BLAS "C"
-	w := newOperand[complex128](rng, 32, 32, colStrided)
-	if n := testing.AllocsPerRun(20, func() { _ = Gemm(1i, z.v, must2(y.v.H()), 2, w.v) }); n != 0 {
+	z := tm.New[complex128](rng, 32, 32, tm.ColPacked)
+	y := tm.New[complex128](rng, 32, 32, tm.ColPacked) // y^H is row-major conjugated: BLAS "C"
+	w := tm.New[complex128](rng, 32, 32, tm.ColStrided)
+	if n := testing.AllocsPerRun(20, func() { _ = Gemm(1i, z.V, must2(y.V.H()), 2, w.V) }); n != 0 {
 		t.Errorf("complex Gemm: %v allocations per call", n)
 	}
 }

@@ -7,13 +7,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
 
 // newVector makes a length-n view with the given stride over a NaN-padded
 // buffer, filled with random values.
-func newVector[T views.Scalar](rng *rand.Rand, n, stride int) operand[T] {
+func newVector[T views.Scalar](rng *rand.Rand, n, stride int) tm.Operand[T] {
 	off := 2
 	if stride < 0 && n > 0 {
 		off += (n - 1) * -stride
@@ -28,13 +29,13 @@ func newVector[T views.Scalar](rng *rand.Rand, n, stride int) operand[T] {
 	}
 	buf := make([]T, hi+3)
 	for i := range buf {
-		buf[i] = nan[T]()
+		buf[i] = tm.NaN[T]()
 	}
 	v, _ := views.FromSlice(buf, l)
 	for i := 0; i < n; i++ {
-		v.Set(random[T](rng), i)
+		v.Set(tm.Random[T](rng), i)
 	}
-	return operand[T]{v: v, buf: buf}
+	return tm.Operand[T]{V: v, Buf: buf}
 }
 
 func values1[T views.Scalar](v views.View[T]) []T {
@@ -46,7 +47,7 @@ func values1[T views.Scalar](v views.View[T]) []T {
 }
 
 func close1[T views.Scalar](got, want T, n int) bool {
-	return abs(got-want) <= float64(n+2)*8*eps[T]()*(1+abs(want))
+	return tm.Abs(got-want) <= float64(n+2)*8*tm.Eps[T]()*(1+tm.Abs(want))
 }
 
 var strides = []int{1, 2, -1, -3}
@@ -55,9 +56,9 @@ func testLevel1[T views.Scalar](t *testing.T, rng *rand.Rand, n int, opt Option)
 	for _, sx := range strides {
 		for _, sy := range strides {
 			for c := 0; c < 4; c++ {
-				name := fmt.Sprintf("%s n=%d sx=%d sy=%d conj=%d", typeName[T](), n, sx, sy, c)
+				name := fmt.Sprintf("%s n=%d sx=%d sy=%d conj=%d", tm.TypeName[T](), n, sx, sy, c)
 				x, y := newVector[T](rng, n, sx), newVector[T](rng, n, sy)
-				xv, yv := x.v, y.v
+				xv, yv := x.V, y.V
 				if c&1 != 0 {
 					xv = xv.Conj()
 				}
@@ -75,7 +76,7 @@ func testLevel1[T views.Scalar](t *testing.T, rng *rand.Rand, n int, opt Option)
 					t.Fatalf("%s Dot = %v, %v; want %v", name, got, err, want)
 				}
 				// Axpy
-				alpha := random[T](rng)
+				alpha := tm.Random[T](rng)
 				if err := Axpy(alpha, xv, yv, opt); err != nil {
 					t.Fatalf("%s Axpy: %v", name, err)
 				}
@@ -93,7 +94,7 @@ func testLevel1[T views.Scalar](t *testing.T, rng *rand.Rand, n int, opt Option)
 					if w := xs[i] * alpha; !close1(g, w, 2) {
 						t.Fatalf("%s Scal x[%d] = %v, want %v", name, i, g, w)
 					}
-					nrm += abs(g) * abs(g)
+					nrm += tm.Abs(g) * tm.Abs(g)
 					asum += abs1(g)
 					if abs1(g) > best {
 						best, arg = abs1(g), i
@@ -123,15 +124,16 @@ func testLevel1[T views.Scalar](t *testing.T, rng *rand.Rand, n int, opt Option)
 				if err := Rot(xv, yv, cs, sn, opt); err != nil {
 					t.Fatalf("%s Rot: %v", name, err)
 				}
+				ct, st := tm.FromParts[T](cs, 0), tm.FromParts[T](sn, 0)
 				for i := range xs {
-					wx := scale(xs[i], cs) + scale(ys[i], sn)
-					wy := scale(ys[i], cs) - scale(xs[i], sn)
+					wx := xs[i]*ct + ys[i]*st
+					wy := ys[i]*ct - xs[i]*st
 					if !close1(xv.At(i), wx, 2) || !close1(yv.At(i), wy, 2) {
 						t.Fatalf("%s Rot at %d: %v %v, want %v %v", name, i, xv.At(i), yv.At(i), wx, wy)
 					}
 				}
-				x.checkPadding(t, name+" x")
-				y.checkPadding(t, name+" y")
+				x.CheckPadding(t, name+" x")
+				y.CheckPadding(t, name+" y")
 			}
 		}
 	}
@@ -152,25 +154,25 @@ func TestLevel1(t *testing.T) {
 func TestLevel1Errors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	x, y := newVector[float64](rng, 4, 1), newVector[float64](rng, 5, 1)
-	m := newOperand[float64](rng, 2, 2, colPacked)
-	bc, _ := x.v.Slice(0, 0, 1, 1)
+	m := tm.New[float64](rng, 2, 2, tm.ColPacked)
+	bc, _ := x.V.Slice(0, 0, 1, 1)
 	bc, _ = bc.BroadcastTo(4)
-	alias, _ := views.FromSlice(x.buf, must(layout.New([]int{4}, []int{1}, 3)))
+	alias, _ := views.FromSlice(x.Buf, must(layout.New([]int{4}, []int{1}, 3)))
 	tests := []struct {
 		name string
 		err  error
 		want error
 	}{
-		{"Dot length", err2(Dot(x.v, y.v)), layout.ErrShape},
-		{"Dot rank", err2(Dot(m.v, m.v)), layout.ErrShape},
-		{"Axpy broadcast y", Axpy(1, x.v, bc), layout.ErrOverlap},
-		{"Axpy aliased", Axpy(1, x.v, alias), layout.ErrOverlap},
+		{"Dot length", err2(Dot(x.V, y.V)), layout.ErrShape},
+		{"Dot rank", err2(Dot(m.V, m.V)), layout.ErrShape},
+		{"Axpy broadcast y", Axpy(1, x.V, bc), layout.ErrOverlap},
+		{"Axpy aliased", Axpy(1, x.V, alias), layout.ErrOverlap},
 		{"Scal broadcast", Scal(2, bc), layout.ErrOverlap},
-		{"Swap aliased", Swap(x.v, alias), layout.ErrOverlap},
-		{"Nrm2 rank", err2(Nrm2(m.v)), layout.ErrShape},
-		{"Iamax rank", err2(Iamax(m.v)), layout.ErrShape},
-		{"Rot length", Rot(x.v, y.v, 1, 0), layout.ErrShape},
-		{"Dot strict broadcast", err2(Dot(bc, x.v, Strict(true), ForceC())), ErrCopyRefused},
+		{"Swap aliased", Swap(x.V, alias), layout.ErrOverlap},
+		{"Nrm2 rank", err2(Nrm2(m.V)), layout.ErrShape},
+		{"Iamax rank", err2(Iamax(m.V)), layout.ErrShape},
+		{"Rot length", Rot(x.V, y.V, 1, 0), layout.ErrShape},
+		{"Dot strict broadcast", err2(Dot(bc, x.V, Strict(true), ForceC())), ErrCopyRefused},
 	}
 	for _, tc := range tests {
 		if !errors.Is(tc.err, tc.want) {
@@ -178,7 +180,7 @@ func TestLevel1Errors(t *testing.T) {
 		}
 	}
 	// A broadcast input is fine (copied) outside strict mode.
-	if d, err := Dot(bc, x.v, ForceC()); err != nil || !close1(d, x.v.At(0)*(x.v.At(0)+x.v.At(1)+x.v.At(2)+x.v.At(3)), 4) {
+	if d, err := Dot(bc, x.V, ForceC()); err != nil || !close1(d, x.V.At(0)*(x.V.At(0)+x.V.At(1)+x.V.At(2)+x.V.At(3)), 4) {
 		t.Errorf("Dot(broadcast) = %v, %v", d, err)
 	}
 }
@@ -188,12 +190,12 @@ func err2[V any](_ V, err error) error { return err }
 func TestLevel1NoAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	x, y := newVector[complex128](rng, 200, -2), newVector[complex128](rng, 200, 3)
-	xc := x.v.Conj()
+	xc := x.V.Conj()
 	if n := testing.AllocsPerRun(50, func() {
-		_, _ = Dot(xc, y.v)
-		_ = Axpy(2i, x.v, y.v)
-		_ = Scal(0.5, y.v)
-		_, _ = Nrm2(x.v)
+		_, _ = Dot(xc, y.V)
+		_ = Axpy(2i, x.V, y.V)
+		_ = Scal(0.5, y.V)
+		_, _ = Nrm2(x.V)
 	}); n != 0 {
 		t.Errorf("Level 1: %v allocations per run", n)
 	}

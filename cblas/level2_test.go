@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -13,7 +14,7 @@ import (
 // The kinds of matrix operand Level 2 and 3 tests draw from, with an
 // optional conjugation, and the vector strides.
 type mkind struct {
-	k    kind
+	k    tm.Kind
 	conj bool
 }
 
@@ -21,7 +22,7 @@ func (m mkind) String() string { return m.k.String() + cs(m.conj) }
 
 func matrixKinds[T views.Scalar]() []mkind {
 	var ks []mkind
-	for k := range nKinds {
+	for k := range tm.NumKinds {
 		ks = append(ks, mkind{k, false})
 		if views.IsComplex[T]() {
 			ks = append(ks, mkind{k, true})
@@ -30,18 +31,18 @@ func matrixKinds[T views.Scalar]() []mkind {
 	return ks
 }
 
-func newMat[T views.Scalar](rng *rand.Rand, r, c int, mk mkind) (operand[T], views.View[T]) {
-	o := newOperand[T](rng, r, c, mk.k)
-	v := o.v
+func newMat[T views.Scalar](rng *rand.Rand, r, c int, mk mkind) (tm.Operand[T], views.View[T]) {
+	o := tm.New[T](rng, r, c, mk.k)
+	v := o.V
 	if mk.conj {
 		v = v.Conj()
 	}
 	return o, v
 }
 
-func newVec[T views.Scalar](rng *rand.Rand, n, stride int, conj bool) (operand[T], views.View[T]) {
+func newVec[T views.Scalar](rng *rand.Rand, n, stride int, conj bool) (tm.Operand[T], views.View[T]) {
 	o := newVector[T](rng, n, stride)
-	v := o.v
+	v := o.V
 	if conj {
 		v = v.Conj()
 	}
@@ -119,12 +120,12 @@ func testLevel2[T views.Scalar](t *testing.T, rng *rand.Rand, m, n int) {
 				if cx && !views.IsComplex[T]() {
 					continue
 				}
-				name := fmt.Sprintf("%s m=%d n=%d a=%v x stride %d%s", typeName[T](), m, n, mk, sx, cs(cx))
+				name := fmt.Sprintf("%s m=%d n=%d a=%v x stride %d%s", tm.TypeName[T](), m, n, mk, sx, cs(cx))
 				// Gemv
 				ao, a := newMat[T](rng, m, n, mk)
 				xo, x := newVec[T](rng, n, sx, cx)
 				yo, y := newVec[T](rng, m, -sx, !cx && views.IsComplex[T]())
-				alpha, beta := random[T](rng), random[T](rng)
+				alpha, beta := tm.Random[T](rng), tm.Random[T](rng)
 				ax := matVec(snapshot(a), values1(x))
 				want := values1(y)
 				for i := range want {
@@ -134,9 +135,9 @@ func testLevel2[T views.Scalar](t *testing.T, rng *rand.Rand, m, n int) {
 					t.Fatalf("%s Gemv: %v", name, err)
 				}
 				closeVec(t, name+" Gemv", values1(y), want, n)
-				ao.checkPadding(t, name+" Gemv a")
-				xo.checkPadding(t, name+" Gemv x")
-				yo.checkPadding(t, name+" Gemv y")
+				ao.CheckPadding(t, name+" Gemv a")
+				xo.CheckPadding(t, name+" Gemv x")
+				yo.CheckPadding(t, name+" Gemv y")
 				// Ger: a += alpha x' y'^T with x' length m
 				xo2, x2 := newVec[T](rng, m, sx, cx)
 				wantA := snapshot(a)
@@ -150,14 +151,14 @@ func testLevel2[T views.Scalar](t *testing.T, rng *rand.Rand, m, n int) {
 					t.Fatalf("%s Ger: %v", name, err)
 				}
 				closeMat(t, name+" Ger", snapshot(a), wantA, 2)
-				ao.checkPadding(t, name+" Ger a")
-				xo2.checkPadding(t, name+" Ger x")
+				ao.CheckPadding(t, name+" Ger a")
+				xo2.CheckPadding(t, name+" Ger x")
 				// Square routines
 				for _, uplo := range []Uplo{Upper, Lower} {
 					sname := fmt.Sprintf("%s uplo=%d", name, uplo)
 					so, s := newMat[T](rng, n, n, mk)
 					for i := 0; i < n; i++ { // well conditioned for Trsv
-						s.Set(s.At(i, i)+random[T](rng)*0+scale(one[T](), float64(2*n+2)), i, i)
+						s.Set(s.At(i, i)+tm.Random[T](rng)*0+tm.FromParts[T](float64(2*n+2), 0), i, i)
 					}
 					_, v := newVec[T](rng, n, sx, cx)
 					_, w := newVec[T](rng, n, 1, false)
@@ -186,7 +187,7 @@ func testLevel2[T views.Scalar](t *testing.T, rng *rand.Rand, m, n int) {
 									tri[i][j] = 0
 								}
 								if i == j && diag == Unit {
-									tri[i][j] = one[T]()
+									tri[i][j] = tm.FromParts[T](1, 0)
 								}
 							}
 						}
@@ -226,7 +227,7 @@ func testLevel2[T views.Scalar](t *testing.T, rng *rand.Rand, m, n int) {
 								}
 								continue
 							}
-							w := before[i][j] + scale(xs[i]*conj(xs[j]), ralpha) + alpha*xs[i]*conj(ws2[j]) + conj(alpha)*ws2[i]*conj(xs[j])
+							w := before[i][j] + xs[i]*conj(xs[j])*tm.FromParts[T](ralpha, 0) + alpha*xs[i]*conj(ws2[j]) + conj(alpha)*ws2[i]*conj(xs[j])
 							if i == j && views.IsComplex[T]() {
 								w = conj(w)/2 + w/2
 								got[i][j] = conj(got[i][j])/2 + got[i][j]/2
@@ -236,7 +237,7 @@ func testLevel2[T views.Scalar](t *testing.T, rng *rand.Rand, m, n int) {
 							}
 						}
 					}
-					so.checkPadding(t, sname+" square a")
+					so.CheckPadding(t, sname+" square a")
 				}
 			}
 		}
@@ -255,24 +256,24 @@ func TestLevel2(t *testing.T) {
 
 func TestLevel2Errors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
-	a := newOperand[complex128](rng, 3, 4, colPacked)
-	sq := newOperand[complex128](rng, 3, 3, colPacked)
+	a := tm.New[complex128](rng, 3, 4, tm.ColPacked)
+	sq := tm.New[complex128](rng, 3, 3, tm.ColPacked)
 	x, y := newVector[complex128](rng, 4, 1), newVector[complex128](rng, 3, 1)
 	tests := []struct {
 		name string
 		err  error
 		want error
 	}{
-		{"Gemv x length", Gemv(1, a.v, y.v, 0, y.v), layout.ErrShape},
-		{"Gemv y aliases x", Gemv(1, sq.v, y.v, 0, y.v), layout.ErrOverlap},
-		{"Ger shape", Ger(1, x.v, x.v, a.v), layout.ErrShape},
-		{"Hemv not square", Hemv(Upper, 1, a.v, x.v, 0, y.v), layout.ErrShape},
-		{"Hemv uplo", Hemv(Uplo(7), 1, sq.v, y.v, 0, newVector[complex128](rng, 3, 1).v), layout.ErrShape},
-		{"Trsv diag", Trsv(Upper, Diag(-1), sq.v, y.v), layout.ErrShape},
-		{"Symv complex", Symv(Upper, 1, sq.v, y.v, 0, newVector[complex128](rng, 3, 1).v), ErrUnsupported},
-		{"Syr complex", Syr(Upper, 1, y.v, sq.v), ErrUnsupported},
-		{"Syr2 complex", Syr2(Upper, 1, y.v, y.v, sq.v), ErrUnsupported},
-		{"Her strict", Her(Upper, 1, y.v.Conj(), sq.v, Strict(true)), ErrCopyRefused},
+		{"Gemv x length", Gemv(1, a.V, y.V, 0, y.V), layout.ErrShape},
+		{"Gemv y aliases x", Gemv(1, sq.V, y.V, 0, y.V), layout.ErrOverlap},
+		{"Ger shape", Ger(1, x.V, x.V, a.V), layout.ErrShape},
+		{"Hemv not square", Hemv(Upper, 1, a.V, x.V, 0, y.V), layout.ErrShape},
+		{"Hemv uplo", Hemv(Uplo(7), 1, sq.V, y.V, 0, newVector[complex128](rng, 3, 1).V), layout.ErrShape},
+		{"Trsv diag", Trsv(Upper, Diag(-1), sq.V, y.V), layout.ErrShape},
+		{"Symv complex", Symv(Upper, 1, sq.V, y.V, 0, newVector[complex128](rng, 3, 1).V), ErrUnsupported},
+		{"Syr complex", Syr(Upper, 1, y.V, sq.V), ErrUnsupported},
+		{"Syr2 complex", Syr2(Upper, 1, y.V, y.V, sq.V), ErrUnsupported},
+		{"Her strict", Her(Upper, 1, y.V.Conj(), sq.V, Strict(true)), ErrCopyRefused},
 	}
 	for _, tc := range tests {
 		if !errors.Is(tc.err, tc.want) {
@@ -285,17 +286,17 @@ func TestLevel2Errors(t *testing.T) {
 // place.
 func TestLevel2ZeroCopies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 10))
-	for _, k := range []kind{colPacked, colStrided, rowPacked, rowStrided} {
-		a := newOperand[float64](rng, 6, 6, k)
+	for _, k := range []tm.Kind{tm.ColPacked, tm.ColStrided, tm.RowPacked, tm.RowStrided} {
+		a := tm.New[float64](rng, 6, 6, k)
 		x, y := newVector[float64](rng, 6, -3), newVector[float64](rng, 6, 2)
 		before := ReadStats()
-		_ = Gemv(1, a.v, x.v, 1, y.v)
-		_ = Ger(1, x.v, y.v, a.v)
-		_ = Hemv(Lower, 1, a.v, x.v, 1, y.v)
-		_ = Symv(Upper, 1, a.v, x.v, 1, y.v)
-		_ = Trmv(Upper, Unit, a.v, x.v)
-		_ = Syr(Lower, 2, x.v, a.v)
-		_ = Syr2(Upper, 2, x.v, y.v, a.v)
+		_ = Gemv(1, a.V, x.V, 1, y.V)
+		_ = Ger(1, x.V, y.V, a.V)
+		_ = Hemv(Lower, 1, a.V, x.V, 1, y.V)
+		_ = Symv(Upper, 1, a.V, x.V, 1, y.V)
+		_ = Trmv(Upper, Unit, a.V, x.V)
+		_ = Syr(Lower, 2, x.V, a.V)
+		_ = Syr2(Upper, 2, x.V, y.V, a.V)
 		d := ReadStats()
 		if d.Copies != before.Copies || d.Calls-before.Calls != 7 {
 			t.Errorf("a %v: %d copies, %d calls", k, d.Copies-before.Copies, d.Calls-before.Calls)

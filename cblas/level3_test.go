@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -49,7 +50,7 @@ func triangle[T views.Scalar](a [][]T, uplo Uplo, diag Diag) [][]T {
 				out[i][j] = a[i][j]
 			}
 			if i == j && diag == Unit {
-				out[i][j] = one[T]()
+				out[i][j] = tm.FromParts[T](1, 0)
 			}
 		}
 	}
@@ -75,13 +76,13 @@ func testLevel3[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k int) {
 		for _, uplo := range []Uplo{Upper, Lower} {
 			for trial := 0; trial < 6; trial++ {
 				ka, kb, kc := pick(), pick(), pick()
-				name := fmt.Sprintf("%s m=%d n=%d k=%d side=%d uplo=%d a=%v b=%v c=%v", typeName[T](), m, n, k, side, uplo, ka, kb, kc)
+				name := fmt.Sprintf("%s m=%d n=%d k=%d side=%d uplo=%d a=%v b=%v c=%v", tm.TypeName[T](), m, n, k, side, uplo, ka, kb, kc)
 				order := sideDim(side, m, n)
-				alpha, beta := random[T](rng), random[T](rng)
+				alpha, beta := tm.Random[T](rng), tm.Random[T](rng)
 				// Trmm / Trsm
 				ao, a := newMat[T](rng, order, order, ka)
 				for i := 0; i < order; i++ {
-					a.Set(a.At(i, i)+scale(one[T](), float64(2*order+2)), i, i)
+					a.Set(a.At(i, i)+tm.FromParts[T](float64(2*order+2), 0), i, i)
 				}
 				bo, b := newMat[T](rng, m, n, kb)
 				for _, diag := range []Diag{NonUnit, Unit} {
@@ -105,8 +106,8 @@ func testLevel3[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k int) {
 						closeMat(t, name+" Trsm", snapshot(b), b0, 4*order+8)
 					}
 				}
-				ao.checkPadding(t, name+" a")
-				bo.checkPadding(t, name+" b")
+				ao.CheckPadding(t, name+" a")
+				bo.CheckPadding(t, name+" b")
 				// Symm / Hemm
 				co, c := newMat[T](rng, m, n, kc)
 				_, b = newMat[T](rng, m, n, kb)
@@ -130,7 +131,7 @@ func testLevel3[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k int) {
 					}
 					closeMat(t, fmt.Sprintf("%s Symm/Hemm %v", name, h), snapshot(c), want, order+2)
 				}
-				co.checkPadding(t, name+" c")
+				co.CheckPadding(t, name+" c")
 				// Syrk / Herk / Syr2k / Her2k on c' (m x m) with a', b' (m x k)
 				so, s := newMat[T](rng, m, m, kc)
 				_, p := newMat[T](rng, m, k, ka)
@@ -146,17 +147,17 @@ func testLevel3[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k int) {
 						upd = lincomb(alpha, matMul(pv, transpose(pv, false)), beta, before)
 						err = Syrk(uplo, alpha, p, beta, s)
 					case 1:
-						upd = lincomb(scale(one[T](), ra), matMul(pv, transpose(pv, herm)), scale(one[T](), rb), before)
+						upd = lincomb(tm.FromParts[T](ra, 0), matMul(pv, transpose(pv, herm)), tm.FromParts[T](rb, 0), before)
 						err = Herk(uplo, ra, p, rb, s)
 					case 2:
 						upd = lincomb(alpha, matMul(pv, transpose(qv, false)), beta, before)
-						upd = lincomb(one[T](), upd, alpha, matMul(qv, transpose(pv, false)))
+						upd = lincomb(tm.FromParts[T](1, 0), upd, alpha, matMul(qv, transpose(pv, false)))
 						err = Syr2k(uplo, alpha, p, q, beta, s)
 					case 3:
 						ab := matMul(pv, transpose(qv, herm))
 						ba := matMul(qv, transpose(pv, herm))
 						upd = lincomb(alpha, ab, conj(alpha), ba)
-						upd = lincomb(one[T](), upd, scale(one[T](), rb), before)
+						upd = lincomb(tm.FromParts[T](1, 0), upd, tm.FromParts[T](rb, 0), before)
 						err = Her2k(uplo, alpha, p, q, rb, s)
 					}
 					if err != nil {
@@ -181,7 +182,7 @@ func testLevel3[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k int) {
 						}
 					}
 				}
-				so.checkPadding(t, name+" s")
+				so.CheckPadding(t, name+" s")
 			}
 		}
 	}
@@ -201,17 +202,17 @@ func TestLevel3(t *testing.T) {
 // address run in place for the routines whose flags allow it.
 func TestLevel3ZeroCopies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 12))
-	for _, k := range []kind{colPacked, colStrided, rowPacked, rowStrided} {
-		a := newOperand[float64](rng, 5, 5, k)
-		b := newOperand[float64](rng, 5, 5, k)
-		c := newOperand[float64](rng, 5, 5, k)
+	for _, k := range []tm.Kind{tm.ColPacked, tm.ColStrided, tm.RowPacked, tm.RowStrided} {
+		a := tm.New[float64](rng, 5, 5, k)
+		b := tm.New[float64](rng, 5, 5, k)
+		c := tm.New[float64](rng, 5, 5, k)
 		before := ReadStats()
-		_ = Trsm(Left, Upper, NonUnit, 1, a.v, b.v)
-		_ = Trmm(Right, Lower, Unit, 1, a.v, b.v)
-		_ = Symm(Left, Upper, 1, a.v, b.v, 1, c.v)
-		_ = Syrk(Lower, 1, a.v, 1, c.v)
-		_ = Herk(Upper, 1, must2(a.v.T()), 1, c.v)
-		_ = Syr2k(Upper, 1, a.v, b.v, 1, c.v)
+		_ = Trsm(Left, Upper, NonUnit, 1, a.V, b.V)
+		_ = Trmm(Right, Lower, Unit, 1, a.V, b.V)
+		_ = Symm(Left, Upper, 1, a.V, b.V, 1, c.V)
+		_ = Syrk(Lower, 1, a.V, 1, c.V)
+		_ = Herk(Upper, 1, must2(a.V.T()), 1, c.V)
+		_ = Syr2k(Upper, 1, a.V, b.V, 1, c.V)
 		d := ReadStats()
 		if d.Copies != before.Copies || d.Calls-before.Calls != 6 {
 			t.Errorf("%v: %d copies, %d calls", k, d.Copies-before.Copies, d.Calls-before.Calls)
@@ -221,21 +222,21 @@ func TestLevel3ZeroCopies(t *testing.T) {
 
 func TestLevel3Errors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 13))
-	a := newOperand[float64](rng, 3, 3, colPacked)
-	b := newOperand[float64](rng, 3, 4, colPacked)
-	g := newOperand[float64](rng, 3, 3, general)
+	a := tm.New[float64](rng, 3, 3, tm.ColPacked)
+	b := tm.New[float64](rng, 3, 4, tm.ColPacked)
+	g := tm.New[float64](rng, 3, 3, tm.General)
 	tests := []struct {
 		name string
 		err  error
 		want error
 	}{
-		{"Trsm side", Trsm(Right, Upper, NonUnit, 1, a.v, b.v), layout.ErrShape},
-		{"Trsm enum", Trsm(Side(3), Upper, NonUnit, 1, a.v, b.v), layout.ErrShape},
-		{"Trsm aliased", Trsm(Left, Upper, NonUnit, 1, a.v, must2(views.FromSlice(a.buf, must(layout.ColMajor(3, 2))))), layout.ErrOverlap},
-		{"Symm shape", Symm(Left, Upper, 1, a.v, b.v, 0, a.v), layout.ErrShape},
-		{"Syrk shape", Syrk(Upper, 1, b.v, 0, b.v), layout.ErrShape},
-		{"Syr2k b", Syr2k(Upper, 1, a.v, b.v, 0, newOperand[float64](rng, 3, 3, colPacked).v), layout.ErrShape},
-		{"Trmm strict", Trmm(Left, Lower, Unit, 1, g.v, b.v, Strict(true)), ErrCopyRefused},
+		{"Trsm side", Trsm(Right, Upper, NonUnit, 1, a.V, b.V), layout.ErrShape},
+		{"Trsm enum", Trsm(Side(3), Upper, NonUnit, 1, a.V, b.V), layout.ErrShape},
+		{"Trsm aliased", Trsm(Left, Upper, NonUnit, 1, a.V, must2(views.FromSlice(a.Buf, must(layout.ColMajor(3, 2))))), layout.ErrOverlap},
+		{"Symm shape", Symm(Left, Upper, 1, a.V, b.V, 0, a.V), layout.ErrShape},
+		{"Syrk shape", Syrk(Upper, 1, b.V, 0, b.V), layout.ErrShape},
+		{"Syr2k b", Syr2k(Upper, 1, a.V, b.V, 0, tm.New[float64](rng, 3, 3, tm.ColPacked).V), layout.ErrShape},
+		{"Trmm strict", Trmm(Left, Lower, Unit, 1, g.V, b.V, Strict(true)), ErrCopyRefused},
 	}
 	for _, tc := range tests {
 		if !errors.Is(tc.err, tc.want) {

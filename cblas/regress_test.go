@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -22,10 +23,10 @@ func TestDotConjBroadcast(t *testing.T) {
 		y := newVector[complex128](rng, n, 1)
 		var want complex128
 		for i := 0; i < n; i++ {
-			want += (1 - 2i) * y.v.At(i)
+			want += (1 - 2i) * y.V.At(i)
 		}
 		for _, opt := range []Option{{}, ForceC(), ForcePureGo()} {
-			got, err := Dot(bc, y.v, opt)
+			got, err := Dot(bc, y.V, opt)
 			if err != nil || !close1(got, want, n) {
 				t.Errorf("n=%d: Dot(conj broadcast) = %v, %v; want %v", n, got, err, want)
 			}
@@ -49,10 +50,10 @@ func TestGemvNoColumns(t *testing.T) {
 // Her reads x only: one copy when x needs one, not two.
 func TestHerCopiesOnce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 21))
-	a := newOperand[complex128](rng, 4, 4, colPacked)
+	a := tm.New[complex128](rng, 4, 4, tm.ColPacked)
 	x := newVector[complex128](rng, 4, 1)
 	before := ReadStats()
-	if err := Her(Upper, 1, x.v.Conj(), a.v); err != nil {
+	if err := Her(Upper, 1, x.V.Conj(), a.V); err != nil {
 		t.Fatal(err)
 	}
 	if c := ReadStats().Copies - before.Copies; c != 1 {
@@ -64,10 +65,10 @@ func TestHerCopiesOnce(t *testing.T) {
 // it.
 func TestGemmNamesOperand(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 22))
-	a := newOperand[float64](rng, 3, 5, colPacked)
-	b := newOperand[float64](rng, 5, 4, general)
-	c := newOperand[float64](rng, 3, 4, rowPacked)
-	err := Gemm(1, a.v, b.v, 0, c.v, Strict(true))
+	a := tm.New[float64](rng, 3, 5, tm.ColPacked)
+	b := tm.New[float64](rng, 5, 4, tm.General)
+	c := tm.New[float64](rng, 3, 4, tm.RowPacked)
+	err := Gemm(1, a.V, b.V, 0, c.V, Strict(true))
 	if !errors.Is(err, ErrCopyRefused) || !strings.Contains(err.Error(), "cblas.Gemm: b:") {
 		t.Errorf("error = %v, want one naming b", err)
 	}

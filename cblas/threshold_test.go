@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	tm "github.com/lapis-go/lapis/internal/testmat"
 )
 
 // BenchmarkThreshold measures the C and pure-Go paths of the calls that
@@ -21,12 +23,12 @@ func BenchmarkThreshold(b *testing.B) {
 		}{{"c", ForceC()}, {"go", ForcePureGo()}} {
 			b.Run(fmt.Sprintf("op=ddot/n=%d/impl=%s", n, path.name), func(b *testing.B) {
 				for b.Loop() {
-					_, _ = Dot(x.v, y.v, path.opt)
+					_, _ = Dot(x.V, y.V, path.opt)
 				}
 			})
 			b.Run(fmt.Sprintf("op=daxpy/n=%d/impl=%s", n, path.name), func(b *testing.B) {
 				for b.Loop() {
-					_ = Axpy(1e-9, x.v, y.v, path.opt)
+					_ = Axpy(1e-9, x.V, y.V, path.opt)
 				}
 			})
 		}
@@ -42,15 +44,15 @@ func BenchmarkThreshold(b *testing.B) {
 			}{{"c", ForceC()}, {"go", ForcePureGo()}} {
 				b.Run(fmt.Sprintf("op=%sgemm/n=%d/impl=%s", typ, n, path.name), func(b *testing.B) {
 					if typ == "d" {
-						a, bb, c := newOperand[float64](rng, n, n, colPacked), newOperand[float64](rng, n, n, colPacked), newOperand[float64](rng, n, n, colPacked)
+						a, bb, c := tm.New[float64](rng, n, n, tm.ColPacked), tm.New[float64](rng, n, n, tm.ColPacked), tm.New[float64](rng, n, n, tm.ColPacked)
 						for b.Loop() {
-							_ = Gemm(1, a.v, bb.v, 0, c.v, path.opt)
+							_ = Gemm(1, a.V, bb.V, 0, c.V, path.opt)
 						}
 						return
 					}
-					a, bb, c := newOperand[complex128](rng, n, n, colPacked), newOperand[complex128](rng, n, n, colPacked), newOperand[complex128](rng, n, n, colPacked)
+					a, bb, c := tm.New[complex128](rng, n, n, tm.ColPacked), tm.New[complex128](rng, n, n, tm.ColPacked), tm.New[complex128](rng, n, n, tm.ColPacked)
 					for b.Loop() {
-						_ = Gemm(1, a.v, bb.v, 0, c.v, path.opt)
+						_ = Gemm(1, a.V, bb.V, 0, c.V, path.opt)
 					}
 				})
 			}
