@@ -113,7 +113,7 @@ func Pocon[T Scalar](uplo cblas.Uplo, f views.View[T], anorm float64, opts ...cb
 	if anorm < 0 {
 		return 0, layout.Errorf(layout.ErrShape, op, "anorm", "%g is negative; want the norm of the matrix", anorm)
 	}
-	of, n, err := squareOperand(op, "f", uplo, f, read, policy.Configure(opts))
+	of, n, err := squareOperand(op, "f", uplo, f, read|hermitian, policy.Configure(opts))
 	if err != nil {
 		return 0, err
 	}

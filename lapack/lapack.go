@@ -15,7 +15,13 @@
 // storage where LAPACK has a transpose argument for it: the matrix of
 // Trtrs (a.T() and a.H() of a column-major view cost nothing) and of Gels
 // (a.H(), and a.T() for real types: LAPACK's complex gels has no "T"),
-// and the working copies of Solve and Det. Getrs and Ormqr
+// and the working copies of Solve and Det. The Cholesky routines take a
+// row-major view in place too, as its storage with the triangle swapped:
+// that storage holds the same Hermitian matrix or its conjugate, and the
+// factor or inverse LAPACK writes there reads back correctly through the
+// view (Potrf, Potri, Pocon: any row-major view; Potrs, Posv: real, or
+// conjugated complex, since an unconjugated complex one would solve with
+// the conjugate). Getrs and Ormqr
 // take LAPACK's own trans argument (Op), because the operator they apply
 // is not a view of their matrix argument's elements. Every other operand
 // (General views, conjugated column-major views, row-major views of

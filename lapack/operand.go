@@ -35,6 +35,16 @@ const (
 	// LAPACK takes op(A) for it: a row-major view goes in place with
 	// trans 'T' or 'C'.
 	transposable
+	// A Hermitian (real: symmetric) matrix read and written through one
+	// triangle (potrf, potri, pocon): a row-major view goes in place as
+	// its storage with the triangle swapped (uploChar), which holds the
+	// same matrix or its conjugate, and the factor or inverse written
+	// there reads back correctly through the view (README).
+	hermitian
+	// As hermitian, for routines that also solve with the factor (potrs,
+	// posv): there the storage of an unconjugated complex row-major view
+	// would solve with conj(a), so only real and conjugated views qualify.
+	hermitianSolve
 )
 
 // operand is a matrix as LAPACK takes it: the stored column-major rows x
@@ -73,7 +83,8 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg policy.Co
 	switch {
 	case ok && !m.Trans && !conj:
 		o.rows, o.cols, o.ld, o.trans = m.Rows, m.Cols, m.LD, 'N'
-	case ok && m.Trans && mode&transposable != 0:
+	case ok && m.Trans && (mode&(transposable|hermitian) != 0 ||
+		mode&hermitianSolve != 0 && (conj || !views.IsComplex[T]())):
 		o.rows, o.cols, o.ld, o.trans = m.Cols, m.Rows, m.LD, 'T'
 		if conj {
 			o.trans = 'C'

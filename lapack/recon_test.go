@@ -229,49 +229,80 @@ func testCholesky[T Scalar](t *testing.T) {
 	for _, n := range []int{0, 1, 6, 37} {
 		for k := range tm.NumKinds {
 			for _, uplo := range []cblas.Uplo{cblas.Lower, cblas.Upper} {
-				am := spd[T](rng, n)
-				what := fmt.Sprintf("n=%d %v uplo=%d", n, k, uplo)
-				a := tm.From[T](am, k)
-				stored := tm.Of(a.V)
-				if err := Potrf(uplo, a.V); err != nil {
-					t.Fatal(what, err)
-				}
-				a.CheckPadding(t, "Potrf")
-				f := tm.Of(a.V)
-				sameOutside(t, "Potrf "+what, f, stored, uplo)
-				tri := triangle(f, uplo)
-				if uplo == cblas.Lower {
-					tm.Close(t, "L L^H "+what, tri.Mul(tri.H()), am, tol[T](n))
-				} else {
-					tm.Close(t, "U^H U "+what, tri.H().Mul(tri), am, tol[T](n))
-				}
-				b := tm.New[T](rng, n, 2, tm.RowPacked)
-				bm := tm.Of(b.V)
-				if err := Potrs(uplo, a.V, b.V); err != nil {
-					t.Fatal(err)
-				}
-				residual[T](t, "Potrs "+what, am, tm.Of(b.V), bm)
-				rc, err := Pocon(uplo, a.V, norm1(am))
-				if err != nil {
-					t.Fatal(err)
-				}
-				checkRcond(t, "Pocon "+what, rc, am)
-				if err := Potri(uplo, a.V); err != nil {
-					t.Fatal(err)
-				}
-				inv := hermitianFrom(tm.Of(a.V), uplo)
-				tm.Close(t, "A A^-1 "+what, am.Mul(inv), tm.Eye(n), tol[T](n)*max(1, am.Norm()*inv.Norm()))
+				for _, conjd := range []bool{false, true} {
+					if conjd && !tm.IsComplex[T]() {
+						continue
+					}
+					am := spd[T](rng, n)
+					what := fmt.Sprintf("n=%d %v uplo=%d conj=%v", n, k, uplo, conjd)
+					// a views am: stored as conj(am) and read through
+					// Conj() when conjd.
+					view := func() (tm.Operand[T], views.View[T]) {
+						if !conjd {
+							o := tm.From[T](am, k)
+							return o, o.V
+						}
+						o := tm.From[T](conjOf(am), k)
+						return o, o.V.Conj()
+					}
+					a, av := view()
+					stored := tm.Of(av)
+					var err error
+					// potrf, potri and pocon take a row-major view in place,
+					// conjugated or not (the storage with the triangle
+					// swapped); potrs and posv unless unconjugated complex.
+					if c := copies(func() { err = Potrf(uplo, av) }); err != nil || c != wantCopies(av, true) {
+						t.Fatalf("Potrf %s: %v, %d copies", what, err, c)
+					}
+					a.CheckPadding(t, "Potrf")
+					f := tm.Of(av)
+					sameOutside(t, "Potrf "+what, f, stored, uplo)
+					tri := triangle(f, uplo)
+					if uplo == cblas.Lower {
+						tm.Close(t, "L L^H "+what, tri.Mul(tri.H()), am, tol[T](n))
+					} else {
+						tm.Close(t, "U^H U "+what, tri.H().Mul(tri), am, tol[T](n))
+					}
+					b := tm.New[T](rng, n, 2, tm.ColPacked)
+					bm := tm.Of(b.V)
+					wantSolve := wantCopies(av, !tm.IsComplex[T]() || conjd)
+					if c := copies(func() { err = Potrs(uplo, av, b.V) }); err != nil || c != wantSolve {
+						t.Fatalf("Potrs %s: %v, %d copies, want %d", what, err, c, wantSolve)
+					}
+					residual[T](t, "Potrs "+what, am, tm.Of(b.V), bm)
+					rc, err := Pocon(uplo, av, norm1(am))
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkRcond(t, "Pocon "+what, rc, am)
+					if err := Potri(uplo, av); err != nil {
+						t.Fatal(err)
+					}
+					a.CheckPadding(t, "Potri")
+					inv := hermitianFrom(tm.Of(av), uplo)
+					tm.Close(t, "A A^-1 "+what, am.Mul(inv), tm.Eye(n), tol[T](n)*max(1, am.Norm()*inv.Norm()))
 
-				a2, b2 := tm.From[T](am, k), tm.New[T](rng, n, 1, tm.Reversed)
-				bm2 := tm.Of(b2.V)
-				if err := Posv(uplo, a2.V, b2.V); err != nil {
-					t.Fatal(err)
+					_, av2 := view()
+					b2 := tm.New[T](rng, n, 1, tm.Reversed)
+					bm2 := tm.Of(b2.V)
+					if err := Posv(uplo, av2, b2.V); err != nil {
+						t.Fatal(err)
+					}
+					b2.CheckPadding(t, "Posv")
+					residual[T](t, "Posv "+what, am, tm.Of(b2.V), bm2)
 				}
-				b2.CheckPadding(t, "Posv")
-				residual[T](t, "Posv "+what, am, tm.Of(b2.V), bm2)
 			}
 		}
 	}
+}
+
+// conjOf returns the elementwise conjugate of m.
+func conjOf(m tm.M) tm.M {
+	c := tm.Zeros(m.R, m.C)
+	for i, v := range m.D {
+		c.D[i] = cmplx.Conj(v)
+	}
+	return c
 }
 
 // hermitianFrom fills the other triangle of m's uplo triangle.

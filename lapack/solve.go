@@ -179,7 +179,7 @@ func pivotLen(op string, have, n int) error {
 // failing leading minor; a is then partly overwritten, as LAPACK documents.
 func Potrf[T Scalar](uplo cblas.Uplo, a views.View[T], opts ...cblas.Option) error {
 	const op = "lapack.Potrf"
-	oa, n, err := squareOperand(op, "a", uplo, a, read|write, policy.Configure(opts))
+	oa, n, err := squareOperand(op, "a", uplo, a, read|write|hermitian, policy.Configure(opts))
 	if err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func Potrs[T Scalar](uplo cblas.Uplo, f, b views.View[T], opts ...cblas.Option) 
 	if err := checkUplo(op, uplo); err != nil {
 		return err
 	}
-	of, ob, n, err := systemOperands(op, "f", f, b, read, policy.Configure(opts))
+	of, ob, n, err := systemOperands(op, "f", f, b, read|hermitianSolve, policy.Configure(opts))
 	if err != nil {
 		return err
 	}
@@ -214,7 +214,7 @@ func Posv[T Scalar](uplo cblas.Uplo, a, b views.View[T], opts ...cblas.Option) e
 	if err := checkUplo(op, uplo); err != nil {
 		return err
 	}
-	oa, ob, n, err := systemOperands(op, "a", a, b, read|write, policy.Configure(opts))
+	oa, ob, n, err := systemOperands(op, "a", a, b, read|write|hermitianSolve, policy.Configure(opts))
 	if err != nil {
 		return err
 	}
@@ -228,7 +228,7 @@ func Posv[T Scalar](uplo cblas.Uplo, a, b views.View[T], opts ...cblas.Option) e
 // by that triangle of a^-1.
 func Potri[T Scalar](uplo cblas.Uplo, f views.View[T], opts ...cblas.Option) error {
 	const op = "lapack.Potri"
-	of, n, err := squareOperand(op, "f", uplo, f, read|write, policy.Configure(opts))
+	of, n, err := squareOperand(op, "f", uplo, f, read|write|hermitian, policy.Configure(opts))
 	if err != nil {
 		return err
 	}
