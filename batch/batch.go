@@ -4,29 +4,34 @@
 // LAPACK take as it is, with no repacking.
 //
 // Gemm multiplies batches with Julia-style broadcasting of the batch axes.
-// Its BLAS description of the matrices (flag, leading dimension) is
-// derived once per call; the matrices are then run without a cgo call
-// each: float64 products with every side up to 64 run the Go-assembly
-// kernel of internal/kernel in a Go loop (on CPUs with AVX2 and FMA), other products one C loop per
-// chunk (cblas per matrix, or a plain kernel for tiny ones), and a batch
-// whose a (or b) is one matrix folds into a single gemm when the layouts
-// allow.
+// A batch whose a (or b) is one matrix folds into a single gemm when the
+// layouts allow; otherwise the batch axes are merged where they step as
+// one, and each run of matrices along the first one goes to
+// cblas.GemmStrided, which derives the BLAS description once and runs the
+// products without a cgo call each (the Go-assembly kernel for small
+// float64 products, one C loop otherwise).
 //
 // The LAPACK functions (Solve, LU, Inv, Cholesky, CholeskySolve, QR,
 // LeastSquares, Det, LogDet, SVD, EigSym) work in place matrix by matrix
-// through package lapack; small systems of Solve run in one C loop. One
-// failing matrix does not stop the others: the call returns an *Error
-// mapping batch indices to *lapack.Error.
+// through package lapack; Solve hands runs of systems to
+// lapack.GesvStrided, one C loop each. One failing matrix does not stop
+// the others: the call returns an *Error mapping batch indices to
+// *lapack.Error.
 //
-// Chunks of a batch run on a bounded set of workers, each locked to its
-// own OS thread (SetWorkers; default GOMAXPROCS), so that the number of
-// OS threads calling OpenBLAS stays bounded; while small matrices run,
-// OpenBLAS is set to one thread per call, so results do not depend on how
-// the batch is split. That setting is OpenBLAS's, process-wide: other
-// goroutines' BLAS calls meanwhile run on one thread too, and a
-// cblas.SetThreads made during a batch is undone when it ends. Copies follow cblas's policy: none for batches of
-// BLAS-addressable matrices, one per call (Gemm) or per matrix (LAPACK)
-// otherwise, counted and refused in strict mode.
+// A batch with enough work is split into chunks that run on a bounded set
+// of workers, each locked to its own OS thread (SetWorkers; default
+// GOMAXPROCS), so that the OS threads batch adds to those calling OpenBLAS
+// stay bounded; a batch that is not split runs on the caller's goroutine.
+// While small matrices run, OpenBLAS is set to one thread per call, so
+// results do not depend on how the batch is split. That setting is
+// OpenBLAS's, process-wide: other goroutines' BLAS calls meanwhile run on
+// one thread too, and a cblas.SetThreads made during a batch is undone
+// when it ends. Copies follow cblas's policy: none for batches of
+// BLAS-addressable matrices, one per run (Gemm, Solve) or per matrix
+// (other LAPACK) otherwise, counted and refused in strict mode.
+//
+// batch itself has no cgo: its C loops are cblas.GemmStrided and
+// lapack.GesvStrided.
 package batch
 
 import "github.com/lapis-go/lapis/views"

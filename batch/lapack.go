@@ -216,7 +216,7 @@ func Solve[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
 	if err := refusedUpFront(op, "b", b, opts); err != nil {
 		return err
 	}
-	if done, err := smallSolve(op, shape, a, b); done {
+	if done, err := stridedSolve(op, shape, a, b, opts); done {
 		return err
 	}
 	return perMatrix(op, shape, []views.View[T]{a, b}, n*n*n, pivots(n), func(_ int, m []views.View[T], ipiv []int32) error {
@@ -278,61 +278,45 @@ func vectorApart[T Scalar, E any](op, name string, s []E, vs ...views.View[T]) e
 	return nil
 }
 
-// smallSolve runs Solve for systems of order n <= gesvMax with column-major
-// matrices in one C loop per chunk (lapis_batch.h: LAPACK's unblocked LU
-// and the triangular solves), instead of one OpenBLAS gesv call each,
-// whose own overhead dominates at these sizes. done is false when the
-// batch does not qualify (then nothing was done).
-func smallSolve[T Scalar](op string, shape []int, a, b views.View[T]) (done bool, err error) {
-	n, nrhs := a.Layout().Dim(0), b.Layout().Dim(1)
+// stridedSolve runs Solve for batches whose matrices of a are not
+// row-major: as lapack.GesvStrided calls, one per run of matrices along
+// the first merged batch axis (usually one per chunk), so that small
+// systems are solved in one C loop with no cgo call each. done is false
+// for row-major a (then nothing was done).
+func stridedSolve[T Scalar](op string, shape []int, a, b views.View[T], opts []cblas.Option) (done bool, err error) {
+	if _, _, rowMajor := storage(first(a)); rowMajor {
+		return false, nil
+	}
+	n := a.Layout().Dim(0)
 	total := count(shape)
-	if n > gesvMax || nrhs > 1<<31-1 || a.Layout().Dim(1) != n || b.Layout().Dim(0) != n || total == 0 || a.IsConj() || b.IsConj() {
-		return false, nil
-	}
-	fa, fb := first(a), first(b)
-	ma, oka := fa.Layout().Matrix()
-	mb, okb := fb.Layout().Matrix()
-	if !oka || !okb || ma.Trans || mb.Trans {
-		return false, nil
-	}
-	shape, st := merge(shape, a.Layout().Strides()[2:], b.Layout().Strides()[2:], make([]int, len(shape)))
-	if len(shape) > maxBatchRank {
-		return false, nil
-	}
-	g := newGeometry(shape, st[0], st[1], st[2])
-	pa, pb := elem0(fa), elem0(fb)
+	mshape, st := merge(shape, a.Layout().Strides()[2:], b.Layout().Strides()[2:])
 	chunks := chunksFor(total, n*n*n)
-	info := make([]int32, total)
-	policy.Calls.Add(int64(chunks))
-	run(chunks, func(ch int) {
-		lo, hi := ch*total/chunks, (ch+1)*total/chunks
-		if hi > lo {
-			gesvChunk[T](&g, lo, hi, n, nrhs, pa, ma.LD, pb, mb.LD, info[lo:hi])
-		}
-	})
+	if n*n*n < bigFlops { // one OpenBLAS thread per call, however the batch is split
+		defer singleThreaded()()
+	}
+	var mu sync.Mutex
 	failed := map[int]*lapack.Error{}
-	routine := string("sdcz"[typeIndex[T]()]) + "gesv"
-	for t, x := range info {
-		if x != 0 {
-			failed[t] = lapack.NewSingular(routine, int(x)-1)
-		}
+	errs := make([]error, chunks)
+	run(chunks, func(ch int) {
+		t := ch * total / chunks
+		errs[ch] = runs(mshape, st, t, (ch+1)*total/chunks, []views.View[T]{a, b}, func(r []views.View[T]) error {
+			f, err := lapack.GesvStrided(r[0], r[1], opts...)
+			mu.Lock()
+			for i, e := range f {
+				failed[t+i] = e
+			}
+			mu.Unlock()
+			t += r[0].Layout().Dim(2)
+			return err
+		})
+	})
+	if err := errors.Join(errs...); err != nil {
+		return true, err
 	}
 	if len(failed) > 0 {
-		return true, &Error{Op: op, Shape: batchShape(a), Failed: failed}
+		return true, &Error{Op: op, Shape: shape, Failed: failed}
 	}
 	return true, nil
-}
-
-func typeIndex[T Scalar]() int {
-	switch any(*new(T)).(type) {
-	case float32:
-		return 0
-	case float64:
-		return 1
-	case complex64:
-		return 2
-	}
-	return 3
 }
 
 // storage returns, for a row-major square matrix m, the column-major view

@@ -7,11 +7,12 @@ import (
 	"github.com/lapis-go/lapis/cblas"
 )
 
-// The workers. Batch chunks run on a bounded set of goroutines, each
-// locked to its own OS thread for life, so that the number of OS threads
-// that ever call OpenBLAS from this package is bounded by the number of
-// workers ever started (OpenBLAS keeps per-thread buffers and can run out
-// of them when many threads call it; ../shared/ANCHORS.md).
+// The workers. When a batch is split, its chunks run on a bounded set of
+// goroutines, each locked to its own OS thread for life, so that the OS
+// threads this package adds to those calling OpenBLAS are bounded by the
+// number of workers ever started (OpenBLAS keeps per-thread buffers and
+// can run out of them when many threads call it; ../shared/ANCHORS.md).
+// A batch that runs as one chunk runs on the caller's goroutine.
 
 type job struct {
 	f     func(chunk int)
@@ -52,8 +53,14 @@ func workersLocked() int {
 }
 
 // run calls f(0), ..., f(chunks-1) on the workers (at most Workers() at
-// once) and waits for all of them.
+// once) and waits for all of them. One chunk runs on the caller's
+// goroutine: handing it to a worker would cost a thread wake-up (tens of
+// microseconds) and add no parallelism.
 func run(chunks int, f func(chunk int)) {
+	if chunks == 1 {
+		f(0)
+		return
+	}
 	workersMu.Lock()
 	for want := min(chunks, workersLocked()); started < want; started++ {
 		go worker()

@@ -84,11 +84,3 @@ func typeIndex[T Scalar]() int {
 	}
 	return 3
 }
-
-// NewSingular returns the error a gesv-like routine reports for a zero
-// pivot at the 0-based index: for code that runs LAPACK's algorithm
-// itself (package batch solves tiny systems in one C loop) and must
-// report failures as LAPACK would.
-func NewSingular(routine string, index int) *Error {
-	return &Error{Routine: routine, Info: index + 1, Index: index, kind: ErrSingular}
-}

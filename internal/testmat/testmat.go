@@ -104,22 +104,21 @@ func Empty[T views.Scalar](rows, cols int, k Kind) Operand[T] {
 	return Operand[T]{V: v, Buf: buf, Kind: k}
 }
 
-// CheckPadding fails t if any element outside o's view is no longer NaN.
+// CheckPadding fails t if any element outside o's view (of any rank) is
+// no longer NaN.
 func (o Operand[T]) CheckPadding(t testing.TB, what string) {
 	t.Helper()
 	inside := map[int]bool{}
 	l := o.V.Layout()
-	r, c := 1, 1
-	if l.Rank() > 0 {
-		r = l.Dim(0)
-	}
-	if l.Rank() > 1 {
-		c = l.Dim(1)
-	}
-	for i := range r {
-		for j := range c {
-			idx := []int{i, j}[:l.Rank()]
-			inside[l.OffsetOf(idx...)] = true
+	shape := l.Shape()
+	idx := make([]int, len(shape))
+	for range l.Len() {
+		inside[l.OffsetOf(idx...)] = true
+		for a := range idx { // next index, axis 0 fastest
+			if idx[a]++; idx[a] < shape[a] {
+				break
+			}
+			idx[a] = 0
 		}
 	}
 	for i, x := range o.Buf {
