@@ -67,8 +67,6 @@ var batchCases = []batchCase{
 	{[]int{5}, tm.General, true},
 }
 
-func (c batchCase) view(v views.View[float64]) views.View[float64] { return v }
-
 // orient applies the case's batch-axis reversal.
 func orient[T Scalar](c batchCase, b tbatch[T]) tbatch[T] {
 	if c.reverse && len(c.shape) > 0 && c.shape[0] > 1 {

@@ -49,8 +49,6 @@ func newVec[T views.Scalar](rng *rand.Rand, n, stride int, conj bool) (tm.Operan
 	return o, v
 }
 
-func conjT[T views.Scalar](x T) T { return conj(x) }
-
 func closeMat[T views.Scalar](t *testing.T, name string, got, want [][]T, n int) {
 	t.Helper()
 	for i := range want {

@@ -64,10 +64,9 @@ func GemmStrided[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T],
 		return layout.Errorf(layout.ErrShape, op, "a", "%d matrices, want c's %d or 1", la.Dim(2), count)
 	case lb.Dim(2) != count && lb.Dim(2) != 1:
 		return layout.Errorf(layout.ErrShape, op, "b", "%d matrices, want c's %d or 1", lb.Dim(2), count)
-	case lc.HasOverlap():
-		return layout.Errorf(layout.ErrOverlap, op, "c", "%s is broadcast or has indices sharing an element; it cannot be written", lc.String())
-	case views.Overlaps(c, a) || views.Overlaps(c, b):
-		return layout.Errorf(layout.ErrOverlap, op, "c", "output overlaps an input in memory")
+	}
+	if err := checkOutput(op, "c", c, a, b); err != nil {
+		return err
 	}
 	if count == 0 || m == 0 || n == 0 {
 		return nil
@@ -152,15 +151,14 @@ func swap01[T Scalar](v views.View[T]) views.View[T] {
 
 // run is one operand of GemmStrided as the loops take it: matrix 0 at ptr,
 // each stored column-major with leading dimension ld and read as trans (0
-// "N", 1 "T", 2 "C"), stride elements apart; or a compact copy (tmp) that
-// finish writes back to dst.
+// "N", 1 "T", 2 "C"), stride elements apart; or a compact copy (back) that
+// finish writes back for an output.
 type run[T Scalar] struct {
 	ptr    unsafe.Pointer
 	ld     int
 	trans  int
 	stride int
-	tmp    *views.Tensor[T]
-	dst    views.View[T]
+	back   *copyBack[T]
 }
 
 // input describes the input run v.
@@ -201,39 +199,35 @@ func runStride[T Scalar](v views.View[T]) int {
 	return v.Layout().Stride(2)
 }
 
-// copied makes a compact column-major copy of the run v for one call (a
-// repeated matrix once); an output's copy goes back in finish.
+// copied makes a compact column-major copy of the run v for one call; a
+// repeated input matrix (stride 0) is copied once. An output's copy goes
+// back in finish.
 func (r *run[T]) copied(op, name string, v views.View[T], load bool, cfg config) (err error) {
 	if cfg.Strict {
 		return refuse(op, name, matrix0(v).Layout(), "a layout BLAS cannot take as it is")
 	}
+	src := v
+	if load && v.Layout().Dim(2) > 1 && v.Layout().Stride(2) == 0 {
+		src, _ = v.Slice(2, 0, 1, 1) // in range
+	}
+	r.back = &copyBack[T]{dst: v}
 	if load {
-		r.tmp = v.ToColMajor()
-	} else if r.tmp, err = views.Zeros[T](v.Shape()...); err != nil {
+		r.back.tmp = src.ToColMajor()
+	} else if r.back.tmp, err = views.Zeros[T](v.Shape()...); err != nil {
 		return err
 	}
 	policy.Copies.Add(1)
-	r.dst = v
-	l := r.tmp.Layout()
-	r.ld, r.trans, r.stride = max(1, l.Dim(0)), 0, runStride(r.tmp.View())
-	r.ptr = elemPtr(r.tmp.View())
+	t := r.back.tmp.View()
+	r.ld, r.trans, r.stride = max(1, t.Layout().Dim(0)), 0, runStride(t)
+	r.ptr = elemPtr(t)
 	return nil
 }
 
-func (r *run[T]) release() {
-	if r.tmp != nil {
-		r.tmp.Release()
-		r.tmp = nil
-	}
-}
+// release frees a copy without writing it back (inputs; errors).
+func (r *run[T]) release() { r.back.release() }
 
-// finish copies an output's temporary back and releases it.
-func (r *run[T]) finish() {
-	if r.tmp != nil {
-		_ = views.Copy(r.dst, r.tmp.View()) // same shape; dst checked
-		r.release()
-	}
-}
+// finish copies an output's temporary back and frees it.
+func (r *run[T]) finish() { r.back.finish() }
 
 // fitsAll checks sizes and leading dimensions (named by names) with blasInt.
 func fitsAll(op string, names []string, vals ...int) error {

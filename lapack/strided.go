@@ -115,19 +115,18 @@ func GesvStrided[T Scalar](a, b views.View[T], opts ...cblas.Option) (failed map
 	return failed, nil
 }
 
-// strided is a run of matrices as the C loops take it: matrix 0 at ptr,
-// each column-major with leading dimension ld, stride elements apart; or
-// a compact copy (tmp) that finish writes back to dst.
+// strided is a run of matrices as the C loops take it: an operand (matrix
+// 0 at ptr, column-major with leading dimension ld, or a compact copy of
+// the whole run that finish writes back) and the stride between matrices.
 type strided[T Scalar] struct {
-	ptr    unsafe.Pointer
-	ld     int
+	operand[T]
 	stride int
-	tmp    *views.Tensor[T]
-	dst    views.View[T]
 }
 
+// prepare reads the run v, which LAPACK reads and writes.
 func (s *strided[T]) prepare(op, name string, v views.View[T], cfg policy.Config) error {
 	f, _ := v.Index(2, 0) // count >= 1
+	s.mode = read | write
 	if m, ok := f.Layout().Matrix(); ok && !m.Trans && !v.IsConj() {
 		s.ld, s.stride = m.LD, v.Layout().Stride(2)
 		if f.Len() > 0 {
@@ -146,20 +145,6 @@ func (s *strided[T]) prepare(op, name string, v views.View[T], cfg policy.Config
 		s.ptr = unsafe.Pointer(&s.tmp.Data()[0])
 	}
 	return nil
-}
-
-func (s *strided[T]) release() {
-	if s.tmp != nil {
-		s.tmp.Release()
-		s.tmp = nil
-	}
-}
-
-func (s *strided[T]) finish() {
-	if s.tmp != nil {
-		_ = views.Copy(s.dst, s.tmp.View()) // same shape; dst checked
-		s.release()
-	}
 }
 
 func xgesvSmall[T Scalar](count, n, nrhs int, a, b *strided[T], info *C.int) {
