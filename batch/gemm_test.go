@@ -13,14 +13,6 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-var typeNames = []string{"float32", "float64", "complex64", "complex128"}
-
-func forTypes(t *testing.T, fs ...func(*testing.T)) {
-	for i, f := range fs {
-		t.Run(typeNames[i], f)
-	}
-}
-
 // tbatch is a test batch: a view [rows, cols, shape...] whose matrices
 // have the layout class kind, over a NaN-padded buffer.
 type tbatch[T Scalar] struct {
@@ -128,7 +120,7 @@ func broadcastAt(ms []tm.M, shape, inShape []int, t int) tm.M {
 }
 
 func TestGemm(t *testing.T) {
-	forTypes(t, testGemm[float32], testGemm[float64], testGemm[complex64], testGemm[complex128])
+	tm.ForTypes(t, testGemm[float32], testGemm[float64], testGemm[complex64], testGemm[complex128])
 }
 
 func testGemm[T Scalar](t *testing.T) {

@@ -109,7 +109,7 @@ func perMatrixRef[T Scalar](vs []views.View[T], f func(t int, m []views.View[T])
 }
 
 func TestSolveBatch(t *testing.T) {
-	forTypes(t, testSolveBatch[float32], testSolveBatch[float64], testSolveBatch[complex64], testSolveBatch[complex128])
+	tm.ForTypes(t, testSolveBatch[float32], testSolveBatch[float64], testSolveBatch[complex64], testSolveBatch[complex128])
 }
 
 func testSolveBatch[T Scalar](t *testing.T) {
@@ -184,7 +184,7 @@ func testSolveBatch[T Scalar](t *testing.T) {
 
 // TestBatchOps: every other op against package lapack on each matrix.
 func TestBatchOps(t *testing.T) {
-	forTypes(t, testBatchOps[float32, float32], testBatchOps[float64, float64], testBatchOps[complex64, float32], testBatchOps[complex128, float64])
+	tm.ForTypes(t, testBatchOps[float32, float32], testBatchOps[float64, float64], testBatchOps[complex64, float32], testBatchOps[complex128, float64])
 }
 
 // oneThread runs OpenBLAS on one thread until the test ends: the batch

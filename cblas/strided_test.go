@@ -48,13 +48,7 @@ func runOf[T Scalar](rng *rand.Rand, rows, cols, n int, kind tm.Kind, reverse bo
 }
 
 func TestGemmStrided(t *testing.T) {
-	forTypesStrided(t, testGemmStrided[float32], testGemmStrided[float64], testGemmStrided[complex64], testGemmStrided[complex128])
-}
-
-func forTypesStrided(t *testing.T, fs ...func(*testing.T)) {
-	for i, f := range fs {
-		t.Run([]string{"float32", "float64", "complex64", "complex128"}[i], f)
-	}
+	tm.ForTypes(t, testGemmStrided[float32], testGemmStrided[float64], testGemmStrided[complex64], testGemmStrided[complex128])
 }
 
 // testGemmStrided checks each product of a run against Gemm on that matrix,

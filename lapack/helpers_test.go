@@ -18,7 +18,7 @@ import (
 // and values), no copies counted for BLAS-addressable inputs.
 
 func TestHelpers(t *testing.T) {
-	forTypes(t, testHelpers[float32], testHelpers[float64], testHelpers[complex64], testHelpers[complex128])
+	tm.ForTypes(t, testHelpers[float32], testHelpers[float64], testHelpers[complex64], testHelpers[complex128])
 }
 
 // untouched checks that o still holds want and its padding.

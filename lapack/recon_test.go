@@ -22,15 +22,6 @@ import (
 // A V = V diag(w), residuals of A x = b) with tolerances scaled by
 // n * eps * norm.
 
-var typeNames = []string{"float32", "float64", "complex64", "complex128"}
-
-// forTypes runs the four instantiations of one generic test.
-func forTypes(t *testing.T, fs ...func(*testing.T)) {
-	for i, f := range fs {
-		t.Run(typeNames[i], f)
-	}
-}
-
 func tol[T Scalar](n int) float64 { return 40 * float64(max(n, 1)) * tm.Eps[T]() }
 
 func newRand(t *testing.T) *rand.Rand {
@@ -72,7 +63,7 @@ func wantCopies[T Scalar](v views.View[T], transposable bool) int64 {
 }
 
 func TestGetrf(t *testing.T) {
-	forTypes(t, testGetrf[float32], testGetrf[float64], testGetrf[complex64], testGetrf[complex128])
+	tm.ForTypes(t, testGetrf[float32], testGetrf[float64], testGetrf[complex64], testGetrf[complex128])
 }
 
 func testGetrf[T Scalar](t *testing.T) {
@@ -130,7 +121,7 @@ func residual[T Scalar](t *testing.T, what string, a, x, b tm.M) {
 }
 
 func TestGesv(t *testing.T) {
-	forTypes(t, testGesv[float32], testGesv[float64], testGesv[complex64], testGesv[complex128])
+	tm.ForTypes(t, testGesv[float32], testGesv[float64], testGesv[complex64], testGesv[complex128])
 }
 
 func testGesv[T Scalar](t *testing.T) {
@@ -155,7 +146,7 @@ func testGesv[T Scalar](t *testing.T) {
 }
 
 func TestGetrsGetri(t *testing.T) {
-	forTypes(t, testGetrsGetri[float32], testGetrsGetri[float64], testGetrsGetri[complex64], testGetrsGetri[complex128])
+	tm.ForTypes(t, testGetrsGetri[float32], testGetrsGetri[float64], testGetrsGetri[complex64], testGetrsGetri[complex128])
 }
 
 func testGetrsGetri[T Scalar](t *testing.T) {
@@ -221,7 +212,7 @@ func sameOutside(t *testing.T, what string, got, want tm.M, uplo cblas.Uplo) {
 }
 
 func TestCholesky(t *testing.T) {
-	forTypes(t, testCholesky[float32], testCholesky[float64], testCholesky[complex64], testCholesky[complex128])
+	tm.ForTypes(t, testCholesky[float32], testCholesky[float64], testCholesky[complex64], testCholesky[complex128])
 }
 
 func testCholesky[T Scalar](t *testing.T) {
@@ -351,7 +342,7 @@ func tmView(m tm.M) views.View[complex128] {
 }
 
 func TestSysvHesv(t *testing.T) {
-	forTypes(t, testSysvHesv[float32], testSysvHesv[float64], testSysvHesv[complex64], testSysvHesv[complex128])
+	tm.ForTypes(t, testSysvHesv[float32], testSysvHesv[float64], testSysvHesv[complex64], testSysvHesv[complex128])
 }
 
 func testSysvHesv[T Scalar](t *testing.T) {
@@ -382,7 +373,7 @@ func testSysvHesv[T Scalar](t *testing.T) {
 }
 
 func TestTrtrs(t *testing.T) {
-	forTypes(t, testTrtrs[float32], testTrtrs[float64], testTrtrs[complex64], testTrtrs[complex128])
+	tm.ForTypes(t, testTrtrs[float32], testTrtrs[float64], testTrtrs[complex64], testTrtrs[complex128])
 }
 
 func testTrtrs[T Scalar](t *testing.T) {
@@ -436,7 +427,7 @@ func testTrtrs[T Scalar](t *testing.T) {
 }
 
 func TestQR(t *testing.T) {
-	forTypes(t, testQR[float32], testQR[float64], testQR[complex64], testQR[complex128])
+	tm.ForTypes(t, testQR[float32], testQR[float64], testQR[complex64], testQR[complex128])
 }
 
 func testQR[T Scalar](t *testing.T) {
@@ -484,7 +475,7 @@ func testQR[T Scalar](t *testing.T) {
 }
 
 func TestGelqf(t *testing.T) {
-	forTypes(t, testGelqf[float32], testGelqf[float64], testGelqf[complex64], testGelqf[complex128])
+	tm.ForTypes(t, testGelqf[float32], testGelqf[float64], testGelqf[complex64], testGelqf[complex128])
 }
 
 // testGelqf checks L against the R of the QR factorisation of A^H: A = L Q
@@ -519,7 +510,7 @@ func testGelqf[T Scalar](t *testing.T) {
 }
 
 func TestGels(t *testing.T) {
-	forTypes(t, testGels[float32], testGels[float64], testGels[complex64], testGels[complex128])
+	tm.ForTypes(t, testGels[float32], testGels[float64], testGels[complex64], testGels[complex128])
 }
 
 func testGels[T Scalar](t *testing.T) {
@@ -573,7 +564,7 @@ func checkLeastSquares[T Scalar](t *testing.T, what string, a, x, b tm.M) {
 }
 
 func TestGelsd(t *testing.T) {
-	forTypes(t, testGelsd[float32, float32], testGelsd[float64, float64], testGelsd[complex64, float32], testGelsd[complex128, float64])
+	tm.ForTypes(t, testGelsd[float32, float32], testGelsd[float64, float64], testGelsd[complex64, float32], testGelsd[complex128, float64])
 }
 
 func testGelsd[T Scalar, R Real](t *testing.T) {
@@ -605,7 +596,7 @@ func testGelsd[T Scalar, R Real](t *testing.T) {
 }
 
 func TestSVD(t *testing.T) {
-	forTypes(t, testSVD[float32, float32], testSVD[float64, float64], testSVD[complex64, float32], testSVD[complex128, float64])
+	tm.ForTypes(t, testSVD[float32, float32], testSVD[float64, float64], testSVD[complex64, float32], testSVD[complex128, float64])
 }
 
 func testSVD[T Scalar, R Real](t *testing.T) {
@@ -693,7 +684,7 @@ func testSVD[T Scalar, R Real](t *testing.T) {
 }
 
 func TestSyevdSyevr(t *testing.T) {
-	forTypes(t, testSyev[float32, float32], testSyev[float64, float64], testSyev[complex64, float32], testSyev[complex128, float64])
+	tm.ForTypes(t, testSyev[float32, float32], testSyev[float64, float64], testSyev[complex64, float32], testSyev[complex128, float64])
 }
 
 func testSyev[T Scalar, R Real](t *testing.T) {
@@ -772,7 +763,7 @@ func checkEigSym[T Scalar, R Real](t *testing.T, what string, a tm.M, w []R, v t
 }
 
 func TestGeev(t *testing.T) {
-	forTypes(t, testGeev[float32, complex64], testGeev[float64, complex128], testGeev[complex64, complex64], testGeev[complex128, complex128])
+	tm.ForTypes(t, testGeev[float32, complex64], testGeev[float64, complex128], testGeev[complex64, complex64], testGeev[complex128, complex128])
 }
 
 func testGeev[T Scalar, C Complex](t *testing.T) {
@@ -833,7 +824,7 @@ func unpack[T Scalar, C Complex](w []C, v tm.M) tm.M {
 }
 
 func TestLangeGecon(t *testing.T) {
-	forTypes(t, testLangeGecon[float32], testLangeGecon[float64], testLangeGecon[complex64], testLangeGecon[complex128])
+	tm.ForTypes(t, testLangeGecon[float32], testLangeGecon[float64], testLangeGecon[complex64], testLangeGecon[complex128])
 }
 
 func testLangeGecon[T Scalar](t *testing.T) {

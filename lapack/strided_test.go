@@ -17,7 +17,7 @@ import (
 // loop; a singular system in the middle reported with gesv's index and its
 // b unchanged; reversed runs; General matrices copied once.
 func TestGesvStrided(t *testing.T) {
-	forTypes(t, testGesvStrided[float32], testGesvStrided[float64], testGesvStrided[complex64], testGesvStrided[complex128])
+	tm.ForTypes(t, testGesvStrided[float32], testGesvStrided[float64], testGesvStrided[complex64], testGesvStrided[complex128])
 }
 
 // runOf makes a run [rows, cols, count] of matrices of class kind, one

@@ -333,3 +333,11 @@ func (m M) Rows(lo, hi int) M {
 	}
 	return out
 }
+
+// ForTypes runs the four instantiations of one generic test, for float32,
+// float64, complex64 and complex128 in that order, as subtests.
+func ForTypes(t *testing.T, fs ...func(*testing.T)) {
+	for i, f := range fs {
+		t.Run([]string{"float32", "float64", "complex64", "complex128"}[i], f)
+	}
+}
