@@ -19,12 +19,13 @@ import (
 // How it runs: when a is one matrix and b's and c's batches are contiguous
 // column blocks, the whole batch is one gemm with N*B columns (and when b
 // is one matrix and a's and c's batches are row blocks, one gemm with M*B
-// rows). Otherwise one C call per chunk loops over the matrices, calling
-// BLAS for each or, for tiny matrices, a plain kernel; chunks run on up to
-// Workers() goroutines when the matrices are small (OpenBLAS then runs one
-// thread per call), and as one chunk with OpenBLAS's own threads when they
-// are large. Results do not depend on the split. Operands no BLAS flag
-// describes are copied once for the whole batch (counted in
+// rows). Otherwise the batch axes are merged where every operand steps
+// through them as one, and each run of matrices along the first remaining
+// axis is one cblas.GemmStrided call (no cgo call per matrix); chunks run
+// on up to Workers() goroutines when the matrices are small (OpenBLAS then
+// runs one thread per call), and as one chunk with OpenBLAS's own threads
+// when they are large. Results do not depend on the split. Operands no
+// BLAS flag describes are copied once per run (counted in
 // cblas.ReadStats().Copies, refused in strict mode).
 //
 // Errors (nothing is written to c on error): layout.ErrShape for ranks,
