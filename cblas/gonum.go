@@ -232,6 +232,10 @@ func gnDot[T Scalar](op string, conjX bool, n int, x []T, incX int, y []T, incY 
 	if gnShort(n, incY, len(y)) {
 		panic(gnShortY)
 	}
+	if complexStridedDot[T](n, incX, incY) { // OpenBLAS over-reads: see complexStridedDot
+		policy.Small.Add(1)
+		return dotGo[T](n, first0[T](gnPtr(x), n, incX), incX, first0[T](gnPtr(y), n, incY), incY, conjX)
+	}
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
 	if conjX {
@@ -326,8 +330,8 @@ func gnIamax[T Scalar](op string, n int, x []T, incX int) int {
 		panic(gnNLT0)
 	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
-	policy.Calls.Add(1)
-	return ixamax[T](cn, gnPtr(x), cx)
+	policy.Calls.Add(2)
+	return iamaxC[T](cn, gnPtr(x), cx)
 }
 
 // gnCheckPair runs the checks of the two-vector routines (swap, copy,

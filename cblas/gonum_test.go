@@ -222,10 +222,13 @@ func gnRunSingle[T float32 | complex64, B any](t *testing.T, cases []gnCase[T, B
 		return f(impl, d[0], d[1], d[2], d[3])
 	}
 	for _, c := range cases {
-		before := ReadStats().Calls
+		before := ReadStats()
 		got, want := run(mine, c.f), run(ref, c.f)
-		if calls := ReadStats().Calls - before; (calls == 0) != gnNoC[c.name] {
-			t.Errorf("%s: %d calls into the C library", c.name, calls)
+		// A call either reaches the library or is computed by lapis in Go
+		// (strided complex dots, which OpenBLAS 0.3.21 over-reads).
+		after := ReadStats()
+		if calls := after.Calls - before.Calls + after.Small - before.Small; (calls == 0) != gnNoC[c.name] {
+			t.Errorf("%s: %d calls into the C library or its Go replacement", c.name, calls)
 		}
 		for i := range want {
 			if d := cmplx.Abs(complex128(gnC(got[i]) - gnC(want[i]))); !(d <= 1e-4*(1+cmplx.Abs(gnC(want[i])))) {

@@ -58,9 +58,10 @@ func Dot[T Scalar](x, y views.View[T], opts ...Option) (T, error) {
 	if conjResult {
 		x, y = x.Conj(), y.Conj()
 	}
-	if !x.IsConj() && cfg.Path != policy.PathC && (cfg.Path == policy.PathGo || n <= level1Small) {
+	xs, ys := x.Layout().Stride(0), y.Layout().Stride(0)
+	if complexStridedDot[T](n, xs, ys) || (!x.IsConj() && cfg.Path != policy.PathC && (cfg.Path == policy.PathGo || n <= level1Small)) {
 		policy.Small.Add(1)
-		s := goDot(x, y)
+		s := dotGo[T](n, unsafe.Pointer(at(x, 0)), xs, unsafe.Pointer(at(y, 0)), ys, x.IsConj())
 		if conjResult {
 			s = conj(s)
 		}
@@ -98,20 +99,9 @@ func at[T Scalar](v views.View[T], i int) *T {
 	return &v.Data()[v.Layout().Offset()+i*v.Layout().Stride(0)]
 }
 
-// goDot is the pure-Go dot of unconjugated stored values.
-func goDot[T Scalar](x, y views.View[T]) T {
-	var s T
-	n := x.Len()
-	xs, ys := x.Layout().Stride(0), y.Layout().Stride(0)
-	px, py := unsafe.Pointer(at(x, 0)), unsafe.Pointer(at(y, 0))
-	sz := int(unsafe.Sizeof(s))
-	for i := 0; i < n; i++ {
-		s += *(*T)(unsafe.Add(px, i*xs*sz)) * *(*T)(unsafe.Add(py, i*ys*sz))
-	}
-	return s
-}
-
-// Axpy computes y += alpha*x for rank-1 views of equal length. Errors
+// Axpy computes y += alpha*x for rank-1 views of equal length. When alpha
+// is 0 it returns at once, as BLAS does, on every path: x is not read, so
+// an Inf or NaN in x leaves y as it was. Errors
 // match layout.ErrShape, layout.ErrOverlap (y broadcast, or sharing memory
 // with x), layout.ErrOverflow and ErrCopyRefused; y is untouched on error.
 func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...Option) error {
@@ -124,20 +114,15 @@ func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...Option) error {
 		return err
 	}
 	n := x.Len()
-	if n == 0 {
-		return nil
+	if n == 0 || alpha == 0 {
+		return nil // as BLAS: x is not read, so Inf or NaN in it changes nothing
 	}
 	if y.IsConj() { // conj(y) += alpha x  <=>  y += conj(alpha) conj(x)
 		alpha, x, y = conj(alpha), x.Conj(), y.Conj()
 	}
 	if !x.IsConj() && cfg.Path != policy.PathC && (cfg.Path == policy.PathGo || n <= level1Small) {
 		policy.Small.Add(1)
-		xs, ys := x.Layout().Stride(0), y.Layout().Stride(0)
-		px, py := unsafe.Pointer(at(x, 0)), unsafe.Pointer(at(y, 0))
-		sz := int(unsafe.Sizeof(alpha))
-		for i := 0; i < n; i++ {
-			*(*T)(unsafe.Add(py, i*ys*sz)) += alpha * *(*T)(unsafe.Add(px, i*xs*sz))
-		}
+		axpyGo(n, alpha, unsafe.Pointer(at(x, 0)), x.Layout().Stride(0), unsafe.Pointer(at(y, 0)), y.Layout().Stride(0))
 		return nil
 	}
 	xv, xt, err := vectorArg(op, "x", x, false, cfg)
@@ -232,35 +217,55 @@ func Asum[T Scalar](x views.View[T], opts ...Option) (float64, error) {
 	return reduce("cblas.Asum", x, configure(opts), xasum[T])
 }
 
-// Iamax returns the index of the first element of the rank-1 view x with
-// the largest |Re| + |Im| (-1 for an empty x), as BLAS's i?amax.
+// Iamax returns the index of the element of the rank-1 view x with the
+// largest |Re| + |Im| (-1 for an empty x), by the rule of reference BLAS
+// and gonum, the same on every path, for every stride and library: the
+// first index whose measure exceeds that of every element before it,
+// counting from element 0. NaN compares greater than nothing, so a NaN is
+// the answer only when it is element 0 ([0 NaN 2] gives 2, [NaN 1 2]
+// gives 0); look for NaN separately (Nrm2 and Asum propagate it) when it
+// matters.
 func Iamax[T Scalar](x views.View[T], opts ...Option) (int, error) {
 	const op = "cblas.Iamax"
 	if err := checkRank(op, "x", x, 1); err != nil {
 		return -1, err
 	}
-	if x.Len() == 0 {
+	n := x.Len()
+	if n == 0 {
 		return -1, nil
 	}
-	if x.Len() > 1 && x.Layout().Stride(0) < 0 {
-		// Walking backwards would find the last of equal maxima, not the
-		// first: this case is a plain loop.
+	cfg := configure(opts)
+	s := x.Layout().Stride(0)
+	// Walking a negative stride, i?amax would find the last of equal
+	// maxima, not the first; a stride of 0 has one element to look at.
+	if n == 1 || s <= 0 || (cfg.Path != policy.PathC && (cfg.Path == policy.PathGo || n <= level1Small)) {
 		policy.Small.Add(1)
-		best, arg := -1.0, -1
-		for i := 0; i < x.Len(); i++ {
-			if a := abs1(*at(x, i)); a > best || arg < 0 {
-				best, arg = a, i
-			}
-		}
-		return arg, nil
+		return iamaxGo[T](n, unsafe.Pointer(at(x, 0)), s), nil
 	}
-	i, err := reduce(op, x, configure(opts), func(n C.blasint, p unsafe.Pointer, inc C.blasint) float64 {
-		return float64(ixamax[T](n, p, inc))
-	})
+	xv, _, err := vectorArg(op, "x", x, true, cfg) // s > 0: never a copy
 	if err != nil {
 		return -1, err
 	}
-	return int(i), nil
+	N, err := blasInt(op, "n", "", n)
+	if err != nil {
+		return -1, err
+	}
+	policy.Calls.Add(2)
+	return iamaxC[T](N, xv.ptr, xv.inc), nil
+}
+
+// iamaxC is i?amax by the library, held to iamaxGo's rule. Libraries agree
+// with reference BLAS except where NaN is involved, and there they differ
+// (OpenBLAS 0.3.21's Haswell kernels return the first NaN for some
+// positions and ignore it for others). ?asum is NaN exactly when an
+// element is, so one more library pass, far cheaper than a Go scan, tells
+// whether the library's answer stands; when it does not, the elements are
+// scanned in Go.
+func iamaxC[T Scalar](n C.blasint, p unsafe.Pointer, inc C.blasint) int {
+	if !math.IsNaN(xasum[T](n, p, inc)) {
+		return ixamax[T](n, p, inc)
+	}
+	return iamaxGo[T](int(n), p, int(inc))
 }
 
 // abs1 is |Re x| + |Im x|, the measure of i?amax.

@@ -1,0 +1,101 @@
+package cblas
+
+import "unsafe"
+
+// The pure-Go level-1 loops, shared by the view-level routines (Dot,
+// Axpy, Iamax) and the gonum adapter. A vector is the address of its
+// element 0 and a signed stride in elements, so that a negative stride
+// walks backwards from there (not BLAS's convention of a pointer to the
+// lowest address).
+
+// complexStridedDot reports whether a dot product of n elements of T with
+// increments incX and incY must be computed in Go rather than by the
+// library. OpenBLAS 0.3.21's cblas_{c,z}dot{u,c}_sub (kernel/x86_64/zdot.c,
+// with the Haswell, Sandybridge, Zen and SkylakeX kernels) read one
+// element beyond the vector whenever its increment is not 1: above the
+// last element for a positive increment, below the lowest for a negative
+// one, and that address may not be mapped (a SIGSEGV seen in lapis's own
+// suite; shown by guard_test.go with mmap guard pages). lapis never hands
+// such a call to the library, whatever its version: a strided vector is
+// memory-bound, so the Go loop costs little against the kernel's strided
+// path.
+func complexStridedDot[T Scalar](n, incX, incY int) bool {
+	var z T
+	switch any(z).(type) {
+	case complex64, complex128:
+		return n > 1 && (incX != 1 || incY != 1)
+	}
+	return false
+}
+
+// dotGo returns sum_i op(x_i) y_i over n elements, op conjugating when
+// conjX is set (a no-op for real types).
+func dotGo[T Scalar](n int, px unsafe.Pointer, sx int, py unsafe.Pointer, sy int, conjX bool) T {
+	var s T
+	if conjX {
+		switch p := any(&s).(type) {
+		case *complex64:
+			re, im := dotcPairs[float32](n, px, sx, py, sy)
+			*p = complex(re, im)
+			return s
+		case *complex128:
+			re, im := dotcPairs[float64](n, px, sx, py, sy)
+			*p = complex(re, im)
+			return s
+		}
+	}
+	sz := int(unsafe.Sizeof(s))
+	for i := 0; i < n; i++ {
+		s += *(*T)(unsafe.Add(px, i*sx*sz)) * *(*T)(unsafe.Add(py, i*sy*sz))
+	}
+	return s
+}
+
+// dotcPairs returns the real and imaginary parts of sum_i conj(x_i) y_i for
+// complex elements stored as (re, im) pairs of F.
+func dotcPairs[F float32 | float64](n int, px unsafe.Pointer, sx int, py unsafe.Pointer, sy int) (re, im F) {
+	sz := 2 * int(unsafe.Sizeof(re))
+	for i := 0; i < n; i++ {
+		x := (*[2]F)(unsafe.Add(px, i*sx*sz))
+		y := (*[2]F)(unsafe.Add(py, i*sy*sz))
+		re += x[0]*y[0] + x[1]*y[1]
+		im += x[0]*y[1] - x[1]*y[0]
+	}
+	return re, im
+}
+
+// axpyGo computes y_i += alpha x_i over n elements.
+func axpyGo[T Scalar](n int, alpha T, px unsafe.Pointer, sx int, py unsafe.Pointer, sy int) {
+	sz := int(unsafe.Sizeof(alpha))
+	for i := 0; i < n; i++ {
+		*(*T)(unsafe.Add(py, i*sy*sz)) += alpha * *(*T)(unsafe.Add(px, i*sx*sz))
+	}
+}
+
+// iamaxGo is the index of the largest |Re| + |Im| over n elements by the
+// rule of reference BLAS (and gonum): the first index whose measure
+// exceeds that of every element before it, starting from element 0. A NaN
+// is therefore the answer only at index 0; elsewhere it never compares
+// greater and is passed over.
+func iamaxGo[T Scalar](n int, px unsafe.Pointer, sx int) int {
+	var z T
+	sz := int(unsafe.Sizeof(z))
+	best, arg := abs1(*(*T)(px)), 0
+	for i := 1; i < n; i++ {
+		if a := abs1(*(*T)(unsafe.Add(px, i*sx*sz))); a > best {
+			best, arg = a, i
+		}
+	}
+	return arg
+}
+
+// first0 returns the address of element 0 of a BLAS vector given as its
+// lowest address p and increment inc (negative: element 0 is the last in
+// memory), n >= 1.
+func first0[T Scalar](p unsafe.Pointer, n, inc int) unsafe.Pointer {
+	if inc >= 0 {
+		return p
+	}
+	var z T
+	return unsafe.Add(p, (n-1)*(-inc)*int(unsafe.Sizeof(z)))
+}
