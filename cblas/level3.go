@@ -12,7 +12,9 @@ import (
 // place, whatever the combination: a row-major c is computed as
 // c^T = b^T a^T. Only operands with no BLAS description (layout.General, or
 // a conjugated column-major input) are copied, counted in Stats, and
-// refused in strict mode. Small products run in pure Go.
+// refused in strict mode. Small products run in pure Go. As in reference
+// BLAS, on every path: when alpha is 0 or k is 0, c = beta*c and a and b
+// are not read; when beta is 0, c is not read (NaN there is overwritten).
 //
 // Errors (nothing is written to c on error): layout.ErrShape for ranks or
 // extents that do not match, layout.ErrOverlap when c has self-overlap or
@@ -64,14 +66,16 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	// temporary lost to a panic would only miss the pool.
 	var am, bm mat
 	var cm output[T]
-	at, err := pda.input(op, na, pa, allowTC, cfg, &am)
-	if err != nil {
-		return err
-	}
-	bt, err := pdb.input(op, nb, pb, allowTC, cfg, &bm)
-	if err != nil {
-		release(at)
-		return err
+	var at, bt *views.Tensor[T]
+	var err error
+	if scaleOnly := alpha == 0 || k == 0; !scaleOnly {
+		if at, err = pda.input(op, na, pa, allowTC, cfg, &am); err != nil {
+			return err
+		}
+		if bt, err = pdb.input(op, nb, pb, allowTC, cfg, &bm); err != nil {
+			release(at)
+			return err
+		}
 	}
 	if err := dc.output(op, "c", &c, beta != 0, cfg, &cm); err != nil {
 		release(at, bt)
@@ -87,12 +91,17 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 		release(at, bt)
 		return err
 	}
-	// The pure-Go path takes only non-empty products (gonum insists on
-	// slice lengths that an empty inner dimension does not have).
-	if k > 0 && (cfg.Path == policy.PathGo || (cfg.Path == policy.PathAuto && goGemmSmall[T](m, n, k))) {
+	switch {
+	case alpha == 0 || k == 0:
+		// c = beta c, on every path and for every type, as reference BLAS:
+		// a and b are not read (Inf or NaN there, or an infinite alpha
+		// over an empty product, leave c alone), nor c when beta is 0.
+		policy.Small.Add(1)
+		scaleGo(m, n, beta, &cm.mat)
+	case cfg.Path == policy.PathGo || (cfg.Path == policy.PathAuto && goGemmSmall[T](m, n, k)):
 		policy.Small.Add(1)
 		goGemm(&am, &bm, m, n, k, alpha, beta, &cm.mat)
-	} else {
+	default:
 		policy.Calls.Add(1)
 		xgemm(am.trans, bm.trans, M, N, K, alpha, am.ptr, am.ld, bm.ptr, bm.ld, beta, cm.ptr, cm.ld)
 	}

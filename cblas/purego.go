@@ -154,3 +154,21 @@ func smallGemm[T Scalar](a, b *mat, m, n, k int, alpha, beta T, c *mat) {
 		}
 	}
 }
+
+// scaleGo sets the column-major matrix c (m x n) to beta*c, without
+// reading it when beta is 0 and without touching it when beta is 1.
+func scaleGo[T Scalar](m, n int, beta T, c *mat) {
+	if beta == 1 || m == 0 || n == 0 {
+		return
+	}
+	for j := 0; j < n; j++ {
+		col := unsafe.Slice((*T)(unsafe.Add(c.ptr, j*int(c.ld)*int(unsafe.Sizeof(beta)))), m)
+		if beta == 0 {
+			clear(col)
+			continue
+		}
+		for i := range col {
+			col[i] *= beta
+		}
+	}
+}

@@ -227,3 +227,63 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// Gemm and GemmStrided: alpha = 0 or k = 0 give c = beta*c without
+// reading a or b, and beta = 0 does not read c, on every path and for
+// every type (the tiny C kernels and the pure-Go loop included).
+func testGemmScaleOnly[T views.Scalar](t *testing.T) {
+	nan, inf := tm.NaN[T](), tm.FromParts[T](math.Inf(1), 0)
+	for _, sz := range [][3]int{{3, 2, 4}, {4, 4, 0}, {40, 30, 20}, {3, 3, 0}, {100, 90, 0}} {
+		m, n, k := sz[0], sz[1], sz[2]
+		for _, cs := range []struct {
+			alpha, beta T
+			cFill       T
+			want        func(c T) T
+		}{
+			{0, 1, 2, func(c T) T { return c }},
+			{0, 2, 2, func(c T) T { return 2 * c }},
+			{0, 0, nan, func(T) T { return 0 }},
+			{inf, 3, 2, func(c T) T { return 3 * c }}, // only when k = 0
+			{nan, 0, nan, func(T) T { return 0 }},     // only when k = 0
+		} {
+			if cs.alpha != 0 && k != 0 {
+				continue
+			}
+			name := fmt.Sprintf("%dx%dx%d alpha=%v beta=%v", m, n, k, cs.alpha, cs.beta)
+			fill := func(r, c int, x T) views.View[T] {
+				d := make([]T, r*c*2)
+				for i := range d {
+					d[i] = x
+				}
+				return must2(views.FromSlice(d, must(layout.ColMajor(r, c, 2))))
+			}
+			check := func(how string, c views.View[T]) {
+				t.Helper()
+				for idx := 0; idx < c.Len(); idx++ {
+					i, j, q := idx%m, idx/m%n, idx/(m*n)
+					if got, want := c.At(i, j, q), cs.want(cs.cFill); got != want && !(tm.IsNaN(got) && tm.IsNaN(want)) {
+						t.Fatalf("%s %s: c[%d,%d,%d] = %v, want %v", how, name, i, j, q, got, want)
+					}
+				}
+			}
+			for _, p := range allPaths {
+				a, b, c := fill(m, k, nan), fill(k, n, nan), fill(m, n, cs.cFill)
+				for q := 0; q < 2; q++ {
+					if err := Gemm(cs.alpha, must2(a.Index(2, q)), must2(b.Index(2, q)), cs.beta, must2(c.Index(2, q)), p.opt); err != nil {
+						t.Fatal(err)
+					}
+				}
+				check("Gemm "+p.name, c)
+			}
+			a, b, c := fill(m, k, nan), fill(k, n, nan), fill(m, n, cs.cFill)
+			if err := GemmStrided(cs.alpha, a, b, cs.beta, c); err != nil {
+				t.Fatal(err)
+			}
+			check("GemmStrided", c)
+		}
+	}
+}
+
+func TestGemmScaleOnly(t *testing.T) {
+	tm.ForTypes(t, testGemmScaleOnly[float32], testGemmScaleOnly[float64], testGemmScaleOnly[complex64], testGemmScaleOnly[complex128])
+}

@@ -37,7 +37,8 @@ import (
 // (m <= 8, m*n*k <= 4096), a plain C kernel specialised by m. Layouts,
 // transposes, conjugation and copies are as in Gemm: a General operand is
 // copied once for the whole run (one matrix when it is repeated), counted
-// and refused in strict mode.
+// and refused in strict mode. alpha = 0 or k = 0 make c = beta*c without
+// reading a or b, and beta = 0 does not read c, on every path (as Gemm).
 //
 // Errors (nothing is written to c on error): layout.ErrShape for ranks or
 // extents that do not match, layout.ErrOverlap when c has self-overlap or
@@ -85,9 +86,13 @@ func GemmStrided[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T],
 		m, n = n, m
 	}
 	var pa, pb, pc run[T]
-	err := pa.input(op, na, a, cfg)
-	if err == nil {
-		err = pb.input(op, nb, b, cfg)
+	var err error
+	scaleOnly := alpha == 0 || k == 0 // a and b are not read: see Gemm
+	if !scaleOnly {
+		err = pa.input(op, na, a, cfg)
+		if err == nil {
+			err = pb.input(op, nb, b, cfg)
+		}
 	}
 	if err == nil {
 		err = pc.output(op, c, beta != 0, cfg)
@@ -102,14 +107,19 @@ func GemmStrided[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T],
 		pc.release()
 		return err
 	}
-	if k == 0 { // a and b have no elements: keep their (nil) pointers still
-		pa.stride, pb.stride = 0, 0
-	}
-	if stridedKernel[T](m, n, k) {
+	switch {
+	case scaleOnly:
+		policy.Small.Add(1)
+		var z T
+		for t := 0; t < count; t++ {
+			cm := mat{ptr: unsafe.Add(pc.ptr, t*pc.stride*int(unsafe.Sizeof(z))), ld: C.blasint(pc.ld), rows: m, cols: n}
+			scaleGo(m, n, beta, &cm)
+		}
+	case stridedKernel[T](m, n, k):
 		policy.Small.Add(1)
 		kernel.DgemmStrided(count, m, n, k, any(alpha).(float64), pa.ptr, pa.ld, pa.stride, pa.trans != 0,
 			pb.ptr, pb.ld, pb.stride, pb.trans != 0, any(beta).(float64), pc.ptr, pc.ld, pc.stride)
-	} else {
+	default:
 		policy.Calls.Add(1)
 		tiny := m <= C.LAPIS_TINY_MAX && m*n*k <= stridedTinyFlops
 		xgemmStrided(count, pa.trans, pb.trans, m, n, k, alpha, &pa, &pb, beta, &pc, tiny)
