@@ -1,6 +1,7 @@
 package cblas
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -286,4 +287,24 @@ func testGemmScaleOnly[T views.Scalar](t *testing.T) {
 
 func TestGemmScaleOnly(t *testing.T) {
 	tm.ForTypes(t, testGemmScaleOnly[float32], testGemmScaleOnly[float64], testGemmScaleOnly[complex64], testGemmScaleOnly[complex128])
+}
+
+// The zero View reaches no BLAS routine: a rank error, never a crash.
+func TestZeroViewArgs(t *testing.T) {
+	var z views.View[complex128]
+	x := vectorOf([]complex128{1, 2}, 1)
+	for name, err := range map[string]error{
+		"Dot":         err2(Dot(z, x)),
+		"Dot y":       err2(Dot(x, z)),
+		"Axpy":        Axpy(1, x, z),
+		"Nrm2":        err2(Nrm2(z)),
+		"Iamax":       err2(Iamax(z)),
+		"Gemm":        Gemm(1, z, z, 0, z),
+		"GemmStrided": GemmStrided(1, z, z, 0, z),
+		"Gemv":        Gemv(1, z, x, 0, x),
+	} {
+		if !errors.Is(err, layout.ErrShape) {
+			t.Errorf("%s(zero View): %v, want a layout.ErrShape rank error", name, err)
+		}
+	}
 }

@@ -11,7 +11,12 @@ import (
 // elements (conjugated if the view is). It always copies, through the copy
 // engine, into a buffer from the pool: Release the tensor when done with it
 // and a loop of ToColMajor/Release allocates nothing in steady state.
+//
+// ToColMajor of the zero View panics (it has no data; see View).
 func (v View[T]) ToColMajor() *Tensor[T] {
+	if v.noData() {
+		panic(panicNoData)
+	}
 	t := new(Tensor[T]) // small enough to inline: t may live on the caller's stack
 	v.copyInto(t)
 	return t
@@ -38,6 +43,12 @@ func (v View[T]) copyInto(t *Tensor[T]) {
 // untouched.
 func Copy[T Scalar](dst, src View[T]) error {
 	const op = "views.Copy"
+	if dst.noData() {
+		return errNoData(op, "dst")
+	}
+	if src.noData() {
+		return errNoData(op, "src")
+	}
 	if !sameShape(dst.l, src.l) {
 		return layout.Errorf(layout.ErrShape, op, "src", "shape %v differs from dst's %v", src.l.Shape(), dst.l.Shape())
 	}
@@ -75,11 +86,12 @@ func sameShape(a, b layout.Layout) bool {
 
 // Overlaps reports whether the memory the two views reach intersects,
 // judged by address range (conservative: two interleaved views that never
-// share an element still overlap). Views with no elements overlap nothing.
+// share an element still overlap). Views with no elements, and the zero
+// View, overlap nothing.
 func Overlaps[T Scalar](a, b View[T]) bool {
 	alo, ahi, aok := a.l.Span()
 	blo, bhi, bok := b.l.Span()
-	if !aok || !bok {
+	if !aok || !bok || a.noData() || b.noData() {
 		return false
 	}
 	pa0, pa1 := uintptr(unsafe.Pointer(&a.data[alo])), uintptr(unsafe.Pointer(&a.data[ahi]))

@@ -9,7 +9,12 @@ import (
 // View is a borrowed strided view: a slice, a layout.Layout that says where
 // each element lives in it, and a lazy conjugation flag. Making and
 // transforming views never copies or allocates (rank <= layout.MaxInline).
-// The zero View is an empty rank-0 view over no data: At panics on it.
+// The zero View is no view of anything: it has rank 0 but no data for its
+// one element. Functions given one return an error matching
+// layout.ErrBounds that says so (as FromSlice refuses a layout reaching
+// past its data); transforms of it fail the same way, and At, Set and
+// ToColMajor panic with that message, as a nil pointer would. Use
+// FromSlice, or a Tensor's View, to make views.
 type View[T Scalar] struct {
 	data []T
 	l    layout.Layout
@@ -26,6 +31,18 @@ func FromSlice[T Scalar](data []T, l layout.Layout) (View[T], error) {
 	}
 	return View[T]{data: data, l: l}, nil
 }
+
+// noData reports whether v is the zero View: the only view whose layout
+// reaches an element its data does not hold (FromSlice and every transform
+// keep the reachable offsets inside data).
+func (v *View[T]) noData() bool { return v.data == nil && v.l.Rank() == 0 }
+
+// errNoData is the error for a zero View passed as arg to op.
+func errNoData(op, arg string) error {
+	return layout.Errorf(layout.ErrBounds, op, arg, "the zero View has no data (make views with FromSlice or Tensor.View)")
+}
+
+const panicNoData = "views: the zero View has no data (make views with FromSlice or Tensor.View)"
 
 // Layout returns the view's layout.
 func (v View[T]) Layout() layout.Layout { return v.l }
@@ -69,6 +86,9 @@ func (v View[T]) IsConj() bool { return v.conj }
 // At returns the element at idx (conjugated if the view is). Like indexing a
 // Go slice it panics on a wrong number of indices or an index out of range.
 func (v View[T]) At(idx ...int) T {
+	if v.noData() {
+		panic(panicNoData)
+	}
 	x := v.data[v.l.OffsetOf(idx...)]
 	if v.conj {
 		x = conjFunc[T]()(x)
@@ -82,6 +102,9 @@ func (v View[T]) At(idx ...int) T {
 func (v View[T]) Set(x T, idx ...int) {
 	if v.l.HasOverlap() {
 		panic("views: Set on a view with overlapping elements (" + v.l.String() + ") is not allowed; it is read-only")
+	}
+	if v.noData() {
+		panic(panicNoData)
 	}
 	if v.conj {
 		x = conjFunc[T]()(x)
@@ -111,6 +134,9 @@ func (v View[T]) H() (View[T], error) {
 // (ToColMajor). The slice aliases the view's memory.
 func (v View[T]) AsSlice() ([]T, error) {
 	const op = "views.AsSlice"
+	if v.noData() {
+		return nil, errNoData(op, "v")
+	}
 	if v.conj {
 		return nil, layout.Errorf(layout.ErrReshape, op, "v", "a conjugated view is not plain memory: copy first (ToColMajor)")
 	}
@@ -128,6 +154,9 @@ func (v View[T]) AsSlice() ([]T, error) {
 func (v View[T]) with(l layout.Layout, err error) (View[T], error) {
 	if err != nil {
 		return View[T]{}, err
+	}
+	if v.noData() {
+		return View[T]{}, errNoData("views.View", "v")
 	}
 	v.l = l
 	return v, nil
@@ -164,6 +193,9 @@ func (v View[T]) BroadcastTo(shape ...int) (View[T], error) { return v.with(v.l.
 
 // String describes the view's layout and element type, not its values.
 func (v View[T]) String() string {
+	if v.noData() {
+		return "View[" + typeName[T]() + "]{zero: no data}"
+	}
 	s := "View[" + typeName[T]() + "]{" + v.l.String()
 	if v.conj {
 		s += " conj"

@@ -3,6 +3,7 @@ package views
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -311,5 +312,49 @@ func TestAccessors(t *testing.T) {
 	e := must(Zeros[float64](0, 3))
 	if s, err := e.View().AsSlice(); err != nil || len(s) != 0 || e.View().ToColMajor().Len() != 0 {
 		t.Errorf("empty AsSlice = %v, %v", s, err)
+	}
+}
+
+// The zero View is not a view of anything: every function given one says
+// so with layout.ErrBounds, and the methods that cannot return an error
+// panic with that message (never a crash inside unsafe code).
+func TestZeroView(t *testing.T) {
+	var z View[complex128]
+	a := must(Zeros[complex128](2, 3)).View()
+	for name, err := range map[string]error{
+		"Copy(z, z)":     Copy(z, z),
+		"Copy(z, a00)":   Copy(z, must(must(a.Index(1, 0)).Index(0, 0))),
+		"Copy(a00, z)":   Copy(must(must(a.Index(1, 0)).Index(0, 0)), z),
+		"AsSlice":        err2(z.AsSlice()),
+		"Reshape(1)":     err2(z.Reshape(1)),
+		"Reshape()":      err2(z.Reshape()),
+		"BroadcastTo(3)": err2(z.BroadcastTo(3)),
+		"Permute()":      err2(z.Permute()),
+	} {
+		if !errors.Is(err, layout.ErrBounds) || !strings.Contains(err.Error(), "zero View") {
+			t.Errorf("%s: error %v, want layout.ErrBounds naming the zero View", name, err)
+		}
+	}
+	if Overlaps(z, a) || Overlaps(a, z) || Overlaps(z, z) {
+		t.Error("the zero View overlaps something")
+	}
+	if s := z.String(); !strings.Contains(s, "zero") {
+		t.Errorf("String = %q", s)
+	}
+	for name, f := range map[string]func(){
+		"At":         func() { z.At() },
+		"Set":        func() { z.Set(1) },
+		"ToColMajor": func() { z.ToColMajor() },
+		"Conj().At":  func() { z.Conj().At() },
+	} {
+		func() {
+			defer func() {
+				msg, _ := recover().(string)
+				if !strings.Contains(msg, "zero View has no data") {
+					t.Errorf("%s: panic %q, want the zero View message", name, msg)
+				}
+			}()
+			f()
+		}()
 	}
 }
