@@ -14,9 +14,6 @@ import (
 //
 // ToColMajor of the zero View panics (it has no data; see View).
 func (v View[T]) ToColMajor() *Tensor[T] {
-	if v.noData() {
-		panic(panicNoData)
-	}
 	t := new(Tensor[T]) // small enough to inline: t may live on the caller's stack
 	v.copyInto(t)
 	return t
@@ -24,6 +21,9 @@ func (v View[T]) ToColMajor() *Tensor[T] {
 
 // copyInto makes t a compact column-major copy of v.
 func (v View[T]) copyInto(t *Tensor[T]) {
+	if v.noData() {
+		panic(panicNoData)
+	}
 	t.l = v.l.Compact()
 	t.buf = pool.Get[T](v.l.Len())
 	t.data = t.buf.Data
