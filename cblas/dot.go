@@ -76,13 +76,37 @@ func axpyGo[T Scalar](n int, alpha T, px unsafe.Pointer, sx int, py unsafe.Point
 // rule of reference BLAS (and gonum): the first index whose measure
 // exceeds that of every element before it, starting from element 0. A NaN
 // is therefore the answer only at index 0; elsewhere it never compares
-// greater and is passed over.
+// greater and is passed over. It dispatches on T once, not per element.
 func iamaxGo[T Scalar](n int, px unsafe.Pointer, sx int) int {
 	var z T
-	sz := int(unsafe.Sizeof(z))
-	best, arg := abs1(*(*T)(px)), 0
+	switch any(z).(type) {
+	case float32:
+		return iamaxParts[float32](n, px, sx, 1)
+	case float64:
+		return iamaxParts[float64](n, px, sx, 1)
+	case complex64:
+		return iamaxParts[float32](n, px, sx, 2)
+	}
+	return iamaxParts[float64](n, px, sx, 2)
+}
+
+// iamaxParts is iamaxGo over elements of parts values of F each (1 for a
+// real type, 2 for a complex one), measured by the sum of their moduli.
+func iamaxParts[F float32 | float64](n int, px unsafe.Pointer, sx, parts int) int {
+	var f F
+	step := sx * parts * int(unsafe.Sizeof(f))
+	measure := func(p unsafe.Pointer) F {
+		re := *(*F)(p)
+		m := max(re, -re)
+		if parts == 2 {
+			im := *(*F)(unsafe.Add(p, unsafe.Sizeof(f)))
+			m += max(im, -im)
+		}
+		return m
+	}
+	best, arg := measure(px), 0
 	for i := 1; i < n; i++ {
-		if a := abs1(*(*T)(unsafe.Add(px, i*sx*sz))); a > best {
+		if a := measure(unsafe.Add(px, i*step)); a > best {
 			best, arg = a, i
 		}
 	}
