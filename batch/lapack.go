@@ -399,7 +399,10 @@ func Cholesky[T Scalar](uplo cblas.Uplo, a views.View[T], opts ...cblas.Option) 
 }
 
 // CholeskySolve solves a x = b for every matrix, in place in b, from
-// Cholesky's factors in the uplo triangles of f (lapack.Potrs).
+// Cholesky's factors in the uplo triangles of f (lapack.Potrs). A matrix
+// whose Cholesky failed is reported again (its factor's diagonal shows
+// it: lapack.ErrNotPositiveDefinite, same index) and its b left alone;
+// the others are solved.
 func CholeskySolve[T Scalar](uplo cblas.Uplo, f, b views.View[T], opts ...cblas.Option) error {
 	const op = "batch.CholeskySolve"
 	shape, err := operands(op, []string{"f", "b"}, []views.View[T]{f, b})

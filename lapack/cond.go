@@ -107,13 +107,19 @@ func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...cblas.O
 
 // Pocon estimates the reciprocal condition number in the one norm of the
 // n x n positive definite A whose Potrf factor is in the uplo triangle of
-// f, given anorm, the one norm of A.
+// f, given anorm, the one norm of A. A factor Potrf did not complete is
+// refused as Potrs refuses it.
 func Pocon[T Scalar](uplo cblas.Uplo, f views.View[T], anorm float64, opts ...cblas.Option) (rcond float64, err error) {
 	const op = "lapack.Pocon"
 	if anorm < 0 {
 		return 0, layout.Errorf(layout.ErrShape, op, "anorm", "%g is negative; want the norm of the matrix", anorm)
 	}
 	of, n, err := squareOperand(op, "f", uplo, f, read|hermitian, policy.Configure(opts))
+	if err == nil {
+		if err = checkFactor[T]("xpocon", f, n); err != nil {
+			of.release()
+		}
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -36,6 +36,9 @@ type Error struct {
 	// documentation names it.
 	Arg  string
 	kind error
+	// factor: the failure was found in a factor handed in (Potrs on a
+	// factor Potrf did not complete), not by LAPACK's info.
+	factor bool
 }
 
 func (e *Error) Error() string {
@@ -44,8 +47,10 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("lapack: %s: %v: argument %d (%s)", e.Routine, e.kind, -e.Info, e.Arg)
 	case errors.Is(e.kind, ErrSingular):
 		return fmt.Sprintf("lapack: %s: %v: zero pivot or diagonal element at index %d", e.Routine, e.kind, e.Index)
+	case errors.Is(e.kind, ErrNotPositiveDefinite) && e.factor:
+		return fmt.Sprintf("lapack: %s: %v: diagonal element %d of the factor is not positive (its Cholesky factorisation failed at the leading minor of order %d)", e.Routine, e.kind, e.Index, e.Info)
 	case errors.Is(e.kind, ErrNotPositiveDefinite):
-		return fmt.Sprintf("lapack: %s: %v: the leading minor of order %d is not", e.Routine, e.kind, e.Info)
+		return fmt.Sprintf("lapack: %s: %v: its leading minor of order %d is not positive definite", e.Routine, e.kind, e.Info)
 	}
 	return fmt.Sprintf("lapack: %s: %v (info %d)", e.Routine, e.kind, e.Info)
 }

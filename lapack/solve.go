@@ -1,6 +1,7 @@
 package lapack
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/lapis-go/lapis/cblas"
@@ -190,13 +191,23 @@ func Potrf[T Scalar](uplo cblas.Uplo, a views.View[T], opts ...cblas.Option) err
 }
 
 // Potrs solves a x = b in place in b (n x nrhs) from Potrf's factor of a,
-// held in the uplo triangle of the n x n view f.
+// held in the uplo triangle of the n x n view f. A factor whose diagonal
+// is not real, positive and finite is not one Potrf completed (a failed
+// Potrf leaves its non-positive pivot there): Potrs then returns an error
+// matching ErrNotPositiveDefinite, as Potrf did, and leaves b alone, so a
+// failure travels with the data to every later solve.
 func Potrs[T Scalar](uplo cblas.Uplo, f, b views.View[T], opts ...cblas.Option) error {
 	const op = "lapack.Potrs"
 	if err := checkUplo(op, uplo); err != nil {
 		return err
 	}
 	of, ob, n, err := systemOperands(op, "f", f, b, read|hermitianSolve, policy.Configure(opts))
+	if err == nil {
+		if err = checkFactor[T]("xpotrs", f, n); err != nil {
+			of.release()
+			ob.release()
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -225,10 +236,16 @@ func Posv[T Scalar](uplo cblas.Uplo, a, b views.View[T], opts ...cblas.Option) e
 }
 
 // Potri replaces Potrf's factor in the uplo triangle of the n x n view f
-// by that triangle of a^-1.
+// by that triangle of a^-1. A factor Potrf did not complete is refused as
+// Potrs refuses it.
 func Potri[T Scalar](uplo cblas.Uplo, f views.View[T], opts ...cblas.Option) error {
 	const op = "lapack.Potri"
 	of, n, err := squareOperand(op, "f", uplo, f, read|write|hermitian, policy.Configure(opts))
+	if err == nil {
+		if err = checkFactor[T]("xpotri", f, n); err != nil {
+			of.release()
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -327,4 +344,33 @@ func checkPivots(op string, ipiv []int32, n int) error {
 		}
 	}
 	return nil
+}
+
+// checkFactor refuses a Cholesky factor f (n x n) that Potrf did not
+// complete: every factor it completes has a real, positive, finite
+// diagonal, and when it fails at minor j it leaves the non-positive (or
+// NaN) pivot in diagonal element j-1 (reference LAPACK's xpotf2/xpotrf2
+// and OpenBLAS's potf2 alike). O(n), against the O(n^2) of the solve.
+func checkFactor[T Scalar](fam string, f views.View[T], n int) error {
+	for i := 0; i < n; i++ {
+		d := complex128FromScalar(f.At(i, i))
+		if !(real(d) > 0) || math.IsInf(real(d), 0) || imag(d) != 0 {
+			fm := families[fam]
+			return &Error{Routine: fm.routines[typeIndex[T]()], Info: i + 1, Index: i, kind: ErrNotPositiveDefinite, factor: true}
+		}
+	}
+	return nil
+}
+
+// complex128FromScalar widens x to complex128.
+func complex128FromScalar[T Scalar](x T) complex128 {
+	switch v := any(x).(type) {
+	case float32:
+		return complex(float64(v), 0)
+	case float64:
+		return complex(v, 0)
+	case complex64:
+		return complex128(v)
+	}
+	return any(x).(complex128)
 }

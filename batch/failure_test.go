@@ -1,0 +1,93 @@
+package batch
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lapis-go/lapis/cblas"
+	tm "github.com/lapis-go/lapis/internal/testmat"
+	"github.com/lapis-go/lapis/lapack"
+	"github.com/lapis-go/lapis/views"
+)
+
+// A failed factorisation travels with the data (issue 10): CholeskySolve
+// on the factors Cholesky returned reports the matrix whose factorisation
+// failed again, instead of solving from its partial factor, and solves
+// all the others.
+func testSolveAfterFailedCholesky[T Scalar](t *testing.T) {
+	const n, count, bad = 3, 10000, 4321
+	rng := rand.New(rand.NewPCG(10, 1))
+	for _, uplo := range []cblas.Uplo{cblas.Lower, cblas.Upper} {
+		a := spdBatch[T](rng, n, []int{count}, tm.ColPacked)
+		m := matrixAt(a.v, []int{count}, bad)
+		m.Set(-1, 2, 2) // not positive definite at the minor of order 3
+		f := cloneBatch(a)
+		err := Cholesky(uplo, f.v)
+		var be *Error
+		if !errors.As(err, &be) || len(be.Failed) != 1 || be.Failed[bad] == nil {
+			t.Fatalf("uplo %v: Cholesky: %v, want matrix %d reported", uplo, err, bad)
+		}
+		b := newBatch[T](rng, n, 1, []int{count}, tm.ColPacked)
+		x := cloneBatch(b)
+		err = CholeskySolve(uplo, f.v, x.v)
+		if !errors.As(err, &be) || len(be.Failed) != 1 || be.Failed[bad] == nil ||
+			!errors.Is(err, lapack.ErrNotPositiveDefinite) {
+			t.Fatalf("uplo %v: CholeskySolve on the failed factor: %v, want matrix %d reported not positive definite", uplo, err, bad)
+		}
+		if got := be.Failed[bad].Index; got != 2 {
+			t.Errorf("uplo %v: failing index %d, want 2 (as Cholesky said: %v)", uplo, got, err)
+		}
+		// The failed matrix's right-hand side is untouched; the others solved.
+		for _, i := range []int{0, bad - 1, bad, bad + 1, count - 1} {
+			bm, xm, am := matrixAt(b.v, []int{count}, i), matrixAt(x.v, []int{count}, i), matrixAt(a.v, []int{count}, i)
+			if i == bad {
+				tm.Close(t, "untouched b", tm.Of(xm), tm.Of(bm), 0)
+				continue
+			}
+			full := tm.Of(am)
+			for r := range n { // the other triangle of the SPD matrix, for the residual
+				for c := range n {
+					if (uplo == cblas.Lower) == (r < c) {
+						full.Set(r, c, full.At(c, r))
+						if tm.IsComplex[T]() {
+							full.Set(r, c, complexConj(full.At(c, r)))
+						}
+					}
+				}
+			}
+			tm.Close(t, "a x = b", full.Mul(tm.Of(xm)), tm.Of(bm), 1e3*tm.Eps[T]())
+		}
+	}
+}
+
+func complexConj(c complex128) complex128 { return complex(real(c), -imag(c)) }
+
+func TestSolveAfterFailedCholesky(t *testing.T) {
+	tm.ForTypes(t, testSolveAfterFailedCholesky[float32], testSolveAfterFailedCholesky[float64],
+		testSolveAfterFailedCholesky[complex64], testSolveAfterFailedCholesky[complex128])
+}
+
+// A NaN in the matrix: OpenBLAS's potf2 does not report it (NaN <= 0 is
+// false), but the factor's diagonal carries it, so the solve is refused.
+func TestSolveAfterNaNCholesky(t *testing.T) {
+	a := must2(views.FromColMajor([]float64{4, 2, 2, nan()}, 2, 2))
+	_ = lapack.Potrf(cblas.Lower, a.View()) // whatever it says
+	b := must2(views.FromColMajor([]float64{1, 1}, 2, 1))
+	if err := lapack.Potrs(cblas.Lower, a.View(), b.View()); !errors.Is(err, lapack.ErrNotPositiveDefinite) {
+		t.Errorf("Potrs on a NaN factor: %v, want ErrNotPositiveDefinite", err)
+	}
+	if b.At(0, 0) != 1 || b.At(1, 0) != 1 {
+		t.Errorf("b written: %v", b.Data())
+	}
+}
+
+func must2[V any](v V, err error) V {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func nan() float64 { return math.NaN() }
