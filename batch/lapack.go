@@ -440,7 +440,9 @@ func QR[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
 // LeastSquares solves min |a x - b| (or the minimum-norm a x = b when
 // m < n) for every full-rank matrix of the batch a ([m, n, B...]) in
 // place (lapack.Gels): b ([max(m, n), nrhs, B...]) receives x in its first
-// n rows. Rank-deficient matrices are reported in the *Error.
+// n rows. Rank-deficient matrices, exactly or numerically (see
+// lapack.Gels), are reported in the *Error; their b still receives gels's
+// x. lapack.NoConditionCheck() leaves only the exact test.
 func LeastSquares[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
 	const op = "batch.LeastSquares"
 	shape, err := operands(op, []string{"a", "b"}, []views.View[T]{a, b})

@@ -18,6 +18,14 @@ var (
 	// ErrNoConvergence: an iterative algorithm (SVD, eigenvalues) did not
 	// converge; Error.Info is LAPACK's count of what did not.
 	ErrNoConvergence = errors.New("algorithm did not converge")
+	// ErrRankDeficient: a least-squares solve that assumes full rank
+	// (Gels, LeastSquares) met a matrix that is rank deficient: exactly
+	// (gels's zero diagonal of R, Info > 0) or numerically (Info 0); the
+	// result was still written (for LeastSquares, the minimum-norm
+	// solution) and Error.Rcond (and Error.Rank where it is known) say how
+	// deficient. NoConditionCheck turns the numerical check off. It also
+	// matches ErrSingular.
+	ErrRankDeficient = errors.New("matrix is rank deficient")
 	// ErrArgument: LAPACK rejected an argument (info < 0). lapis checks
 	// arguments before calling, so this is a bug in lapis: please report it.
 	ErrArgument = errors.New("LAPACK rejected an argument")
@@ -36,9 +44,14 @@ type Error struct {
 	// documentation names it.
 	Arg  string
 	kind error
-	// factor: the failure was found in a factor handed in (Potrs on a
-	// factor Potrf did not complete), not by LAPACK's info.
-	factor bool
+	// Rcond is the estimated reciprocal condition number and Rank the
+	// numerical rank (-1 when not known) of an ErrRankDeficient error
+	// (Info is 0 and Index -1 there: LAPACK reported nothing).
+	Rcond float64
+	Rank  int
+	// detail, when set, is the error's explanation (for errors lapis finds
+	// rather than LAPACK's info).
+	detail string
 }
 
 func (e *Error) Error() string {
@@ -47,12 +60,18 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("lapack: %s: %v: argument %d (%s)", e.Routine, e.kind, -e.Info, e.Arg)
 	case errors.Is(e.kind, ErrSingular):
 		return fmt.Sprintf("lapack: %s: %v: zero pivot or diagonal element at index %d", e.Routine, e.kind, e.Index)
-	case errors.Is(e.kind, ErrNotPositiveDefinite) && e.factor:
-		return fmt.Sprintf("lapack: %s: %v: diagonal element %d of the factor is not positive (its Cholesky factorisation failed at the leading minor of order %d)", e.Routine, e.kind, e.Index, e.Info)
+	case e.detail != "":
+		return fmt.Sprintf("lapack: %s: %v: %s", e.Routine, e.kind, e.detail)
 	case errors.Is(e.kind, ErrNotPositiveDefinite):
 		return fmt.Sprintf("lapack: %s: %v: its leading minor of order %d is not positive definite", e.Routine, e.kind, e.Info)
 	}
 	return fmt.Sprintf("lapack: %s: %v (info %d)", e.Routine, e.kind, e.Info)
+}
+
+// Is makes a rank-deficiency error match ErrSingular too: a numerically
+// rank-deficient matrix is singular to working precision.
+func (e *Error) Is(target error) bool {
+	return target == ErrSingular && e.kind == ErrRankDeficient
 }
 
 // Unwrap returns the sentinel e matches.
@@ -65,7 +84,7 @@ func infoErr[T Scalar](fam string, info int) error {
 		return nil
 	}
 	f := families[fam]
-	e := &Error{Routine: f.routines[typeIndex[T]()], Info: info, Index: info - 1, kind: f.fail}
+	e := &Error{Routine: f.routines[typeIndex[T]()], Info: info, Index: info - 1, Rank: -1, kind: f.fail}
 	if info < 0 {
 		e.Index, e.kind = -1, ErrArgument
 		if args := f.args[typeIndex[T]()/2]; -info <= len(args) {

@@ -1,6 +1,7 @@
 package lapack
 
 import (
+	"fmt"
 	"errors"
 	"math"
 	"math/cmplx"
@@ -280,8 +281,12 @@ func QR[T Scalar](a views.View[T], opts ...cblas.Option) (q, r *views.Tensor[T],
 
 // LeastSquares returns the minimum-norm x minimising |a x - b| for the
 // m x n view a and the m-vector or m x nrhs view b (x is n or n x nrhs),
-// by the SVD (Gelsd): it works for rank-deficient a too, treating singular
-// values below max(m, n) * eps times the largest as zero.
+// by the SVD (Gelsd): singular values at most max(m, n) eps times the
+// largest count as zero. It asks for full rank: when a's numerical rank
+// is below min(m, n) it returns the minimum-norm x together with an error
+// matching ErrRankDeficient whose Rank and Rcond (smallest over largest
+// singular value) say what it found. With NoConditionCheck that is not
+// an error (x alone is returned). a and b are not modified.
 func LeastSquares[T Scalar](a, b views.View[T], opts ...cblas.Option) (*views.Tensor[T], error) {
 	const op = "lapack.LeastSquares"
 	bm, err := asMatrix(op, b)
@@ -302,8 +307,10 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...cblas.Option) (*views.Te
 	defer xb.Release()
 	top, _ := xb.View().Slice(0, 0, m, 1) // cannot fail: m <= max(m, n)
 	_ = views.Copy(top, bm)               // same shape, fresh memory
-	rcond := float64(max(m, n)) * epsOf[T]()
-	if err := gelsdAny(f.View(), xb.View(), min(m, n), rcond, opts); err != nil {
+	limit := float64(max(m, n)) * epsOf[T]()
+	k := min(m, n)
+	rank, rcond, err := gelsdAny(f.View(), xb.View(), k, limit, opts)
+	if err != nil {
 		return nil, err
 	}
 	shape := []int{n}
@@ -314,22 +321,43 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...cblas.Option) (*views.Te
 	xv, _ := xb.View().Slice(0, 0, n, 1)
 	xm, _ := asMatrix(op, x.View())
 	_ = views.Copy(xm, xv)
+	if rank < k && !policy.Configure(opts).NoCondCheck {
+		return x, &Error{Routine: families["xgelsd"].routines[typeIndex[T]()], Index: -1, Rank: rank, Rcond: rcond, kind: ErrRankDeficient,
+			detail: fmt.Sprintf("%s: rank %d of %d (smallest over largest singular value %.3g, at most max(m, n) eps = %.3g); x is the minimum-norm solution (NoConditionCheck accepts it)", op, rank, k, rcond, limit)}
+	}
 	return x, nil
 }
 
-// gelsdAny calls Gelsd with singular values of T's real type.
-func gelsdAny[T Scalar](a, b views.View[T], k int, rcond float64, opts []cblas.Option) error {
-	var err error
+// NoConditionCheck turns off the checks that report a numerically rank
+// deficient matrix as an error matching ErrRankDeficient (Gels,
+// LeastSquares, batch.LeastSquares): the result is returned as computed.
+func NoConditionCheck() cblas.Option { return policy.CondCheck(false) }
+
+// gelsdAny calls Gelsd with singular values of T's real type and returns
+// the rank and the ratio of the smallest to the largest singular value.
+func gelsdAny[T Scalar](a, b views.View[T], k int, rcond float64, opts []cblas.Option) (rank int, ratio float64, err error) {
+	ratioOf := func(s0, sk float64) float64 {
+		if k == 0 || s0 == 0 {
+			return 0
+		}
+		return sk / s0
+	}
 	if typeIndex[T]()%2 == 0 {
 		s := pool.Get[float32](k)
-		_, err = Gelsd(a, b, s.Data, rcond, opts...)
+		rank, err = Gelsd(a, b, s.Data, rcond, opts...)
+		if k > 0 {
+			ratio = ratioOf(float64(s.Data[0]), float64(s.Data[k-1]))
+		}
 		pool.Put(s)
 	} else {
 		s := pool.Get[float64](k)
-		_, err = Gelsd(a, b, s.Data, rcond, opts...)
+		rank, err = Gelsd(a, b, s.Data, rcond, opts...)
+		if k > 0 {
+			ratio = ratioOf(s.Data[0], s.Data[k-1])
+		}
 		pool.Put(s)
 	}
-	return err
+	return rank, ratio, err
 }
 
 // SVD algorithms (options for SVD).

@@ -1,6 +1,7 @@
 package lapack
 
 import (
+	"fmt"
 	"unsafe"
 
 	"github.com/lapis-go/lapis/cblas"
@@ -171,8 +172,14 @@ func Unmqr[T Scalar](side cblas.Side, trans Op, q views.View[T], tau []T, c view
 // for m >= n the rest the residuals' components). a is overwritten by its
 // QR or LQ factorisation. A transposed view (a.T(), a.H()) goes to LAPACK
 // in place as "T"/"C" (complex types: a.H() only; LAPACK's complex gels
-// has no "T", so a complex a.T() is copied). Rank deficiency gives an error matching ErrSingular
-// (use Gelsd).
+// has no "T", so a complex a.T() is copied). A rank-deficient a gives an
+// error matching ErrRankDeficient (and ErrSingular): exactly, when the
+// triangular factor has a zero diagonal element (LAPACK's own check, Info
+// > 0), or numerically, when the factor's reciprocal condition number is
+// at most max(m, n) eps (estimated by xtrcon, O(n^2) after the O(m n^2)
+// factorisation; Error.Rcond), b then holding gels's unreliable x.
+// NoConditionCheck turns the numerical check off. For rank-deficient
+// problems use LeastSquares or Gelsd.
 func Gels[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
 	const op = "lapack.Gels"
 	cfg := policy.Configure(opts)
@@ -215,8 +222,43 @@ func Gels[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
 	policy.Lapack.Add(1)
 	info := xgels[T](oa.trans, oa.rows, oa.cols, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, w.workPtr(), max(1, ws.work))
 	w.put()
+	err = infoErr[T]("xgels", info)
+	if err == nil && !cfg.NoCondCheck {
+		err = triangleRank[T]("xgels", oa.rows, oa.cols, oa.ptr, oa.ld)
+	}
 	finishAll(&oa, &ob)
-	return infoErr[T]("xgels", info)
+	return err
+}
+
+// triangleRank checks the conditioning of the triangular factor that a QR
+// (m >= n: R, upper, n x n) or LQ (m < n: L, lower, m x m) factorisation
+// of an m x n matrix left at p: a reciprocal condition number (xtrcon, one
+// norm, O(k^2)) at most max(m, n) eps means the matrix is numerically rank
+// deficient, which the factorisation alone notices only for an exactly
+// zero diagonal element. The error names family fam's routine.
+func triangleRank[T Scalar](fam string, m, n int, p unsafe.Pointer, ld int) error {
+	k := min(m, n)
+	if k == 0 {
+		return nil
+	}
+	uplo := byte('U')
+	if m < n {
+		uplo = 'L'
+	}
+	var rcond float64
+	w := getWorkspace[T](wsSize{work: 3 * k, rwork: k, iwork: k})
+	policy.Lapack.Add(1)
+	info := xtrcon[T]('1', uplo, 'N', k, p, ld, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
+	w.put()
+	if err := infoErr[T]("xtrcon", info); err != nil {
+		return err
+	}
+	limit := float64(max(m, n)) * epsOf[T]()
+	if rcond > limit {
+		return nil
+	}
+	return &Error{Routine: families[fam].routines[typeIndex[T]()], Index: -1, Rank: -1, Rcond: rcond, kind: ErrRankDeficient,
+		detail: fmt.Sprintf("the reciprocal condition number of its triangular factor is %.3g, at most max(m, n) eps = %.3g: x is not reliable (LeastSquares gives the minimum-norm solution)", rcond, limit)}
 }
 
 // Gelsd solves min |a x - b| with minimum |x| for any m x n view a, by

@@ -1,6 +1,7 @@
 package lapack
 
 import (
+	"fmt"
 	"math"
 	"unsafe"
 
@@ -356,7 +357,8 @@ func checkFactor[T Scalar](fam string, f views.View[T], n int) error {
 		d := complex128FromScalar(f.At(i, i))
 		if !(real(d) > 0) || math.IsInf(real(d), 0) || imag(d) != 0 {
 			fm := families[fam]
-			return &Error{Routine: fm.routines[typeIndex[T]()], Info: i + 1, Index: i, kind: ErrNotPositiveDefinite, factor: true}
+			return &Error{Routine: fm.routines[typeIndex[T]()], Info: i + 1, Index: i, Rank: -1, kind: ErrNotPositiveDefinite,
+				detail: fmt.Sprintf("diagonal element %d of the factor is %v, not positive: its Cholesky factorisation failed at the leading minor of order %d", i, f.At(i, i), i+1)}
 		}
 	}
 	return nil

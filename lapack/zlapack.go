@@ -194,6 +194,14 @@ package lapack
 #cgo nocallback cpocon_
 #cgo noescape zpocon_
 #cgo nocallback zpocon_
+#cgo noescape strcon_
+#cgo nocallback strcon_
+#cgo noescape dtrcon_
+#cgo nocallback dtrcon_
+#cgo noescape ctrcon_
+#cgo nocallback ctrcon_
+#cgo noescape ztrcon_
+#cgo nocallback ztrcon_
 #cgo noescape slange_
 #cgo nocallback slange_
 #cgo noescape dlange_
@@ -822,6 +830,37 @@ func xpocon[T Scalar](uplo byte, n int, a unsafe.Pointer, lda int, anorm float64
 	return int(cinfo)
 }
 
+// xtrcon calls ?trcon_: reciprocal condition number of a triangular matrix.
+func xtrcon[T Scalar](norm byte, uplo byte, diag byte, n int, a unsafe.Pointer, lda int, rcond *float64, work unsafe.Pointer, iwork unsafe.Pointer, rwork unsafe.Pointer) (info int) {
+	cnorm := C.char(norm)
+	cuplo := C.char(uplo)
+	cdiag := C.char(diag)
+	cn := C.lapis_int(n)
+	clda := C.lapis_int(lda)
+	var cinfo C.lapis_int
+	switch any(*new(T)).(type) {
+	case float32:
+		var crcond C.float
+		C.strcon_(&cnorm, &cuplo, &cdiag, &cn, (*C.float)(a), &clda, &crcond, (*C.float)(work), (*C.lapis_int)(iwork), &cinfo, 1, 1, 1)
+		*rcond = float64(crcond)
+	case float64:
+		var crcond C.double
+		C.dtrcon_(&cnorm, &cuplo, &cdiag, &cn, (*C.double)(a), &clda, &crcond, (*C.double)(work), (*C.lapis_int)(iwork), &cinfo, 1, 1, 1)
+		*rcond = float64(crcond)
+	case complex64:
+		var crcond C.float
+		C.ctrcon_(&cnorm, &cuplo, &cdiag, &cn, (*C.complexfloat)(a), &clda, &crcond, (*C.complexfloat)(work), (*C.float)(rwork), &cinfo, 1, 1, 1)
+		*rcond = float64(crcond)
+	case complex128:
+		var crcond C.double
+		C.ztrcon_(&cnorm, &cuplo, &cdiag, &cn, (*C.complexdouble)(a), &clda, &crcond, (*C.complexdouble)(work), (*C.double)(rwork), &cinfo, 1, 1, 1)
+		*rcond = float64(crcond)
+	default:
+		panic("lapack: no ?trcon for this element type") // unreachable: Scalar has four types
+	}
+	return int(cinfo)
+}
+
 // xlange calls ?lange_: a norm of A.
 func xlange[T Scalar](norm byte, m int, n int, a unsafe.Pointer, lda int, work unsafe.Pointer) (ret float64) {
 	cnorm := C.char(norm)
@@ -862,7 +901,7 @@ var families = map[string]family{
 	"xgelqf": {routines: [4]string{"sgelqf", "dgelqf", "cgelqf", "zgelqf"}, args: [2][]string{{"m", "n", "a", "lda", "tau", "work", "lwork"}, {"m", "n", "a", "lda", "tau", "work", "lwork"}}, fail: nil},
 	"xorgqr": {routines: [4]string{"sorgqr", "dorgqr", "cungqr", "zungqr"}, args: [2][]string{{"m", "n", "k", "a", "lda", "tau", "work", "lwork"}, {"m", "n", "k", "a", "lda", "tau", "work", "lwork"}}, fail: nil},
 	"xormqr": {routines: [4]string{"sormqr", "dormqr", "cunmqr", "zunmqr"}, args: [2][]string{{"side", "trans", "m", "n", "k", "a", "lda", "tau", "c", "ldc", "work", "lwork"}, {"side", "trans", "m", "n", "k", "a", "lda", "tau", "c", "ldc", "work", "lwork"}}, fail: nil},
-	"xgels":  {routines: [4]string{"sgels", "dgels", "cgels", "zgels"}, args: [2][]string{{"trans", "m", "n", "nrhs", "a", "lda", "b", "ldb", "work", "lwork"}, {"trans", "m", "n", "nrhs", "a", "lda", "b", "ldb", "work", "lwork"}}, fail: ErrSingular},
+	"xgels":  {routines: [4]string{"sgels", "dgels", "cgels", "zgels"}, args: [2][]string{{"trans", "m", "n", "nrhs", "a", "lda", "b", "ldb", "work", "lwork"}, {"trans", "m", "n", "nrhs", "a", "lda", "b", "ldb", "work", "lwork"}}, fail: ErrRankDeficient},
 	"xgelsd": {routines: [4]string{"sgelsd", "dgelsd", "cgelsd", "zgelsd"}, args: [2][]string{{"m", "n", "nrhs", "a", "lda", "b", "ldb", "s", "rcond", "rank", "work", "lwork", "iwork"}, {"m", "n", "nrhs", "a", "lda", "b", "ldb", "s", "rcond", "rank", "work", "lwork", "rwork", "iwork"}}, fail: ErrNoConvergence},
 	"xgesdd": {routines: [4]string{"sgesdd", "dgesdd", "cgesdd", "zgesdd"}, args: [2][]string{{"jobz", "m", "n", "a", "lda", "s", "u", "ldu", "vt", "ldvt", "work", "lwork", "iwork"}, {"jobz", "m", "n", "a", "lda", "s", "u", "ldu", "vt", "ldvt", "work", "lwork", "rwork", "iwork"}}, fail: ErrNoConvergence},
 	"xgesvd": {routines: [4]string{"sgesvd", "dgesvd", "cgesvd", "zgesvd"}, args: [2][]string{{"jobu", "jobvt", "m", "n", "a", "lda", "s", "u", "ldu", "vt", "ldvt", "work", "lwork"}, {"jobu", "jobvt", "m", "n", "a", "lda", "s", "u", "ldu", "vt", "ldvt", "work", "lwork", "rwork"}}, fail: ErrNoConvergence},
@@ -871,5 +910,6 @@ var families = map[string]family{
 	"xgeev":  {routines: [4]string{"sgeev", "dgeev", "cgeev", "zgeev"}, args: [2][]string{{"jobvl", "jobvr", "n", "a", "lda", "wr", "wi", "vl", "ldvl", "vr", "ldvr", "work", "lwork"}, {"jobvl", "jobvr", "n", "a", "lda", "w", "vl", "ldvl", "vr", "ldvr", "work", "lwork", "rwork"}}, fail: ErrNoConvergence},
 	"xgecon": {routines: [4]string{"sgecon", "dgecon", "cgecon", "zgecon"}, args: [2][]string{{"norm", "n", "a", "lda", "anorm", "rcond", "work", "iwork"}, {"norm", "n", "a", "lda", "anorm", "rcond", "work", "rwork"}}, fail: nil},
 	"xpocon": {routines: [4]string{"spocon", "dpocon", "cpocon", "zpocon"}, args: [2][]string{{"uplo", "n", "a", "lda", "anorm", "rcond", "work", "iwork"}, {"uplo", "n", "a", "lda", "anorm", "rcond", "work", "rwork"}}, fail: nil},
+	"xtrcon": {routines: [4]string{"strcon", "dtrcon", "ctrcon", "ztrcon"}, args: [2][]string{{"norm", "uplo", "diag", "n", "a", "lda", "rcond", "work", "iwork"}, {"norm", "uplo", "diag", "n", "a", "lda", "rcond", "work", "rwork"}}, fail: nil},
 	"xlange": {routines: [4]string{"slange", "dlange", "clange", "zlange"}, args: [2][]string{{"norm", "m", "n", "a", "lda", "work"}, {"norm", "m", "n", "a", "lda", "work"}}, fail: nil},
 }

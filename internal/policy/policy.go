@@ -36,6 +36,7 @@ const (
 	strictKind
 	pathKind
 	methodKind
+	condKind
 )
 
 // Where a BLAS call runs.
@@ -50,6 +51,9 @@ type Config struct {
 	Strict bool
 	Path   int
 	Method int // the algorithm a LAPACK helper uses; 0 is its default
+	// NoCondCheck turns off the checks that report a numerically rank
+	// deficient or ill-conditioned matrix as an error (lapack).
+	NoCondCheck bool
 }
 
 // Strict returns the option that refuses (on) or allows copies in one call.
@@ -60,6 +64,10 @@ func Path(p int) Option { return Option{kind: pathKind, on: p == PathC} }
 
 // Method returns the option that picks algorithm m of a LAPACK helper.
 func Method(m int) Option { return Option{kind: methodKind, n: m} }
+
+// CondCheck returns the option that turns the conditioning checks off
+// (on false) or on.
+func CondCheck(on bool) Option { return Option{kind: condKind, on: on} }
 
 // Configure resolves opts over the process-wide switch.
 func Configure(opts []Option) Config {
@@ -75,6 +83,8 @@ func Configure(opts []Option) Config {
 			}
 		case methodKind:
 			c.Method = o.n
+		case condKind:
+			c.NoCondCheck = !o.on
 		}
 	}
 	return c

@@ -55,7 +55,7 @@ var families = []family{
 	{"xgelqf", "m:i n:i a:P lda:i tau:P work:P lwork:i", "", [4]string{"sgelqf", "dgelqf", "cgelqf", "zgelqf"}, "", "A = L Q"},
 	{"xorgqr", "m:i n:i k:i a:P lda:i tau:P work:P lwork:i", "", [4]string{"sorgqr", "dorgqr", "cungqr", "zungqr"}, "", "Q from geqrf's reflectors"},
 	{"xormqr", "side:c trans:c m:i n:i k:i a:P lda:i tau:P c:P ldc:i work:P lwork:i", "", [4]string{"sormqr", "dormqr", "cunmqr", "zunmqr"}, "", "C = op(Q) C or C op(Q)"},
-	{"xgels", "trans:c m:i n:i nrhs:i a:P lda:i b:P ldb:i work:P lwork:i", "", [4]string{"sgels", "dgels", "cgels", "zgels"}, "ErrSingular", "least squares or minimum norm op(A) X = B, full rank"},
+	{"xgels", "trans:c m:i n:i nrhs:i a:P lda:i b:P ldb:i work:P lwork:i", "", [4]string{"sgels", "dgels", "cgels", "zgels"}, "ErrRankDeficient", "least squares or minimum norm op(A) X = B, full rank"},
 	{"xgelsd", "m:i n:i nrhs:i a:P lda:i b:P ldb:i s:R rcond:r rank:io work:P lwork:i rwork:R/C iwork:I", "", [4]string{"sgelsd", "dgelsd", "cgelsd", "zgelsd"}, "ErrNoConvergence", "minimum norm least squares by SVD"},
 	{"xgesdd", "jobz:c m:i n:i a:P lda:i s:R u:P ldu:i vt:P ldvt:i work:P lwork:i rwork:R/C iwork:I", "", [4]string{"sgesdd", "dgesdd", "cgesdd", "zgesdd"}, "ErrNoConvergence", "A = U S V^H by divide and conquer"},
 	{"xgesvd", "jobu:c jobvt:c m:i n:i a:P lda:i s:R u:P ldu:i vt:P ldvt:i work:P lwork:i rwork:R/C", "", [4]string{"sgesvd", "dgesvd", "cgesvd", "zgesvd"}, "ErrNoConvergence", "A = U S V^H by QR iteration"},
@@ -64,6 +64,7 @@ var families = []family{
 	{"xgeev", "jobvl:c jobvr:c n:i a:P lda:i wr:R/R wi:R/R w:P/C vl:P ldvl:i vr:P ldvr:i work:P lwork:i rwork:R/C", "", [4]string{"sgeev", "dgeev", "cgeev", "zgeev"}, "ErrNoConvergence", "eigenvalues and vectors of a general matrix"},
 	{"xgecon", "norm:c n:i a:P lda:i anorm:r rcond:ro work:P iwork:I/R rwork:R/C", "", [4]string{"sgecon", "dgecon", "cgecon", "zgecon"}, "", "reciprocal condition number from getrf's factors"},
 	{"xpocon", "uplo:c n:i a:P lda:i anorm:r rcond:ro work:P iwork:I/R rwork:R/C", "", [4]string{"spocon", "dpocon", "cpocon", "zpocon"}, "", "reciprocal condition number from potrf's factor"},
+	{"xtrcon", "norm:c uplo:c diag:c n:i a:P lda:i rcond:ro work:P iwork:I/R rwork:R/C", "", [4]string{"strcon", "dtrcon", "ctrcon", "ztrcon"}, "", "reciprocal condition number of a triangular matrix"},
 	{"xlange", "norm:c m:i n:i a:P lda:i work:R", "R", [4]string{"slange", "dlange", "clange", "zlange"}, "", "a norm of A"},
 }
 

@@ -1,0 +1,82 @@
+package lapack
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	tm "github.com/lapis-go/lapis/internal/testmat"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Rank deficiency is an error for the solves that assume full rank
+// (issue 10): column 1 = 2 x column 0 gives nil from LAPACK's gels, which
+// notices only an exactly zero diagonal of R.
+func testRankDeficient[T Scalar](t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 2))
+	for _, sz := range [][2]int{{5, 3}, {40, 20}, {3, 5}, {2, 2}} {
+		m, n := sz[0], sz[1]
+		for _, kind := range []tm.Kind{tm.ColPacked, tm.RowPacked, tm.General} {
+			name := fmt.Sprintf("%dx%d %v", m, n, kind)
+			a := tm.New[T](rng, m, n, kind)
+			if m >= n {
+				for i := range m { // column 1 = 2 x column 0
+					a.V.Set(2*a.V.At(i, 0), i, 1)
+				}
+			} else {
+				for j := range n { // row 1 = 2 x row 0
+					a.V.Set(2*a.V.At(0, j), 1, j)
+				}
+			}
+			full := tm.New[T](rng, m, n, kind)
+			b := tm.New[T](rng, max(m, n), 2, tm.ColPacked)
+			bm, _ := b.V.Slice(0, 0, m, 1)
+
+			// Gels: the error, with Rcond; full rank is still fine.
+			for _, c := range []struct {
+				what string
+				a    tm.Operand[T]
+				want error
+			}{{"deficient", a, ErrRankDeficient}, {"full", full, nil}} {
+				ac, bc := c.a.V.ToColMajor(), b.V.ToColMajor()
+				err := Gels(ac.View(), bc.View())
+				var le *Error
+				if c.want == nil && err != nil || c.want != nil && (!errors.Is(err, c.want) || !errors.Is(err, ErrSingular) || !errors.As(err, &le) || !(le.Rcond < 1e-5)) {
+					t.Errorf("%s %s: Gels: %v, want %v", name, c.what, err, c.want)
+				}
+				ac2, bc2 := c.a.V.ToColMajor(), b.V.ToColMajor()
+				// Without the check only LAPACK's exact-zero test remains.
+				if err := Gels(ac2.View(), bc2.View(), NoConditionCheck()); err != nil && (c.want == nil || !errors.As(err, &le) || le.Info == 0) {
+					t.Errorf("%s %s: Gels(NoConditionCheck): %v", name, c.what, err)
+				}
+			}
+
+			// LeastSquares: the minimum-norm x comes back with the error and
+			// the rank it found; NoConditionCheck accepts it.
+			x, err := LeastSquares(a.V, bm)
+			var le *Error
+			if !errors.Is(err, ErrRankDeficient) || !errors.As(err, &le) || le.Rank != min(m, n)-1 || x == nil {
+				t.Fatalf("%s: LeastSquares: x %v, %v; want the rank-%d error with x", name, x, err, min(m, n)-1)
+			}
+			x2, err := LeastSquares(a.V, bm, NoConditionCheck())
+			if err != nil {
+				t.Fatalf("%s: LeastSquares(NoConditionCheck): %v", name, err)
+			}
+			tm.Close(t, name+" same x", tm.Of(x2.View()), tm.Of(x.View()), 0)
+			am, xm, bmm := tm.Of(a.V), tm.Of(x.View()), tm.Of(bm)
+			if g, lim := am.H().Mul(am.Mul(xm).Sub(bmm)).Norm(), 100*tol[T](max(m, n))*am.Norm()*(am.Norm()*xm.Norm()+bmm.Norm()); !(g <= lim) {
+				t.Errorf("%s: normal equations |A^H (A x - b)| = %.3g > %.3g", name, g, lim)
+			}
+			if _, err := LeastSquares(full.V, bm); err != nil {
+				t.Errorf("%s: LeastSquares on a full-rank a: %v", name, err)
+			}
+		}
+	}
+}
+
+func TestRankDeficient(t *testing.T) {
+	tm.ForTypes(t, testRankDeficient[float32], testRankDeficient[float64], testRankDeficient[complex64], testRankDeficient[complex128])
+}
+
+var _ = views.Copy[float64]
