@@ -1,8 +1,8 @@
 package lapack
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"math"
 	"math/cmplx"
 
