@@ -9,9 +9,19 @@ import (
 // offset 0 (layout.ColMajor), so every matrix of a batch [M, N, B...] is one
 // contiguous block of M*N elements. Views of it are made with View.
 type Tensor[T Scalar] struct {
-	data []T
-	l    layout.Layout
-	buf  *pool.Buf[T] // where data came from; nil for adopted data
+	data     []T
+	l        layout.Layout
+	buf      *pool.Buf[T] // where data came from; nil for adopted data
+	released bool
+}
+
+const panicReleased = "views: Tensor used after Release (its buffer may belong to another tensor now)"
+
+// live panics if t was released.
+func (t *Tensor[T]) live() {
+	if t.released {
+		panic(panicReleased)
+	}
 }
 
 // Zeros returns a new tensor of the given shape filled with zeros; its
@@ -30,14 +40,24 @@ func Zeros[T Scalar](shape ...int) (*Tensor[T], error) {
 
 // Release ends the tensor's life: a buffer that lapis allocated goes back
 // to the pool for reuse (adopted data, from FromColMajor, is only let go).
-// The tensor, and every slice or view of its data, must not be used
-// afterwards; its At panics. A second Release does nothing.
+// The tensor is detached: its At, Set, View and Data panic with a message
+// naming Release. Views and slices taken before must not be used either:
+// nothing can catch them, but with SetReleaseCheck on (the default under
+// the race detector) the buffer is filled with NaN on its way back to the
+// pool, so a stale view reads NaN rather than another tensor's values. A
+// second Release does nothing.
 func (t *Tensor[T]) Release() {
 	if t.buf != nil {
 		pool.Put(t.buf)
 	}
-	t.buf, t.data = nil, nil
+	t.buf, t.data, t.released = nil, nil, true
 }
+
+// SetReleaseCheck turns on (or off) filling released buffers with NaN
+// before the pool hands them out again (see Tensor.Release), and returns
+// the previous setting. It is on by default in builds with -race, off
+// otherwise: filling costs a pass over each released buffer.
+func SetReleaseCheck(on bool) bool { return pool.Poison.Swap(on) }
 
 // FromColMajor adopts data, which must hold the tensor in column-major
 // order (axis 0 fastest), without copying: the tensor aliases data. Its
@@ -86,13 +106,13 @@ func adopt(op string, n int, shape []int, compact func(...int) (layout.Layout, e
 
 // Data returns the tensor's elements in column-major order. The slice
 // aliases the tensor.
-func (t *Tensor[T]) Data() []T { return t.data }
+func (t *Tensor[T]) Data() []T { t.live(); return t.data }
 
 // Layout returns the tensor's layout: compact column-major, offset 0.
 func (t *Tensor[T]) Layout() layout.Layout { return t.l }
 
 // View returns a view of the whole tensor (sharing its data).
-func (t *Tensor[T]) View() View[T] { return View[T]{data: t.data, l: t.l} }
+func (t *Tensor[T]) View() View[T] { t.live(); return View[T]{data: t.data, l: t.l} }
 
 // Shape returns a copy of the extents.
 func (t *Tensor[T]) Shape() []int { return t.l.Shape() }
@@ -104,7 +124,7 @@ func (t *Tensor[T]) Rank() int { return t.l.Rank() }
 func (t *Tensor[T]) Len() int { return len(t.data) }
 
 // At returns the element at idx; it panics on a bad index like a Go slice.
-func (t *Tensor[T]) At(idx ...int) T { return t.data[t.l.OffsetOf(idx...)] }
+func (t *Tensor[T]) At(idx ...int) T { t.live(); return t.data[t.l.OffsetOf(idx...)] }
 
 // Set stores x at idx; it panics on a bad index like a Go slice.
-func (t *Tensor[T]) Set(x T, idx ...int) { t.data[t.l.OffsetOf(idx...)] = x }
+func (t *Tensor[T]) Set(x T, idx ...int) { t.live(); t.data[t.l.OffsetOf(idx...)] = x }

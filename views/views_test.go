@@ -2,6 +2,7 @@ package views
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -356,5 +357,40 @@ func TestZeroView(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// Use after Release (issue 10): the tensor is detached, and with the
+// release check on a stale view reads NaN, not the next tensor's values.
+func TestUseAfterRelease(t *testing.T) {
+	prev := SetReleaseCheck(true)
+	defer SetReleaseCheck(prev)
+	a := must(Zeros[float64](4, 4))
+	stale := a.View()
+	a.Release()
+	for name, f := range map[string]func(){
+		"At":   func() { a.At(0, 0) },
+		"Set":  func() { a.Set(1, 0, 0) },
+		"View": func() { a.View() },
+		"Data": func() { a.Data() },
+	} {
+		func() {
+			defer func() {
+				msg, _ := recover().(string)
+				if !strings.Contains(msg, "after Release") {
+					t.Errorf("%s after Release: panic %q, want one naming Release", name, msg)
+				}
+			}()
+			f()
+		}()
+	}
+	a.Release() // a second Release does nothing
+	if x := stale.At(1, 1); !math.IsNaN(x) {
+		t.Errorf("stale view reads %v after Release, want NaN", x)
+	}
+	// Whoever gets the buffer next overwrites the NaN as it always did.
+	b := must(Zeros[float64](4, 4))
+	if b.At(1, 1) != 0 {
+		t.Errorf("a new Zeros reads %v", b.At(1, 1))
 	}
 }

@@ -11,8 +11,10 @@
 package pool
 
 import (
+	"math"
 	"math/bits"
 	"sync"
+	"sync/atomic"
 )
 
 // Elem is the set of element types the pool serves: the four BLAS types
@@ -78,10 +80,44 @@ func Get[T Elem](n int) *Buf[T] {
 	return &Buf[T]{Data: make([]T, n, capacity), class: c}
 }
 
+// Poison, when set, makes Put fill floating-point buffers with NaN, so that
+// a view kept past its tensor's Release reads NaN rather than the values
+// of whoever gets the buffer next. It is set by default under the race
+// detector (a debugging build); views.SetReleaseCheck sets it.
+var Poison atomic.Bool
+
+func init() { Poison.Store(raceEnabled) }
+
 // Put returns b to the pool. Putting nil or an empty buffer does nothing.
 func Put[T Elem](b *Buf[T]) {
 	if b == nil || b.class < 0 || cap(b.Data) == 0 {
 		return
 	}
+	if Poison.Load() {
+		poison(b.Data[:cap(b.Data)])
+	}
 	pools[typeIndex[T]()][b.class].Put(b)
+}
+
+// poison fills d with NaN (floating-point types; integers are left).
+func poison[T Elem](d []T) {
+	nan := math.NaN()
+	switch d := any(d).(type) {
+	case []float32:
+		for i := range d {
+			d[i] = float32(nan)
+		}
+	case []float64:
+		for i := range d {
+			d[i] = nan
+		}
+	case []complex64:
+		for i := range d {
+			d[i] = complex(float32(nan), float32(nan))
+		}
+	case []complex128:
+		for i := range d {
+			d[i] = complex(nan, nan)
+		}
+	}
 }
