@@ -34,7 +34,7 @@ import (
 // layout.ErrOverlap when c is broadcast, has self-overlap or shares memory
 // with a or b, layout.ErrOverflow for sizes beyond the BLAS integer,
 // cblas.ErrCopyRefused in strict mode.
-func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...cblas.Option) error {
+func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...Option) error {
 	const op = "batch.Gemm"
 	for _, x := range []struct {
 		name string
@@ -165,7 +165,7 @@ func chunksFor(total, mnk int) int {
 // (one matrix) and b, c reshapable to [K, N*B] and [M, N*B]; or b
 // broadcast and a, c (axes permuted to [M, B..., K]) reshapable to
 // [M*B, K] and [M*B, N]. done reports whether it ran.
-func fold[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], sa, sb []int, total int, opts []cblas.Option) (done bool, err error) {
+func fold[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], sa, sb []int, total int, opts []Option) (done bool, err error) {
 	m, k, n := a.Layout().Dim(0), a.Layout().Dim(1), b.Layout().Dim(1)
 	addressable := func(v views.View[T], err error) (views.View[T], bool) {
 		if err != nil {

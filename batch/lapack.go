@@ -103,7 +103,17 @@ func checkOperands[T Scalar](op string, names []string, vs []views.View[T], writ
 		if i == 0 {
 			shape = s
 		} else if !slices.Equal(s, shape) {
-			return nil, layout.Errorf(layout.ErrShape, op, names[i], "batch shape %v, want %s's %v", s, names[0], shape)
+			hint := ""
+			if v.Rank() == vs[0].Rank()-1 && names[i] == "b" {
+				// [n, B...] for one right-hand side per matrix: say how to
+				// write it ([n, 1, B...]).
+				dims := []string{fmt.Sprint(v.Layout().Dim(0)), "1"}
+				for _, d := range shape {
+					dims = append(dims, fmt.Sprint(d))
+				}
+				hint = fmt.Sprintf("; one right-hand side per matrix is [n, 1, batch...]: b.Reshape(%s)", strings.Join(dims, ", "))
+			}
+			return nil, layout.Errorf(layout.ErrShape, op, names[i], "batch shape %v (shape %v), want %s's %v%s", s, v.Shape(), names[0], shape, hint)
 		}
 	}
 	return shape, nil
@@ -200,7 +210,7 @@ func pivots(n int) func() []int32 { return func() []int32 { return make([]int32,
 // algorithm (getf2 and the triangular solves) instead of one gesv call
 // each: the same method, a fraction of the cost (README), results equal
 // within rounding to gesv's.
-func Solve[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
+func Solve[T Scalar](a, b views.View[T], opts ...Option) error {
 	const op = "batch.Solve"
 	shape, err := operands(op, []string{"a", "b"}, []views.View[T]{a, b})
 	if err != nil {
@@ -244,7 +254,7 @@ func squareBatch(op, name string, rows, cols int) error {
 // refusedUpFront returns strict mode's refusal for an operand whose
 // matrices LAPACK cannot take in place (column-major, unconjugated), before
 // any matrix is touched: Solve factors a before it reaches b.
-func refusedUpFront[T Scalar](op, name string, v views.View[T], opts []cblas.Option) error {
+func refusedUpFront[T Scalar](op, name string, v views.View[T], opts []Option) error {
 	if !policy.Configure(opts).Strict {
 		return nil
 	}
@@ -283,7 +293,7 @@ func vectorApart[T Scalar, E any](op, name string, s []E, vs ...views.View[T]) e
 // the first merged batch axis (usually one per chunk), so that small
 // systems are solved in one C loop with no cgo call each. done is false
 // for row-major a (then nothing was done).
-func stridedSolve[T Scalar](op string, shape []int, a, b views.View[T], opts []cblas.Option) (done bool, err error) {
+func stridedSolve[T Scalar](op string, shape []int, a, b views.View[T], opts []Option) (done bool, err error) {
 	if _, _, rowMajor := storage(first(a)); rowMajor {
 		return false, nil
 	}
@@ -339,7 +349,7 @@ func storage[T Scalar](m views.View[T]) (s views.View[T], trans lapack.Op, ok bo
 // (lapack.Getrf); ipiv receives each matrix's min(m, n) pivots one after
 // another, in flat batch order (lapack.Perm reads them). Singular matrices
 // are reported in the *Error; their factors are complete.
-func LU[T Scalar](a views.View[T], ipiv []int32, opts ...cblas.Option) error {
+func LU[T Scalar](a views.View[T], ipiv []int32, opts ...Option) error {
 	const op = "batch.LU"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {
@@ -360,7 +370,7 @@ func LU[T Scalar](a views.View[T], ipiv []int32, opts ...cblas.Option) error {
 // inverse is the transpose of the inverse, without a copy). Singular
 // matrices are reported in the *Error and left factored (for a row-major
 // matrix: the factors of its transpose).
-func Inv[T Scalar](a views.View[T], opts ...cblas.Option) error {
+func Inv[T Scalar](a views.View[T], opts ...Option) error {
 	const op = "batch.Inv"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {
@@ -386,7 +396,7 @@ func Inv[T Scalar](a views.View[T], opts ...cblas.Option) error {
 // Cholesky factors every positive definite matrix of the batch a in place
 // in its uplo triangle (lapack.Potrf). Matrices that are not positive
 // definite are reported in the *Error.
-func Cholesky[T Scalar](uplo cblas.Uplo, a views.View[T], opts ...cblas.Option) error {
+func Cholesky[T Scalar](uplo Uplo, a views.View[T], opts ...Option) error {
 	const op = "batch.Cholesky"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {
@@ -403,7 +413,7 @@ func Cholesky[T Scalar](uplo cblas.Uplo, a views.View[T], opts ...cblas.Option) 
 // whose Cholesky failed is reported again (its factor's diagonal shows
 // it: lapack.ErrNotPositiveDefinite, same index) and its b left alone;
 // the others are solved.
-func CholeskySolve[T Scalar](uplo cblas.Uplo, f, b views.View[T], opts ...cblas.Option) error {
+func CholeskySolve[T Scalar](uplo Uplo, f, b views.View[T], opts ...Option) error {
 	const op = "batch.CholeskySolve"
 	shape, err := operands(op, []string{"f", "b"}, []views.View[T]{f, b})
 	if err != nil {
@@ -418,7 +428,7 @@ func CholeskySolve[T Scalar](uplo cblas.Uplo, f, b views.View[T], opts ...cblas.
 // QR factors every matrix of the batch a ([m, n, B...]) in place
 // (lapack.Geqrf); tau receives each matrix's min(m, n) reflector scalars
 // one after another, in flat batch order.
-func QR[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
+func QR[T Scalar](a views.View[T], tau []T, opts ...Option) error {
 	const op = "batch.QR"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {
@@ -443,7 +453,7 @@ func QR[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
 // n rows. Rank-deficient matrices, exactly or numerically (see
 // lapack.Gels), are reported in the *Error; their b still receives gels's
 // x. lapack.NoConditionCheck() leaves only the exact test.
-func LeastSquares[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
+func LeastSquares[T Scalar](a, b views.View[T], opts ...Option) error {
 	const op = "batch.LeastSquares"
 	shape, err := operands(op, []string{"a", "b"}, []views.View[T]{a, b})
 	if err != nil {
@@ -458,7 +468,7 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
 // LogDet returns, for every matrix of the batch a ([n, n, B...]), its
 // determinant as sign * exp(logAbs) (lapack.LogDet; a is not modified),
 // in flat batch order. Singular matrices give sign 0 and logAbs -Inf.
-func LogDet[T Scalar](a views.View[T], opts ...cblas.Option) (logAbs []float64, sign []T, err error) {
+func LogDet[T Scalar](a views.View[T], opts ...Option) (logAbs []float64, sign []T, err error) {
 	const op = "batch.LogDet"
 	shape, err := checkOperands(op, []string{"a"}, []views.View[T]{a}, false)
 	if err != nil {
@@ -477,7 +487,7 @@ func LogDet[T Scalar](a views.View[T], opts ...cblas.Option) (logAbs []float64, 
 
 // Det returns the determinant of every matrix of the batch a, in flat
 // batch order (a is not modified; see LogDet for large matrices).
-func Det[T Scalar](a views.View[T], opts ...cblas.Option) ([]T, error) {
+func Det[T Scalar](a views.View[T], opts ...Option) ([]T, error) {
 	const op = "batch.Det"
 	shape, err := checkOperands(op, []string{"a"}, []views.View[T]{a}, false)
 	if err != nil {
@@ -498,7 +508,7 @@ func Det[T Scalar](a views.View[T], opts ...cblas.Option) ([]T, error) {
 // (lapack.Gesdd, JobSome): s receives each matrix's k = min(m, n) singular
 // values one after another (reals of a's precision), u ([m, k, B...]) and
 // vt ([k, n, B...]) the vectors.
-func SVD[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T], opts ...cblas.Option) error {
+func SVD[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T], opts ...Option) error {
 	const op = "batch.SVD"
 	shape, err := operands(op, []string{"a", "u", "vt"}, []views.View[T]{a, u, vt})
 	if err != nil {
@@ -522,7 +532,7 @@ func SVD[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T], o
 // triangle is read, by divide and conquer (lapack.Syevd): w receives each
 // matrix's n eigenvalues in ascending order one after another (reals of
 // a's precision), a the eigenvectors as columns.
-func EigSym[T Scalar, R lapack.Real](uplo cblas.Uplo, a views.View[T], w []R, opts ...cblas.Option) error {
+func EigSym[T Scalar, R lapack.Real](uplo Uplo, a views.View[T], w []R, opts ...Option) error {
 	const op = "batch.EigSym"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {

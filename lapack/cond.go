@@ -1,7 +1,6 @@
 package lapack
 
 import (
-	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -49,7 +48,7 @@ func (n Norm) transposed() Norm {
 // Lange returns a norm of the m x n view a. Any view works without a copy
 // except a General one: a row-major view is measured through its storage
 // (the one and infinity norms swap), and conjugation changes no norm.
-func Lange[T Scalar](norm Norm, a views.View[T], opts ...cblas.Option) (float64, error) {
+func Lange[T Scalar](norm Norm, a views.View[T], opts ...Option) (float64, error) {
 	const op = "lapack.Lange"
 	if err := checkNorm(op, norm, false); err != nil {
 		return 0, err
@@ -80,7 +79,7 @@ func Lange[T Scalar](norm Norm, a views.View[T], opts ...cblas.Option) (float64,
 // norm, of the n x n matrix A whose Getrf factors are in lu, given anorm,
 // that norm of A (Lange before factoring). 0 means singular to working
 // precision.
-func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...cblas.Option) (rcond float64, err error) {
+func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...Option) (rcond float64, err error) {
 	const op = "lapack.Gecon"
 	if err := checkNorm(op, norm, true); err != nil {
 		return 0, err
@@ -109,7 +108,7 @@ func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...cblas.O
 // n x n positive definite A whose Potrf factor is in the uplo triangle of
 // f, given anorm, the one norm of A. A factor Potrf did not complete is
 // refused as Potrs refuses it.
-func Pocon[T Scalar](uplo cblas.Uplo, f views.View[T], anorm float64, opts ...cblas.Option) (rcond float64, err error) {
+func Pocon[T Scalar](uplo Uplo, f views.View[T], anorm float64, opts ...Option) (rcond float64, err error) {
 	const op = "lapack.Pocon"
 	if anorm < 0 {
 		return 0, layout.Errorf(layout.ErrShape, op, "anorm", "%g is negative; want the norm of the matrix", anorm)

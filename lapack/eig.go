@@ -3,7 +3,6 @@ package lapack
 import (
 	"unsafe"
 
-	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/layout"
@@ -26,7 +25,7 @@ func checkEigJob(op string, jobz Job) error {
 // JobVectors, a the orthonormal eigenvectors as columns (a = V diag(w)
 // V^H); with JobNone a's triangle is destroyed. For complex types it is
 // LAPACK's heevd.
-func Syevd[T Scalar, R Real](jobz Job, uplo cblas.Uplo, a views.View[T], w []R, opts ...cblas.Option) error {
+func Syevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts ...Option) error {
 	const op = "lapack.Syevd"
 	if err := realFor[T, R](op, "w"); err != nil {
 		return err
@@ -61,7 +60,7 @@ func Syevd[T Scalar, R Real](jobz Job, uplo cblas.Uplo, a views.View[T], w []R, 
 }
 
 // Heevd is Syevd (LAPACK's name for complex types).
-func Heevd[T Scalar, R Real](jobz Job, uplo cblas.Uplo, a views.View[T], w []R, opts ...cblas.Option) error {
+func Heevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts ...Option) error {
 	return Syevd(jobz, uplo, a, w, opts...)
 }
 
@@ -90,7 +89,7 @@ func IndicesIn(first, last int) Range { return Range{kind: 'I', il: first, iu: l
 // view z (k >= found; k = n always suffices) their orthonormal
 // eigenvectors in its first found columns; with JobNone z is not
 // referenced. For complex types it is LAPACK's heevr.
-func Syevr[T Scalar, R Real](jobz Job, uplo cblas.Uplo, rng Range, a views.View[T], w []R, z views.View[T], opts ...cblas.Option) (found int, err error) {
+func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w []R, z views.View[T], opts ...Option) (found int, err error) {
 	const op = "lapack.Syevr"
 	if err := realFor[T, R](op, "w"); err != nil {
 		return 0, err
@@ -169,7 +168,7 @@ func Syevr[T Scalar, R Real](jobz Job, uplo cblas.Uplo, rng Range, a views.View[
 }
 
 // Heevr is Syevr (LAPACK's name for complex types).
-func Heevr[T Scalar, R Real](jobz Job, uplo cblas.Uplo, rng Range, a views.View[T], w []R, z views.View[T], opts ...cblas.Option) (int, error) {
+func Heevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w []R, z views.View[T], opts ...Option) (int, error) {
 	return Syevr(jobz, uplo, rng, a, w, z, opts...)
 }
 
@@ -186,7 +185,7 @@ type Complex interface{ complex64 | complex128 }
 // pair w[j], w[j+1] = conj(w[j]) as two real columns: v_j = vr[:, j] +
 // i vr[:, j+1] and v_{j+1} = conj(v_j) (Eig unpacks them). An unreferenced
 // vl or vr may be views.View[T]{}.
-func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr views.View[T], opts ...cblas.Option) error {
+func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr views.View[T], opts ...Option) error {
 	const op = "lapack.Geev"
 	if single := typeIndex[T]()%2 == 0; single != isComplex64[C]() {
 		return layout.Errorf(layout.ErrShape, op, "w", "[]%T for %T elements, want the complex type of its precision", *new(C), *new(T))

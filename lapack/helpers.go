@@ -66,7 +66,7 @@ func asMatrix[T Scalar](op string, b views.View[T]) (views.View[T], error) {
 // Solve returns x with a x = b for the n x n view a and the n-vector or
 // n x nrhs view b (x has b's shape), by LU with partial pivoting. A
 // singular a gives an error matching ErrSingular.
-func Solve[T Scalar](a, b views.View[T], opts ...cblas.Option) (*views.Tensor[T], error) {
+func Solve[T Scalar](a, b views.View[T], opts ...Option) (*views.Tensor[T], error) {
 	const op = "lapack.Solve"
 	bm, err := asMatrix(op, b)
 	if err != nil {
@@ -96,7 +96,7 @@ func Solve[T Scalar](a, b views.View[T], opts ...cblas.Option) (*views.Tensor[T]
 
 // Inv returns a^-1 for the n x n view a. A singular a gives an error
 // matching ErrSingular.
-func Inv[T Scalar](a views.View[T], opts ...cblas.Option) (*views.Tensor[T], error) {
+func Inv[T Scalar](a views.View[T], opts ...Option) (*views.Tensor[T], error) {
 	const op = "lapack.Inv"
 	inv, err := workCopy(op, a)
 	if err != nil {
@@ -123,7 +123,7 @@ func Inv[T Scalar](a views.View[T], opts ...cblas.Option) (*views.Tensor[T], err
 // Det returns the determinant of the n x n view a (1 for n = 0). It is
 // computed from the LU factorisation; see LogDet for large matrices, whose
 // determinant over- or underflows.
-func Det[T Scalar](a views.View[T], opts ...cblas.Option) (T, error) {
+func Det[T Scalar](a views.View[T], opts ...Option) (T, error) {
 	logAbs, sign, err := LogDet(a, opts...)
 	if err != nil {
 		return 0, err
@@ -134,7 +134,7 @@ func Det[T Scalar](a views.View[T], opts ...cblas.Option) (T, error) {
 // LogDet returns the determinant of the n x n view a as sign *
 // exp(logAbs): sign is +1 or -1 for real types and has modulus 1 for
 // complex ones. A singular a gives sign 0 and logAbs -Inf (no error).
-func LogDet[T Scalar](a views.View[T], opts ...cblas.Option) (logAbs float64, sign T, err error) {
+func LogDet[T Scalar](a views.View[T], opts ...Option) (logAbs float64, sign T, err error) {
 	const op = "lapack.LogDet"
 	lu, trans, n, err := storageCopy(op, a)
 	if err != nil {
@@ -171,7 +171,7 @@ func LogDet[T Scalar](a views.View[T], opts ...cblas.Option) (logAbs float64, si
 // positive definite (Hermitian) view a, of which only the lower triangle
 // is read. An error matching ErrNotPositiveDefinite names the failing
 // minor.
-func Cholesky[T Scalar](a views.View[T], opts ...cblas.Option) (*views.Tensor[T], error) {
+func Cholesky[T Scalar](a views.View[T], opts ...Option) (*views.Tensor[T], error) {
 	const op = "lapack.Cholesky"
 	l, err := workCopy(op, a)
 	if err != nil {
@@ -193,7 +193,7 @@ func Cholesky[T Scalar](a views.View[T], opts ...cblas.Option) (*views.Tensor[T]
 // a: a[perm[i], :] = (l u)[i, :], l m x k unit lower triangular, u k x n
 // upper triangular (k = min(m, n)). A singular a is not an error here
 // (u has a zero on its diagonal; Solve and Inv report it).
-func LU[T Scalar](a views.View[T], opts ...cblas.Option) (perm []int, l, u *views.Tensor[T], err error) {
+func LU[T Scalar](a views.View[T], opts ...Option) (perm []int, l, u *views.Tensor[T], err error) {
 	const op = "lapack.LU"
 	f, err := workCopy(op, a)
 	if err != nil {
@@ -246,7 +246,7 @@ func Perm(ipiv []int32, m int) ([]int, error) {
 
 // QR returns the reduced QR factorisation a = q r of the m x n view a:
 // q m x k with orthonormal columns, r k x n upper triangular, k = min(m, n).
-func QR[T Scalar](a views.View[T], opts ...cblas.Option) (q, r *views.Tensor[T], err error) {
+func QR[T Scalar](a views.View[T], opts ...Option) (q, r *views.Tensor[T], err error) {
 	const op = "lapack.QR"
 	f, err := workCopy(op, a)
 	if err != nil {
@@ -287,7 +287,7 @@ func QR[T Scalar](a views.View[T], opts ...cblas.Option) (q, r *views.Tensor[T],
 // matching ErrRankDeficient whose Rank and Rcond (smallest over largest
 // singular value) say what it found. With NoConditionCheck that is not
 // an error (x alone is returned). a and b are not modified.
-func LeastSquares[T Scalar](a, b views.View[T], opts ...cblas.Option) (*views.Tensor[T], error) {
+func LeastSquares[T Scalar](a, b views.View[T], opts ...Option) (*views.Tensor[T], error) {
 	const op = "lapack.LeastSquares"
 	bm, err := asMatrix(op, b)
 	if err != nil {
@@ -335,7 +335,7 @@ func NoConditionCheck() cblas.Option { return policy.CondCheck(false) }
 
 // gelsdAny calls Gelsd with singular values of T's real type and returns
 // the rank and the ratio of the smallest to the largest singular value.
-func gelsdAny[T Scalar](a, b views.View[T], k int, rcond float64, opts []cblas.Option) (rank int, ratio float64, err error) {
+func gelsdAny[T Scalar](a, b views.View[T], k int, rcond float64, opts []Option) (rank int, ratio float64, err error) {
 	ratioOf := func(s0, sk float64) float64 {
 		if k == 0 || s0 == 0 {
 			return 0
@@ -375,7 +375,7 @@ func QRIteration() cblas.Option { return policy.Method(methodQR) }
 // the m x n view a: s the k = min(m, n) singular values, largest first
 // (as float64 whatever T), u m x k and vt k x n with orthonormal columns
 // and rows. It uses gesdd, or gesvd with the QRIteration option.
-func SVD[T Scalar](a views.View[T], opts ...cblas.Option) (s []float64, u, vt *views.Tensor[T], err error) {
+func SVD[T Scalar](a views.View[T], opts ...Option) (s []float64, u, vt *views.Tensor[T], err error) {
 	const op = "lapack.SVD"
 	f, err := workCopy(op, a)
 	if err != nil {
@@ -411,7 +411,7 @@ func SVD[T Scalar](a views.View[T], opts ...cblas.Option) (s []float64, u, vt *v
 // orthonormal eigenvectors v (as columns: a v = v diag(w)) of the n x n
 // symmetric, for complex types Hermitian, view a, of which only the lower
 // triangle is read. It uses LAPACK's divide-and-conquer syevd/heevd.
-func EigSym[T Scalar](a views.View[T], opts ...cblas.Option) (w []float64, v *views.Tensor[T], err error) {
+func EigSym[T Scalar](a views.View[T], opts ...Option) (w []float64, v *views.Tensor[T], err error) {
 	const op = "lapack.EigSym"
 	v, err = workCopy(op, a)
 	if err != nil {
@@ -454,7 +454,7 @@ func withReals[T Scalar](n int, f func(r32 []float32, r64 []float64) error) ([]f
 // Eig returns the eigenvalues w and right eigenvectors v (as columns,
 // a v = v diag(w), each of unit length) of the n x n view a, as complex128
 // whatever T (a real matrix has complex eigenpairs in general).
-func Eig[T Scalar](a views.View[T], opts ...cblas.Option) (w []complex128, v *views.Tensor[complex128], err error) {
+func Eig[T Scalar](a views.View[T], opts ...Option) (w []complex128, v *views.Tensor[complex128], err error) {
 	const op = "lapack.Eig"
 	f, err := workCopy(op, a)
 	if err != nil {

@@ -10,6 +10,12 @@
 // LogDet, Cholesky, LU, QR, LeastSquares, SVD, EigSym, Eig) never modify
 // their arguments and return new tensors.
 //
+// Arguments. Right-hand sides b are n x nrhs views, or rank-1 views of n
+// elements taken as one column (any stride). The enums and options are
+// found here (Upper, Lower, Unit, NonUnit, Left, Right, Strict,
+// NoConditionCheck, QRIteration); they are cblas's values under lapack's
+// names, so either package's spelling is accepted by both.
+//
 // Layouts. A column-major view (layout.Matrix, any leading dimension) goes
 // to LAPACK in place. A row-major view goes in place as the transposed
 // storage where LAPACK has a transpose argument for it: the matrix of
@@ -28,7 +34,7 @@
 // routines without a transpose argument) is copied into a pooled compact
 // buffer and, if LAPACK writes it, copied back; each such copy is counted
 // in cblas.ReadStats().Copies and refused, with an error naming the
-// operand, in strict mode (cblas.SetStrict, cblas.Strict).
+// operand, in strict mode (cblas.SetStrict, Strict).
 //
 // Workspaces. Each routine asks LAPACK for its workspace size once per
 // (routine, type, shape, options), remembers the answer, and takes its

@@ -35,6 +35,8 @@ const (
 	// LAPACK takes op(A) for it: a row-major view goes in place with
 	// trans 'T' or 'C'.
 	transposable
+	// A right-hand side: a rank-1 view is taken as an n x 1 matrix.
+	rhs
 	// A Hermitian (real: symmetric) matrix read and written through one
 	// triangle (potrf, potri, pocon): a row-major view goes in place as
 	// its storage with the triangle swapped (uploChar), which holds the
@@ -63,10 +65,21 @@ type operand[T Scalar] struct {
 }
 
 // prepare reads the rank-2 view v (argument name of op) as a LAPACK
-// operand.
+// operand; a right-hand side (mode rhs) may also be a rank-1 view, taken
+// as one column.
 func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg policy.Config) (o operand[T], err error) {
+	if v.Rank() == 1 && mode&rhs != 0 {
+		v, _ = v.Reshape(v.Layout().Dim(0), 1) // a rank-1 view always reshapes
+	}
 	if v.Rank() != 2 {
-		return o, layout.Errorf(layout.ErrShape, op, name, "rank %d, want 2 (%s)", v.Rank(), v.Layout().String())
+		want, hint := "2", ""
+		if mode&rhs != 0 {
+			want = "1 or 2"
+		}
+		if v.Rank() > 2 {
+			hint = "; for a batch of matrices use package batch"
+		}
+		return o, layout.Errorf(layout.ErrShape, op, name, "rank %d, want %s (%s)%s", v.Rank(), want, v.Layout().String(), hint)
 	}
 	l := v.Layout()
 	m, ok := l.Matrix()

@@ -16,20 +16,20 @@ import (
 // and above the diagonal, Householder reflectors below it, their scalar
 // factors in tau (at least min(m, n) long). Orgqr forms Q, Ormqr applies
 // it.
-func Geqrf[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
+func Geqrf[T Scalar](a views.View[T], tau []T, opts ...Option) error {
 	return qrlq("lapack.Geqrf", "xgeqrf", xgeqrf[T], a, tau, opts)
 }
 
 // Gelqf computes the LQ factorisation of the m x n view a in place: L on
 // and below the diagonal, reflectors above it, scalars in tau (at least
 // min(m, n) long).
-func Gelqf[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
+func Gelqf[T Scalar](a views.View[T], tau []T, opts ...Option) error {
 	return qrlq("lapack.Gelqf", "xgelqf", xgelqf[T], a, tau, opts)
 }
 
 type qrFunc func(m, n int, a unsafe.Pointer, lda int, tau, work unsafe.Pointer, lwork int) int
 
-func qrlq[T Scalar](op, fam string, f qrFunc, a views.View[T], tau []T, opts []cblas.Option) error {
+func qrlq[T Scalar](op, fam string, f qrFunc, a views.View[T], tau []T, opts []Option) error {
 	oa, err := prepare(op, "a", a, read|write, policy.Configure(opts))
 	if err != nil {
 		return err
@@ -57,7 +57,7 @@ func qrlq[T Scalar](op, fam string, f qrFunc, a views.View[T], tau []T, opts []c
 // Orgqr overwrites the m x n view a (m >= n), which holds Geqrf's
 // reflectors in its first k = len(tau) columns (k <= n), with the first n
 // columns of Q, orthonormal. For complex types it is LAPACK's ungqr.
-func Orgqr[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
+func Orgqr[T Scalar](a views.View[T], tau []T, opts ...Option) error {
 	const op = "lapack.Orgqr"
 	oa, err := prepare(op, "a", a, read|write, policy.Configure(opts))
 	if err != nil {
@@ -88,7 +88,7 @@ func Orgqr[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
 }
 
 // Ungqr is Orgqr (LAPACK's name for complex types).
-func Ungqr[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
+func Ungqr[T Scalar](a views.View[T], tau []T, opts ...Option) error {
 	return Orgqr(a, tau, opts...)
 }
 
@@ -100,7 +100,7 @@ func Ungqr[T Scalar](a views.View[T], tau []T, opts ...cblas.Option) error {
 // LAPACK's unmqr. LAPACK sets q's diagonal elements to 1 while it works
 // and restores them before returning: q must not be read or used by
 // another goroutine during the call.
-func Ormqr[T Scalar](side cblas.Side, trans Op, q views.View[T], tau []T, c views.View[T], opts ...cblas.Option) error {
+func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View[T], opts ...Option) error {
 	const op = "lapack.Ormqr"
 	if err := checkOp(op, trans); err != nil {
 		return err
@@ -162,7 +162,7 @@ func Ormqr[T Scalar](side cblas.Side, trans Op, q views.View[T], tau []T, c view
 }
 
 // Unmqr is Ormqr (LAPACK's name for complex types).
-func Unmqr[T Scalar](side cblas.Side, trans Op, q views.View[T], tau []T, c views.View[T], opts ...cblas.Option) error {
+func Unmqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View[T], opts ...Option) error {
 	return Ormqr(side, trans, q, tau, c, opts...)
 }
 
@@ -180,7 +180,7 @@ func Unmqr[T Scalar](side cblas.Side, trans Op, q views.View[T], tau []T, c view
 // factorisation; Error.Rcond), b then holding gels's unreliable x.
 // NoConditionCheck turns the numerical check off. For rank-deficient
 // problems use LeastSquares or Gelsd.
-func Gels[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
+func Gels[T Scalar](a, b views.View[T], opts ...Option) error {
 	const op = "lapack.Gels"
 	cfg := policy.Configure(opts)
 	oa, err := prepare(op, "a", a, read|write|transposable, cfg)
@@ -196,7 +196,7 @@ func Gels[T Scalar](a, b views.View[T], opts ...cblas.Option) error {
 			return err
 		}
 	}
-	ob, err := prepare(op, "b", b, read|write, cfg)
+	ob, err := prepare(op, "b", b, read|write|rhs, cfg)
 	if err != nil {
 		oa.release()
 		return err
@@ -267,13 +267,13 @@ func triangleRank[T Scalar](fam string, m, n int, p unsafe.Pointer, ld int) erro
 // complex64, float64 otherwise) the singular values of a, largest first,
 // and rank the effective rank: singular values at most rcond times the
 // largest count as zero (rcond < 0: machine precision). a is destroyed.
-func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...cblas.Option) (rank int, err error) {
+func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...Option) (rank int, err error) {
 	const op = "lapack.Gelsd"
 	if err := realFor[T, R](op, "s"); err != nil {
 		return 0, err
 	}
 	cfg := policy.Configure(opts)
-	oa, ob, err := pairOperands(op, "a", a, read|write, "b", b, read|write, cfg)
+	oa, ob, err := pairOperands(op, "a", a, read|write, "b", b, read|write|rhs, cfg)
 	if err != nil {
 		return 0, err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tm "github.com/lapis-go/lapis/internal/testmat"
+	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -80,3 +81,59 @@ func TestRankDeficient(t *testing.T) {
 }
 
 var _ = views.Copy[float64]
+
+// A rank-1 b is a right-hand side of one column in every low-level solver
+// (issue 10), for any stride; the result equals the n x 1 one.
+func TestVectorRHS(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 3))
+	const n = 5
+	spd := func() tm.Operand[float64] {
+		x := tm.Rand(rng, n, n, true)
+		p := x.Mul(x.H())
+		for i := range n {
+			p.Set(i, i, p.At(i, i)+n)
+		}
+		return tm.From[float64](p, tm.ColPacked)
+	}
+	for _, stride := range []int{1, -2} {
+		for name, solve := range map[string]func(a views.View[float64], b views.View[float64]) error{
+			"Gesv":  func(a, b views.View[float64]) error { return Gesv(a, b, make([]int32, n)) },
+			"Posv":  func(a, b views.View[float64]) error { return Posv(Lower, a, b) },
+			"Gels":  func(a, b views.View[float64]) error { return Gels(a, b) },
+			"Trtrs": func(a, b views.View[float64]) error { return Trtrs(Lower, NonUnit, a, b) },
+			"Sysv":  func(a, b views.View[float64]) error { return Sysv(Lower, a, b, make([]int32, n)) },
+			"Gelsd": func(a, b views.View[float64]) error { _, err := Gelsd(a, b, make([]float64, n), -1); return err },
+		} {
+			a := spd()
+			bv := newStrided(rng, n, stride)
+			bm := bv.ToColMajor()
+			a1, a2 := a.V.ToColMajor(), a.V.ToColMajor()
+			bmv, _ := bm.View().Reshape(n, 1)
+			if err := solve(a1.View(), bv); err != nil {
+				t.Fatalf("%s with a rank-1 b (stride %d): %v", name, stride, err)
+			}
+			if err := solve(a2.View(), bmv); err != nil {
+				t.Fatal(err)
+			}
+			for i := range n {
+				if bv.At(i) != bm.At(i) {
+					t.Fatalf("%s stride %d: x[%d] = %v with a vector b, %v with n x 1", name, stride, i, bv.At(i), bm.At(i))
+				}
+			}
+		}
+	}
+}
+
+// newStrided returns a random vector view of n elements with the stride.
+func newStrided(rng *rand.Rand, n, stride int) views.View[float64] {
+	a := stride
+	if a < 0 {
+		a = -a
+	}
+	d := make([]float64, (n-1)*a+1)
+	for i := range d {
+		d[i] = rng.NormFloat64()
+	}
+	v, _ := views.FromSlice(d, must(layout.New([]int{n}, []int{stride}, max(0, -stride*(n-1)))))
+	return v
+}

@@ -21,7 +21,7 @@ import (
 // n) long) receives LAPACK's 1-based row interchanges: row i was swapped
 // with row ipiv[i]-1, in order. A zero pivot gives an error matching
 // ErrSingular with its index; the factorisation is complete even then.
-func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...cblas.Option) error {
+func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...Option) error {
 	const op = "lapack.Getrf"
 	oa, err := prepare(op, "a", a, read|write, policy.Configure(opts))
 	if err != nil {
@@ -44,7 +44,7 @@ func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...cblas.Option) error 
 // lu of the n x n matrix A and its pivots; trans is NoTrans, Trans or
 // ConjTrans. It is LAPACK's own argument because the operator is not a view
 // of lu's elements.
-func Getrs[T Scalar](trans Op, lu views.View[T], ipiv []int32, b views.View[T], opts ...cblas.Option) error {
+func Getrs[T Scalar](trans Op, lu views.View[T], ipiv []int32, b views.View[T], opts ...Option) error {
 	const op = "lapack.Getrs"
 	if err := checkOp(op, trans); err != nil {
 		return err
@@ -54,7 +54,7 @@ func Getrs[T Scalar](trans Op, lu views.View[T], ipiv []int32, b views.View[T], 
 	if err != nil {
 		return err
 	}
-	ob, err := prepare(op, "b", b, read|write, cfg)
+	ob, err := prepare(op, "b", b, read|write|rhs, cfg)
 	if err != nil {
 		oa.release()
 		return err
@@ -88,7 +88,7 @@ func Getrs[T Scalar](trans Op, lu views.View[T], ipiv []int32, b views.View[T], 
 // place: b receives x, a its LU factors and ipiv (at least n long) the
 // pivots, as Getrf. A singular a gives an error matching ErrSingular; b
 // is then unchanged.
-func Gesv[T Scalar](a, b views.View[T], ipiv []int32, opts ...cblas.Option) error {
+func Gesv[T Scalar](a, b views.View[T], ipiv []int32, opts ...Option) error {
 	const op = "lapack.Gesv"
 	cfg := policy.Configure(opts)
 	oa, ob, n, err := systemOperands(op, "a", a, b, read|write, cfg)
@@ -110,7 +110,7 @@ func Gesv[T Scalar](a, b views.View[T], ipiv []int32, opts ...cblas.Option) erro
 // Getri replaces Getrf's factors of the n x n matrix A in lu by A^-1.
 // A zero pivot gives an error matching ErrSingular and leaves lu as
 // LAPACK documents (unchanged).
-func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...cblas.Option) error {
+func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...Option) error {
 	const op = "lapack.Getri"
 	oa, err := prepare(op, "lu", lu, read|write, policy.Configure(opts))
 	if err != nil {
@@ -148,7 +148,7 @@ func systemOperands[T Scalar](op, an string, a, b views.View[T], mode int, cfg p
 	if oa, err = prepare(op, an, a, mode, cfg); err != nil {
 		return oa, ob, 0, err
 	}
-	if ob, err = prepare(op, "b", b, read|write, cfg); err != nil {
+	if ob, err = prepare(op, "b", b, read|write|rhs, cfg); err != nil {
 		oa.release()
 		return oa, ob, 0, err
 	}
@@ -179,7 +179,7 @@ func pivotLen(op string, have, n int) error {
 // a = L L^H with L in the lower triangle (cblas.Lower), or a = U^H U with
 // U in the upper one. An error matching ErrNotPositiveDefinite gives the
 // failing leading minor; a is then partly overwritten, as LAPACK documents.
-func Potrf[T Scalar](uplo cblas.Uplo, a views.View[T], opts ...cblas.Option) error {
+func Potrf[T Scalar](uplo Uplo, a views.View[T], opts ...Option) error {
 	const op = "lapack.Potrf"
 	oa, n, err := squareOperand(op, "a", uplo, a, read|write|hermitian, policy.Configure(opts))
 	if err != nil {
@@ -197,7 +197,7 @@ func Potrf[T Scalar](uplo cblas.Uplo, a views.View[T], opts ...cblas.Option) err
 // Potrf leaves its non-positive pivot there): Potrs then returns an error
 // matching ErrNotPositiveDefinite, as Potrf did, and leaves b alone, so a
 // failure travels with the data to every later solve.
-func Potrs[T Scalar](uplo cblas.Uplo, f, b views.View[T], opts ...cblas.Option) error {
+func Potrs[T Scalar](uplo Uplo, f, b views.View[T], opts ...Option) error {
 	const op = "lapack.Potrs"
 	if err := checkUplo(op, uplo); err != nil {
 		return err
@@ -221,7 +221,7 @@ func Potrs[T Scalar](uplo cblas.Uplo, f, b views.View[T], opts ...cblas.Option) 
 // Posv solves a x = b for the n x n positive definite (Hermitian) view a,
 // of which only the uplo triangle is read, in place: b receives x and a's
 // triangle the Cholesky factor, as Potrf.
-func Posv[T Scalar](uplo cblas.Uplo, a, b views.View[T], opts ...cblas.Option) error {
+func Posv[T Scalar](uplo Uplo, a, b views.View[T], opts ...Option) error {
 	const op = "lapack.Posv"
 	if err := checkUplo(op, uplo); err != nil {
 		return err
@@ -239,7 +239,7 @@ func Posv[T Scalar](uplo cblas.Uplo, a, b views.View[T], opts ...cblas.Option) e
 // Potri replaces Potrf's factor in the uplo triangle of the n x n view f
 // by that triangle of a^-1. A factor Potrf did not complete is refused as
 // Potrs refuses it.
-func Potri[T Scalar](uplo cblas.Uplo, f views.View[T], opts ...cblas.Option) error {
+func Potri[T Scalar](uplo Uplo, f views.View[T], opts ...Option) error {
 	const op = "lapack.Potri"
 	of, n, err := squareOperand(op, "f", uplo, f, read|write|hermitian, policy.Configure(opts))
 	if err == nil {
@@ -260,18 +260,18 @@ func Potri[T Scalar](uplo cblas.Uplo, f views.View[T], opts ...cblas.Option) err
 // is read) by Bunch-Kaufman's diagonal pivoting, in place: b receives x,
 // a the block factorisation and ipiv LAPACK's pivots. For complex types a
 // is complex symmetric (a = a^T); Hesv takes Hermitian matrices.
-func Sysv[T Scalar](uplo cblas.Uplo, a, b views.View[T], ipiv []int32, opts ...cblas.Option) error {
+func Sysv[T Scalar](uplo Uplo, a, b views.View[T], ipiv []int32, opts ...Option) error {
 	return sysv("lapack.Sysv", "xsysv", xsysv[T], uplo, a, b, ipiv, opts)
 }
 
 // Hesv is Sysv for a Hermitian a (a = a^H); for real types it is Sysv.
-func Hesv[T Scalar](uplo cblas.Uplo, a, b views.View[T], ipiv []int32, opts ...cblas.Option) error {
+func Hesv[T Scalar](uplo Uplo, a, b views.View[T], ipiv []int32, opts ...Option) error {
 	return sysv("lapack.Hesv", "xhesv", xhesv[T], uplo, a, b, ipiv, opts)
 }
 
 type sysvFunc func(uplo byte, n, nrhs int, a unsafe.Pointer, lda int, ipiv, b unsafe.Pointer, ldb int, work unsafe.Pointer, lwork int) int
 
-func sysv[T Scalar](op, fam string, f sysvFunc, uplo cblas.Uplo, a, b views.View[T], ipiv []int32, opts []cblas.Option) error {
+func sysv[T Scalar](op, fam string, f sysvFunc, uplo Uplo, a, b views.View[T], ipiv []int32, opts []Option) error {
 	if err := checkUplo(op, uplo); err != nil {
 		return err
 	}
@@ -303,7 +303,7 @@ func sysv[T Scalar](op, fam string, f sysvFunc, uplo cblas.Uplo, a, b views.View
 // go to LAPACK in place as "T" or "C" with the triangle swapped, whatever
 // the storage. A zero on the diagonal gives an error matching ErrSingular;
 // b is then unchanged.
-func Trtrs[T Scalar](uplo cblas.Uplo, diag cblas.Diag, a, b views.View[T], opts ...cblas.Option) error {
+func Trtrs[T Scalar](uplo Uplo, diag Diag, a, b views.View[T], opts ...Option) error {
 	const op = "lapack.Trtrs"
 	if err := checkUplo(op, uplo); err != nil {
 		return err
@@ -323,7 +323,7 @@ func Trtrs[T Scalar](uplo cblas.Uplo, diag cblas.Diag, a, b views.View[T], opts 
 
 // squareOperand reads the n x n view a (argument name an) for a routine on
 // its uplo triangle.
-func squareOperand[T Scalar](op, an string, uplo cblas.Uplo, a views.View[T], mode int, cfg policy.Config) (oa operand[T], n int, err error) {
+func squareOperand[T Scalar](op, an string, uplo Uplo, a views.View[T], mode int, cfg policy.Config) (oa operand[T], n int, err error) {
 	if err := checkUplo(op, uplo); err != nil {
 		return oa, 0, err
 	}

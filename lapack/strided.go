@@ -48,7 +48,7 @@ const gesvSmall = C.LAPIS_GESV_MAX
 // index t to the error gesv would report (ErrSingular with the pivot's
 // index), and its b is unchanged. Matrices that are not column-major are
 // copied for the call (counted, refused in strict mode).
-func GesvStrided[T Scalar](a, b views.View[T], opts ...cblas.Option) (failed map[int]*Error, err error) {
+func GesvStrided[T Scalar](a, b views.View[T], opts ...Option) (failed map[int]*Error, err error) {
 	const op = "lapack.GesvStrided"
 	for _, x := range []struct {
 		name string

@@ -3,7 +3,6 @@ package lapack
 import (
 	"unsafe"
 
-	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -64,7 +63,7 @@ func vectorOperand[T Scalar](op, name string, v views.View[T], rows, cols int, u
 // first n columns of U are written over a and u is not referenced; for
 // m < n V^H's first m rows are written over a and vt is not referenced).
 // a is destroyed.
-func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[T], opts ...cblas.Option) error {
+func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[T], opts ...Option) error {
 	const op = "lapack.Gesdd"
 	if err := realFor[T, R](op, "s"); err != nil {
 		return err
@@ -124,7 +123,7 @@ func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[
 // accurate for tiny singular values), with separate jobs for U (jobu) and
 // V^H (jobvt): JobAll, JobSome, JobNone, or JobOverwrite (that factor is
 // written over a; not for both).
-func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt views.View[T], opts ...cblas.Option) error {
+func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt views.View[T], opts ...Option) error {
 	const op = "lapack.Gesvd"
 	if err := realFor[T, R](op, "s"); err != nil {
 		return err
