@@ -1,0 +1,6 @@
+//go:build race
+
+package guard
+
+// raceEnabled: see raceStride.
+const raceEnabled = true
