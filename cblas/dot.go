@@ -1,6 +1,10 @@
 package cblas
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/lapis-go/lapis/internal/pool"
+)
 
 // The pure-Go level-1 loops, shared by the view-level routines (Dot,
 // Axpy, Iamax) and the gonum adapter. A vector is the address of its
@@ -122,4 +126,45 @@ func first0[T Scalar](p unsafe.Pointer, n, inc int) unsafe.Pointer {
 	}
 	var z T
 	return unsafe.Add(p, (n-1)*(-inc)*int(unsafe.Sizeof(z)))
+}
+
+// Complex level-2 kernels that read past their vectors. OpenBLAS 0.3.21's
+// Haswell kernels do, found by guard_test.go with mmap guard pages:
+// cgemv_n/zgemv_n (a column-major a, BLAS "N") read x one increment step
+// beyond its last element (below the first for a negative increment),
+// chemv reads x and zhemv y one element past the end; LAPACK's own calls
+// into them (clarf, clauu2) do the same on its operands (lapack's
+// operands keep slack for that). lapis hands these kernels its vectors
+// in pooled buffers with overReadSpare elements to spare after them, at
+// unit stride: O(n) copies against the O(n^2) of the product, done for
+// every complex call whatever the library version (no count, no strict
+// refusal: they are not layout copies).
+
+const overReadSpare = 4
+
+// padIn copies the n elements of the BLAS vector v into a pooled buffer,
+// in BLAS's order, and returns it as a unit-stride vector.
+func padIn[T Scalar](v vec, n int) (vec, *pool.Buf[T]) {
+	b := pool.Get[T](n + overReadSpare)
+	clear(b.Data[n:])
+	forBLAS[T](v, n, func(i int, p *T) { b.Data[i] = *p })
+	return vec{ptr: unsafe.Pointer(&b.Data[0]), inc: 1, n: n}, b
+}
+
+// padOut copies the padded vector b back into the BLAS vector dst and
+// returns b to the pool.
+func padOut[T Scalar](dst vec, n int, b *pool.Buf[T]) {
+	forBLAS[T](dst, n, func(i int, p *T) { *p = b.Data[i] })
+	pool.Put(b)
+}
+
+// forBLAS calls f with element i of the BLAS vector v (lowest address
+// v.ptr, increment v.inc: a negative increment starts from the end).
+func forBLAS[T Scalar](v vec, n int, f func(i int, p *T)) {
+	var z T
+	sz, inc := int(unsafe.Sizeof(z)), int(v.inc)
+	p0 := first0[T](v.ptr, n, inc)
+	for i := 0; i < n; i++ {
+		f(i, (*T)(unsafe.Add(p0, i*inc*sz)))
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -512,12 +513,20 @@ func gnGemv[T Scalar](op string, tA blas.Transpose, m, n int, alpha T, a []T, ld
 	cm, cn, clda := gnInt(op, "m", m), gnInt(op, "n", n), gnInt(op, "lda", lda)
 	cx, cy := gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
+	px, py := vec{ptr: gnPtr(x), inc: cx}, vec{ptr: gnPtr(y), inc: cy}
+	if cplx { // OpenBLAS's complex gemv kernels over-read: see padIn
+		var bx, by *pool.Buf[T]
+		px, bx = padIn[T](px, lenX)
+		py, by = padIn[T](py, lenY)
+		defer padOut[T](vec{ptr: gnPtr(y), inc: cy}, lenY, by)
+		defer pool.Put(bx)
+	}
 	if cplx && tA == blas.ConjTrans {
 		// A^H x: the column-major reading would need conj(A^T).
-		xgemvRow[T](C.CblasConjTrans, cm, cn, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
+		xgemvRow[T](C.CblasConjTrans, cm, cn, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
 		return
 	}
-	xgemv[T](gnFlipTrans(tA), cn, cm, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
+	xgemv[T](gnFlipTrans(tA), cn, cm, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
 }
 
 // gnGbmv: row-major band storage (a[i*lda+j-i+kL] = A[i][j]) is the
@@ -724,8 +733,13 @@ func gnHemv[T Scalar](op string, ul blas.Uplo, n int, alpha T, a []T, lda int, x
 	cn, clda, cx, cy := gnInt(op, "n", n), gnInt(op, "lda", lda), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
-		// A^T = conj(A): no column-major form.
-		xhemvRow[T](gnUplo(ul), cn, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
+		// A^T = conj(A): no column-major form. The kernels over-read x and
+		// y: see padIn.
+		px, bx := padIn[T](vec{ptr: gnPtr(x), inc: cx}, n)
+		py, by := padIn[T](vec{ptr: gnPtr(y), inc: cy}, n)
+		xhemvRow[T](gnUplo(ul), cn, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
+		pool.Put(bx)
+		padOut[T](vec{ptr: gnPtr(y), inc: cy}, n, by)
 		return
 	}
 	xsymv[T](gnFlipUplo(ul), cn, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)

@@ -33,7 +33,7 @@ func Syevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts .
 	if err := checkEigJob(op, jobz); err != nil {
 		return err
 	}
-	oa, n, err := squareOperand(op, "a", uplo, a, read|write, policy.Configure(opts))
+	oa, n, err := squareOperand(op, "a", uplo, a, read|write|overRead, policy.Configure(opts))
 	if err == nil {
 		if err = sliceLen(op, "w", len(w), n); err == nil {
 			err = sliceApart(op, "w", w, &oa)
@@ -98,7 +98,7 @@ func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w 
 		return 0, err
 	}
 	cfg := policy.Configure(opts)
-	oa, n, err := squareOperand(op, "a", uplo, a, read|write, cfg)
+	oa, n, err := squareOperand(op, "a", uplo, a, read|write|overRead, cfg)
 	if err != nil {
 		return 0, err
 	}
@@ -121,7 +121,7 @@ func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w 
 	if err == nil && jobz == JobVectors {
 		// read too: columns past the ones found keep their values even
 		// when z is copied.
-		if oz, err = prepare(op, "z", z, read|write, cfg); err == nil {
+		if oz, err = prepare(op, "z", z, read|write|overRead, cfg); err == nil {
 			want := n
 			if rng.kind == 'I' {
 				want = rng.iu - rng.il + 1
@@ -199,7 +199,7 @@ func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr 
 		}
 	}
 	cfg := policy.Configure(opts)
-	oa, err := prepare(op, "a", a, read|write, cfg)
+	oa, err := prepare(op, "a", a, read|write|overRead, cfg)
 	if err != nil {
 		return err
 	}

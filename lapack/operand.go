@@ -10,6 +10,7 @@ import (
 
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -37,6 +38,8 @@ const (
 	transposable
 	// A right-hand side: a rank-1 view is taken as an n x 1 matrix.
 	rhs
+	// An operand of a routine whose complex form reads past it (hasSpare).
+	overRead
 	// A Hermitian (real: symmetric) matrix read and written through one
 	// triangle (potrf, potri, pocon): a row-major view goes in place as
 	// its storage with the triangle swapped (uploChar), which holds the
@@ -51,15 +54,16 @@ const (
 
 // operand is a matrix as LAPACK takes it: the stored column-major rows x
 // cols matrix at ptr with leading dimension ld, read as op(stored) with
-// trans 'N', 'T' or 'C'; or a compact copy of the view (tmp) that finish
-// writes back to dst.
+// trans 'N', 'T' or 'C'; or a compact copy of the view (buf, tv) that
+// finish writes back to dst.
 type operand[T Scalar] struct {
 	ptr        unsafe.Pointer
 	rows, cols int // the stored matrix
 	ld         int
 	trans      byte
 	lo, hi     uintptr // addresses reached in the caller's memory; lo == hi when empty
-	tmp        *views.Tensor[T]
+	buf        *pool.Buf[T]  // a copy's memory (scratch)
+	tv         views.View[T] // the copy in buf
 	dst        views.View[T]
 	mode       int
 }
@@ -93,10 +97,14 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg policy.Co
 	}
 	conj := v.IsConj()
 	o.mode = mode
+	// A matrix LAPACK could take in place but without room after it for
+	// the library's over-read is copied (not refused in strict mode: its
+	// layout is fine).
+	spare := ok && mode&overRead != 0 && !hasSpare(v, m.LD)
 	switch {
-	case ok && !m.Trans && !conj:
+	case !spare && ok && !m.Trans && !conj:
 		o.rows, o.cols, o.ld, o.trans = m.Rows, m.Cols, m.LD, 'N'
-	case ok && m.Trans && (mode&(transposable|hermitian) != 0 ||
+	case !spare && ok && m.Trans && (mode&(transposable|hermitian) != 0 ||
 		mode&hermitianSolve != 0 && (conj || !views.IsComplex[T]())):
 		o.rows, o.cols, o.ld, o.trans = m.Cols, m.Rows, m.LD, 'T'
 		if conj {
@@ -106,19 +114,20 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg policy.Co
 		if mode&write != 0 && l.HasOverlap() {
 			return o, layout.Errorf(layout.ErrOverlap, op, name, "%s has indices sharing an element; LAPACK cannot write it", l.String())
 		}
-		if cfg.Strict {
+		if cfg.Strict && !spare {
 			return o, layout.Errorf(cblas.ErrCopyRefused, op, name, "%s (class %v%s) needs a copy and strict mode is on", l.String(), l.Class(), conjNote(conj))
 		}
-		if mode&read != 0 {
-			o.tmp = v.ToColMajor()
-		} else if o.tmp, err = views.Zeros[T](l.Dim(0), l.Dim(1)); err != nil {
+		rows, cols := l.Dim(0), l.Dim(1)
+		spareCols := 0
+		if mode&overRead != 0 && views.IsComplex[T]() {
+			spareCols = 1 // room for the library's over-read (hasSpare)
+		}
+		if err := o.scratch(op, name, v, rows*spareCols, mode&read != 0); err != nil {
 			return o, err
 		}
-		policy.Copies.Add(1)
-		o.dst = v
-		o.rows, o.cols, o.ld, o.trans = l.Dim(0), l.Dim(1), max(1, l.Dim(0)), 'N'
-		if o.tmp.Len() > 0 {
-			o.ptr = unsafe.Pointer(&o.tmp.Data()[0])
+		o.rows, o.cols, o.ld, o.trans = rows, cols, max(1, rows), 'N'
+		if rows > 0 && cols > 0 {
+			o.ptr = unsafe.Pointer(&o.buf.Data[0])
 		}
 	}
 	if err := fits(op, name, o.rows, o.cols, o.ld); err != nil {
@@ -139,19 +148,62 @@ func conjNote(conj bool) string {
 // releases it. Call it only after LAPACK succeeded or failed in a way that
 // leaves a documented result; release drops a copy without writing it.
 func (o *operand[T]) finish() {
-	if o.tmp != nil && o.mode&write != 0 {
+	if o.buf != nil && o.mode&write != 0 {
 		// Cannot fail: same shape, and the destination was checked for
 		// self-overlap.
-		_ = views.Copy(o.dst, o.tmp.View())
+		_ = views.Copy(o.dst, o.tv)
 	}
 	o.release()
 }
 
-func (o *operand[T]) release() {
-	if o.tmp != nil {
-		o.tmp.Release()
-		o.tmp = nil
+// hasSpare reports whether the library may read past the matrix v (leading
+// dimension ld) as it stands. OpenBLAS 0.3.21's complex level-2 kernels
+// read one increment step beyond the vectors they are given (see
+// cblas.Gemv), and its LAPACK hands them rows and columns of its
+// operands: clarf through cgemv_n in c/zgelqf, c/zgesvd and c/zgesdd,
+// clauu2 through cdotc in c/zpotri (found by guard_test.go), and the
+// Hermitian reductions and reflector updates of heevd, heevr, geev and
+// unmqr do the same kinds of calls. The step is at most ld elements past
+// the matrix's last element, so a complex operand of those routines
+// (mode overRead) goes in place only when that much of its slice's
+// capacity follows it; otherwise it is copied into a buffer with a spare column
+// (counted in Stats.Copies, not refused in strict mode). Real operands
+// always qualify. For an owned tensor of a batch, the matrices after it
+// are that room; for a pooled buffer, usually its capacity.
+func hasSpare[T Scalar](v views.View[T], ld int) bool {
+	if !views.IsComplex[T]() {
+		return true
 	}
+	_, hi, ok := v.Layout().Span()
+	return !ok || cap(v.Data())-(hi+1) >= ld
+}
+
+func (o *operand[T]) release() {
+	if o.buf != nil {
+		pool.Put(o.buf)
+		o.buf = nil
+	}
+}
+
+// scratch makes o a compact column-major copy of v (its elements loaded
+// when load, zeros otherwise) in a pooled buffer with spare elements after
+// it, counted as a copy; finish writes it back to v.
+func (o *operand[T]) scratch(op, name string, v views.View[T], spare int, load bool) error {
+	l := v.Layout().Compact()
+	size := l.Len() + spare
+	if size < l.Len() {
+		return layout.Errorf(layout.ErrOverflow, op, name, "a copy of %s with %d spare elements is too large", v.Layout().String(), spare)
+	}
+	o.buf = pool.Get[T](size)
+	o.tv, _ = views.FromSlice(o.buf.Data, l) // l reaches the first Len() elements
+	if load {
+		_ = views.Copy(o.tv, v) // same shape, fresh memory
+	} else {
+		clear(o.buf.Data)
+	}
+	policy.Copies.Add(1)
+	o.dst = v
+	return nil
 }
 
 // overlaps reports whether o and p reach common memory of the caller's.

@@ -30,7 +30,11 @@ func Gelqf[T Scalar](a views.View[T], tau []T, opts ...Option) error {
 type qrFunc func(m, n int, a unsafe.Pointer, lda int, tau, work unsafe.Pointer, lwork int) int
 
 func qrlq[T Scalar](op, fam string, f qrFunc, a views.View[T], tau []T, opts []Option) error {
-	oa, err := prepare(op, "a", a, read|write, policy.Configure(opts))
+	mode := read | write
+	if fam == "xgelqf" { // row reflectors: see hasSpare
+		mode |= overRead
+	}
+	oa, err := prepare(op, "a", a, mode, policy.Configure(opts))
 	if err != nil {
 		return err
 	}
@@ -59,7 +63,7 @@ func qrlq[T Scalar](op, fam string, f qrFunc, a views.View[T], tau []T, opts []O
 // columns of Q, orthonormal. For complex types it is LAPACK's ungqr.
 func Orgqr[T Scalar](a views.View[T], tau []T, opts ...Option) error {
 	const op = "lapack.Orgqr"
-	oa, err := prepare(op, "a", a, read|write, policy.Configure(opts))
+	oa, err := prepare(op, "a", a, read|write|overRead, policy.Configure(opts))
 	if err != nil {
 		return err
 	}
@@ -115,11 +119,11 @@ func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View
 		trans = Trans
 	}
 	cfg := policy.Configure(opts)
-	oq, err := prepare(op, "q", q, read, cfg)
+	oq, err := prepare(op, "q", q, read|overRead, cfg)
 	if err != nil {
 		return err
 	}
-	oc, err := prepare(op, "c", c, read|write, cfg)
+	oc, err := prepare(op, "c", c, read|write|overRead, cfg)
 	if err != nil {
 		oq.release()
 		return err
@@ -183,7 +187,7 @@ func Unmqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View
 func Gels[T Scalar](a, b views.View[T], opts ...Option) error {
 	const op = "lapack.Gels"
 	cfg := policy.Configure(opts)
-	oa, err := prepare(op, "a", a, read|write|transposable, cfg)
+	oa, err := prepare(op, "a", a, read|write|transposable|overRead, cfg)
 	if err != nil {
 		return err
 	}
@@ -192,11 +196,11 @@ func Gels[T Scalar](a, b views.View[T], opts ...Option) error {
 	}
 	if oa.trans == 'T' && typeIndex[T]() >= 2 { // LAPACK's cgels takes only "N" and "C"
 		oa.release()
-		if oa, err = prepare(op, "a", a, read|write, cfg); err != nil {
+		if oa, err = prepare(op, "a", a, read|write|overRead, cfg); err != nil {
 			return err
 		}
 	}
-	ob, err := prepare(op, "b", b, read|write|rhs, cfg)
+	ob, err := prepare(op, "b", b, read|write|rhs|overRead, cfg)
 	if err != nil {
 		oa.release()
 		return err
@@ -273,7 +277,7 @@ func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...O
 		return 0, err
 	}
 	cfg := policy.Configure(opts)
-	oa, ob, err := pairOperands(op, "a", a, read|write, "b", b, read|write|rhs, cfg)
+	oa, ob, err := pairOperands(op, "a", a, read|write|overRead, "b", b, read|write|rhs|overRead, cfg)
 	if err != nil {
 		return 0, err
 	}

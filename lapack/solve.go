@@ -241,7 +241,7 @@ func Posv[T Scalar](uplo Uplo, a, b views.View[T], opts ...Option) error {
 // Potrs refuses it.
 func Potri[T Scalar](uplo Uplo, f views.View[T], opts ...Option) error {
 	const op = "lapack.Potri"
-	of, n, err := squareOperand(op, "f", uplo, f, read|write|hermitian, policy.Configure(opts))
+	of, n, err := squareOperand(op, "f", uplo, f, read|write|hermitian|overRead, policy.Configure(opts))
 	if err == nil {
 		if err = checkFactor[T]("xpotri", f, n); err != nil {
 			of.release()

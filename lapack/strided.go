@@ -137,12 +137,13 @@ func (s *strided[T]) prepare(op, name string, v views.View[T], cfg policy.Config
 	if cfg.Strict {
 		return layout.Errorf(cblas.ErrCopyRefused, op, name, "%s (matrices of class %v) needs a copy and strict mode is on", v.Layout().String(), f.Layout().Class())
 	}
-	s.tmp, s.dst = v.ToColMajor(), v
-	policy.Copies.Add(1)
-	l := s.tmp.Layout()
+	if err := s.scratch(op, name, v, 0, true); err != nil {
+		return err
+	}
+	l := s.tv.Layout()
 	s.ld, s.stride = max(1, l.Dim(0)), l.Dim(0)*l.Dim(1)
-	if s.tmp.Len() > 0 {
-		s.ptr = unsafe.Pointer(&s.tmp.Data()[0])
+	if s.tv.Len() > 0 {
+		s.ptr = unsafe.Pointer(&s.buf.Data[0])
 	}
 	return nil
 }

@@ -44,7 +44,7 @@ func vectorOperand[T Scalar](op, name string, v views.View[T], rows, cols int, u
 		o.ld, o.trans = 1, 'N'
 		return o, nil
 	}
-	if o, err = prepare(op, name, v, write, cfg); err != nil {
+	if o, err = prepare(op, name, v, write|overRead, cfg); err != nil {
 		return o, err
 	}
 	if o.rows != rows || o.cols != cols {
@@ -72,7 +72,7 @@ func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[
 		return layout.Errorf(layout.ErrShape, op, "jobz", "value %q is not JobAll, JobSome, JobOverwrite or JobNone", byte(jobz))
 	}
 	cfg := policy.Configure(opts)
-	oa, err := prepare(op, "a", a, read|write, cfg)
+	oa, err := prepare(op, "a", a, read|write|overRead, cfg)
 	if err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt view
 		return layout.Errorf(layout.ErrShape, op, "jobvt", "JobOverwrite for both U and V^H")
 	}
 	cfg := policy.Configure(opts)
-	oa, err := prepare(op, "a", a, read|write, cfg)
+	oa, err := prepare(op, "a", a, read|write|overRead, cfg)
 	if err != nil {
 		return err
 	}
