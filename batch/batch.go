@@ -11,6 +11,11 @@
 // products without a cgo call each (the Go-assembly kernel for small
 // float64 products, one C loop otherwise).
 //
+// Mul returns the products as a new compact batch [M, N, B...] (from the
+// pool; Release it when done), B... the broadcast of a's and b's batch
+// axes: Gemm with alpha 1 and beta 0 into views.Zeros, its errors named
+// batch.Mul.
+//
 // The LAPACK functions (Solve, LU, Inv, Cholesky, CholeskySolve, QR,
 // LeastSquares, Det, LogDet, SVD, EigSym) work in place matrix by matrix
 // through package lapack; Solve hands runs of systems to

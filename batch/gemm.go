@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/errop"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -90,6 +91,61 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 			func(r []views.View[T]) error { return cblas.GemmStrided(alpha, r[0], r[1], beta, r[2], opts...) })
 	})
 	return errors.Join(errs...)
+}
+
+// Mul returns the products a[:, :, t] b[:, :, t] as a new compact
+// column-major batch [M, N, B...] (from the pool, views.Zeros: Release it
+// when done), computed by Gemm with alpha 1 and beta 0. The batch shape
+// B... broadcasts a's and b's batch axes as Gemm does: axis by axis, equal
+// extents, or extent 1 (or a missing axis, on the right) repeating its
+// matrix over the other's extent.
+//
+// Errors are Gemm's, named batch.Mul: layout.ErrShape for ranks below 2,
+// matrix shapes that do not match or batch axes that do not broadcast,
+// layout.ErrOverflow for an output too large for an int or sizes beyond
+// the BLAS integer, cblas.ErrCopyRefused in strict mode. On error Mul
+// returns nil and keeps nothing it allocated.
+func Mul[T Scalar](a, b views.View[T], opts ...cblas.Option) (*views.Tensor[T], error) {
+	const op = "batch.Mul"
+	for _, x := range []struct {
+		name string
+		v    *views.View[T]
+	}{{"a", &a}, {"b", &b}} {
+		if x.v.Rank() < 2 {
+			return nil, layout.Errorf(layout.ErrShape, op, x.name, "rank %d, want at least 2 ([rows, cols, batch...])", x.v.Rank())
+		}
+	}
+	la, lb := a.Layout(), b.Layout()
+	if lb.Dim(0) != la.Dim(1) {
+		return nil, layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's %d columns", lb.Dim(0), la.Dim(1))
+	}
+	shape := []int{la.Dim(0), lb.Dim(1)}
+	for axis := 2; axis < max(la.Rank(), lb.Rank()); axis++ {
+		da, db := 1, 1
+		if axis < la.Rank() {
+			da = la.Dim(axis)
+		}
+		if axis < lb.Rank() {
+			db = lb.Dim(axis)
+		}
+		switch {
+		case da == db || db == 1:
+			shape = append(shape, da)
+		case da == 1:
+			shape = append(shape, db)
+		default:
+			return nil, layout.Errorf(layout.ErrShape, op, "b", "batch axis %d has extent %d, a's has %d (one of them must be 1 to broadcast)", axis, db, da)
+		}
+	}
+	c, err := views.Zeros[T](shape...)
+	if err != nil {
+		return nil, layout.Errorf(layout.ErrOverflow, op, "b", "the output %v has more elements than an int holds", shape)
+	}
+	if err := Gemm(1, a, b, 0, c.View(), opts...); err != nil {
+		c.Release()
+		return nil, errop.Rename(err, op)
+	}
+	return c, nil
 }
 
 // runs calls f on the runs of matrices lo <= t < hi of the batches vs

@@ -29,6 +29,14 @@
 // a.H(), x.Conj()), never by flag arguments; Uplo and Side refer to the
 // matrix as seen through its view.
 //
+// # New outputs
+//
+// Mul returns a*b as a new column-major tensor (from the pool; Release it
+// when done): Gemm with alpha 1 and beta 0 into views.Zeros, for code that
+// has no output to reuse. Its errors are Gemm's, named cblas.Mul.
+//
+//	c, err := cblas.Mul(a.View(), b.View())
+//
 // # Small problems
 //
 // Below a measured size a cgo call costs more than the arithmetic: Gemm

@@ -49,3 +49,27 @@ func ExampleStrict() {
 	fmt.Println(err)
 	// Output: cblas.Gemm: a: a General layout (shape [4 4] strides [1 -4] offset 12, class General) needs a copy and strict mode is on (operand needs a copy)
 }
+
+// Mul returns the product as a new column-major tensor: no output to make
+// by hand. Release gives its buffer back to the pool.
+func ExampleMul() {
+	a, _ := views.FromRows([][]float64{
+		{1, 2, 3},
+		{4, 5, 6},
+	})
+	at, _ := a.View().T()
+	c, err := cblas.Mul(a.View(), at) // A A^T
+	if err != nil {
+		panic(err)
+	}
+	defer c.Release()
+	fmt.Println(c)
+
+	_, err = cblas.Mul(a.View(), a.View())
+	fmt.Println(err)
+	// Output:
+	// Tensor[float64] shape [2 2]
+	// [[14 32]
+	//  [32 77]]
+	// cblas.Mul: b: 2 rows, want a's 3 columns (bad shape)
+}

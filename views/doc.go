@@ -20,6 +20,40 @@
 // BroadcastTo repeats with stride 0. None copies; for rank <= 8 none
 // allocates.
 //
+// # Making tensors
+//
+// Zeros, Full (every element one value) and Eye (the identity) make new
+// tensors; FromRows copies a matrix written as Go writes it, [][]T row by
+// row, into column-major order (ragged rows are an error naming the row);
+// FromRowMajor and FromColMajor take flat data in the order they name.
+// Their buffers come from the pool (see Copies) except FromColMajor's,
+// which adopts its data.
+//
+//	a, _ := views.FromRows([][]float64{{1, 2, 3}, {4, 5, 6}})
+//	fmt.Println(a)
+//
+// prints
+//
+//	Tensor[float64] shape [2 3]
+//	[[1 2 3]
+//	 [4 5 6]]
+//
+// # Printing
+//
+// Tensors and views format as their values (fmt.Formatter; String gives
+// the same text): a line with the element type and shape, then a scalar,
+// a vector on one line, a matrix one row per line with columns aligned, or
+// for rank >= 3 a stack of matrices in storage order, each headed by its
+// batch index as Julia prints them but from 0 ("[:, :, 1] ="). Conjugated
+// views print conjugated values. Above 1000 elements every axis longer
+// than 6 shows 3 entries at each end around "..." (numpy's rule), so
+// printing a large tensor costs only what it shows. Elements print as fmt
+// prints them with %v; float verbs (%.3f, %g, %e, ... with their flags)
+// apply to every element. %+v (and %#v) print the layout instead, e.g.
+// View[float64]{shape [2 3] strides [3 1] offset 0 data len 6}; the zero
+// View prints as View[float64]{zero: no data}, a released tensor as
+// Tensor[float64]{shape [2 3]: no data (released)}.
+//
 // # Row-major data
 //
 // Data is never taken without its order. FromColMajor adopts column-major
@@ -56,9 +90,10 @@
 // CopyThreads goroutines (GOMAXPROCS unless SetCopyThreads lowers it);
 // smaller ones never start a goroutine. Results do not depend on the split.
 //
-// Tensors made by ToColMajor, FromRowMajor and Zeros take their buffers
-// from a size-classed pool; Release gives a buffer back, so a loop that
-// copies and releases allocates nothing in steady state.
+// Tensors made by ToColMajor, FromRowMajor, FromRows, Zeros, Full and Eye
+// take their buffers from a size-classed pool; Release gives a buffer
+// back, so a loop that copies and releases allocates nothing in steady
+// state.
 //
 // # gonum
 //

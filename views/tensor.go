@@ -1,6 +1,7 @@
 package views
 
 import (
+	"github.com/lapis-go/lapis/internal/errop"
 	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/layout"
 )
@@ -32,9 +33,89 @@ func Zeros[T Scalar](shape ...int) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
+	t := fromPool[T](l)
+	clear(t.data)
+	return t, nil
+}
+
+// fromPool returns a tensor of layout l (compact column-major) whose
+// buffer comes from the pool, holding whatever it held: the caller writes
+// every element.
+func fromPool[T Scalar](l layout.Layout) *Tensor[T] {
 	t := &Tensor[T]{l: l, buf: pool.Get[T](l.Len())}
 	t.data = t.buf.Data
-	clear(t.data)
+	return t
+}
+
+// Full returns a new tensor of the given shape with every element x; its
+// buffer comes from the pool (see Release). Errors, named views.Full, match
+// layout.ErrShape or layout.ErrOverflow, as Zeros'.
+func Full[T Scalar](x T, shape ...int) (*Tensor[T], error) {
+	l, err := layout.ColMajor(shape...)
+	if err != nil {
+		return nil, errop.Rename(err, "views.Full")
+	}
+	t := fromPool[T](l)
+	for i := range t.data {
+		t.data[i] = x
+	}
+	return t, nil
+}
+
+// Eye returns the n x n identity matrix, a new tensor whose buffer comes
+// from the pool (see Release). A negative n is an error matching
+// layout.ErrShape, an n*n beyond an int one matching layout.ErrOverflow.
+func Eye[T Scalar](n int) (*Tensor[T], error) {
+	const op = "views.Eye"
+	if n < 0 {
+		return nil, layout.Errorf(layout.ErrShape, op, "n", "%d is negative", n)
+	}
+	t, err := Zeros[T](n, n)
+	if err != nil {
+		return nil, layout.Errorf(layout.ErrOverflow, op, "n", "%d x %d elements do not fit in an int", n, n)
+	}
+	for i := 0; i < n; i++ {
+		t.data[i*(n+1)] = 1
+	}
+	return t, nil
+}
+
+// FromRows returns a new column-major tensor holding the matrix whose rows
+// are rows, as Go writes a matrix literal: len(rows) x len(rows[0]),
+// element (i, j) = rows[i][j]. It copies once; rows is not retained. The
+// buffer comes from the pool (see Release). Every row must have the length
+// of row 0: otherwise the error, matching layout.ErrShape, names the first
+// row that does not and its length. No rows give a 0 x 0 tensor; rows of
+// length 0 an m x 0 one.
+func FromRows[T Scalar](rows [][]T) (*Tensor[T], error) {
+	const op = "views.FromRows"
+	m, n := len(rows), 0
+	if m > 0 {
+		n = len(rows[0])
+	}
+	for i, r := range rows {
+		if len(r) != n {
+			return nil, layout.Errorf(layout.ErrShape, op, "rows", "row %d has length %d, want %d (the length of row 0)", i, len(r), n)
+		}
+	}
+	l, err := layout.ColMajor(m, n)
+	if err != nil {
+		return nil, errop.Rename(err, op) // only with rows sharing memory
+	}
+	t := fromPool[T](l)
+	// Blocks of rows, so that each column is written in runs of up to
+	// 16 elements while every row is read in order.
+	const block = 16
+	d := t.data
+	for i0 := 0; i0 < m; i0 += block {
+		rs := rows[i0:min(i0+block, m)]
+		for j := range n {
+			col := d[j*m+i0 : j*m+i0+len(rs)]
+			for i, r := range rs {
+				col[i] = r[j]
+			}
+		}
+	}
 	return t, nil
 }
 

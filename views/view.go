@@ -1,10 +1,6 @@
 package views
 
-import (
-	"strconv"
-
-	"github.com/lapis-go/lapis/layout"
-)
+import "github.com/lapis-go/lapis/layout"
 
 // View is a borrowed strided view: a slice, a layout.Layout that says where
 // each element lives in it, and a lazy conjugation flag. Making and
@@ -190,18 +186,6 @@ func (v View[T]) Reshape(shape ...int) (View[T], error) { return v.with(v.l.Resh
 // BroadcastTo repeats the view Julia-style (stride 0 axes); the result is
 // read-only: see layout.Layout.BroadcastTo.
 func (v View[T]) BroadcastTo(shape ...int) (View[T], error) { return v.with(v.l.BroadcastTo(shape...)) }
-
-// String describes the view's layout and element type, not its values.
-func (v View[T]) String() string {
-	if v.noData() {
-		return "View[" + typeName[T]() + "]{zero: no data}"
-	}
-	s := "View[" + typeName[T]() + "]{" + v.l.String()
-	if v.conj {
-		s += " conj"
-	}
-	return s + " data len " + strconv.Itoa(len(v.data)) + "}"
-}
 
 func typeName[T Scalar]() string {
 	switch any(*new(T)).(type) {

@@ -1,0 +1,34 @@
+package errop
+
+import (
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/lapis-go/lapis/layout"
+)
+
+func TestRename(t *testing.T) {
+	a := layout.Errorf(layout.ErrShape, "cblas.Gemm", "b", "3 rows, want a's 2 columns")
+	b := layout.Errorf(layout.ErrOverflow, "cblas.GemmStrided", "m", "too big")
+	for _, tc := range []struct {
+		in   error
+		want string
+	}{
+		{nil, ""},
+		{a, "cblas.Mul: b: 3 rows, want a's 2 columns (bad shape)"},
+		{errors.Join(a, errors.Join(b, io.EOF)), "cblas.Mul: b: 3 rows, want a's 2 columns (bad shape)\ncblas.Mul: m: too big (integer overflow)\nEOF"},
+		{io.EOF, "EOF"},
+	} {
+		got := Rename(tc.in, "cblas.Mul")
+		if (got == nil) != (tc.in == nil) || got != nil && got.Error() != tc.want {
+			t.Errorf("Rename(%v) = %v, want %q", tc.in, got, tc.want)
+		}
+		if tc.in != nil && !errors.Is(got, errors.Unwrap(a)) && tc.in != io.EOF {
+			t.Errorf("Rename(%v) lost the sentinel", tc.in)
+		}
+	}
+	if a.(*layout.Error).Op != "cblas.Gemm" {
+		t.Error("Rename changed its argument")
+	}
+}
