@@ -188,3 +188,104 @@ func (d *desc[T]) selfOverlap(v *views.View[T]) bool {
 func rank2Err[T Scalar](op, name string, v *views.View[T]) error {
 	return layout.Errorf(layout.ErrShape, op, name, "rank %d, want 2 (%s)", v.Rank(), v.Layout().String())
 }
+
+// vdesc is a rank-1 operand reduced to what the level-1 routines need,
+// read from its view once through views.View.Vector1 (no copy of the view
+// or its 168-byte layout, as desc for matrices). The view itself is used
+// only on the rare copy path.
+type vdesc[T Scalar] struct {
+	p    unsafe.Pointer // element 0; nil when empty
+	n    int
+	inc  int // stride in elements, any sign (0: broadcast)
+	conj bool
+}
+
+// read fills d from v and reports whether v is of rank 1.
+func (d *vdesc[T]) read(v *views.View[T]) bool {
+	n, inc, first, conj, ok := v.Vector1()
+	d.p, d.n, d.inc, d.conj = unsafe.Pointer(first), n, inc, conj
+	return ok
+}
+
+// flip conjugates d (metadata only; a no-op for real types, as View.Conj).
+func (d *vdesc[T]) flip() {
+	if views.IsComplex[T]() {
+		d.conj = !d.conj
+	}
+}
+
+// span returns the lowest and highest address of d's elements; ok is false
+// when d is empty.
+func (d *vdesc[T]) span() (lo, hi uintptr, ok bool) {
+	if d.n == 0 {
+		return 0, 0, false
+	}
+	var z T
+	lo, hi = uintptr(d.p), uintptr(unsafe.Add(d.p, (d.n-1)*d.inc*int(unsafe.Sizeof(z))))
+	if d.inc < 0 {
+		lo, hi = hi, lo
+	}
+	return lo, hi, true
+}
+
+// overlaps reports whether d and e share memory (as views.Overlaps: their
+// address ranges intersect).
+func (d *vdesc[T]) overlaps(e *vdesc[T]) bool {
+	alo, ahi, aok := d.span()
+	blo, bhi, bok := e.span()
+	return aok && bok && alo <= bhi && blo <= ahi
+}
+
+// broadcast reports whether d's elements share memory (stride 0, n > 1).
+func (d *vdesc[T]) broadcast() bool { return d.inc == 0 && d.n > 1 }
+
+// readVectors reads the rank-1 operands x and y of equal length, as
+// checkVectors checks them.
+func readVectors[T Scalar](op string, x, y *views.View[T], xd, yd *vdesc[T]) error {
+	if !xd.read(x) || !yd.read(y) {
+		return checkVectors(op, *x, *y)
+	}
+	if xd.n != yd.n {
+		return layout.Errorf(layout.ErrShape, op, "y", "length %d differs from x's %d", yd.n, xd.n)
+	}
+	return nil
+}
+
+// outErr is the error for the output d, read from v, when it is broadcast
+// or shares memory with in (nil: no input), as checkOutput's for views; nil
+// when it is neither. Callers test broadcast and overlaps first, inline.
+func (d *vdesc[T]) outErr(op, name string, v *views.View[T], in *vdesc[T]) error {
+	if d.broadcast() {
+		return layout.Errorf(layout.ErrOverlap, op, name, "%s has indices sharing an element; it cannot be written", v.Layout().String())
+	}
+	if in != nil && d.overlaps(in) {
+		return layout.Errorf(layout.ErrOverlap, op, name, "output overlaps an input in memory")
+	}
+	return nil
+}
+
+// arg describes d, read from v, to BLAS as vectorArg does: any non-zero
+// stride is the increment (the pointer moved to the lowest address for a
+// negative one); a broadcast, or a conjugated d when the routine cannot
+// take one, goes through vectorArg's copy (tmp: release it after the
+// call).
+func (d *vdesc[T]) arg(op, name string, v *views.View[T], allowConj bool, cfg config) (x vec, tmp *views.Tensor[T], err error) {
+	if d.broadcast() || (d.conj && !allowConj) {
+		lv := *v
+		if lv.IsConj() != d.conj {
+			lv = lv.Conj()
+		}
+		return vectorArg(op, name, lv, allowConj, cfg)
+	}
+	x.n, x.ptr = d.n, d.p
+	inc := d.inc
+	if d.n <= 1 {
+		inc = 1
+	}
+	if inc < 0 { // BLAS walks a negative increment from the lowest address
+		var z T
+		x.ptr = unsafe.Add(d.p, (d.n-1)*inc*int(unsafe.Sizeof(z)))
+	}
+	x.inc, err = blasInt(op, name, " increment", inc)
+	return x, nil, err
+}

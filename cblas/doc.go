@@ -40,9 +40,11 @@
 // # Small problems
 //
 // Below a measured size a cgo call costs more than the arithmetic: Gemm
-// with m*n*k below a threshold, and Dot and Axpy on short vectors, run in
-// pure Go (gonum's implementation, or a plain loop). ForceC and ForcePureGo
-// choose the path for tests and measurements.
+// with m*n*k below a threshold, and Dot, Axpy, Scal and Iamax on short
+// vectors, run in pure Go (gonum's implementation, or a plain loop); Nrm2
+// runs in Go at every length (faster than the library's, overflow-safe
+// the same way). ForceC and ForcePureGo choose the path for tests and
+// measurements.
 //
 // # Aliasing
 //

@@ -20,9 +20,29 @@ import (
 // on); only a conjugation BLAS cannot express, or a broadcast (stride 0)
 // operand that is read, is copied.
 
-// level1Small is the largest vector length that Dot and Axpy compute in
-// pure Go: below it the cost of a cgo call exceeds the work (README).
-var level1Small = 128
+// The largest vector lengths computed in pure Go by default (README;
+// measured with BenchmarkThreshold, float64 and complex128): below them
+// the cost of a cgo call exceeds the work. level1Small is Dot's and
+// Iamax's, axpySmall Axpy's and scalSmall Scal's (Go's loops are scalar,
+// OpenBLAS's AVX2 ones catch up by 64-128 elements). nrm2Small is every
+// length: OpenBLAS 0.3.21's ?nrm2 on x86-64 runs on the x87 unit and was
+// 2.5-3.5x slower than nrm2Go at n = 1024 and 8192, both types.
+var (
+	level1Small = 128
+	axpySmall   = 64
+	scalSmall   = 64
+	nrm2Small   = math.MaxInt
+)
+
+// goPath reports whether a level-1 call of length n with the pure-Go
+// threshold small runs in Go under cfg.
+func goPath(cfg config, n, small int) bool {
+	return cfg.Path != policy.PathC && (cfg.Path == policy.PathGo || n <= small)
+}
+
+// The level-1 routines read their operands once into vdescs (desc.go):
+// a view's methods copy its 168-byte layout, which cost more than the
+// arithmetic at the lengths these calls are made with.
 
 func checkVectors[T Scalar](op string, x, y views.View[T]) error {
 	if err := checkRank(op, "x", x, 1); err != nil {
@@ -44,49 +64,31 @@ func checkVectors[T Scalar](op string, x, y views.View[T]) error {
 func Dot[T Scalar](x, y views.View[T], opts ...Option) (T, error) {
 	const op = "cblas.Dot"
 	var zero T
-	cfg := configure(opts)
-	if err := checkVectors(op, x, y); err != nil {
+	var xd, yd vdesc[T]
+	if err := readVectors(op, &x, &y, &xd, &yd); err != nil {
 		return zero, err
 	}
-	n := x.Len()
+	n := xd.n
 	if n == 0 {
 		return zero, nil
 	}
+	cfg := configure(opts)
 	// conj(x).y = dotc(x, y); x.conj(y) = conj(dotc(y, x));
 	// conj(x).conj(y) = conj(dotu(x, y)).
-	conjResult := y.IsConj()
+	conjResult := yd.conj
 	if conjResult {
-		x, y = x.Conj(), y.Conj()
+		xd.flip()
+		yd.flip()
 	}
-	xs, ys := x.Layout().Stride(0), y.Layout().Stride(0)
-	if complexStridedDot[T](n, xs, ys) || (!x.IsConj() && cfg.Path != policy.PathC && (cfg.Path == policy.PathGo || n <= level1Small)) {
-		policy.Small.Add(1)
-		s := dotGo[T](n, unsafe.Pointer(at(x, 0)), xs, unsafe.Pointer(at(y, 0)), ys, x.IsConj())
-		if conjResult {
-			s = conj(s)
-		}
-		return s, nil
-	}
-	xv, xt, err := vectorArg(op, "x", x, true, cfg)
-	if err != nil {
-		return zero, err
-	}
-	defer release(xt)
-	yv, yt, err := vectorArg(op, "y", y, false, cfg)
-	if err != nil {
-		return zero, err
-	}
-	defer release(yt)
-	N, err := blasInt(op, "n", "", n)
-	if err != nil {
-		return zero, err
-	}
-	policy.Calls.Add(1)
 	var s T
-	if x.IsConj() && xt == nil { // a copy of x holds its conjugated values
-		s = xdotc[T](N, xv.ptr, xv.inc, yv.ptr, yv.inc)
+	if complexStridedDot[T](n, xd.inc, yd.inc) || goPath(cfg, n, level1Small) {
+		policy.Small.Add(1)
+		s = dotGo[T](n, xd.p, xd.inc, yd.p, yd.inc, xd.conj)
 	} else {
-		s = xdot[T](N, xv.ptr, xv.inc, yv.ptr, yv.inc)
+		var err error
+		if s, err = dotC(op, &x, &y, &xd, &yd, cfg); err != nil {
+			return zero, err
+		}
 	}
 	if conjResult {
 		s = conj(s)
@@ -94,9 +96,28 @@ func Dot[T Scalar](x, y views.View[T], opts ...Option) (T, error) {
 	return s, nil
 }
 
-// at returns the address of element i of the rank-1 view v.
-func at[T Scalar](v views.View[T], i int) *T {
-	return &v.Data()[v.Layout().Offset()+i*v.Layout().Stride(0)]
+// dotC is Dot's library call: dotc when x is conjugated (and not copied:
+// a copy holds the conjugated values), dotu otherwise.
+func dotC[T Scalar](op string, x, y *views.View[T], xd, yd *vdesc[T], cfg config) (s T, err error) {
+	xv, xt, err := xd.arg(op, "x", x, true, cfg)
+	if err != nil {
+		return s, err
+	}
+	defer release(xt)
+	yv, yt, err := yd.arg(op, "y", y, false, cfg) // yd is not conjugated here
+	if err != nil {
+		return s, err
+	}
+	defer release(yt)
+	N, err := blasInt(op, "n", "", xd.n)
+	if err != nil {
+		return s, err
+	}
+	policy.Calls.Add(1)
+	if xd.conj && xt == nil {
+		return xdotc[T](N, xv.ptr, xv.inc, yv.ptr, yv.inc), nil
+	}
+	return xdot[T](N, xv.ptr, xv.inc, yv.ptr, yv.inc), nil
 }
 
 // Axpy computes y += alpha*x for rank-1 views of equal length. When alpha
@@ -106,31 +127,34 @@ func at[T Scalar](v views.View[T], i int) *T {
 // with x), layout.ErrOverflow and ErrCopyRefused; y is untouched on error.
 func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...Option) error {
 	const op = "cblas.Axpy"
-	cfg := configure(opts)
-	if err := checkVectors(op, x, y); err != nil {
+	var xd, yd vdesc[T]
+	if err := readVectors(op, &x, &y, &xd, &yd); err != nil {
 		return err
 	}
-	if err := checkOutput(op, "y", y, x); err != nil {
-		return err
+	if yd.broadcast() || yd.overlaps(&xd) {
+		return yd.outErr(op, "y", &y, &xd)
 	}
-	n := x.Len()
+	n := xd.n
 	if n == 0 || alpha == 0 {
 		return nil // as BLAS: x is not read, so Inf or NaN in it changes nothing
 	}
-	if y.IsConj() { // conj(y) += alpha x  <=>  y += conj(alpha) conj(x)
-		alpha, x, y = conj(alpha), x.Conj(), y.Conj()
+	cfg := configure(opts)
+	if yd.conj { // conj(y) += alpha x  <=>  y += conj(alpha) conj(x)
+		alpha = conj(alpha)
+		xd.flip()
+		yd.flip()
 	}
-	if !x.IsConj() && cfg.Path != policy.PathC && (cfg.Path == policy.PathGo || n <= level1Small) {
+	if goPath(cfg, n, axpySmall) {
 		policy.Small.Add(1)
-		axpyGo(n, alpha, unsafe.Pointer(at(x, 0)), x.Layout().Stride(0), unsafe.Pointer(at(y, 0)), y.Layout().Stride(0))
+		axpyGo(n, alpha, xd.p, xd.inc, yd.p, yd.inc, xd.conj)
 		return nil
 	}
-	xv, xt, err := vectorArg(op, "x", x, false, cfg)
+	xv, xt, err := xd.arg(op, "x", &x, false, cfg)
 	if err != nil {
 		return err
 	}
 	defer release(xt)
-	yv, _, err := vectorArg(op, "y", y, false, cfg) // y: stride != 0, unconjugated
+	yv, _, err := yd.arg(op, "y", &y, false, cfg) // y: stride != 0, unconjugated
 	if err != nil {
 		return err
 	}
@@ -143,29 +167,42 @@ func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...Option) error {
 	return nil
 }
 
-// Scal computes x *= alpha for a rank-1 view x. Errors match
-// layout.ErrShape, layout.ErrOverlap (x broadcast) and layout.ErrOverflow.
+// Scal computes x *= alpha for a rank-1 view x. With alpha = 0 it stores
+// zeros without reading x, on every path and with every library (as
+// OpenBLAS 0.3.21 does: a NaN in x becomes 0; reference BLAS would
+// multiply); a complex alpha with a zero part scales by the other
+// part alone. Errors match layout.ErrShape, layout.ErrOverlap (x
+// broadcast) and layout.ErrOverflow.
 func Scal[T Scalar](alpha T, x views.View[T], opts ...Option) error {
 	const op = "cblas.Scal"
-	cfg := configure(opts)
-	if err := checkRank(op, "x", x, 1); err != nil {
-		return err
+	var xd vdesc[T]
+	if !xd.read(&x) {
+		return checkRank(op, "x", x, 1)
 	}
-	if err := checkOutput(op, "x", x); err != nil {
-		return err
+	if xd.broadcast() {
+		return xd.outErr(op, "x", &x, nil)
 	}
-	if x.Len() == 0 {
+	if xd.n == 0 {
 		return nil
 	}
-	if x.IsConj() { // conj(x) alpha = conj(x conj(alpha))
-		alpha, x = conj(alpha), x.Conj()
+	cfg := configure(opts)
+	if xd.conj { // conj(x) alpha = conj(x conj(alpha))
+		alpha = conj(alpha)
+		xd.flip()
 	}
-	x = forward(x)
-	xv, _, err := vectorArg(op, "x", x, false, cfg)
+	// alpha = 0 stores zeros in Go whatever the length: libraries differ
+	// there (NaN * 0), lapis does not.
+	if alpha == 0 || goPath(cfg, xd.n, scalSmall) {
+		policy.Small.Add(1)
+		scalGo(xd.n, alpha, xd.p, xd.inc)
+		return nil
+	}
+	xd.forward()
+	xv, _, err := xd.arg(op, "x", &x, true, cfg) // unconjugated, stride > 0: never a copy
 	if err != nil {
 		return err
 	}
-	N, err := blasInt(op, "n", "", x.Len())
+	N, err := blasInt(op, "n", "", xd.n)
 	if err != nil {
 		return err
 	}
@@ -174,31 +211,39 @@ func Scal[T Scalar](alpha T, x views.View[T], opts ...Option) error {
 	return nil
 }
 
-// forward returns x walked with a positive stride: BLAS's one-vector
-// routines (scal, nrm2, asum, i?amax) do nothing for a negative increment.
-func forward[T Scalar](x views.View[T]) views.View[T] {
-	if x.Len() > 1 && x.Layout().Stride(0) < 0 {
-		x, _ = x.Reverse(0)
+// forward makes d walk its elements with a positive stride: BLAS's
+// one-vector routines (scal, nrm2, asum, i?amax) do nothing for a negative
+// increment.
+func (d *vdesc[T]) forward() {
+	if d.n > 1 && d.inc < 0 {
+		var z T
+		d.p = unsafe.Add(d.p, (d.n-1)*d.inc*int(unsafe.Sizeof(z)))
+		d.inc = -d.inc
 	}
-	return x
 }
 
 // reduce runs one of the real-valued reductions, to which conjugation and
-// order make no difference.
-func reduce[T Scalar](op string, x views.View[T], cfg config, f func(n C.blasint, p unsafe.Pointer, inc C.blasint) float64) (float64, error) {
-	if err := checkRank(op, "x", x, 1); err != nil {
-		return 0, err
+// order make no difference: in Go (goF, when not nil) up to small
+// elements, else by the library (f).
+func reduce[T Scalar](op string, x *views.View[T], cfg config, small int, goF func(n int, p unsafe.Pointer, inc int) float64, f func(n C.blasint, p unsafe.Pointer, inc C.blasint) float64) (float64, error) {
+	var xd vdesc[T]
+	if !xd.read(x) {
+		return 0, checkRank(op, "x", *x, 1)
 	}
-	if x.Len() == 0 {
+	if xd.n == 0 {
 		return 0, nil
 	}
-	x = forward(x)
-	xv, xt, err := vectorArg(op, "x", x, true, cfg)
+	if goF != nil && goPath(cfg, xd.n, small) {
+		policy.Small.Add(1)
+		return goF(xd.n, xd.p, xd.inc), nil
+	}
+	xd.forward()
+	xv, xt, err := xd.arg(op, "x", x, true, cfg)
 	if err != nil {
 		return 0, err
 	}
 	defer release(xt)
-	N, err := blasInt(op, "n", "", x.Len())
+	N, err := blasInt(op, "n", "", xd.n)
 	if err != nil {
 		return 0, err
 	}
@@ -206,15 +251,17 @@ func reduce[T Scalar](op string, x views.View[T], cfg config, f func(n C.blasint
 	return f(N, xv.ptr, xv.inc), nil
 }
 
-// Nrm2 returns the Euclidean norm of the rank-1 view x (computed by BLAS
-// without overflow for large elements).
+// Nrm2 returns the Euclidean norm of the rank-1 view x, without overflow
+// or underflow for large or small elements (BLAS's rule on every path:
+// NaN if an element has a NaN part, else +Inf if one is infinite).
+// Errors match layout.ErrShape.
 func Nrm2[T Scalar](x views.View[T], opts ...Option) (float64, error) {
-	return reduce("cblas.Nrm2", x, configure(opts), xnrm2[T])
+	return reduce("cblas.Nrm2", &x, configure(opts), nrm2Small, nrm2Go[T], xnrm2[T])
 }
 
 // Asum returns sum_i |Re x[i]| + |Im x[i]| for the rank-1 view x.
 func Asum[T Scalar](x views.View[T], opts ...Option) (float64, error) {
-	return reduce("cblas.Asum", x, configure(opts), xasum[T])
+	return reduce("cblas.Asum", &x, configure(opts), 0, nil, xasum[T])
 }
 
 // Iamax returns the index of the element of the rank-1 view x with the
@@ -227,22 +274,22 @@ func Asum[T Scalar](x views.View[T], opts ...Option) (float64, error) {
 // matters.
 func Iamax[T Scalar](x views.View[T], opts ...Option) (int, error) {
 	const op = "cblas.Iamax"
-	if err := checkRank(op, "x", x, 1); err != nil {
-		return -1, err
+	var xd vdesc[T]
+	if !xd.read(&x) {
+		return -1, checkRank(op, "x", x, 1)
 	}
-	n := x.Len()
+	n, s := xd.n, xd.inc
 	if n == 0 {
 		return -1, nil
 	}
 	cfg := configure(opts)
-	s := x.Layout().Stride(0)
 	// Walking a negative stride, i?amax would find the last of equal
 	// maxima, not the first; a stride of 0 has one element to look at.
-	if n == 1 || s <= 0 || (cfg.Path != policy.PathC && (cfg.Path == policy.PathGo || n <= level1Small)) {
+	if n == 1 || s <= 0 || goPath(cfg, n, level1Small) {
 		policy.Small.Add(1)
-		return iamaxGo[T](n, unsafe.Pointer(at(x, 0)), s), nil
+		return iamaxGo[T](n, xd.p, s), nil
 	}
-	xv, _, err := vectorArg(op, "x", x, true, cfg) // s > 0: never a copy
+	xv, _, err := xd.arg(op, "x", &x, true, cfg) // s > 0: never a copy
 	if err != nil {
 		return -1, err
 	}

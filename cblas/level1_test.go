@@ -199,4 +199,14 @@ func TestLevel1NoAllocs(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("Level 1: %v allocations per run", n)
 	}
+	// The pure-Go paths, on short contiguous vectors.
+	u, w := newVector[float64](rng, 4, 1), newVector[float64](rng, 4, 1)
+	if n := testing.AllocsPerRun(50, func() {
+		_, _ = Dot(u.V, w.V)
+		_ = Axpy(2, u.V, w.V)
+		_ = Scal(0.5, w.V)
+		_, _ = Nrm2(u.V)
+	}); n != 0 {
+		t.Errorf("Level 1, pure Go: %v allocations per run", n)
+	}
 }

@@ -10,13 +10,14 @@ import (
 
 // BenchmarkThreshold measures the C and pure-Go paths of the calls that
 // have both, on the sizes around their crossover; it is how level1Small,
-// gemmSmallFlops and gemmKernelFlops were chosen:
+// axpySmall, scalSmall, nrm2Small, gemmSmallFlops and gemmKernelFlops were chosen:
 //
 //	go test -run '^$' -bench Threshold -count 4 ./cblas
 func BenchmarkThreshold(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	for _, n := range []int{4, 8, 16, 32, 64, 128, 256} {
+	for _, n := range []int{4, 16, 64, 128, 256, 512, 1024, 8192} {
 		x, y := newVector[float64](rng, n, 1), newVector[float64](rng, n, 1)
+		z := newVector[complex128](rng, n, 1)
 		for _, path := range []struct {
 			name string
 			opt  Option
@@ -29,6 +30,26 @@ func BenchmarkThreshold(b *testing.B) {
 			b.Run(fmt.Sprintf("op=daxpy/n=%d/impl=%s", n, path.name), func(b *testing.B) {
 				for b.Loop() {
 					_ = Axpy(1e-9, x.V, y.V, path.opt)
+				}
+			})
+			b.Run(fmt.Sprintf("op=dnrm2/n=%d/impl=%s", n, path.name), func(b *testing.B) {
+				for b.Loop() {
+					_, _ = Nrm2(x.V, path.opt)
+				}
+			})
+			b.Run(fmt.Sprintf("op=dznrm2/n=%d/impl=%s", n, path.name), func(b *testing.B) {
+				for b.Loop() {
+					_, _ = Nrm2(z.V, path.opt)
+				}
+			})
+			b.Run(fmt.Sprintf("op=dscal/n=%d/impl=%s", n, path.name), func(b *testing.B) {
+				for b.Loop() {
+					_ = Scal(-1.0, x.V, path.opt)
+				}
+			})
+			b.Run(fmt.Sprintf("op=zscal/n=%d/impl=%s", n, path.name), func(b *testing.B) {
+				for b.Loop() {
+					_ = Scal(complex(0.6, 0.8), z.V, path.opt)
 				}
 			})
 		}

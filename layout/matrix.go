@@ -66,6 +66,17 @@ func (l *Layout) Matrix2() (m Matrix, offset int, ok bool) {
 	return m, l.offset, true
 }
 
+// Vector1 is Dim(0), Stride(0) and Offset of a rank-1 layout, read through
+// a pointer, for the same hot paths as Matrix2 (level-1 BLAS calls on short
+// vectors). ok is false when l is not of rank 1; the other results are then
+// zero.
+func (l *Layout) Vector1() (n, stride, offset int, ok bool) {
+	if l.rank != 1 {
+		return 0, 0, 0, false
+	}
+	return l.inl[0][0], l.inl[1][0], l.offset, true // rank 1 <= MaxInline: inline
+}
+
 func (l *Layout) matrix() (m Matrix, ok bool) {
 	m.Rows, m.Cols = 1, 1
 	s0, s1 := 0, 0

@@ -244,6 +244,10 @@ func checkMatrix(t *testing.T, what string, l Layout, r ref) {
 	if want := ok && l.Rank() == 2; ok2 != want || (ok2 && (got2 != got || off2 != l.Offset())) || (!ok2 && (got2 != Matrix{} || off2 != 0)) {
 		t.Fatalf("%s: Matrix2 = %+v, %d, %v; Matrix %+v, %v, offset %d", what, got2, off2, ok2, got, ok, l.Offset())
 	}
+	// Vector1 is Dim, Stride and Offset on rank 1, nothing on other ranks.
+	if n1, s1, off1, ok1 := l.Vector1(); ok1 != (l.Rank() == 1) || (ok1 && (n1 != l.Dim(0) || s1 != l.Stride(0) || off1 != l.Offset())) || (!ok1 && (n1 != 0 || s1 != 0 || off1 != 0)) {
+		t.Fatalf("%s: Vector1 = %d, %d, %d, %v", what, n1, s1, off1, ok1)
+	}
 	switch {
 	case colOK:
 		if !ok || got.Trans || got.LD != colLD || got.Rows != m || got.Cols != n {

@@ -76,6 +76,16 @@ func checkFromSlice(t *testing.T, s *oracle.Source) {
 	if ok != wok || conj || first != want || (ok && m != wm) {
 		t.Fatalf("%v Matrix2 = %+v, %p, %v, %v; want %+v, %p, false, %v", l, m, first, conj, ok, wm, want, wok)
 	}
+	// Vector1 is the rank-1 layout's extent and stride with the address
+	// of element 0.
+	vn, vs, vfirst, vconj, vok := v.Vector1()
+	var wfirst *float64
+	if rank == 1 && v.Len() > 0 {
+		wfirst = &data[offset]
+	}
+	if vok != (rank == 1) || vconj || vfirst != wfirst || (vok && (vn != shape[0] || vs != strides[0])) {
+		t.Fatalf("%v Vector1 = %d, %d, %p, %v, %v", l, vn, vs, vfirst, vconj, vok)
+	}
 }
 
 func FuzzCopy(f *testing.F) {

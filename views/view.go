@@ -62,6 +62,22 @@ func (v *View[T]) Matrix2() (m layout.Matrix, first *T, conj, ok bool) {
 	return m, first, v.conj, true
 }
 
+// Vector1 is Matrix2 for a rank-1 view: its length, its stride, the
+// address of its element 0 in Data (nil when the view is empty) and its
+// conjugation flag, read through the pointer without copying the view or
+// its layout. ok is false when v is not of rank 1; the other results are
+// then zero.
+func (v *View[T]) Vector1() (n, stride int, first *T, conj, ok bool) {
+	n, stride, off, ok := v.l.Vector1()
+	if !ok {
+		return 0, 0, nil, false, false
+	}
+	if n > 0 {
+		first = &v.data[off]
+	}
+	return n, stride, first, v.conj, true
+}
+
 // Data returns the whole underlying slice (not only the elements the view
 // reaches); Layout().OffsetOf gives positions in it.
 func (v View[T]) Data() []T { return v.data }

@@ -272,6 +272,7 @@ func TestNoAllocs(t *testing.T) {
 		"AsSlice":     func() { _, _ = v.AsSlice() },
 		"At":          func() { _ = v.At(1, 2, 3, 4, 0, 1, 2, 1) },
 		"Matrix2":     func() { _, _, _, _ = v.Matrix2() },
+		"Vector1":     func() { _, _, _, _, _ = v.Vector1() },
 	}
 	for name, f := range ops {
 		if n := testing.AllocsPerRun(100, f); n != 0 {
@@ -310,6 +311,14 @@ func TestAccessors(t *testing.T) {
 	xv := x.View()
 	if _, first, _, ok := xv.Matrix2(); ok || first != nil {
 		t.Errorf("Matrix2 of a rank-3 view = %p, %v, want not ok", first, ok)
+	}
+	r := must(must(Zeros[complex64](7)).View().Slice(0, 5, 0, -2))
+	r = r.Conj()
+	if n, s, first, conj, ok := r.Vector1(); !ok || !conj || n != 3 || s != -2 || first != &r.Data()[5] {
+		t.Errorf("Vector1 of a reversed conjugated slice = %d, %d, %p, %v, %v", n, s, first, conj, ok)
+	}
+	if _, _, first, _, ok := xv.Vector1(); ok || first != nil {
+		t.Errorf("Vector1 of a rank-3 view = %p, %v, want not ok", first, ok)
 	}
 	e := must(Zeros[float64](0, 3))
 	if s, err := e.View().AsSlice(); err != nil || len(s) != 0 || e.View().ToColMajor().Len() != 0 {
