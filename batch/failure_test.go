@@ -3,6 +3,7 @@ package batch
 import (
 	"errors"
 	"math"
+	"strings"
 	"math/rand/v2"
 	"testing"
 
@@ -91,3 +92,22 @@ func must2[V any](v V, err error) V {
 }
 
 func nan() float64 { return math.NaN() }
+
+// A batch of vectors for right-hand sides: the error says which shape one
+// right-hand side per matrix has, and how to get it.
+func TestBatchRHSShapeHint(t *testing.T) {
+	a := must2(views.Zeros[float64](3, 3, 5))
+	for t := range 5 {
+		for i := range 3 {
+			a.Set(1, i, i, t)
+		}
+	}
+	b := must2(views.Zeros[float64](3, 5))
+	err := Solve(a.View(), b.View())
+	if err == nil || !strings.Contains(err.Error(), "b.Reshape(3, 1, 5)") {
+		t.Errorf("Solve with b [3 5] for a [3 3 5]: %v; want the Reshape(3, 1, 5) hint", err)
+	}
+	if err := Solve(a.View(), must2(b.View().Reshape(3, 1, 5))); err != nil {
+		t.Errorf("with the hint followed: %v", err)
+	}
+}

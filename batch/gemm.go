@@ -65,8 +65,13 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	if lc.HasOverlap() {
 		return layout.Errorf(layout.ErrOverlap, op, "c", "%s is broadcast or has indices sharing an element; it cannot be written", lc.String())
 	}
-	if views.Overlaps(c, a) || views.Overlaps(c, b) {
-		return layout.Errorf(layout.ErrOverlap, op, "c", "output overlaps an input in memory")
+	for _, in := range []struct {
+		name string
+		v    views.View[T]
+	}{{"a", a}, {"b", b}} {
+		if views.Overlaps(c, in.v) {
+			return layout.Errorf(layout.ErrOverlap, op, "c", "the output shares memory with the input %s; write the result to other memory", in.name)
+		}
 	}
 	total := count(shape)
 	if total == 0 || m == 0 || n == 0 {

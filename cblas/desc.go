@@ -254,12 +254,12 @@ func readVectors[T Scalar](op string, x, y *views.View[T], xd, yd *vdesc[T]) err
 // outErr is the error for the output d, read from v, when it is broadcast
 // or shares memory with in (nil: no input), as checkOutput's for views; nil
 // when it is neither. Callers test broadcast and overlaps first, inline.
-func (d *vdesc[T]) outErr(op, name string, v *views.View[T], in *vdesc[T]) error {
+func (d *vdesc[T]) outErr(op, name string, v *views.View[T], in *vdesc[T], inName string) error {
 	if d.broadcast() {
 		return layout.Errorf(layout.ErrOverlap, op, name, "%s has indices sharing an element; it cannot be written", v.Layout().String())
 	}
 	if in != nil && d.overlaps(in) {
-		return layout.Errorf(layout.ErrOverlap, op, name, "output overlaps an input in memory")
+		return overlapErr(op, name, inName)
 	}
 	return nil
 }

@@ -132,7 +132,7 @@ func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...Option) error {
 		return err
 	}
 	if yd.broadcast() || yd.overlaps(&xd) {
-		return yd.outErr(op, "y", &y, &xd)
+		return yd.outErr(op, "y", &y, &xd, "x")
 	}
 	n := xd.n
 	if n == 0 || alpha == 0 {
@@ -180,7 +180,7 @@ func Scal[T Scalar](alpha T, x views.View[T], opts ...Option) error {
 		return checkRank(op, "x", x, 1)
 	}
 	if xd.broadcast() {
-		return xd.outErr(op, "x", &x, nil)
+		return xd.outErr(op, "x", &x, nil, "")
 	}
 	if xd.n == 0 {
 		return nil
@@ -354,10 +354,10 @@ func pair[T Scalar](op string, x, y views.View[T], cfg config, f func(n C.blasin
 	if err := checkVectors(op, x, y); err != nil {
 		return err
 	}
-	if err := checkOutput(op, "x", x, y); err != nil {
+	if err := checkOutput(op, "x", x, "y", y); err != nil {
 		return err
 	}
-	if err := checkOutput(op, "y", y); err != nil {
+	if err := checkOutput(op, "y", y, ""); err != nil {
 		return err
 	}
 	if x.Len() == 0 {

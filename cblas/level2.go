@@ -35,7 +35,7 @@ func Gemv[T Scalar](alpha T, a, x views.View[T], beta T, y views.View[T], opts .
 	if err := checkLen(op, "y", y, m); err != nil {
 		return err
 	}
-	if err := checkOutput(op, "y", y, a, x); err != nil {
+	if err := checkOutput(op, "y", y, "a x", a, x); err != nil {
 		return err
 	}
 	if m == 0 {
@@ -102,7 +102,7 @@ func Ger[T Scalar](alpha T, x, y views.View[T], a views.View[T], opts ...Option)
 	if err := checkLen(op, "y", y, n); err != nil {
 		return err
 	}
-	if err := checkOutput(op, "a", a, x, y); err != nil {
+	if err := checkOutput(op, "a", a, "x y", x, y); err != nil {
 		return err
 	}
 	if m == 0 || n == 0 {
@@ -237,7 +237,7 @@ func trxv[T Scalar](op string, uplo Uplo, diag Diag, a, x views.View[T], cfg con
 	if err := checkLen(op, "x", x, n); err != nil {
 		return err
 	}
-	if err := checkOutput(op, "x", x, a); err != nil {
+	if err := checkOutput(op, "x", x, "a", a); err != nil {
 		return err
 	}
 	if n == 0 {
@@ -382,7 +382,7 @@ func checkSquareVectors[T Scalar](op string, uplo Uplo, a, x, y views.View[T], a
 		return 0, err
 	}
 	if aIsOutput {
-		return n, checkOutput(op, "a", a, x, y)
+		return n, checkOutput(op, "a", a, "x y", x, y)
 	}
-	return n, checkOutput(op, "y", y, a, x)
+	return n, checkOutput(op, "y", y, "a x", a, x)
 }

@@ -41,8 +41,11 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	if dc.selfOverlap(&c) {
 		return layout.Errorf(layout.ErrOverlap, op, "c", "%s has indices sharing an element; it cannot be written", c.Layout().String())
 	}
-	if dc.overlaps(&da) || dc.overlaps(&db) {
-		return layout.Errorf(layout.ErrOverlap, op, "c", "output overlaps an input in memory")
+	if dc.overlaps(&da) {
+		return overlapErr(op, "c", "a")
+	}
+	if dc.overlaps(&db) {
+		return overlapErr(op, "c", "b")
 	}
 	if m == 0 || n == 0 {
 		return nil // nothing to compute (BLAS would do nothing either)

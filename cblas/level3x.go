@@ -65,7 +65,7 @@ func trxm[T Scalar](op string, side Side, uplo Uplo, diag Diag, alpha T, a, b vi
 	if k != sideDim(side, m, n) {
 		return layout.Errorf(layout.ErrShape, op, "a", "order %d does not match b's shape %v on side %d", k, b.Shape(), side)
 	}
-	if err := checkOutput(op, "b", b, a); err != nil {
+	if err := checkOutput(op, "b", b, "a", a); err != nil {
 		return err
 	}
 	if m == 0 || n == 0 {
@@ -140,7 +140,7 @@ func symm[T Scalar](op string, side Side, uplo Uplo, alpha T, a, b views.View[T]
 	if k != sideDim(side, m, n) {
 		return layout.Errorf(layout.ErrShape, op, "a", "order %d does not match c's shape %v on side %d", k, c.Shape(), side)
 	}
-	if err := checkOutput(op, "c", c, a, b); err != nil {
+	if err := checkOutput(op, "c", c, "a b", a, b); err != nil {
 		return err
 	}
 	if m == 0 || n == 0 {
@@ -236,7 +236,7 @@ func rankk[T Scalar](op string, uplo Uplo, alpha T, ra float64, a, b views.View[
 	if a.Layout().Dim(0) != n || b.Layout().Dim(0) != n || b.Layout().Dim(1) != k {
 		return layout.Errorf(layout.ErrShape, op, "a", "a %v and b %v must both be [%d k] for c %v", a.Shape(), b.Shape(), n, c.Shape())
 	}
-	if err := checkOutput(op, "c", c, a, b); err != nil {
+	if err := checkOutput(op, "c", c, "a b", a, b); err != nil {
 		return err
 	}
 	if n == 0 {

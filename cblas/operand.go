@@ -6,6 +6,7 @@ package cblas
 import "C"
 
 import (
+	"strings"
 	"unsafe"
 
 	"github.com/lapis-go/lapis/internal/policy"
@@ -116,17 +117,23 @@ func (o *output[T]) finish()  { o.back.finish() }
 func (o *output[T]) release() { o.back.release() }
 
 // checkOutput refuses an output with self-overlap or one that overlaps an
-// input.
-func checkOutput[T Scalar](op, name string, out views.View[T], inputs ...views.View[T]) error {
+// input; inNames names the inputs, separated by spaces ("a x").
+func checkOutput[T Scalar](op, name string, out views.View[T], inNames string, inputs ...views.View[T]) error {
 	if out.Layout().HasOverlap() {
 		return layout.Errorf(layout.ErrOverlap, op, name, "%s has indices sharing an element; it cannot be written", out.Layout().String())
 	}
-	for _, in := range inputs {
+	for i, in := range inputs {
 		if views.Overlaps(out, in) {
-			return layout.Errorf(layout.ErrOverlap, op, name, "output overlaps an input in memory")
+			return overlapErr(op, name, strings.Fields(inNames)[i])
 		}
 	}
 	return nil
+}
+
+// overlapErr is the error for an output that shares memory with the input
+// in.
+func overlapErr(op, out, in string) error {
+	return layout.Errorf(layout.ErrOverlap, op, out, "the output shares memory with the input %s; write the result to other memory", in)
 }
 
 // vec is a vector operand as BLAS takes it: pointer and increment.

@@ -66,7 +66,7 @@ func GemmStrided[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T],
 	case lb.Dim(2) != count && lb.Dim(2) != 1:
 		return layout.Errorf(layout.ErrShape, op, "b", "%d matrices, want c's %d or 1", lb.Dim(2), count)
 	}
-	if err := checkOutput(op, "c", c, a, b); err != nil {
+	if err := checkOutput(op, "c", c, "a b", a, b); err != nil {
 		return err
 	}
 	if count == 0 || m == 0 || n == 0 {

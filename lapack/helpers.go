@@ -7,6 +7,7 @@ import (
 	"math/cmplx"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/errop"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/layout"
@@ -27,7 +28,7 @@ import (
 // "C" for a conjugated row-major one (the copy is a^H).
 func storageCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], Op, int, error) {
 	if a.Rank() != 2 {
-		return nil, NoTrans, 0, layout.Errorf(layout.ErrShape, op, "a", "rank %d, want 2 (%s)", a.Rank(), a.Layout().String())
+		return nil, NoTrans, 0, rankErr(op, "a", a, "2")
 	}
 	n := a.Layout().Dim(0)
 	if a.Layout().Dim(1) != n {
@@ -47,7 +48,7 @@ func storageCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], Op, in
 // workCopy returns a compact column-major copy of the rank-2 view a.
 func workCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], error) {
 	if a.Rank() != 2 {
-		return nil, layout.Errorf(layout.ErrShape, op, "a", "rank %d, want 2 (%s)", a.Rank(), a.Layout().String())
+		return nil, rankErr(op, "a", a, "2")
 	}
 	return a.ToColMajor(), nil
 }
@@ -60,7 +61,7 @@ func asMatrix[T Scalar](op string, b views.View[T]) (views.View[T], error) {
 	case 2:
 		return b, nil
 	}
-	return b, layout.Errorf(layout.ErrShape, op, "b", "rank %d, want 1 or 2 (%s)", b.Rank(), b.Layout().String())
+	return b, rankErr(op, "b", b, "1 or 2")
 }
 
 // Solve returns x with a x = b for the n x n view a and the n-vector or
@@ -126,7 +127,7 @@ func Inv[T Scalar](a views.View[T], opts ...Option) (*views.Tensor[T], error) {
 func Det[T Scalar](a views.View[T], opts ...Option) (T, error) {
 	logAbs, sign, err := LogDet(a, opts...)
 	if err != nil {
-		return 0, err
+		return 0, errop.Rename(err, "lapack.Det")
 	}
 	return sign * fromFloat[T](math.Exp(logAbs)), nil
 }

@@ -61,7 +61,7 @@ type operand[T Scalar] struct {
 	rows, cols int // the stored matrix
 	ld         int
 	trans      byte
-	lo, hi     uintptr // addresses reached in the caller's memory; lo == hi when empty
+	lo, hi     uintptr       // addresses reached in the caller's memory; lo == hi when empty
 	buf        *pool.Buf[T]  // a copy's memory (scratch)
 	tv         views.View[T] // the copy in buf
 	dst        views.View[T]
@@ -76,14 +76,11 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg policy.Co
 		v, _ = v.Reshape(v.Layout().Dim(0), 1) // a rank-1 view always reshapes
 	}
 	if v.Rank() != 2 {
-		want, hint := "2", ""
+		want := "2"
 		if mode&rhs != 0 {
 			want = "1 or 2"
 		}
-		if v.Rank() > 2 {
-			hint = "; for a batch of matrices use package batch"
-		}
-		return o, layout.Errorf(layout.ErrShape, op, name, "rank %d, want %s (%s)%s", v.Rank(), want, v.Layout().String(), hint)
+		return o, rankErr(op, name, v, want)
 	}
 	l := v.Layout()
 	m, ok := l.Matrix()
@@ -285,4 +282,14 @@ func ptrOf[E any](s []E) unsafe.Pointer {
 		return nil
 	}
 	return unsafe.Pointer(&s[0])
+}
+
+// rankErr is the error for an argument of the wrong rank (want: "2", "1
+// or 2"); a batch of matrices is sent to package batch.
+func rankErr[T Scalar](op, name string, v views.View[T], want string) error {
+	hint := ""
+	if v.Rank() > 2 {
+		hint = "; for a batch of matrices use package batch"
+	}
+	return layout.Errorf(layout.ErrShape, op, name, "rank %d, want %s (%s)%s", v.Rank(), want, v.Layout().String(), hint)
 }

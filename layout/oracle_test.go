@@ -360,7 +360,9 @@ func runChain(t *testing.T, data []byte) {
 			switch {
 			case !axisOK:
 				wantErr = ErrAxis
-			case step == 0 || start < lo || start > hi || stop < lo || stop > hi:
+			case step == 0:
+				wantErr = ErrShape
+			case start < lo || start > hi || stop < lo || stop > hi:
 				wantErr = ErrBounds
 			default:
 				nr = r.slice(axis, start, stop, step)

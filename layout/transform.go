@@ -83,7 +83,7 @@ func (l Layout) clone() Layout {
 // Python's start:stop:step without negative-index wrapping or clamping:
 // for step > 0, start and stop must lie in [0, Dim(axis)]; for step < 0, in
 // [-1, Dim(axis)-1]. An empty result is allowed. Errors match ErrAxis,
-// ErrBounds (bounds outside the axis, step 0).
+// ErrBounds (bounds outside the axis) or ErrShape (step 0).
 func (l Layout) Slice(axis, start, stop, step int) (Layout, error) {
 	const op = "layout.Slice"
 	if err := l.checkAxis(op, "axis", axis); err != nil {
@@ -96,7 +96,7 @@ func (l Layout) Slice(axis, start, stop, step int) (Layout, error) {
 	}
 	switch {
 	case step == 0:
-		return Layout{}, Errorf(ErrBounds, op, "step", "step must not be 0")
+		return Layout{}, Errorf(ErrShape, op, "step", "step 0 would repeat index %d forever; want a step >= 1 or <= -1 (BroadcastTo repeats an axis)", start)
 	case start < lo || start > hi:
 		return Layout{}, Errorf(ErrBounds, op, "start", "start %d outside [%d, %d] for axis %d of extent %d with step %d", start, lo, hi, axis, n, step)
 	case stop < lo || stop > hi:

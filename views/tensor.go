@@ -31,7 +31,7 @@ func (t *Tensor[T]) live() {
 func Zeros[T Scalar](shape ...int) (*Tensor[T], error) {
 	l, err := layout.ColMajor(shape...)
 	if err != nil {
-		return nil, err
+		return nil, errop.Rename(err, "views.Zeros")
 	}
 	t := fromPool[T](l)
 	clear(t.data)

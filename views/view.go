@@ -1,6 +1,9 @@
 package views
 
-import "github.com/lapis-go/lapis/layout"
+import (
+	"github.com/lapis-go/lapis/internal/errop"
+	"github.com/lapis-go/lapis/layout"
+)
 
 // View is a borrowed strided view: a slice, a layout.Layout that says where
 // each element lives in it, and a lazy conjugation flag. Making and
@@ -163,45 +166,68 @@ func (v View[T]) AsSlice() ([]T, error) {
 }
 
 // with returns v with layout l, or the error of the transform that made l.
-func (v View[T]) with(l layout.Layout, err error) (View[T], error) {
+// Errors name op, the method the caller called.
+func (v View[T]) with(op string, l layout.Layout, err error) (View[T], error) {
 	if err != nil {
-		return View[T]{}, err
+		return View[T]{}, errop.Rename(err, op)
 	}
 	if v.noData() {
-		return View[T]{}, errNoData("views.View", "v")
+		return View[T]{}, errNoData(op, "v")
 	}
 	v.l = l
 	return v, nil
 }
 
 // Permute: see layout.Layout.Permute.
-func (v View[T]) Permute(axes ...int) (View[T], error) { return v.with(v.l.Permute(axes...)) }
+func (v View[T]) Permute(axes ...int) (View[T], error) {
+	l, err := v.l.Permute(axes...)
+	return v.with("views.View.Permute", l, err)
+}
 
 // T returns the matrix transpose (axes 0 and 1 swapped): see layout.Layout.T.
-func (v View[T]) T() (View[T], error) { return v.with(v.l.T()) }
+func (v View[T]) T() (View[T], error) {
+	l, err := v.l.T()
+	return v.with("views.View.T", l, err)
+}
 
 // Transpose swaps axes a and b: see layout.Layout.Transpose.
-func (v View[T]) Transpose(a, b int) (View[T], error) { return v.with(v.l.Transpose(a, b)) }
+func (v View[T]) Transpose(a, b int) (View[T], error) {
+	l, err := v.l.Transpose(a, b)
+	return v.with("views.View.Transpose", l, err)
+}
 
 // Slice keeps start, start+step, ... of axis: see layout.Layout.Slice.
 func (v View[T]) Slice(axis, start, stop, step int) (View[T], error) {
-	return v.with(v.l.Slice(axis, start, stop, step))
+	l, err := v.l.Slice(axis, start, stop, step)
+	return v.with("views.View.Slice", l, err)
 }
 
 // Reverse walks axis backwards: see layout.Layout.Reverse.
-func (v View[T]) Reverse(axis int) (View[T], error) { return v.with(v.l.Reverse(axis)) }
+func (v View[T]) Reverse(axis int) (View[T], error) {
+	l, err := v.l.Reverse(axis)
+	return v.with("views.View.Reverse", l, err)
+}
 
 // Index fixes axis at i and drops it: see layout.Layout.Index.
-func (v View[T]) Index(axis, i int) (View[T], error) { return v.with(v.l.Index(axis, i)) }
+func (v View[T]) Index(axis, i int) (View[T], error) {
+	l, err := v.l.Index(axis, i)
+	return v.with("views.View.Index", l, err)
+}
 
 // Reshape re-views the elements in column-major order with a new shape, or
 // fails with layout.ErrReshape when that needs a copy: see
 // layout.Layout.Reshape.
-func (v View[T]) Reshape(shape ...int) (View[T], error) { return v.with(v.l.Reshape(shape...)) }
+func (v View[T]) Reshape(shape ...int) (View[T], error) {
+	l, err := v.l.Reshape(shape...)
+	return v.with("views.View.Reshape", l, err)
+}
 
 // BroadcastTo repeats the view Julia-style (stride 0 axes); the result is
 // read-only: see layout.Layout.BroadcastTo.
-func (v View[T]) BroadcastTo(shape ...int) (View[T], error) { return v.with(v.l.BroadcastTo(shape...)) }
+func (v View[T]) BroadcastTo(shape ...int) (View[T], error) {
+	l, err := v.l.BroadcastTo(shape...)
+	return v.with("views.View.BroadcastTo", l, err)
+}
 
 func typeName[T Scalar]() string {
 	switch any(*new(T)).(type) {
