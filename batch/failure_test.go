@@ -3,8 +3,8 @@ package batch
 import (
 	"errors"
 	"math"
-	"strings"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
