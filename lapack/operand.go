@@ -93,6 +93,14 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg policy.Co
 		}
 	}
 	conj := v.IsConj()
+	switch {
+	case ok && conj && m.Rows*m.Cols == 0:
+		conj = false // nothing to conjugate
+	case ok && conj && m.Rows == 1 && m.Cols == 1:
+		// A 1 x 1 matrix is its own transpose: conj(a) = a^H, which goes
+		// in place as 'C' wherever LAPACK takes a transpose (as for n x n).
+		m.Trans = true
+	}
 	o.mode = mode
 	// A matrix LAPACK could take in place but without room after it for
 	// the library's over-read is copied (not refused in strict mode: its

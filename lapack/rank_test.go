@@ -3,9 +3,11 @@ package lapack
 import (
 	"errors"
 	"fmt"
+	"math/cmplx"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lapis-go/lapis/cblas"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -137,3 +139,34 @@ func newStrided(rng *rand.Rand, n, stride int) views.View[float64] {
 	v, _ := views.FromSlice(d, must(layout.New([]int{n}, []int{stride}, max(0, -stride*(n-1)))))
 	return v
 }
+
+// Empty and 1 x 1 conjugated views are addressable as they are (issue 10):
+// no copy, so strict mode accepts them, as it does a 2 x 2 a.H().
+func TestConjTinyInPlace(t *testing.T) {
+	empty := must(views.Zeros[complex128](0, 0))
+	b0 := must(views.Zeros[complex128](0, 1))
+	c0 := cblasCopies()
+	if err := Gesv(empty.View().Conj(), b0.View(), nil, Strict(true)); err != nil {
+		t.Errorf("Gesv on a 0 x 0 conjugated view: %v", err)
+	}
+	one := must(views.FromColMajor([]complex128{4}, 1, 1))
+	h, _ := one.View().H()
+	if err := Potrf(Lower, h, Strict(true)); err != nil || one.At(0, 0) != 2 {
+		t.Errorf("Potrf on a 1 x 1 H(): %v, factor %v; want 2", err, one.At(0, 0))
+	}
+	// (Gels's complex operands need room after them: see hasSpare.)
+	x := must(views.FromColMajor(append(make([]complex128, 0, 8), 1+1i, 2-1i), 2, 1))
+	a1 := must(views.FromColMajor(append(make([]complex128, 0, 4), 2+1i), 1, 1))
+	if err := Gels(a1.View().Conj(), must(x.View().Slice(0, 0, 1, 1)), Strict(true)); err != nil {
+		t.Errorf("Gels on a 1 x 1 conjugated view: %v", err)
+	} else if got, want := x.At(0, 0), (1+1i)/(2-1i); cmplxAbs(got-want) > 1e-15 {
+		t.Errorf("Gels 1 x 1 conj: x = %v, want %v", got, want)
+	}
+	if c := cblasCopies() - c0; c != 0 {
+		t.Errorf("%d copies", c)
+	}
+}
+
+func cblasCopies() int64 { return cblas.ReadStats().Copies }
+
+func cmplxAbs(c complex128) float64 { return cmplx.Abs(c) }

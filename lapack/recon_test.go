@@ -54,9 +54,11 @@ func wantCopies[T Scalar](v views.View[T], transposable bool) int64 {
 	switch {
 	case !ok:
 		return 1
+	case m.Rows*m.Cols == 0: // nothing to conjugate
+		return 0
 	case !m.Trans && !v.IsConj():
 		return 0
-	case m.Trans && transposable:
+	case (m.Trans || m.Rows == 1 && m.Cols == 1) && transposable: // a 1 x 1 is its own transpose
 		return 0
 	}
 	return 1
