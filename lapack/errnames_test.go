@@ -1,10 +1,12 @@
 package lapack
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -40,6 +42,23 @@ func TestErrorsNameTheCall(t *testing.T) {
 			if !strings.Contains(c.err.Error(), w) {
 				t.Errorf("%s: %q does not say %q", c.what, c.err, w)
 			}
+		}
+	}
+}
+
+// Error.Index of Solve does not depend on a's layout (issue 10): the
+// second column is zero, so a's own LU stops at pivot 1; the transposed
+// storage's factorisation would stop at 2.
+func TestSolveIndexLayout(t *testing.T) {
+	rows := []float64{1, 0, 2, 3, 0, 4, 5, 0, 7}
+	colMajor := must(views.FromRowMajor(rows, 3, 3)).View()
+	rowMajor, _ := views.FromSlice(rows, must(layout.RowMajor(3, 3)))
+	b := must(views.Zeros[float64](3))
+	for name, a := range map[string]views.View[float64]{"column-major": colMajor, "row-major": rowMajor} {
+		_, err := Solve(a, b.View())
+		var le *Error
+		if !errors.As(err, &le) || le.Index != 1 {
+			t.Errorf("%s: Solve: %v, want index 1", name, err)
 		}
 	}
 }

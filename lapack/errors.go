@@ -38,7 +38,13 @@ type Error struct {
 	Info    int    // LAPACK's info
 	// Index is the 0-based position info > 0 points at (Info-1): the zero
 	// pivot or diagonal element, or the order minus one of the failing
-	// leading minor. -1 for info < 0.
+	// leading minor, in the matrix LAPACK factored: the view as the caller
+	// sees it for the helpers (Solve, Inv, Cholesky, ...) and for routines
+	// given a column-major view; for a row-major view that a routine takes
+	// as its storage (Potrf's swapped triangle, batch.Solve's and
+	// batch.Inv's in-place factorisation of a^T), the position in that
+	// transposed factorisation, which is what the memory holds afterwards.
+	// -1 for info < 0.
 	Index int
 	// Arg names the argument LAPACK rejected (info < 0), as LAPACK's
 	// documentation names it.

@@ -66,7 +66,10 @@ func asMatrix[T Scalar](op string, b views.View[T]) (views.View[T], error) {
 
 // Solve returns x with a x = b for the n x n view a and the n-vector or
 // n x nrhs view b (x has b's shape), by LU with partial pivoting. A
-// singular a gives an error matching ErrSingular.
+// singular a gives an error matching ErrSingular whose Index is the first
+// zero pivot of a's own factorisation P a = L U, whatever a's layout (a
+// row-major a is solved through its storage, and refactored as a when
+// that fails).
 func Solve[T Scalar](a, b views.View[T], opts ...Option) (*views.Tensor[T], error) {
 	const op = "lapack.Solve"
 	bm, err := asMatrix(op, b)
@@ -84,6 +87,9 @@ func Solve[T Scalar](a, b views.View[T], opts ...Option) (*views.Tensor[T], erro
 	ipiv := pool.Get[int32](n)
 	defer pool.Put(ipiv)
 	if err := Getrf(lu.View(), ipiv.Data, opts...); err != nil {
+		if trans != NoTrans {
+			err = ownPivot(err, a, ipiv.Data, opts)
+		}
 		return nil, err
 	}
 	x := b.ToColMajor()
@@ -93,6 +99,24 @@ func Solve[T Scalar](a, b views.View[T], opts ...Option) (*views.Tensor[T], erro
 		return nil, err
 	}
 	return x, nil
+}
+
+// ownPivot returns the error Getrf gives for a itself when err is the
+// singular error of its transpose's factorisation (Solve factors a
+// row-major a's storage): the zero pivots of a and a^T lie in different
+// places, and Error.Index must not depend on a's layout. It runs only on
+// that failure.
+func ownPivot[T Scalar](err error, a views.View[T], ipiv []int32, opts []Option) error {
+	var le *Error
+	if !errors.As(err, &le) || le.kind != ErrSingular {
+		return err
+	}
+	c := a.ToColMajor()
+	defer c.Release()
+	if own := Getrf(c.View(), ipiv, opts...); own != nil {
+		return own
+	}
+	return err // not singular in working precision after all: keep what LAPACK said
 }
 
 // Inv returns a^-1 for the n x n view a. A singular a gives an error
