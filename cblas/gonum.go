@@ -52,10 +52,10 @@ import (
 // return without calling C; every call into C counts in Stats.Calls.
 //
 // Results agree with gonum's up to rounding (gonum's testblas suite runs
-// against Gonum in this package's tests), with one exception: OpenBLAS
-// 0.3.21's ?rotg is not safely scaled, so Drotg and Srotg overflow or
-// underflow (r = Inf, or c = s = Inf) when |a| or |b| is near the ends of
-// the floating-point range, where gonum's do not (OpenMathLib/OpenBLAS#4130).
+// against Gonum in this package's tests, in full). Drotg and Srotg are
+// computed in Go by gonum's safely scaled reference whatever library is
+// linked (OpenBLAS 0.3.21's ?rotg overflows near the ends of the
+// floating-point range: OpenMathLib/OpenBLAS#4130).
 //
 // Gonum holds no state; its methods may be called concurrently.
 type Gonum struct{}
@@ -453,10 +453,22 @@ func gnRotm[T gnReal](op string, n int, x []T, incX int, y []T, incY int, flag b
 	xrotm[T](cn, gnPtr(x), cx, gnPtr(y), cy, unsafe.Pointer(&p[0]))
 }
 
+// gnRotg is computed in Go by gonum's reference implementation (safely
+// scaled, as reference BLAS 3.10), whatever library is linked: a rotation
+// setup is four scalars, not worth a cgo call, and OpenBLAS 0.3.21's ?rotg
+// is not scaled (r = Inf for Drotg(4.49e307, 2.2e-308); reference r =
+// 4.49e307, c = 1: OpenMathLib/OpenBLAS#4130).
 func gnRotg[T gnReal](a, b T) (c, s, r, z T) {
-	policy.Calls.Add(1)
-	xrotg[T](unsafe.Pointer(&a), unsafe.Pointer(&b), unsafe.Pointer(&c), unsafe.Pointer(&s))
-	return c, s, a, b // BLAS leaves r in a and z in b
+	policy.Small.Add(1)
+	switch p := any(&a).(type) {
+	case *float32:
+		c32, s32, r32, z32 := impl.Srotg(*p, any(b).(float32))
+		return T(c32), T(s32), T(r32), T(z32)
+	case *float64:
+		c64, s64, r64, z64 := impl.Drotg(*p, any(b).(float64))
+		return T(c64), T(s64), T(r64), T(z64)
+	}
+	panic("unreachable")
 }
 
 // gnRotmg returns BLAS's param: the flag and [h11 h21 h12 h22], with the
