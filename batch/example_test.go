@@ -1,9 +1,11 @@
 package batch_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/lapis-go/lapis/batch"
+	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -41,4 +43,31 @@ func ExampleMul() {
 	// [[9 11]
 	//  [8 10]]
 	// batch.Mul: b: batch axis 2 has extent 2, a's has 3 (one of them must be 1 to broadcast) (bad shape)
+}
+
+// Batched small systems: factor 3 SPD 2x2 matrices at once and solve with
+// the factors. Matrix 1 is not positive definite: Cholesky reports it, the
+// others are factored, and CholeskySolve reports it again instead of
+// solving from its partial factor.
+func ExampleCholeskySolve() {
+	a, _ := views.FromColMajor([]float64{
+		4, 2, 2, 3, // matrix 0 (column-major)
+		1, 2, 2, 1, // matrix 1: not positive definite
+		9, 0, 0, 4, // matrix 2
+	}, 2, 2, 3)
+	b, _ := views.FromColMajor([]float64{2, 1, 1, 1, 9, 8}, 2, 1, 3) // one right-hand side each
+	err := batch.Cholesky(batch.Lower, a.View())
+	fmt.Println("Cholesky:", err)
+	err = batch.CholeskySolve(batch.Lower, a.View(), b.View())
+	var be *batch.Error
+	if errors.As(err, &be) {
+		for i := range be.Failed {
+			fmt.Println("CholeskySolve: matrix", i, "failed:", errors.Is(err, lapack.ErrNotPositiveDefinite))
+		}
+	}
+	fmt.Printf("x0 = %.3f, x2 = %.3f\n", b.Data()[0:2], b.Data()[4:6])
+	// Output:
+	// Cholesky: batch.Cholesky: 1 of 3 matrices failed: [1]: lapack: dpotrf: matrix is not positive definite: its leading minor of order 2 is not positive definite
+	// CholeskySolve: matrix 1 failed: true
+	// x0 = [0.500 0.000], x2 = [1.000 2.000]
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
@@ -85,4 +87,51 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// Least squares from row-major data (a [][]float64 as Go code holds it):
+// fit y = c0 + c1 t through four points. A rank-deficient design (a
+// column that is twice another) is an error that says so, with the
+// minimum-norm x still returned.
+func ExampleLeastSquares() {
+	a, _ := views.FromRows([][]float64{
+		{1, 0},
+		{1, 1},
+		{1, 2},
+		{1, 3},
+	})
+	y, _ := views.FromColMajor([]float64{1, 3, 5, 7}, 4)
+	c, err := lapack.LeastSquares(a.View(), y.View())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("c = %.3f\n", c.Data())
+
+	bad, _ := views.FromRows([][]float64{{1, 2}, {2, 4}, {3, 6}})
+	y3, _ := views.FromColMajor([]float64{1, 2, 3}, 3)
+	x, err := lapack.LeastSquares(bad.View(), y3.View())
+	var le *lapack.Error
+	if errors.Is(err, lapack.ErrRankDeficient) && errors.As(err, &le) {
+		fmt.Printf("rank %d; minimum-norm x = %.3f\n", le.Rank, x.Data())
+	}
+	// Output:
+	// c = [1.000 2.000]
+	// rank 1; minimum-norm x = [0.200 0.400]
+}
+
+// gonum interop: a mat.Dense is viewed in place (row-major strides, no
+// copy), solved by LAPACK, and the result turned back into a mat.Dense.
+func Example_gonum() {
+	a := mat.NewDense(2, 2, []float64{4, 1, 2, 3})
+	b := mat.NewDense(2, 1, []float64{1, 2})
+	x, err := lapack.Solve(views.FromDense(a), views.FromDense(b))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	xd, _ := views.ToDense(x.View())
+	fmt.Printf("x = %.3f\n", mat.Formatted(xd.T()))
+	// Output:
+	// x = [0.100  0.600]
 }
