@@ -243,14 +243,16 @@ func sumSquares32(n int, px unsafe.Pointer, sx, parts int) float64 {
 		}
 		return (s0 + s1) + (s2 + s3)
 	}
+	// Parts are read one float at a time: a *[2]float32 over a real
+	// element would reach past it (checkptr refuses that).
 	step := sx * parts * 4
 	var s0, s1 float64
 	for i := 0; i < n; i++ {
-		p := (*[2]float32)(unsafe.Add(px, i*step))
-		re := float64(p[0])
+		p := unsafe.Add(px, i*step)
+		re := float64(*(*float32)(p))
 		s0 += re * re
 		if parts == 2 {
-			im := float64(p[1])
+			im := float64(*(*float32)(unsafe.Add(p, 4)))
 			s1 += im * im
 		}
 	}
@@ -279,10 +281,12 @@ func nrm2Float64(n int, px unsafe.Pointer, sx, parts int) float64 {
 		step := sx * parts * 8
 		var s0, s1 float64
 		for i := 0; i < n; i++ {
-			p := (*[2]float64)(unsafe.Add(px, i*step))
-			s0 += p[0] * p[0]
+			p := unsafe.Add(px, i*step)
+			re := *(*float64)(p)
+			s0 += re * re
 			if parts == 2 {
-				s1 += p[1] * p[1]
+				im := *(*float64)(unsafe.Add(p, 8))
+				s1 += im * im
 			}
 		}
 		s = s0 + s1

@@ -48,6 +48,9 @@ fi
 step "go test -race"
 GOEXPERIMENT=cgocheck2 go test -race -count=1 ./...
 
+step "guard pages, full tables, with checkptr (under -race they run a sample)"
+go test -count=1 -gcflags=all=-d=checkptr -run '^TestGuard$' ./...
+
 step "allocation counts (without -race: its sync.Pool drops buffers at random)"
 go test -count=1 -run 'Alloc' ./...
 
