@@ -26,6 +26,13 @@ var (
 	// deficient. NoConditionCheck turns the numerical check off. It also
 	// matches ErrSingular.
 	ErrRankDeficient = errors.New("matrix is rank deficient")
+	// ErrIllConditioned: Solve or Inv (lapack and batch) met a matrix
+	// whose estimated reciprocal condition number (Error.Rcond, one norm,
+	// from gecon after the factorisation) is below machine epsilon: the
+	// result was still written but may have no correct digits.
+	// NoConditionCheck turns the check off. It also matches ErrSingular
+	// (singular to working precision).
+	ErrIllConditioned = errors.New("matrix is ill-conditioned")
 	// ErrArgument: LAPACK rejected an argument (info < 0). lapis checks
 	// arguments before calling, so this is a bug in lapis: please report it.
 	ErrArgument = errors.New("LAPACK rejected an argument")
@@ -74,10 +81,10 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("lapack: %s: %v (info %d)", e.Routine, e.kind, e.Info)
 }
 
-// Is makes a rank-deficiency error match ErrSingular too: a numerically
-// rank-deficient matrix is singular to working precision.
+// Is makes rank-deficiency and ill-conditioning errors match ErrSingular
+// too: such a matrix is singular to working precision.
 func (e *Error) Is(target error) bool {
-	return target == ErrSingular && e.kind == ErrRankDeficient
+	return target == ErrSingular && (e.kind == ErrRankDeficient || e.kind == ErrIllConditioned)
 }
 
 // Unwrap returns the sentinel e matches.

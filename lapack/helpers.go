@@ -69,7 +69,10 @@ func asMatrix[T Scalar](op string, b views.View[T]) (views.View[T], error) {
 // singular a gives an error matching ErrSingular whose Index is the first
 // zero pivot of a's own factorisation P a = L U, whatever a's layout (a
 // row-major a is solved through its storage, and refactored as a when
-// that fails).
+// that fails). An ill-conditioned a (estimated reciprocal condition number
+// below machine epsilon, from gecon after the factorisation) returns x
+// together with an error matching ErrIllConditioned (and ErrSingular)
+// that carries Rcond, unless NoConditionCheck is passed.
 func Solve[T Scalar](a, b views.View[T], opts ...Option) (*views.Tensor[T], error) {
 	const op = "lapack.Solve"
 	bm, err := asMatrix(op, b)
@@ -86,19 +89,65 @@ func Solve[T Scalar](a, b views.View[T], opts ...Option) (*views.Tensor[T], erro
 	}
 	ipiv := pool.Get[int32](n)
 	defer pool.Put(ipiv)
+	cond := newCondCheck(op, lu.View(), trans, opts)
 	if err := Getrf(lu.View(), ipiv.Data, opts...); err != nil {
 		if trans != NoTrans {
 			err = ownPivot(err, a, ipiv.Data, opts)
 		}
 		return nil, err
 	}
+	condErr := cond.check(lu.View())
 	x := b.ToColMajor()
 	xm, _ := asMatrix(op, x.View())
 	if err := Getrs(trans, lu.View(), ipiv.Data, xm, opts...); err != nil {
 		x.Release()
 		return nil, err
 	}
-	return x, nil
+	return x, condErr
+}
+
+// condCheck is the conditioning check of Solve and Inv: the matrix's norm
+// taken before the factorisation (O(n^2)), then gecon on the LU factors
+// (O(n^2), against the factorisation's O(n^3)). Off with NoConditionCheck.
+type condCheck[T Scalar] struct {
+	op    string
+	norm  Norm // of the factored matrix: one norm of a, as stored
+	anorm float64
+	off   bool
+	opts  []Option
+}
+
+// newCondCheck prepares the check for m, the matrix about to be factored,
+// which is a (trans NoTrans) or its storage a^T or a^H: the one norm of a
+// is the infinity norm of its transpose, so rcond is a's one-norm figure
+// either way.
+func newCondCheck[T Scalar](op string, m views.View[T], trans Op, opts []Option) condCheck[T] {
+	c := condCheck[T]{op: op, norm: OneNorm, off: policy.Configure(opts).NoCondCheck, opts: opts}
+	if trans != NoTrans {
+		c.norm = InfNorm
+	}
+	if !c.off {
+		c.anorm, _ = Lange(c.norm, m, opts...) // m is square, checked
+	}
+	return c
+}
+
+// check estimates rcond from the LU factors lu and returns an error
+// matching ErrIllConditioned when it is below machine epsilon (nil when
+// the check is off or the matrix is empty).
+func (c condCheck[T]) check(lu views.View[T]) error {
+	if c.off || lu.Len() == 0 {
+		return nil
+	}
+	rcond, err := Gecon(c.norm, lu, c.anorm, c.opts...)
+	if err != nil {
+		return err
+	}
+	if eps := epsOf[T]() / 2; !(rcond < eps) { // NaN rcond: the factors hold NaN, which shows in the result
+		return nil
+	}
+	return &Error{Routine: families["xgecon"].routines[typeIndex[T]()], Index: -1, Rank: -1, Rcond: rcond, kind: ErrIllConditioned,
+		detail: fmt.Sprintf("%s: the reciprocal condition number is about %.3g, below machine epsilon: the result was written but may have no correct digits (NoConditionCheck turns this check off)", c.op, rcond)}
 }
 
 // ownPivot returns the error Getrf gives for a itself when err is the
@@ -120,7 +169,10 @@ func ownPivot[T Scalar](err error, a views.View[T], ipiv []int32, opts []Option)
 }
 
 // Inv returns a^-1 for the n x n view a. A singular a gives an error
-// matching ErrSingular.
+// matching ErrSingular; an ill-conditioned one (estimated reciprocal
+// condition number below machine epsilon) returns the computed inverse
+// together with an error matching ErrIllConditioned (and ErrSingular)
+// that carries Rcond, unless NoConditionCheck is passed.
 func Inv[T Scalar](a views.View[T], opts ...Option) (*views.Tensor[T], error) {
 	const op = "lapack.Inv"
 	inv, err := workCopy(op, a)
@@ -134,15 +186,18 @@ func Inv[T Scalar](a views.View[T], opts ...Option) (*views.Tensor[T], error) {
 	}
 	ipiv := pool.Get[int32](n)
 	defer pool.Put(ipiv)
+	cond := newCondCheck(op, inv.View(), NoTrans, opts)
 	err = Getrf(inv.View(), ipiv.Data, opts...)
+	var condErr error
 	if err == nil {
+		condErr = cond.check(inv.View())
 		err = Getri(inv.View(), ipiv.Data, opts...)
 	}
 	if err != nil {
 		inv.Release()
 		return nil, err
 	}
-	return inv, nil
+	return inv, condErr
 }
 
 // Det returns the determinant of the n x n view a (1 for n = 0). It is

@@ -170,3 +170,58 @@ func TestConjTinyInPlace(t *testing.T) {
 func cblasCopies() int64 { return cblas.ReadStats().Copies }
 
 func cmplxAbs(c complex128) float64 { return cmplx.Abs(c) }
+
+// Solve and Inv report a matrix singular to working precision (issue 12):
+// [[1 2 3][4 5 6][7 8 9]] factors without a zero pivot in floating point,
+// and used to give nil and garbage.
+func testIllConditioned[T Scalar](t *testing.T) {
+	rows := [][]T{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}
+	a := must(views.FromRows(rows))
+	rowMajor, _ := a.View().T() // a^T viewed row-major: solved through its storage
+	b := must(views.FromColMajor([]T{1, 2, 3}, 3))
+	// In some precisions LU meets an exactly zero pivot (ErrSingular, no
+	// result); otherwise the check must say what LAPACK does not.
+	exact := func(err error) bool {
+		var le *Error
+		return errors.As(err, &le) && le.Info > 0 && errors.Is(err, ErrSingular)
+	}
+	for name, av := range map[string]views.View[T]{"column-major": a.View(), "row-major": rowMajor} {
+		x, err := Solve(av, b.View())
+		var le *Error
+		if !exact(err) && (!errors.Is(err, ErrIllConditioned) || !errors.Is(err, ErrSingular) || !errors.As(err, &le) || x == nil || !(le.Rcond < 1e-6)) {
+			t.Errorf("%s: Solve: x %v, %v; want x with ErrIllConditioned", name, x != nil, err)
+		}
+		inv, err := Inv(av)
+		if !exact(err) && (!errors.Is(err, ErrIllConditioned) || inv == nil) {
+			t.Errorf("%s: Inv: %v; want the inverse with ErrIllConditioned", name, err)
+		}
+		if _, err := Solve(av, b.View(), NoConditionCheck()); err != nil && !exact(err) {
+			t.Errorf("%s: Solve(NoConditionCheck): %v", name, err)
+		}
+		if _, err := Inv(av, NoConditionCheck()); err != nil && !exact(err) {
+			t.Errorf("%s: Inv(NoConditionCheck): %v", name, err)
+		}
+	}
+	// Singular to working precision with no zero pivot: [[1 1] [1 1+eps]]
+	// (rcond about eps/4).
+	e := fromFloat[T](epsOf[T]())
+	near := must(views.FromRows([][]T{{1, 1}, {1, 1 + e}}))
+	b2 := must(views.FromColMajor([]T{1, 2}, 2))
+	if x, err := Solve(near.View(), b2.View()); !errors.Is(err, ErrIllConditioned) || x == nil {
+		t.Errorf("[[1 1] [1 1+eps]]: Solve: %v, want x with ErrIllConditioned", err)
+	}
+	if inv, err := Inv(near.View()); !errors.Is(err, ErrIllConditioned) || inv == nil {
+		t.Errorf("[[1 1] [1 1+eps]]: Inv: %v, want the inverse with ErrIllConditioned", err)
+	}
+	good := must(views.FromRows([][]T{{4, 1, 0}, {1, 4, 1}, {0, 1, 4}}))
+	if _, err := Solve(good.View(), b.View()); err != nil {
+		t.Errorf("well-conditioned Solve: %v", err)
+	}
+	if _, err := Inv(good.View()); err != nil {
+		t.Errorf("well-conditioned Inv: %v", err)
+	}
+}
+
+func TestIllConditioned(t *testing.T) {
+	tm.ForTypes(t, testIllConditioned[float32], testIllConditioned[float64], testIllConditioned[complex64], testIllConditioned[complex128])
+}
