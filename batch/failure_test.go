@@ -2,6 +2,7 @@ package batch
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -109,5 +110,87 @@ func TestBatchRHSShapeHint(t *testing.T) {
 	}
 	if err := Solve(a.View(), must2(b.View().Reshape(3, 1, 5))); err != nil {
 		t.Errorf("with the hint followed: %v", err)
+	}
+}
+
+// Solve and Inv report an ill-conditioned matrix of the batch (issue 12),
+// with its result written, whatever the layout; NoConditionCheck turns it
+// off.
+func TestBatchIllConditioned(t *testing.T) {
+	const count, bad = 7, 3
+	eps := 0x1p-52
+	build := func(rowMajor bool) views.View[float64] {
+		a := must2(views.Zeros[float64](2, 2, count))
+		for q := range count {
+			vals := [4]float64{2, 1, 1, 3} // well conditioned
+			if q == bad {
+				vals = [4]float64{1, 1, 1, 1 + eps}
+			}
+			a.Set(vals[0], 0, 0, q)
+			a.Set(vals[1], 1, 0, q)
+			a.Set(vals[2], 0, 1, q)
+			a.Set(vals[3], 1, 1, q)
+		}
+		v := a.View()
+		if rowMajor {
+			v, _ = v.Transpose(0, 1) // the same values as a^T: still one ill-conditioned matrix
+		}
+		return v
+	}
+	for _, rowMajor := range []bool{false, true} {
+		for _, nocheck := range []bool{false, true} {
+			var opts []Option
+			if nocheck {
+				opts = append(opts, NoConditionCheck())
+			}
+			a := build(rowMajor)
+			b := must2(views.Zeros[float64](2, 1, count))
+			for i := range b.Data() {
+				b.Data()[i] = 1
+			}
+			errSolve := Solve(a, b.View(), opts...)
+			errInv := Inv(build(rowMajor), opts...)
+			for name, err := range map[string]error{"Solve": errSolve, "Inv": errInv} {
+				var be *Error
+				switch {
+				case nocheck && err != nil:
+					t.Errorf("rowMajor=%v %s with NoConditionCheck: %v", rowMajor, name, err)
+				case !nocheck && (!errors.As(err, &be) || len(be.Failed) != 1 || be.Failed[bad] == nil || !errors.Is(err, lapack.ErrIllConditioned)):
+					t.Errorf("rowMajor=%v %s: %v; want matrix %d reported ill-conditioned", rowMajor, name, err, bad)
+				}
+			}
+			if x := b.At(1, 0, bad); math.IsNaN(x) || x == 1 { // x = [1 0]
+				t.Errorf("rowMajor=%v: the ill-conditioned system's x was not written: %v", rowMajor, x)
+			}
+		}
+	}
+}
+
+// BenchmarkSolveCondCheck: batch.Solve with its conditioning check against
+// NoConditionCheck, 10000 float64 SPD matrices of order n, one right-hand
+// side.
+func BenchmarkSolveCondCheck(b *testing.B) {
+	oneThread(b)
+	rng := rand.New(rand.NewPCG(14, 1))
+	for _, n := range []int{3, 8, 32} {
+		a0 := spdBatch[float64](rng, n, []int{10000}, tm.ColPacked)
+		b0 := newBatch[float64](rng, n, 1, []int{10000}, tm.ColPacked)
+		for _, c := range []struct {
+			name string
+			opts []Option
+		}{{"check", nil}, {"nocheck", []Option{NoConditionCheck()}}} {
+			b.Run(fmt.Sprintf("op=solve/n=%d/impl=%s", n, c.name), func(b *testing.B) {
+				a, x := cloneBatch(a0), cloneBatch(b0)
+				for b.Loop() {
+					b.StopTimer()
+					copy(a.buf, a0.buf)
+					copy(x.buf, b0.buf)
+					b.StartTimer()
+					if err := Solve(a.v, x.v, c.opts...); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

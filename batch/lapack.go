@@ -209,7 +209,10 @@ func pivots(n int) func() []int32 { return func() []int32 { return make([]int32,
 // matrices are solved in one C loop per chunk with LAPACK's unblocked
 // algorithm (getf2 and the triangular solves) instead of one gesv call
 // each: the same method, a fraction of the cost (README), results equal
-// within rounding to gesv's.
+// within rounding to gesv's. Ill-conditioned matrices (reciprocal
+// condition number below machine epsilon: lapack.CheckCondition) are
+// reported in the *Error with their solution written, unless
+// lapack.NoConditionCheck is passed.
 func Solve[T Scalar](a, b views.View[T], opts ...Option) error {
 	const op = "batch.Solve"
 	shape, err := operands(op, []string{"a", "b"}, []views.View[T]{a, b})
@@ -226,20 +229,37 @@ func Solve[T Scalar](a, b views.View[T], opts ...Option) error {
 	if err := refusedUpFront(op, "b", b, opts); err != nil {
 		return err
 	}
+	check := !policy.Configure(opts).NoCondCheck
+	var norms []float64
+	if check {
+		norms = batchNorms(a, shape, opts)
+	}
 	if done, err := stridedSolve(op, shape, a, b, opts); done {
+		if check {
+			err = conditioned(op, shape, a, norms, err, opts)
+		}
 		return err
 	}
-	return perMatrix(op, shape, []views.View[T]{a, b}, n*n*n, pivots(n), func(_ int, m []views.View[T], ipiv []int32) error {
+	return perMatrix(op, shape, []views.View[T]{a, b}, n*n*n, pivots(n), func(t int, m []views.View[T], ipiv []int32) error {
 		s, trans, ok := storage(m[0])
 		if !ok {
-			return lapack.Gesv(m[0], m[1], ipiv, opts...)
+			if err := lapack.Gesv(m[0], m[1], ipiv, opts...); err != nil {
+				return err
+			}
+		} else {
+			// A row-major matrix is solved through its storage, a^T (a^H
+			// when conjugated): factor that, solve with "T" ("C"). No copy.
+			if err := lapack.Getrf(s, ipiv, opts...); err != nil {
+				return err
+			}
+			if err := lapack.Getrs(trans, s, ipiv, m[1], opts...); err != nil {
+				return err
+			}
 		}
-		// A row-major matrix is solved through its storage, a^T (a^H when
-		// conjugated): factor that, solve with "T" ("C"). No copy.
-		if err := lapack.Getrf(s, ipiv, opts...); err != nil {
-			return err
+		if check {
+			return checkCondition(op, m[0], norms[t], opts)
 		}
-		return lapack.Getrs(trans, s, ipiv, m[1], opts...)
+		return nil
 	})
 }
 
@@ -369,7 +389,9 @@ func LU[T Scalar](a views.View[T], ipiv []int32, opts ...Option) error {
 // (lapack.Getrf then Getri; a row-major matrix through its storage, whose
 // inverse is the transpose of the inverse, without a copy). Singular
 // matrices are reported in the *Error and left factored (for a row-major
-// matrix: the factors of its transpose).
+// matrix: the factors of its transpose); ill-conditioned ones
+// (lapack.CheckCondition) are reported with their inverse written, unless
+// lapack.NoConditionCheck is passed.
 func Inv[T Scalar](a views.View[T], opts ...Option) error {
 	const op = "batch.Inv"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
@@ -380,16 +402,29 @@ func Inv[T Scalar](a views.View[T], opts ...Option) error {
 	if err := squareBatch(op, "a", n, cols); err != nil {
 		return err
 	}
+	check := !policy.Configure(opts).NoCondCheck
 	return perMatrix(op, shape, []views.View[T]{a}, n*n*n, pivots(n), func(_ int, m []views.View[T], ipiv []int32) error {
 		// The inverse of a row-major matrix's storage a^T is (a^-1)^T:
 		// inverting the storage in place inverts the matrix. No copy.
+		orig := m[0]
 		if s, _, ok := storage(m[0]); ok {
 			m[0] = s
+		}
+		var anorm float64
+		if check {
+			anorm = matrixNorm(orig, opts)
 		}
 		if err := lapack.Getrf(m[0], ipiv, opts...); err != nil {
 			return err
 		}
-		return lapack.Getri(m[0], ipiv, opts...)
+		var condErr error
+		if check {
+			condErr = checkCondition(op, orig, anorm, opts)
+		}
+		if err := lapack.Getri(m[0], ipiv, opts...); err != nil {
+			return err
+		}
+		return condErr
 	})
 }
 

@@ -132,22 +132,13 @@ func newCondCheck[T Scalar](op string, m views.View[T], trans Op, opts []Option)
 	return c
 }
 
-// check estimates rcond from the LU factors lu and returns an error
-// matching ErrIllConditioned when it is below machine epsilon (nil when
-// the check is off or the matrix is empty).
+// check runs CheckCondition on the LU factors lu (nil when the check is
+// off).
 func (c condCheck[T]) check(lu views.View[T]) error {
-	if c.off || lu.Len() == 0 {
+	if c.off {
 		return nil
 	}
-	rcond, err := Gecon(c.norm, lu, c.anorm, c.opts...)
-	if err != nil {
-		return err
-	}
-	if eps := epsOf[T]() / 2; !(rcond < eps) { // NaN rcond: the factors hold NaN, which shows in the result
-		return nil
-	}
-	return &Error{Routine: families["xgecon"].routines[typeIndex[T]()], Index: -1, Rank: -1, Rcond: rcond, kind: ErrIllConditioned,
-		detail: fmt.Sprintf("%s: the reciprocal condition number is about %.3g, below machine epsilon: the result was written but may have no correct digits (NoConditionCheck turns this check off)", c.op, rcond)}
+	return CheckCondition(c.op, c.norm, lu, c.anorm, c.opts...)
 }
 
 // ownPivot returns the error Getrf gives for a itself when err is the
@@ -407,11 +398,6 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...Option) (*views.Tensor[T
 	}
 	return x, nil
 }
-
-// NoConditionCheck turns off the checks that report a numerically rank
-// deficient matrix as an error matching ErrRankDeficient (Gels,
-// LeastSquares, batch.LeastSquares): the result is returned as computed.
-func NoConditionCheck() cblas.Option { return policy.CondCheck(false) }
 
 // gelsdAny calls Gelsd with singular values of T's real type and returns
 // the rank and the ratio of the smallest to the largest singular value.

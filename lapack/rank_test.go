@@ -3,6 +3,7 @@ package lapack
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/cmplx"
 	"math/rand/v2"
 	"testing"
@@ -224,4 +225,34 @@ func testIllConditioned[T Scalar](t *testing.T) {
 
 func TestIllConditioned(t *testing.T) {
 	tm.ForTypes(t, testIllConditioned[float32], testIllConditioned[float64], testIllConditioned[complex64], testIllConditioned[complex128])
+}
+
+// CheckCondition's exact small path agrees with the exact value, and
+// LAPACK's estimate (the path above condSmall) is within its usual factor.
+func TestCheckConditionPaths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 9))
+	for _, n := range []int{1, 3, 16, 17, 40} {
+		a := tm.New[float64](rng, n, n, tm.ColPacked)
+		for _, norm := range []Norm{OneNorm, InfNorm} {
+			anorm := must(Lange(norm, a.V))
+			lu := a.V.ToColMajor()
+			if err := Getrf(lu.View(), make([]int32, n)); err != nil {
+				t.Fatal(err)
+			}
+			inv := must(Inv(a.V))
+			exact := 1 / (anorm * must(Lange(norm, inv.View())))
+			est, err := Gecon(norm, lu.View(), anorm)
+			if err != nil || est < exact/10 || est > exact*10 {
+				t.Errorf("n=%d norm %c: gecon %g, exact %g", n, norm, est, exact)
+			}
+			if n <= condSmall {
+				if got := 1 / (anorm * invNormLU(norm, lu.View(), n)); math.Abs(got-exact) > 1e-10*exact {
+					t.Errorf("n=%d norm %c: exact path %g, want %g", n, norm, got, exact)
+				}
+			}
+			if err := CheckCondition("test", norm, lu.View(), anorm); err != nil {
+				t.Errorf("n=%d: random matrix reported: %v", n, err)
+			}
+		}
+	}
 }

@@ -1,0 +1,298 @@
+package batch
+
+import (
+	"errors"
+	"math"
+	"math/cmplx"
+	"unsafe"
+
+	"github.com/lapis-go/lapis/lapack"
+	"github.com/lapis-go/lapis/views"
+)
+
+// The conditioning check of Solve and Inv (lapack.CheckCondition): each
+// matrix's norm is taken before it is factored and its reciprocal
+// condition number computed from the factors; an ill-conditioned matrix
+// (below machine epsilon) is reported in the *Error with its result
+// written. lapack.NoConditionCheck turns it off. Matrices of order up to
+// condSmall are read in place through their strides, whatever the layout
+// (no copy, no cgo call); larger ones go through lapack.
+
+const condSmall = 16
+
+// small is how the check reads matrices of order n <= condSmall of a
+// batch: straight from memory at offset off (matrix t), element (i, j) of
+// the matrix LAPACK factors at off + i*s0 + j*s1 (a conjugated view's
+// stored values: conjugation changes neither norm).
+type small[T Scalar] struct {
+	base   unsafe.Pointer
+	s0, s1 int
+	norm   lapack.Norm
+}
+
+// smallOf describes the batch v for the check (matrices of order <=
+// condSmall): the factored matrix is the storage of a row-major one.
+func smallOf[T Scalar](v views.View[T]) small[T] {
+	m := first(v)
+	l := m.Layout()
+	r := small[T]{base: unsafe.Pointer(unsafe.SliceData(v.Data())), s0: l.Stride(0), s1: l.Stride(1), norm: lapack.OneNorm}
+	if _, _, ok := storage(m); ok {
+		r.s0, r.s1, r.norm = r.s1, r.s0, lapack.InfNorm
+	}
+	return r
+}
+
+// load copies the n x n matrix at offset off into f, column-major (as
+// stored: conjugation changes neither norm).
+func (r *small[T]) load(f *[condSmall * condSmall]T, off, n int) {
+	var z T
+	sz := int(unsafe.Sizeof(z))
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			f[i+j*n] = *(*T)(unsafe.Add(r.base, (off+i*r.s0+j*r.s1)*sz))
+		}
+	}
+}
+
+// normOf is the one or infinity norm of the n x n matrix in f.
+func normOf[T Scalar](norm lapack.Norm, f *[condSmall * condSmall]T, n int) float64 {
+	var rows [condSmall]float64
+	best := 0.0
+	abs := absFunc[T]()
+	for j := 0; j < n; j++ {
+		sum := 0.0
+		for i := 0; i < n; i++ {
+			a := abs(f[i+j*n])
+			sum += a
+			rows[i] += a
+		}
+		best = max(best, sum)
+	}
+	if norm == lapack.InfNorm {
+		best = 0
+		for i := 0; i < n; i++ {
+			best = max(best, rows[i])
+		}
+	}
+	return best
+}
+
+// invNorm is the norm of A^-1 from A's LU factors in f (see
+// lapack.CheckCondition: the pivots do not change it).
+func invNorm[T Scalar](norm lapack.Norm, f *[condSmall * condSmall]T, n int) float64 {
+	var inv [condSmall * condSmall]T
+	for j := 0; j < n; j++ {
+		col := inv[j*n : j*n+n]
+		col[j] = 1
+		for k := j; k < n; k++ {
+			for i := k + 1; i < n; i++ {
+				col[i] -= f[i+k*n] * col[k]
+			}
+		}
+		for k := n - 1; k >= 0; k-- {
+			col[k] /= f[k+k*n]
+			for i := 0; i < k; i++ {
+				col[i] -= f[i+k*n] * col[k]
+			}
+		}
+	}
+	return normOf(norm, &inv, n)
+}
+
+// factored returns the view LAPACK factors for matrix m (its storage when
+// m is row-major) and the norm to take of it.
+func factored[T Scalar](m views.View[T]) (views.View[T], lapack.Norm) {
+	if s, _, ok := storage(m); ok {
+		return s, lapack.InfNorm
+	}
+	return m, lapack.OneNorm
+}
+
+// matrixNorm is the norm condNorm chooses of matrix m as it will be
+// factored (Inv's per-matrix check).
+func matrixNorm[T Scalar](m views.View[T], opts []Option) float64 {
+	n := m.Layout().Dim(0)
+	if n <= condSmall {
+		var f [condSmall * condSmall]T
+		r := smallOf(m)
+		r.load(&f, m.Layout().Offset(), n)
+		return normOf(r.norm, &f, n)
+	}
+	s, norm := factored(m)
+	return largeNorm(norm, s, opts)
+}
+
+// largeNorm is lange's norm of a matrix above condSmall (in Go when lange
+// would have to copy it).
+func largeNorm[T Scalar](norm lapack.Norm, m views.View[T], opts []Option) float64 {
+	if _, ok := m.Layout().Matrix(); ok && !m.IsConj() {
+		v, _ := lapack.Lange(norm, m, opts...)
+		return v
+	}
+	n := m.Layout().Dim(0)
+	if norm == lapack.InfNorm {
+		m, _ = m.T()
+	}
+	best := 0.0
+	for j := 0; j < n; j++ {
+		sum := 0.0
+		for i := 0; i < n; i++ {
+			sum += cmplx.Abs(toC128(m.At(i, j)))
+		}
+		best = max(best, sum)
+	}
+	return best
+}
+
+// checkCondition is lapack.CheckCondition for the factors of matrix m of
+// a batch, whose norm was anorm, in Go for small orders.
+func checkCondition[T Scalar](op string, m views.View[T], anorm float64, opts []Option) error {
+	n := m.Layout().Dim(0)
+	s, norm := factored(m)
+	if n > condSmall {
+		return lapack.CheckCondition(op, norm, s, anorm, opts...)
+	}
+	if n == 0 || anorm == 0 {
+		return nil
+	}
+	var f [condSmall * condSmall]T
+	r := smallOf(m)
+	r.load(&f, m.Layout().Offset(), n)
+	if rcond := 1 / (anorm * invNorm(r.norm, &f, n)); !(rcond < epsOf[T]()/2) && !math.IsNaN(rcond) {
+		return nil
+	}
+	// The (rare) ill-conditioned matrix: lapack builds the error, from the
+	// same exact computation for this order.
+	return lapack.CheckCondition(op, norm, s, anorm, opts...)
+}
+
+// batchNorms returns, in flat batch order, the norm of each matrix of a
+// as it will be factored.
+func batchNorms[T Scalar](a views.View[T], shape []int, opts []Option) []float64 {
+	norms := make([]float64, count(shape))
+	n := a.Layout().Dim(0)
+	if len(norms) == 0 || n == 0 {
+		return norms
+	}
+	if n > condSmall {
+		for t := range norms {
+			norms[t] = matrixNorm(matrixAt(a, shape, t), opts)
+		}
+		return norms
+	}
+	r := smallOf(a)
+	var f [condSmall * condSmall]T
+	eachOffset(a, shape, func(t, off int) {
+		r.load(&f, off, n)
+		norms[t] = normOf(r.norm, &f, n)
+	})
+	return norms
+}
+
+// conditioned checks, after a run of Solve that returned err, every
+// matrix of a (holding its LU factors) that did not fail, and adds the
+// ill-conditioned ones to the *Error.
+func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []float64, err error, opts []Option) error {
+	var be *Error
+	if err != nil && !errors.As(err, &be) {
+		return err // not a per-matrix failure: nothing was computed for sure
+	}
+	n := a.Layout().Dim(0)
+	report := func(t int, cerr error) {
+		var le *lapack.Error
+		if errors.As(cerr, &le) {
+			if be == nil {
+				be = &Error{Op: op, Shape: shape, Failed: map[int]*lapack.Error{}}
+			}
+			be.Failed[t] = le
+		}
+	}
+	failed := func(t int) bool { return be != nil && be.Failed[t] != nil }
+	if n > condSmall {
+		for t := range norms {
+			if !failed(t) {
+				report(t, checkCondition(op, matrixAt(a, shape, t), norms[t], opts))
+			}
+		}
+	} else if n > 0 && len(norms) > 0 {
+		r := smallOf(a)
+		var f [condSmall * condSmall]T
+		eps := epsOf[T]() / 2
+		eachOffset(a, shape, func(t, off int) {
+			if failed(t) || norms[t] == 0 {
+				return
+			}
+			r.load(&f, off, n)
+			if rcond := 1 / (norms[t] * invNorm(r.norm, &f, n)); rcond < eps || math.IsNaN(rcond) {
+				report(t, checkCondition(op, matrixAt(a, shape, t), norms[t], opts))
+			}
+		})
+	}
+	if be == nil {
+		return nil
+	}
+	return be
+}
+
+// eachOffset calls f with the flat index and the data offset of every
+// matrix of the batch v, in flat batch order (axis 2 fastest).
+func eachOffset[T Scalar](v views.View[T], shape []int, f func(t, off int)) {
+	total := count(shape)
+	if total == 0 {
+		return
+	}
+	l := v.Layout()
+	idx := make([]int, len(shape))
+	off := l.Offset()
+	for t := 0; t < total; t++ {
+		f(t, off)
+		for k := range idx { // next index, axis 2 fastest
+			idx[k]++
+			off += l.Stride(2 + k)
+			if idx[k] < shape[k] {
+				break
+			}
+			off -= idx[k] * l.Stride(2+k)
+			idx[k] = 0
+		}
+	}
+}
+
+// absFunc returns |x| for T, chosen once per call rather than by a type
+// switch per element.
+func absFunc[T Scalar]() func(T) float64 {
+	var f any
+	switch any(*new(T)).(type) {
+	case float32:
+		f = func(x float32) float64 { return math.Abs(float64(x)) }
+	case float64:
+		f = math.Abs
+	case complex64:
+		f = func(x complex64) float64 { return cmplx.Abs(complex128(x)) }
+	default:
+		f = cmplx.Abs
+	}
+	return f.(func(T) float64)
+}
+
+// toC128 widens x to complex128.
+func toC128[T Scalar](x T) complex128 {
+	switch v := any(x).(type) {
+	case float32:
+		return complex(float64(v), 0)
+	case float64:
+		return complex(v, 0)
+	case complex64:
+		return complex128(v)
+	}
+	return any(x).(complex128)
+}
+
+// epsOf is T's machine epsilon (2^-23 or 2^-52).
+func epsOf[T Scalar]() float64 {
+	switch any(*new(T)).(type) {
+	case float32, complex64:
+		return 0x1p-23
+	}
+	return 0x1p-52
+}
