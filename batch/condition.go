@@ -6,6 +6,7 @@ import (
 	"math/cmplx"
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/cond"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
@@ -18,85 +19,27 @@ import (
 // condSmall are read in place through their strides, whatever the layout
 // (no copy, no cgo call); larger ones go through lapack.
 
-const condSmall = 16
 
-// small is how the check reads matrices of order n <= condSmall of a
-// batch: straight from memory at offset off (matrix t), element (i, j) of
-// the matrix LAPACK factors at off + i*s0 + j*s1 (a conjugated view's
-// stored values: conjugation changes neither norm).
+
+// small is how the check reads the matrices of a batch of order n <=
+// cond.Max: straight from memory, element (i, j) of the matrix LAPACK
+// factors at offset off + i*s0 + j*s1 (a conjugated view's stored values:
+// conjugation changes neither norm).
 type small[T Scalar] struct {
 	base   unsafe.Pointer
 	s0, s1 int
-	norm   lapack.Norm
+	inf    bool // the infinity norm: the factored matrix is a row-major one's storage
 }
 
-// smallOf describes the batch v for the check (matrices of order <=
-// condSmall): the factored matrix is the storage of a row-major one.
+// smallOf describes the batch v for the check.
 func smallOf[T Scalar](v views.View[T]) small[T] {
 	m := first(v)
 	l := m.Layout()
-	r := small[T]{base: unsafe.Pointer(unsafe.SliceData(v.Data())), s0: l.Stride(0), s1: l.Stride(1), norm: lapack.OneNorm}
+	r := small[T]{base: unsafe.Pointer(unsafe.SliceData(v.Data())), s0: l.Stride(0), s1: l.Stride(1)}
 	if _, _, ok := storage(m); ok {
-		r.s0, r.s1, r.norm = r.s1, r.s0, lapack.InfNorm
+		r.s0, r.s1, r.inf = r.s1, r.s0, true
 	}
 	return r
-}
-
-// load copies the n x n matrix at offset off into f, column-major (as
-// stored: conjugation changes neither norm).
-func (r *small[T]) load(f *[condSmall * condSmall]T, off, n int) {
-	var z T
-	sz := int(unsafe.Sizeof(z))
-	for j := 0; j < n; j++ {
-		for i := 0; i < n; i++ {
-			f[i+j*n] = *(*T)(unsafe.Add(r.base, (off+i*r.s0+j*r.s1)*sz))
-		}
-	}
-}
-
-// normOf is the one or infinity norm of the n x n matrix in f.
-func normOf[T Scalar](norm lapack.Norm, f *[condSmall * condSmall]T, n int) float64 {
-	var rows [condSmall]float64
-	best := 0.0
-	abs := absFunc[T]()
-	for j := 0; j < n; j++ {
-		sum := 0.0
-		for i := 0; i < n; i++ {
-			a := abs(f[i+j*n])
-			sum += a
-			rows[i] += a
-		}
-		best = max(best, sum)
-	}
-	if norm == lapack.InfNorm {
-		best = 0
-		for i := 0; i < n; i++ {
-			best = max(best, rows[i])
-		}
-	}
-	return best
-}
-
-// invNorm is the norm of A^-1 from A's LU factors in f (see
-// lapack.CheckCondition: the pivots do not change it).
-func invNorm[T Scalar](norm lapack.Norm, f *[condSmall * condSmall]T, n int) float64 {
-	var inv [condSmall * condSmall]T
-	for j := 0; j < n; j++ {
-		col := inv[j*n : j*n+n]
-		col[j] = 1
-		for k := j; k < n; k++ {
-			for i := k + 1; i < n; i++ {
-				col[i] -= f[i+k*n] * col[k]
-			}
-		}
-		for k := n - 1; k >= 0; k-- {
-			col[k] /= f[k+k*n]
-			for i := 0; i < k; i++ {
-				col[i] -= f[i+k*n] * col[k]
-			}
-		}
-	}
-	return normOf(norm, &inv, n)
 }
 
 // factored returns the view LAPACK factors for matrix m (its storage when
@@ -112,11 +55,11 @@ func factored[T Scalar](m views.View[T]) (views.View[T], lapack.Norm) {
 // factored (Inv's per-matrix check).
 func matrixNorm[T Scalar](m views.View[T], opts []Option) float64 {
 	n := m.Layout().Dim(0)
-	if n <= condSmall {
-		var f [condSmall * condSmall]T
+	if n <= cond.Max {
+		var f cond.Matrix[T]
 		r := smallOf(m)
-		r.load(&f, m.Layout().Offset(), n)
-		return normOf(r.norm, &f, n)
+		f.Load(r.base, m.Layout().Offset(), r.s0, r.s1, n)
+		return f.Norm(r.inf)
 	}
 	s, norm := factored(m)
 	return largeNorm(norm, s, opts)
@@ -145,24 +88,9 @@ func largeNorm[T Scalar](norm lapack.Norm, m views.View[T], opts []Option) float
 }
 
 // checkCondition is lapack.CheckCondition for the factors of matrix m of
-// a batch, whose norm was anorm, in Go for small orders.
+// a batch (its storage's, for a row-major one), whose norm was anorm.
 func checkCondition[T Scalar](op string, m views.View[T], anorm float64, opts []Option) error {
-	n := m.Layout().Dim(0)
 	s, norm := factored(m)
-	if n > condSmall {
-		return lapack.CheckCondition(op, norm, s, anorm, opts...)
-	}
-	if n == 0 || anorm == 0 {
-		return nil
-	}
-	var f [condSmall * condSmall]T
-	r := smallOf(m)
-	r.load(&f, m.Layout().Offset(), n)
-	if rcond := 1 / (anorm * invNorm(r.norm, &f, n)); !(rcond < epsOf[T]()/2) && !math.IsNaN(rcond) {
-		return nil
-	}
-	// The (rare) ill-conditioned matrix: lapack builds the error, from the
-	// same exact computation for this order.
 	return lapack.CheckCondition(op, norm, s, anorm, opts...)
 }
 
@@ -174,17 +102,17 @@ func batchNorms[T Scalar](a views.View[T], shape []int, opts []Option) []float64
 	if len(norms) == 0 || n == 0 {
 		return norms
 	}
-	if n > condSmall {
+	if n > cond.Max {
 		for t := range norms {
 			norms[t] = matrixNorm(matrixAt(a, shape, t), opts)
 		}
 		return norms
 	}
 	r := smallOf(a)
-	var f [condSmall * condSmall]T
+	var f cond.Matrix[T]
 	eachOffset(a, shape, func(t, off int) {
-		r.load(&f, off, n)
-		norms[t] = normOf(r.norm, &f, n)
+		f.Load(r.base, off, r.s0, r.s1, n)
+		norms[t] = f.Norm(r.inf)
 	})
 	return norms
 }
@@ -208,7 +136,7 @@ func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []floa
 		}
 	}
 	failed := func(t int) bool { return be != nil && be.Failed[t] != nil }
-	if n > condSmall {
+	if n > cond.Max {
 		for t := range norms {
 			if !failed(t) {
 				report(t, checkCondition(op, matrixAt(a, shape, t), norms[t], opts))
@@ -216,14 +144,14 @@ func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []floa
 		}
 	} else if n > 0 && len(norms) > 0 {
 		r := smallOf(a)
-		var f [condSmall * condSmall]T
+		var f cond.Matrix[T]
 		eps := epsOf[T]() / 2
 		eachOffset(a, shape, func(t, off int) {
 			if failed(t) || norms[t] == 0 {
 				return
 			}
-			r.load(&f, off, n)
-			if rcond := 1 / (norms[t] * invNorm(r.norm, &f, n)); rcond < eps || math.IsNaN(rcond) {
+			f.Load(r.base, off, r.s0, r.s1, n)
+			if rcond := 1 / (norms[t] * f.InvNorm(r.inf)); rcond < eps || math.IsNaN(rcond) {
 				report(t, checkCondition(op, matrixAt(a, shape, t), norms[t], opts))
 			}
 		})
@@ -256,23 +184,6 @@ func eachOffset[T Scalar](v views.View[T], shape []int, f func(t, off int)) {
 			idx[k] = 0
 		}
 	}
-}
-
-// absFunc returns |x| for T, chosen once per call rather than by a type
-// switch per element.
-func absFunc[T Scalar]() func(T) float64 {
-	var f any
-	switch any(*new(T)).(type) {
-	case float32:
-		f = func(x float32) float64 { return math.Abs(float64(x)) }
-	case float64:
-		f = math.Abs
-	case complex64:
-		f = func(x complex64) float64 { return cmplx.Abs(complex128(x)) }
-	default:
-		f = cmplx.Abs
-	}
-	return f.(func(T) float64)
 }
 
 // toC128 widens x to complex128.

@@ -240,20 +240,29 @@ func LogDet[T Scalar](a views.View[T], opts ...Option) (logAbs float64, sign T, 
 
 // Cholesky returns the lower triangular L with L L^H = a for the n x n
 // positive definite (Hermitian) view a, of which only the lower triangle
-// is read. An error matching ErrNotPositiveDefinite names the failing
-// minor.
+// is read (Triangle(Upper): only the upper one; FromSymDense's views hold
+// gonum's stored triangle in their lower one). An error matching
+// ErrNotPositiveDefinite names the failing minor.
 func Cholesky[T Scalar](a views.View[T], opts ...Option) (*views.Tensor[T], error) {
 	const op = "lapack.Cholesky"
 	l, err := workCopy(op, a)
 	if err != nil {
 		return nil, err
 	}
-	if err := Potrf(cblas.Lower, l.View(), opts...); err != nil {
+	uplo := triangleOf(opts)
+	if err := Potrf(uplo, l.View(), opts...); err != nil {
 		l.Release()
 		return nil, err
 	}
 	n := a.Layout().Dim(0)
 	d := l.Data()
+	if uplo == Upper { // U^H U = a: L = U^H, into the lower triangle
+		for j := 0; j < n; j++ {
+			for i := j + 1; i < n; i++ {
+				d[i+j*n] = conj(d[j+i*n])
+			}
+		}
+	}
 	for j := 1; j < n; j++ {
 		clear(d[j*n : j*n+j]) // above the diagonal
 	}
@@ -476,18 +485,20 @@ func SVD[T Scalar](a views.View[T], opts ...Option) (s []float64, u, vt *views.T
 // EigSym returns the eigenvalues w (ascending, as float64 whatever T) and
 // orthonormal eigenvectors v (as columns: a v = v diag(w)) of the n x n
 // symmetric, for complex types Hermitian, view a, of which only the lower
-// triangle is read. It uses LAPACK's divide-and-conquer syevd/heevd.
+// triangle is read (Triangle(Upper): only the upper one). It uses
+// LAPACK's divide-and-conquer syevd/heevd.
 func EigSym[T Scalar](a views.View[T], opts ...Option) (w []float64, v *views.Tensor[T], err error) {
 	const op = "lapack.EigSym"
 	v, err = workCopy(op, a)
 	if err != nil {
 		return nil, nil, err
 	}
+	uplo := triangleOf(opts)
 	w, err = withReals[T](a.Layout().Dim(0), func(w32 []float32, w64 []float64) error {
 		if w32 != nil {
-			return Syevd(JobVectors, cblas.Lower, v.View(), w32, opts...)
+			return Syevd(JobVectors, uplo, v.View(), w32, opts...)
 		}
-		return Syevd(JobVectors, cblas.Lower, v.View(), w64, opts...)
+		return Syevd(JobVectors, uplo, v.View(), w64, opts...)
 	})
 	if err != nil {
 		v.Release()

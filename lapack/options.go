@@ -1,6 +1,9 @@
 package lapack
 
-import "github.com/lapis-go/lapis/cblas"
+import (
+	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/policy"
+)
 
 // The enums and options lapack takes are cblas's, under lapack's names:
 // one definition behind both, so that a value made in either package is
@@ -31,3 +34,19 @@ const (
 // cblas.ErrCopyRefused names the operand), Strict(false) allows them,
 // whatever cblas.SetStrict says for the process.
 func Strict(on bool) Option { return cblas.Strict(on) }
+
+// Triangle makes a helper that reads one triangle of a symmetric or
+// Hermitian matrix (Cholesky, EigSym) read uplo's (Upper or Lower) instead
+// of the default, the lower one (as seen through the view passed).
+// FromSymDense returns views whose lower triangle is the stored one, so
+// the default reads what gonum stored.
+func Triangle(uplo Uplo) Option { return policy.Triangle(uplo == Upper) }
+
+// triangleOf is the triangle the options ask a helper to read (default
+// Lower).
+func triangleOf(opts []Option) Uplo {
+	if policy.Configure(opts).Triangle == 1 {
+		return Upper
+	}
+	return Lower
+}

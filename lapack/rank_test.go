@@ -3,7 +3,6 @@ package lapack
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/cmplx"
 	"math/rand/v2"
 	"testing"
@@ -245,11 +244,7 @@ func TestCheckConditionPaths(t *testing.T) {
 			if err != nil || est < exact/10 || est > exact*10 {
 				t.Errorf("n=%d norm %c: gecon %g, exact %g", n, norm, est, exact)
 			}
-			if n <= condSmall {
-				if got := 1 / (anorm * invNormLU(norm, lu.View(), n)); math.Abs(got-exact) > 1e-10*exact {
-					t.Errorf("n=%d norm %c: exact path %g, want %g", n, norm, got, exact)
-				}
-			}
+
 			if err := CheckCondition("test", norm, lu.View(), anorm); err != nil {
 				t.Errorf("n=%d: random matrix reported: %v", n, err)
 			}

@@ -37,6 +37,7 @@ const (
 	pathKind
 	methodKind
 	condKind
+	triangleKind
 )
 
 // Where a BLAS call runs.
@@ -54,6 +55,9 @@ type Config struct {
 	// NoCondCheck turns off the checks that report a numerically rank
 	// deficient or ill-conditioned matrix as an error (lapack).
 	NoCondCheck bool
+	// Triangle is the triangle a helper reads of a symmetric or Hermitian
+	// matrix: 0 the default (lower), 1 upper, 2 lower, as set by Triangle.
+	Triangle int
 }
 
 // Strict returns the option that refuses (on) or allows copies in one call.
@@ -68,6 +72,15 @@ func Method(m int) Option { return Option{kind: methodKind, n: m} }
 // CondCheck returns the option that turns the conditioning checks off
 // (on false) or on.
 func CondCheck(on bool) Option { return Option{kind: condKind, on: on} }
+
+// Triangle returns the option that makes a helper read the upper (upper
+// true) or the lower triangle.
+func Triangle(upper bool) Option {
+	if upper {
+		return Option{kind: triangleKind, n: 1}
+	}
+	return Option{kind: triangleKind, n: 2}
+}
 
 // Configure resolves opts over the process-wide switch.
 func Configure(opts []Option) Config {
@@ -85,6 +98,8 @@ func Configure(opts []Option) Config {
 			c.Method = o.n
 		case condKind:
 			c.NoCondCheck = !o.on
+		case triangleKind:
+			c.Triangle = o.n
 		}
 	}
 	return c
