@@ -19,8 +19,6 @@ import (
 // condSmall are read in place through their strides, whatever the layout
 // (no copy, no cgo call); larger ones go through lapack.
 
-
-
 // small is how the check reads the matrices of a batch of order n <=
 // cond.Max: straight from memory, element (i, j) of the matrix LAPACK
 // factors at offset off + i*s0 + j*s1 (a conjugated view's stored values:
