@@ -3,7 +3,6 @@ package batch
 import (
 	"errors"
 	"math"
-	"math/cmplx"
 	"unsafe"
 
 	"github.com/lapis-go/lapis/internal/cond"
@@ -78,7 +77,7 @@ func largeNorm[T Scalar](norm lapack.Norm, m views.View[T], opts []Option) float
 	for j := 0; j < n; j++ {
 		sum := 0.0
 		for i := 0; i < n; i++ {
-			sum += cmplx.Abs(toC128(m.At(i, j)))
+			sum += cond.Abs(m.At(i, j))
 		}
 		best = max(best, sum)
 	}
@@ -143,7 +142,7 @@ func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []floa
 	} else if n > 0 && len(norms) > 0 {
 		r := smallOf(a)
 		var f cond.Matrix[T]
-		eps := epsOf[T]() / 2
+		eps := cond.Eps[T]() / 2
 		eachOffset(a, shape, func(t, off int) {
 			if failed(t) || norms[t] == 0 {
 				return
@@ -182,26 +181,4 @@ func eachOffset[T Scalar](v views.View[T], shape []int, f func(t, off int)) {
 			idx[k] = 0
 		}
 	}
-}
-
-// toC128 widens x to complex128.
-func toC128[T Scalar](x T) complex128 {
-	switch v := any(x).(type) {
-	case float32:
-		return complex(float64(v), 0)
-	case float64:
-		return complex(v, 0)
-	case complex64:
-		return complex128(v)
-	}
-	return any(x).(complex128)
-}
-
-// epsOf is T's machine epsilon (2^-23 or 2^-52).
-func epsOf[T Scalar]() float64 {
-	switch any(*new(T)).(type) {
-	case float32, complex64:
-		return 0x1p-23
-	}
-	return 0x1p-52
 }

@@ -7,6 +7,7 @@ import (
 	"math/cmplx"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/cond"
 	"github.com/lapis-go/lapis/internal/errop"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/pool"
@@ -634,9 +635,4 @@ func conj[T Scalar](x T) T {
 }
 
 // epsOf returns the machine epsilon of T's precision.
-func epsOf[T Scalar]() float64 {
-	if typeIndex[T]()%2 == 0 {
-		return 0x1p-23
-	}
-	return 0x1p-52
-}
+func epsOf[T Scalar]() float64 { return cond.Eps[T]() }

@@ -354,7 +354,7 @@ func checkPivots(op string, ipiv []int32, n int) error {
 // and OpenBLAS's potf2 alike). O(n), against the O(n^2) of the solve.
 func checkFactor[T Scalar](fam string, f views.View[T], n int) error {
 	for i := 0; i < n; i++ {
-		d := complex128FromScalar(f.At(i, i))
+		d := toComplex128(f.At(i, i))
 		if !(real(d) > 0) || math.IsInf(real(d), 0) || imag(d) != 0 {
 			fm := families[fam]
 			return &Error{Routine: fm.routines[typeIndex[T]()], Info: i + 1, Index: i, Rank: -1, kind: ErrNotPositiveDefinite,
@@ -362,17 +362,4 @@ func checkFactor[T Scalar](fam string, f views.View[T], n int) error {
 		}
 	}
 	return nil
-}
-
-// complex128FromScalar widens x to complex128.
-func complex128FromScalar[T Scalar](x T) complex128 {
-	switch v := any(x).(type) {
-	case float32:
-		return complex(float64(v), 0)
-	case float64:
-		return complex(v, 0)
-	case complex64:
-		return complex128(v)
-	}
-	return any(x).(complex128)
 }
