@@ -5,8 +5,6 @@ import (
 	"math"
 	"math/cmplx"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -121,52 +119,6 @@ func TestGonumConformance(t *testing.T) {
 				t.Errorf("no call into the C library")
 			}
 		})
-	}
-}
-
-// unscaledRotg returns why the linked library's ?rotg is known not to be
-// safely scaled, or "" when it is not known to be: OpenBLAS before 0.3.24
-// computes r = sqrt(a^2 + b^2) without scaling, so inputs near the ends of
-// the float range (|a| or |b| = 0x1p1022 or 0x1p-1022) overflow or
-// underflow it (r = Inf, c = s = 0; or r = 0, c = s = Inf) where gonum's
-// Drotg does not (OpenMathLib/OpenBLAS#4130, fixed in 0.3.24). Keyed to
-// the library and version found at run time, so newer OpenBLAS builds and
-// other libraries run the cases.
-func unscaledRotg() string {
-	info := Info()
-	if info.Library == "OpenBLAS" && versionLess(info.Version, "0.3.24") {
-		return fmt.Sprintf("OpenBLAS %s's ?rotg is not safely scaled (OpenMathLib/OpenBLAS#4130, fixed in 0.3.24)", info.Version)
-	}
-	return ""
-}
-
-// versionLess compares dotted version numbers ("0.3.21" < "0.3.24");
-// a part that is not a number compares as 0.
-func versionLess(a, b string) bool {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(as) || i < len(bs); i++ {
-		var x, y int
-		if i < len(as) {
-			x, _ = strconv.Atoi(strings.TrimLeft(as[i], "v"))
-		}
-		if i < len(bs) {
-			y, _ = strconv.Atoi(bs[i])
-		}
-		if x != y {
-			return x < y
-		}
-	}
-	return false
-}
-
-func TestVersionLess(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		less bool
-	}{{"0.3.21", "0.3.24", true}, {"0.3.24", "0.3.24", false}, {"0.3.29", "0.3.24", false}, {"0.3.3", "0.3.24", true}, {"0.4", "0.3.24", false}, {"", "0.3.24", true}} {
-		if got := versionLess(c.a, c.b); got != c.less {
-			t.Errorf("versionLess(%q, %q) = %v, want %v", c.a, c.b, got, c.less)
-		}
 	}
 }
 

@@ -1,0 +1,108 @@
+package cblas
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Known bugs of the libraries lapis is tested against, keyed to the
+// library, version (and kernel set) cblas.Info reports at run time, so
+// that a library without the bug runs the cases the others skip.
+
+// unscaledRotg returns why the linked library's ?rotg is known not to be
+// safely scaled, or "" when it is not known to be: OpenBLAS before 0.3.24
+// computes r = sqrt(a^2 + b^2) without scaling, so inputs near the ends of
+// the float range (|a| or |b| = 0x1p1022 or 0x1p-1022) overflow or
+// underflow it (r = Inf, c = s = 0; or r = 0, c = s = Inf) where gonum's
+// Drotg does not (OpenMathLib/OpenBLAS#4130, fixed in 0.3.24). Keyed to
+// the library and version found at run time, so newer OpenBLAS builds and
+// other libraries run the cases.
+func unscaledRotg() string {
+	info := Info()
+	if info.Library == "OpenBLAS" && versionLess(info.Version, "0.3.24") {
+		return fmt.Sprintf("OpenBLAS %s's ?rotg is not safely scaled (OpenMathLib/OpenBLAS#4130, fixed in 0.3.24)", info.Version)
+	}
+	return ""
+}
+
+// versionLess compares dotted version numbers ("0.3.21" < "0.3.24");
+// a part that is not a number compares as 0.
+func versionLess(a, b string) bool {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(as) || i < len(bs); i++ {
+		var x, y int
+		if i < len(as) {
+			x, _ = strconv.Atoi(strings.TrimLeft(as[i], "v"))
+		}
+		if i < len(bs) {
+			y, _ = strconv.Atoi(bs[i])
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return false
+}
+
+// casumTail returns why the linked library's cblas_scasum is known to
+// miss the tail of some vectors, or "": OpenBLAS before 0.3.25 runs its
+// generic C casum kernel on Cooperlake and Sapphire Rapids cores, and that
+// kernel reads the tail from the start of the vector instead of where the
+// loop stopped (OpenMathLib/OpenBLAS#4282; Cooperlake and Sapphire Rapids
+// use the AVX-512 kernel since 0.3.25, #4287, and the C kernel is fixed
+// in 0.3.26, #4326). Found by TestLevel1 on this machine's Cooper Lake
+// Xeon, where OpenBLAS 0.3.21 picks the Cooperlake kernels unless
+// OPENBLAS_CORETYPE says otherwise.
+func casumTail() string {
+	info := Info()
+	if info.Library == "OpenBLAS" && versionLess(info.Version, "0.3.25") && (info.Core == "Cooperlake" || info.Core == "SapphireRapids") {
+		return fmt.Sprintf("OpenBLAS %s's casum kernel for %s drops the tail of the vector (OpenMathLib/OpenBLAS#4282, fixed in 0.3.25)", info.Version, info.Core)
+	}
+	return ""
+}
+
+// TestScasum checks complex64 Asum for every length up to 40 (the tail
+// cases casumTail names) on the C path.
+func TestScasum(t *testing.T) {
+	if why := casumTail(); why != "" {
+		t.Skip(why)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 1; n <= 40; n++ {
+		x := make([]complex64, n)
+		want := 0.0
+		for i := range x {
+			x[i] = complex(float32(rng.NormFloat64()), float32(rng.NormFloat64()))
+			want += math.Abs(float64(real(x[i]))) + math.Abs(float64(imag(x[i])))
+		}
+		l, err := layout.ColMajor(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := views.FromSlice(x, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := Asum(v, ForceC()); err != nil || math.Abs(got-want) > 1e-5*(1+want) {
+			t.Errorf("%s: complex64 Asum of %d elements = %v, %v; want %v", Info().Library, n, got, err, want)
+		}
+	}
+}
+
+func TestVersionLess(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		less bool
+	}{{"0.3.21", "0.3.24", true}, {"0.3.24", "0.3.24", false}, {"0.3.29", "0.3.24", false}, {"0.3.3", "0.3.24", true}, {"0.4", "0.3.24", false}, {"", "0.3.24", true}} {
+		if got := versionLess(c.a, c.b); got != c.less {
+			t.Errorf("versionLess(%q, %q) = %v, want %v", c.a, c.b, got, c.less)
+		}
+	}
+}
