@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,6 +50,72 @@ func versionLess(a, b string) bool {
 		}
 	}
 	return false
+}
+
+// libraryID names the library for the known-bug keys: Info's Library
+// and Version, or for a CBLAS without OpenBLAS's or BLIS's extensions
+// what Debian's file names tell: .../blas/libblas.so.3.11.0 is the netlib
+// reference BLAS 3.11.0, .../blis-*/libblas.so.3 is BLIS (linked through
+// -lblas, whose libblas.so.3 exports no BLIS symbols; version unknown).
+func libraryID() (name, version string) {
+	info := Info()
+	if info.Library != "unknown" {
+		return info.Library, info.Version
+	}
+	if m := regexp.MustCompile(`/blas/libblas\.so\.3\.([0-9.]+)$`).FindStringSubmatch(info.Path); m != nil {
+		return "reference", "3." + m[1]
+	}
+	if strings.Contains(info.Path, "/blis") {
+		return "BLIS", ""
+	}
+	return "unknown", ""
+}
+
+// scalZeroNaN returns why the library's ?scal gives NaN for 0 * NaN (and
+// 0 * Inf), where gonum's testblas Dscal expects the zeros OpenBLAS <
+// 0.3.27 writes for alpha = 0: the reference BLAS multiplies (IEEE), and
+// OpenBLAS does so too since 0.3.27 (OpenMathLib/OpenBLAS#4728, #4729).
+// A difference of convention, not a wrong product: lapis's Scal passes
+// the library's behaviour on.
+func scalZeroNaN() string {
+	name, version := libraryID()
+	switch {
+	case name == "reference":
+		return fmt.Sprintf("reference BLAS %s's dscal computes 0 * NaN = NaN; gonum's testblas expects alpha = 0 to write zeros", version)
+	case name == "OpenBLAS" && !versionLess(version, "0.3.27"):
+		return fmt.Sprintf("OpenBLAS %s's dscal computes 0 * NaN = NaN as the reference BLAS does (OpenMathLib/OpenBLAS#4728, since 0.3.27); gonum's testblas expects alpha = 0 to write zeros", version)
+	}
+	return ""
+}
+
+// rotmgRescale returns why the library's drotmg is known to return a
+// wrong H when it rescales (H's implied elements overwrite the scaled
+// ones, so drotm does not zero y1): the reference BLAS up to 3.11
+// (Debian 12's 3.11.0; Reference-LAPACK/lapack#244, fixed upstream by
+// #1284, so a newer reference runs the suite) and BLIS, whose
+// drotmg is the reference one (Debian 12's 0.9.0). OpenBLAS fixed its
+// copy in 0.3.0 (OpenMathLib/OpenBLAS#1452, #1480); gonum's Drotmg is the
+// corrected algorithm the suite checks against.
+func rotmgRescale() string {
+	name, version := libraryID()
+	switch {
+	case name == "reference" && versionLess(version, "3.12"):
+		return fmt.Sprintf("reference BLAS %s's drotmg rescales H wrongly (Reference-LAPACK/lapack#244)", version)
+	case name == "BLIS":
+		return "BLIS's drotmg is the reference one and rescales H wrongly (Reference-LAPACK/lapack#244)"
+	}
+	return ""
+}
+
+// nrm2Infs returns why the library's dnrm2 is known to give NaN for a
+// vector with several infinities (Inf/Inf in its scaling): BLIS before
+// flame/blis#668 (in 1.0; Debian 12 has 0.9.0, whose version the -lblas
+// route cannot read, so BLIS is taken as affected).
+func nrm2Infs() string {
+	if name, _ := libraryID(); name == "BLIS" {
+		return "BLIS 0.9's dnrm2 gives NaN for several infinities (fixed by flame/blis#668 in 1.0)"
+	}
+	return ""
 }
 
 // casumTail returns why the linked library's cblas_scasum is known to
