@@ -79,8 +79,11 @@ say() { printf 'docker-test.sh: %s\n' "$*" >&2; }
 case "${1:-}" in
   --list) printf '%s\n' "${variants[@]}"; exit 0 ;;
   --clean)
-    docker image rm -f $(docker image ls -q 'lapis-test' 2>/dev/null) 2>/dev/null || true
-    docker image rm -f $(docker image ls -q 'lapis-base' 2>/dev/null) 2>/dev/null || true
+    # The variant images carry a label (older, untagged builds too), so
+    # none is left holding a base image.
+    for img in $(docker image ls -q -a --filter label=org.lapis-go.lapis.test=1 | sort -u) $(docker image ls -q lapis-base | sort -u); do
+      docker image rm -f "$img" >/dev/null 2>&1 || true
+    done
     docker volume rm -f lapis-gocache >/dev/null 2>&1 || true
     echo "docker-test.sh: removed lapis-test:*, lapis-base:* and the lapis-gocache volume"
     exit 0 ;;
