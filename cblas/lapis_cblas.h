@@ -20,6 +20,8 @@
 #ifndef LAPIS_CBLAS_H
 #define LAPIS_CBLAS_H
 
+#include <complex.h>
+#include <dlfcn.h>
 #include <cblas.h>
 
 #if defined(OPENBLAS_CONST) /* OpenBLAS's header: it has blasint */
@@ -35,6 +37,39 @@ typedef int lapis_trans_t;
 typedef int lapis_uplo_t;
 typedef int lapis_diag_t;
 typedef int lapis_side_t;
+
+/* OpenBLAS (0.3.21, with every x86_64 kernel set) reads one
+ * stride below the lowest element of a complex vector passed to
+ * cblas_[cz]dot[uc]_sub with a negative increment. The value is not used,
+ * but the read faults when that element starts a mapping: it crashed
+ * scripts/test.sh once, on a vector at the very start of the Go heap.
+ * With OpenBLAS, lapis computes those dots with the plain loops below
+ * (the same sum, in BLAS's order); the generated wrappers in zblas.go
+ * call them (README, "Other BLAS libraries"). */
+static inline int lapis_dot_overreads(void) {
+	static int v = -1; /* -1: not looked up yet */
+	int r = __atomic_load_n(&v, __ATOMIC_RELAXED);
+	if (r < 0) {
+		r = dlsym(RTLD_DEFAULT, "openblas_get_config") != 0;
+		__atomic_store_n(&v, r, __ATOMIC_RELAXED);
+	}
+	return r;
+}
+#define LAPIS_DOT_LOOP(NAME, T, CONJ)                                                     \
+static inline void NAME(blasint n, const void *vx, blasint incx, const void *vy,           \
+		blasint incy, void *ret) {                                                         \
+	const T *x = (const T *)vx, *y = (const T *)vy;                                        \
+	T s = 0;                                                                               \
+	if (incx < 0) x -= (long long)(n - 1) * incx;                                          \
+	if (incy < 0) y -= (long long)(n - 1) * incy;                                          \
+	for (blasint i = 0; i < n; i++) s += CONJ(x[(long long)i * incx]) * y[(long long)i * incy]; \
+	*(T *)ret = s;                                                                         \
+}
+#define LAPIS_NOCONJ(x) (x)
+LAPIS_DOT_LOOP(lapis_cdotu_loop, float complex, LAPIS_NOCONJ)
+LAPIS_DOT_LOOP(lapis_zdotu_loop, double complex, LAPIS_NOCONJ)
+LAPIS_DOT_LOOP(lapis_cdotc_loop, float complex, conjf)
+LAPIS_DOT_LOOP(lapis_zdotc_loop, double complex, conj)
 
 #if defined(BLIS_EXPORT_BLAS)
 /* BLIS 0.9's CBLAS layer has no cblas_csrot/cblas_zdrot (CBLAS added them

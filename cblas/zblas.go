@@ -12,10 +12,10 @@ package cblas
 // own Go type; C converts them implicitly. gcc inlines the wrappers.
 static inline float lapis_cblas_sdot(blasint n, float *x, blasint incx, float *y, blasint incy) { return cblas_sdot(n, x, incx, y, incy); }
 static inline double lapis_cblas_ddot(blasint n, double *x, blasint incx, double *y, blasint incy) { return cblas_ddot(n, x, incx, y, incy); }
-static inline void lapis_cblas_cdotu_sub(blasint n, void *x, blasint incx, void *y, blasint incy, void *ret) { cblas_cdotu_sub(n, x, incx, y, incy, ret); }
-static inline void lapis_cblas_zdotu_sub(blasint n, void *x, blasint incx, void *y, blasint incy, void *ret) { cblas_zdotu_sub(n, x, incx, y, incy, ret); }
-static inline void lapis_cblas_cdotc_sub(blasint n, void *x, blasint incx, void *y, blasint incy, void *ret) { cblas_cdotc_sub(n, x, incx, y, incy, ret); }
-static inline void lapis_cblas_zdotc_sub(blasint n, void *x, blasint incx, void *y, blasint incy, void *ret) { cblas_zdotc_sub(n, x, incx, y, incy, ret); }
+static inline void lapis_cblas_cdotu_sub(blasint n, void *x, blasint incx, void *y, blasint incy, void *ret) { if ((incx < 0 || incy < 0) && lapis_dot_overreads()) { lapis_cdotu_loop(n, x, incx, y, incy, ret); return; } cblas_cdotu_sub(n, x, incx, y, incy, ret); }
+static inline void lapis_cblas_zdotu_sub(blasint n, void *x, blasint incx, void *y, blasint incy, void *ret) { if ((incx < 0 || incy < 0) && lapis_dot_overreads()) { lapis_zdotu_loop(n, x, incx, y, incy, ret); return; } cblas_zdotu_sub(n, x, incx, y, incy, ret); }
+static inline void lapis_cblas_cdotc_sub(blasint n, void *x, blasint incx, void *y, blasint incy, void *ret) { if ((incx < 0 || incy < 0) && lapis_dot_overreads()) { lapis_cdotc_loop(n, x, incx, y, incy, ret); return; } cblas_cdotc_sub(n, x, incx, y, incy, ret); }
+static inline void lapis_cblas_zdotc_sub(blasint n, void *x, blasint incx, void *y, blasint incy, void *ret) { if ((incx < 0 || incy < 0) && lapis_dot_overreads()) { lapis_zdotc_loop(n, x, incx, y, incy, ret); return; } cblas_zdotc_sub(n, x, incx, y, incy, ret); }
 static inline void lapis_cblas_saxpy(blasint n, float alpha, float *x, blasint incx, float *y, blasint incy) { cblas_saxpy(n, alpha, x, incx, y, incy); }
 static inline void lapis_cblas_daxpy(blasint n, double alpha, double *x, blasint incx, double *y, blasint incy) { cblas_daxpy(n, alpha, x, incx, y, incy); }
 static inline void lapis_cblas_caxpy(blasint n, const void *alpha, void *x, blasint incx, void *y, blasint incy) { cblas_caxpy(n, alpha, x, incx, y, incy); }

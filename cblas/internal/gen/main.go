@@ -230,6 +230,12 @@ func wrapper(b *bytes.Buffer, f family, t int, c string) {
 	if ret != "void" {
 		call = "return " + call
 	}
+	if strings.HasSuffix(c, "_sub") {
+		// OpenBLAS over-reads complex vectors with a negative increment
+		// in these (lapis_cblas.h, lapis_dot_overreads).
+		loop := "lapis_" + strings.TrimSuffix(c, "_sub") + "_loop"
+		call = fmt.Sprintf("if ((incx < 0 || incy < 0) && lapis_dot_overreads()) { %s(%s); return; } %s", loop, strings.Join(args, ", "), call)
+	}
 	fmt.Fprintf(b, "static inline %s lapis_cblas_%s(%s) { %s; }\n", ret, c, strings.Join(params, ", "), call)
 }
 
