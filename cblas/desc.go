@@ -101,7 +101,7 @@ func (d *desc[T]) view(v views.View[T]) views.View[T] {
 
 // flag returns the transpose flag BLAS reads d with, if the routine takes
 // it (allow: allowT, allowC; "N" is always allowed).
-func (d *desc[T]) flag(allow int) (C.enum_CBLAS_TRANSPOSE, bool) {
+func (d *desc[T]) flag(allow int) (C.lapis_trans_t, bool) {
 	switch {
 	case !d.ok:
 		return 0, false

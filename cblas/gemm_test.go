@@ -359,11 +359,18 @@ func TestGemmNoAllocs(t *testing.T) {
 
 func TestInfoAndThreads(t *testing.T) {
 	info := Info()
-	if !strings.Contains(info.Config, "OpenBLAS") || info.Core == "" || info.IntBits != info.LibraryIntBits || info.IntBits < 32 {
-		t.Errorf("Info: %+v", info)
-	}
 	if !strings.Contains(info.String(), "BLAS integer:") {
 		t.Errorf("Info.String: %s", info)
+	}
+	if info.Library != "OpenBLAS" {
+		// Another CBLAS (-tags lapis_cgoflags): one thread, not settable.
+		if err := SetThreads(1); !errors.Is(err, ErrUnsupported) || Threads() != 1 {
+			t.Errorf("%s: SetThreads(1): %v, Threads %d; want ErrUnsupported, 1", info.Library, err, Threads())
+		}
+		return
+	}
+	if !strings.Contains(info.Config, "OpenBLAS") || info.Core == "" || info.IntBits != info.LibraryIntBits || info.IntBits < 32 {
+		t.Errorf("Info: %+v", info)
 	}
 	prev := Threads()
 	defer SetThreads(prev)

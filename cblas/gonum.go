@@ -161,7 +161,7 @@ func gnCheckTri(transFirst bool, ul blas.Uplo, tA blas.Transpose, d blas.Diag) {
 
 // gnFlipUplo is the triangle of the column-major transpose: the stored
 // upper triangle of a row-major matrix is the lower one of its transpose.
-func gnFlipUplo(ul blas.Uplo) C.enum_CBLAS_UPLO {
+func gnFlipUplo(ul blas.Uplo) C.lapis_uplo_t {
 	if ul == blas.Upper {
 		return C.CblasLower
 	}
@@ -169,7 +169,7 @@ func gnFlipUplo(ul blas.Uplo) C.enum_CBLAS_UPLO {
 }
 
 // gnUplo is ul unchanged, for the row-major entry points.
-func gnUplo(ul blas.Uplo) C.enum_CBLAS_UPLO {
+func gnUplo(ul blas.Uplo) C.lapis_uplo_t {
 	if ul == blas.Upper {
 		return C.CblasUpper
 	}
@@ -177,14 +177,14 @@ func gnUplo(ul blas.Uplo) C.enum_CBLAS_UPLO {
 }
 
 // gnFlipSide is the side of the transposed product: (A B)^T = B^T A^T.
-func gnFlipSide(s blas.Side) C.enum_CBLAS_SIDE {
+func gnFlipSide(s blas.Side) C.lapis_side_t {
 	if s == blas.Left {
 		return C.CblasRight
 	}
 	return C.CblasLeft
 }
 
-func gnDiag(d blas.Diag) C.enum_CBLAS_DIAG {
+func gnDiag(d blas.Diag) C.lapis_diag_t {
 	if d == blas.Unit {
 		return C.CblasUnit
 	}
@@ -192,7 +192,7 @@ func gnDiag(d blas.Diag) C.enum_CBLAS_DIAG {
 }
 
 // gnTrans is t unchanged (ConjTrans is Trans for real types).
-func gnTrans[T Scalar](t blas.Transpose) C.enum_CBLAS_TRANSPOSE {
+func gnTrans[T Scalar](t blas.Transpose) C.lapis_trans_t {
 	switch {
 	case t == blas.NoTrans:
 		return C.CblasNoTrans
@@ -205,7 +205,7 @@ func gnTrans[T Scalar](t blas.Transpose) C.enum_CBLAS_TRANSPOSE {
 // gnFlipTrans maps the op of a row-major matrix-vector product to the op
 // of its column-major transpose: NoTrans <-> Trans. It must not be called
 // with ConjTrans on complex types (that case has no column-major form).
-func gnFlipTrans(t blas.Transpose) C.enum_CBLAS_TRANSPOSE {
+func gnFlipTrans(t blas.Transpose) C.lapis_trans_t {
 	if t == blas.NoTrans {
 		return C.CblasTrans
 	}
@@ -1188,7 +1188,7 @@ func gnSyr2k[T Scalar](op string, ul blas.Uplo, t blas.Transpose, n, k int, alph
 
 // gnHerkTrans maps herk's and her2k's op to that of the transposed
 // problem: C^T = conj(C), and (A A^H)^T = conj(A) A^T = (A^T)^H A^T.
-func gnHerkTrans(t blas.Transpose) C.enum_CBLAS_TRANSPOSE {
+func gnHerkTrans(t blas.Transpose) C.lapis_trans_t {
 	if t == blas.NoTrans {
 		return C.CblasConjTrans
 	}

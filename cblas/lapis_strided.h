@@ -71,7 +71,7 @@ LAPIS_TINY(lapis_dtiny, double, LAPIS_REAL)
 LAPIS_TINY(lapis_ctiny, float complex, conjf)
 LAPIS_TINY(lapis_ztiny, double complex, conj)
 
-static inline enum CBLAS_TRANSPOSE lapis_trans(int t) {
+static inline lapis_trans_t lapis_trans(int t) {
 	return t == 0 ? CblasNoTrans : t == 1 ? CblasTrans : CblasConjTrans;
 }
 
@@ -81,7 +81,7 @@ static inline enum CBLAS_TRANSPOSE lapis_trans(int t) {
 static void NAME(long long count, int ta, int tb, blasint m, blasint n, blasint k, T alpha, \
 		const T *a, blasint lda, long long sa, const T *b, blasint ldb, long long sb,        \
 		T beta, T *c, blasint ldc, long long sc, int tiny) {                                 \
-	enum CBLAS_TRANSPOSE tra = lapis_trans(ta), trb = lapis_trans(tb);                    \
+	lapis_trans_t tra = lapis_trans(ta), trb = lapis_trans(tb);                    \
 	for (long long t = 0; t < count; t++) {                                                \
 		if (tiny) {                                                                        \
 			TINY(ta, tb, m, n, k, alpha, a + t * sa, lda, b + t * sb, ldb, beta, c + t * sc, ldc); \

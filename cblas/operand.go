@@ -26,7 +26,7 @@ import (
 type mat struct {
 	ptr   unsafe.Pointer
 	ld    C.blasint
-	trans C.enum_CBLAS_TRANSPOSE
+	trans C.lapis_trans_t
 	// The stored (column-major) matrix: rows x cols with leading dimension
 	// ld; the pure-Go path needs the extent of its memory.
 	rows, cols int

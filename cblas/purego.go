@@ -54,7 +54,7 @@ func useKernel[T Scalar]() bool {
 	return f64 && kernel.Fast
 }
 
-func gonumTrans(t C.enum_CBLAS_TRANSPOSE) blas.Transpose {
+func gonumTrans(t C.lapis_trans_t) blas.Transpose {
 	switch t {
 	case C.CblasTrans:
 		return blas.Trans

@@ -1,28 +1,67 @@
 package cblas
 
 /*
+#cgo LDFLAGS: -ldl
+#define _GNU_SOURCE // dladdr
+#include <dlfcn.h>
+#include <pthread.h>
 #include "lapis_cblas.h"
 
-// OpenBLAS's extensions are weak references, so that lapis also links
-// against a CBLAS without them (BLIS, MKL, reference: -tags lapis_cgoflags);
-// they are then NULL and the functions below say so.
-#pragma weak openblas_set_num_threads
-#pragma weak openblas_get_num_threads
-#pragma weak openblas_get_config
-#pragma weak openblas_get_corename
-#pragma weak openblas_get_parallel
+// OpenBLAS's extensions (thread control, config) and BLIS's version are
+// looked up at run time with dlsym, not linked: lapis links against any
+// CBLAS (-tags lapis_cgoflags with -lblas, say), and when Debian's
+// libblas.so.3 alternative points at OpenBLAS the functions exist at run
+// time although the library linked against (reference BLAS) has none.
+// Absent, they are NULL and the functions below say so.
+typedef struct {
+	void (*set_threads)(int);
+	int (*get_threads)(void);
+	char *(*config)(void);
+	char *(*corename)(void);
+	int (*parallel)(void);
+	const char *(*blis_version)(void);
+} lapis_ext_t;
 
-static int lapis_is_openblas(void) { return openblas_get_config != 0; }
-static void lapis_set_threads(int n) { if (openblas_set_num_threads) openblas_set_num_threads(n); }
-static int lapis_threads(void) { return openblas_get_num_threads ? openblas_get_num_threads() : 1; }
-static const char *lapis_config(void) { return openblas_get_config ? openblas_get_config() : "unknown (not OpenBLAS)"; }
-static const char *lapis_corename(void) { return openblas_get_corename ? openblas_get_corename() : "unknown"; }
-static int lapis_parallel(void) { return openblas_get_parallel ? openblas_get_parallel() : -1; }
+static lapis_ext_t lapis_ext_v;
+static pthread_once_t lapis_ext_once = PTHREAD_ONCE_INIT;
+
+static void lapis_ext_init(void) {
+	lapis_ext_v.set_threads = (void (*)(int))dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
+	lapis_ext_v.get_threads = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
+	lapis_ext_v.config = (char *(*)(void))dlsym(RTLD_DEFAULT, "openblas_get_config");
+	lapis_ext_v.corename = (char *(*)(void))dlsym(RTLD_DEFAULT, "openblas_get_corename");
+	lapis_ext_v.parallel = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_parallel");
+	lapis_ext_v.blis_version = (const char *(*)(void))dlsym(RTLD_DEFAULT, "bli_info_get_version_str");
+}
+
+static const lapis_ext_t *lapis_ext(void) {
+	pthread_once(&lapis_ext_once, lapis_ext_init);
+	return &lapis_ext_v;
+}
+
+static int lapis_is_openblas(void) { return lapis_ext()->config != 0; }
+static void lapis_set_threads(int n) { if (lapis_ext()->set_threads) lapis_ext()->set_threads(n); }
+static int lapis_threads(void) { return lapis_ext()->get_threads ? lapis_ext()->get_threads() : 1; }
+static const char *lapis_config(void) { return lapis_ext()->config ? lapis_ext()->config() : "unknown (not OpenBLAS)"; }
+static const char *lapis_corename(void) { return lapis_ext()->corename ? lapis_ext()->corename() : "unknown"; }
+static int lapis_parallel(void) { return lapis_ext()->parallel ? lapis_ext()->parallel() : -1; }
+static const char *lapis_blis_version(void) { return lapis_ext()->blis_version ? lapis_ext()->blis_version() : ""; }
+
+// lapis_blas_path is the file cblas_dgemm comes from, as the dynamic
+// linker loaded it ("" when unknown): which library Debian's alternatives
+// picked.
+static const char *lapis_blas_path(void) {
+	Dl_info di;
+	void *f = dlsym(RTLD_DEFAULT, "cblas_dgemm");
+	if (f == 0 || dladdr(f, &di) == 0 || di.dli_fname == 0) return "";
+	return di.dli_fname;
+}
 */
 import "C"
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/klauspost/cpuid/v2"
@@ -52,6 +91,14 @@ func Threads() int { return int(C.lapis_threads()) }
 // LibraryInfo describes the BLAS library lapis is linked against and the
 // CPU it runs on.
 type LibraryInfo struct {
+	// Library and Version name the BLAS library found at run time:
+	// "OpenBLAS" and the version its config gives, "BLIS" and
+	// bli_info_get_version_str(), or "unknown" and "" for a CBLAS without
+	// either extension (the netlib reference BLAS, say: Path tells which).
+	Library, Version string
+	// Path is the shared object cblas_dgemm was loaded from, with symbolic
+	// links resolved (Debian's alternatives pick it); "" when unknown.
+	Path     string
 	Config   string // openblas_get_config(), e.g. "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ..."
 	Core     string // openblas_get_corename(), the kernel set in use
 	Threads  int    // threads per call (Threads)
@@ -70,7 +117,11 @@ type LibraryInfo struct {
 
 // Info returns facts about the BLAS library and the CPU.
 func Info() LibraryInfo {
+	name, version := library()
 	info := LibraryInfo{
+		Library:        name,
+		Version:        version,
+		Path:           blasPath(),
 		Config:         C.GoString(C.lapis_config()),
 		Core:           C.GoString(C.lapis_corename()),
 		Threads:        Threads(),
@@ -95,6 +146,7 @@ func Info() LibraryInfo {
 // String formats the facts one per line.
 func (i LibraryInfo) String() string {
 	var b strings.Builder
+	fmt.Fprintf(&b, "BLAS library:  %s %s (%s)\n", i.Library, i.Version, i.Path)
 	fmt.Fprintf(&b, "BLAS config:   %s\n", i.Config)
 	fmt.Fprintf(&b, "BLAS core:     %s\n", i.Core)
 	fmt.Fprintf(&b, "BLAS threads:  %d (parallel mode %d)\n", i.Threads, i.Parallel)
@@ -117,3 +169,32 @@ var libraryIntBits = func() int {
 	}
 	return 32
 }()
+
+// library returns the name and version of the BLAS library found at run
+// time (see LibraryInfo).
+func library() (name, version string) {
+	if C.lapis_is_openblas() != 0 {
+		// "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ..."
+		f := strings.Fields(C.GoString(C.lapis_config()))
+		if len(f) >= 2 && f[0] == "OpenBLAS" {
+			return "OpenBLAS", f[1]
+		}
+		return "OpenBLAS", ""
+	}
+	if v := C.GoString(C.lapis_blis_version()); v != "" {
+		return "BLIS", v
+	}
+	return "unknown", ""
+}
+
+// blasPath returns the file cblas_dgemm comes from, links resolved.
+func blasPath() string {
+	p := C.GoString(C.lapis_blas_path())
+	if p == "" {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}

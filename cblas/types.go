@@ -20,7 +20,7 @@ const (
 
 func (u Uplo) flip() Uplo { return 1 - u }
 
-func (u Uplo) c() C.enum_CBLAS_UPLO {
+func (u Uplo) c() C.lapis_uplo_t {
 	if u == Lower {
 		return C.CblasLower
 	}
@@ -35,7 +35,7 @@ const (
 	Unit
 )
 
-func (d Diag) c() C.enum_CBLAS_DIAG {
+func (d Diag) c() C.lapis_diag_t {
 	if d == Unit {
 		return C.CblasUnit
 	}
@@ -52,7 +52,7 @@ const (
 
 func (s Side) flip() Side { return 1 - s }
 
-func (s Side) c() C.enum_CBLAS_SIDE {
+func (s Side) c() C.lapis_side_t {
 	if s == Right {
 		return C.CblasRight
 	}

@@ -5,295 +5,445 @@ package cblas
 /*
 #include "lapis_cblas.h"
 
+// Go calls each CBLAS routine through a static inline wrapper whose
+// parameters are lapis's own types (lapis_cblas.h): CBLAS headers declare
+// the enum and integer parameters differently (enum tags in OpenBLAS's and
+// BLIS's, typedefs in the reference one), and cgo gives each spelling its
+// own Go type; C converts them implicitly. gcc inlines the wrappers.
+static inline float lapis_cblas_sdot(blasint n, float *x, blasint incx, float *y, blasint incy) { return cblas_sdot(n, x, incx, y, incy); }
+static inline double lapis_cblas_ddot(blasint n, double *x, blasint incx, double *y, blasint incy) { return cblas_ddot(n, x, incx, y, incy); }
+static inline void lapis_cblas_cdotu_sub(blasint n, void *x, blasint incx, void *y, blasint incy, void *ret) { cblas_cdotu_sub(n, x, incx, y, incy, ret); }
+static inline void lapis_cblas_zdotu_sub(blasint n, void *x, blasint incx, void *y, blasint incy, void *ret) { cblas_zdotu_sub(n, x, incx, y, incy, ret); }
+static inline void lapis_cblas_cdotc_sub(blasint n, void *x, blasint incx, void *y, blasint incy, void *ret) { cblas_cdotc_sub(n, x, incx, y, incy, ret); }
+static inline void lapis_cblas_zdotc_sub(blasint n, void *x, blasint incx, void *y, blasint incy, void *ret) { cblas_zdotc_sub(n, x, incx, y, incy, ret); }
+static inline void lapis_cblas_saxpy(blasint n, float alpha, float *x, blasint incx, float *y, blasint incy) { cblas_saxpy(n, alpha, x, incx, y, incy); }
+static inline void lapis_cblas_daxpy(blasint n, double alpha, double *x, blasint incx, double *y, blasint incy) { cblas_daxpy(n, alpha, x, incx, y, incy); }
+static inline void lapis_cblas_caxpy(blasint n, const void *alpha, void *x, blasint incx, void *y, blasint incy) { cblas_caxpy(n, alpha, x, incx, y, incy); }
+static inline void lapis_cblas_zaxpy(blasint n, const void *alpha, void *x, blasint incx, void *y, blasint incy) { cblas_zaxpy(n, alpha, x, incx, y, incy); }
+static inline void lapis_cblas_sscal(blasint n, float alpha, float *x, blasint incx) { cblas_sscal(n, alpha, x, incx); }
+static inline void lapis_cblas_dscal(blasint n, double alpha, double *x, blasint incx) { cblas_dscal(n, alpha, x, incx); }
+static inline void lapis_cblas_cscal(blasint n, const void *alpha, void *x, blasint incx) { cblas_cscal(n, alpha, x, incx); }
+static inline void lapis_cblas_zscal(blasint n, const void *alpha, void *x, blasint incx) { cblas_zscal(n, alpha, x, incx); }
+static inline void lapis_cblas_csscal(blasint n, float alpha, void *x, blasint incx) { cblas_csscal(n, alpha, x, incx); }
+static inline void lapis_cblas_zdscal(blasint n, double alpha, void *x, blasint incx) { cblas_zdscal(n, alpha, x, incx); }
+static inline float lapis_cblas_snrm2(blasint n, float *x, blasint incx) { return cblas_snrm2(n, x, incx); }
+static inline double lapis_cblas_dnrm2(blasint n, double *x, blasint incx) { return cblas_dnrm2(n, x, incx); }
+static inline float lapis_cblas_scnrm2(blasint n, void *x, blasint incx) { return cblas_scnrm2(n, x, incx); }
+static inline double lapis_cblas_dznrm2(blasint n, void *x, blasint incx) { return cblas_dznrm2(n, x, incx); }
+static inline float lapis_cblas_sasum(blasint n, float *x, blasint incx) { return cblas_sasum(n, x, incx); }
+static inline double lapis_cblas_dasum(blasint n, double *x, blasint incx) { return cblas_dasum(n, x, incx); }
+static inline float lapis_cblas_scasum(blasint n, void *x, blasint incx) { return cblas_scasum(n, x, incx); }
+static inline double lapis_cblas_dzasum(blasint n, void *x, blasint incx) { return cblas_dzasum(n, x, incx); }
+static inline long long lapis_cblas_isamax(blasint n, float *x, blasint incx) { return cblas_isamax(n, x, incx); }
+static inline long long lapis_cblas_idamax(blasint n, double *x, blasint incx) { return cblas_idamax(n, x, incx); }
+static inline long long lapis_cblas_icamax(blasint n, void *x, blasint incx) { return cblas_icamax(n, x, incx); }
+static inline long long lapis_cblas_izamax(blasint n, void *x, blasint incx) { return cblas_izamax(n, x, incx); }
+static inline void lapis_cblas_scopy(blasint n, float *x, blasint incx, float *y, blasint incy) { cblas_scopy(n, x, incx, y, incy); }
+static inline void lapis_cblas_dcopy(blasint n, double *x, blasint incx, double *y, blasint incy) { cblas_dcopy(n, x, incx, y, incy); }
+static inline void lapis_cblas_ccopy(blasint n, void *x, blasint incx, void *y, blasint incy) { cblas_ccopy(n, x, incx, y, incy); }
+static inline void lapis_cblas_zcopy(blasint n, void *x, blasint incx, void *y, blasint incy) { cblas_zcopy(n, x, incx, y, incy); }
+static inline void lapis_cblas_sswap(blasint n, float *x, blasint incx, float *y, blasint incy) { cblas_sswap(n, x, incx, y, incy); }
+static inline void lapis_cblas_dswap(blasint n, double *x, blasint incx, double *y, blasint incy) { cblas_dswap(n, x, incx, y, incy); }
+static inline void lapis_cblas_cswap(blasint n, void *x, blasint incx, void *y, blasint incy) { cblas_cswap(n, x, incx, y, incy); }
+static inline void lapis_cblas_zswap(blasint n, void *x, blasint incx, void *y, blasint incy) { cblas_zswap(n, x, incx, y, incy); }
+static inline void lapis_cblas_srot(blasint n, float *x, blasint incx, float *y, blasint incy, float c, float s) { cblas_srot(n, x, incx, y, incy, c, s); }
+static inline void lapis_cblas_drot(blasint n, double *x, blasint incx, double *y, blasint incy, double c, double s) { cblas_drot(n, x, incx, y, incy, c, s); }
+static inline void lapis_cblas_csrot(blasint n, void *x, blasint incx, void *y, blasint incy, float c, float s) { cblas_csrot(n, x, incx, y, incy, c, s); }
+static inline void lapis_cblas_zdrot(blasint n, void *x, blasint incx, void *y, blasint incy, double c, double s) { cblas_zdrot(n, x, incx, y, incy, c, s); }
+static inline void lapis_cblas_sgemv(int order, lapis_trans_t trans, blasint m, blasint n, float alpha, float *a, blasint lda, float *x, blasint incx, float beta, float *y, blasint incy) { cblas_sgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_dgemv(int order, lapis_trans_t trans, blasint m, blasint n, double alpha, double *a, blasint lda, double *x, blasint incx, double beta, double *y, blasint incy) { cblas_dgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_cgemv(int order, lapis_trans_t trans, blasint m, blasint n, const void *alpha, void *a, blasint lda, void *x, blasint incx, const void *beta, void *y, blasint incy) { cblas_cgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_zgemv(int order, lapis_trans_t trans, blasint m, blasint n, const void *alpha, void *a, blasint lda, void *x, blasint incx, const void *beta, void *y, blasint incy) { cblas_zgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_sger(int order, blasint m, blasint n, float alpha, float *x, blasint incx, float *y, blasint incy, float *a, blasint lda) { cblas_sger(order, m, n, alpha, x, incx, y, incy, a, lda); }
+static inline void lapis_cblas_dger(int order, blasint m, blasint n, double alpha, double *x, blasint incx, double *y, blasint incy, double *a, blasint lda) { cblas_dger(order, m, n, alpha, x, incx, y, incy, a, lda); }
+static inline void lapis_cblas_cgeru(int order, blasint m, blasint n, const void *alpha, void *x, blasint incx, void *y, blasint incy, void *a, blasint lda) { cblas_cgeru(order, m, n, alpha, x, incx, y, incy, a, lda); }
+static inline void lapis_cblas_zgeru(int order, blasint m, blasint n, const void *alpha, void *x, blasint incx, void *y, blasint incy, void *a, blasint lda) { cblas_zgeru(order, m, n, alpha, x, incx, y, incy, a, lda); }
+static inline void lapis_cblas_cgerc(int order, blasint m, blasint n, const void *alpha, void *x, blasint incx, void *y, blasint incy, void *a, blasint lda) { cblas_cgerc(order, m, n, alpha, x, incx, y, incy, a, lda); }
+static inline void lapis_cblas_zgerc(int order, blasint m, blasint n, const void *alpha, void *x, blasint incx, void *y, blasint incy, void *a, blasint lda) { cblas_zgerc(order, m, n, alpha, x, incx, y, incy, a, lda); }
+static inline void lapis_cblas_ssymv(int order, lapis_uplo_t uplo, blasint n, float alpha, float *a, blasint lda, float *x, blasint incx, float beta, float *y, blasint incy) { cblas_ssymv(order, uplo, n, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_dsymv(int order, lapis_uplo_t uplo, blasint n, double alpha, double *a, blasint lda, double *x, blasint incx, double beta, double *y, blasint incy) { cblas_dsymv(order, uplo, n, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_chemv(int order, lapis_uplo_t uplo, blasint n, const void *alpha, void *a, blasint lda, void *x, blasint incx, const void *beta, void *y, blasint incy) { cblas_chemv(order, uplo, n, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_zhemv(int order, lapis_uplo_t uplo, blasint n, const void *alpha, void *a, blasint lda, void *x, blasint incx, const void *beta, void *y, blasint incy) { cblas_zhemv(order, uplo, n, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_strmv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, float *a, blasint lda, float *x, blasint incx) { cblas_strmv(order, uplo, trans, diag, n, a, lda, x, incx); }
+static inline void lapis_cblas_dtrmv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, double *a, blasint lda, double *x, blasint incx) { cblas_dtrmv(order, uplo, trans, diag, n, a, lda, x, incx); }
+static inline void lapis_cblas_ctrmv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, void *a, blasint lda, void *x, blasint incx) { cblas_ctrmv(order, uplo, trans, diag, n, a, lda, x, incx); }
+static inline void lapis_cblas_ztrmv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, void *a, blasint lda, void *x, blasint incx) { cblas_ztrmv(order, uplo, trans, diag, n, a, lda, x, incx); }
+static inline void lapis_cblas_strsv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, float *a, blasint lda, float *x, blasint incx) { cblas_strsv(order, uplo, trans, diag, n, a, lda, x, incx); }
+static inline void lapis_cblas_dtrsv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, double *a, blasint lda, double *x, blasint incx) { cblas_dtrsv(order, uplo, trans, diag, n, a, lda, x, incx); }
+static inline void lapis_cblas_ctrsv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, void *a, blasint lda, void *x, blasint incx) { cblas_ctrsv(order, uplo, trans, diag, n, a, lda, x, incx); }
+static inline void lapis_cblas_ztrsv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, void *a, blasint lda, void *x, blasint incx) { cblas_ztrsv(order, uplo, trans, diag, n, a, lda, x, incx); }
+static inline void lapis_cblas_ssyr(int order, lapis_uplo_t uplo, blasint n, float alpha, float *x, blasint incx, float *a, blasint lda) { cblas_ssyr(order, uplo, n, alpha, x, incx, a, lda); }
+static inline void lapis_cblas_dsyr(int order, lapis_uplo_t uplo, blasint n, double alpha, double *x, blasint incx, double *a, blasint lda) { cblas_dsyr(order, uplo, n, alpha, x, incx, a, lda); }
+static inline void lapis_cblas_cher(int order, lapis_uplo_t uplo, blasint n, float alpha, void *x, blasint incx, void *a, blasint lda) { cblas_cher(order, uplo, n, alpha, x, incx, a, lda); }
+static inline void lapis_cblas_zher(int order, lapis_uplo_t uplo, blasint n, double alpha, void *x, blasint incx, void *a, blasint lda) { cblas_zher(order, uplo, n, alpha, x, incx, a, lda); }
+static inline void lapis_cblas_ssyr2(int order, lapis_uplo_t uplo, blasint n, float alpha, float *x, blasint incx, float *y, blasint incy, float *a, blasint lda) { cblas_ssyr2(order, uplo, n, alpha, x, incx, y, incy, a, lda); }
+static inline void lapis_cblas_dsyr2(int order, lapis_uplo_t uplo, blasint n, double alpha, double *x, blasint incx, double *y, blasint incy, double *a, blasint lda) { cblas_dsyr2(order, uplo, n, alpha, x, incx, y, incy, a, lda); }
+static inline void lapis_cblas_cher2(int order, lapis_uplo_t uplo, blasint n, const void *alpha, void *x, blasint incx, void *y, blasint incy, void *a, blasint lda) { cblas_cher2(order, uplo, n, alpha, x, incx, y, incy, a, lda); }
+static inline void lapis_cblas_zher2(int order, lapis_uplo_t uplo, blasint n, const void *alpha, void *x, blasint incx, void *y, blasint incy, void *a, blasint lda) { cblas_zher2(order, uplo, n, alpha, x, incx, y, incy, a, lda); }
+static inline void lapis_cblas_sgemm(int order, lapis_trans_t transA, lapis_trans_t transB, blasint m, blasint n, blasint k, float alpha, float *a, blasint lda, float *b, blasint ldb, float beta, float *c, blasint ldc) { cblas_sgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_dgemm(int order, lapis_trans_t transA, lapis_trans_t transB, blasint m, blasint n, blasint k, double alpha, double *a, blasint lda, double *b, blasint ldb, double beta, double *c, blasint ldc) { cblas_dgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_cgemm(int order, lapis_trans_t transA, lapis_trans_t transB, blasint m, blasint n, blasint k, const void *alpha, void *a, blasint lda, void *b, blasint ldb, const void *beta, void *c, blasint ldc) { cblas_cgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_zgemm(int order, lapis_trans_t transA, lapis_trans_t transB, blasint m, blasint n, blasint k, const void *alpha, void *a, blasint lda, void *b, blasint ldb, const void *beta, void *c, blasint ldc) { cblas_zgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_ssymm(int order, lapis_side_t side, lapis_uplo_t uplo, blasint m, blasint n, float alpha, float *a, blasint lda, float *b, blasint ldb, float beta, float *c, blasint ldc) { cblas_ssymm(order, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_dsymm(int order, lapis_side_t side, lapis_uplo_t uplo, blasint m, blasint n, double alpha, double *a, blasint lda, double *b, blasint ldb, double beta, double *c, blasint ldc) { cblas_dsymm(order, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_csymm(int order, lapis_side_t side, lapis_uplo_t uplo, blasint m, blasint n, const void *alpha, void *a, blasint lda, void *b, blasint ldb, const void *beta, void *c, blasint ldc) { cblas_csymm(order, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_zsymm(int order, lapis_side_t side, lapis_uplo_t uplo, blasint m, blasint n, const void *alpha, void *a, blasint lda, void *b, blasint ldb, const void *beta, void *c, blasint ldc) { cblas_zsymm(order, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_chemm(int order, lapis_side_t side, lapis_uplo_t uplo, blasint m, blasint n, const void *alpha, void *a, blasint lda, void *b, blasint ldb, const void *beta, void *c, blasint ldc) { cblas_chemm(order, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_zhemm(int order, lapis_side_t side, lapis_uplo_t uplo, blasint m, blasint n, const void *alpha, void *a, blasint lda, void *b, blasint ldb, const void *beta, void *c, blasint ldc) { cblas_zhemm(order, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_ssyrk(int order, lapis_uplo_t uplo, lapis_trans_t trans, blasint n, blasint k, float alpha, float *a, blasint lda, float beta, float *c, blasint ldc) { cblas_ssyrk(order, uplo, trans, n, k, alpha, a, lda, beta, c, ldc); }
+static inline void lapis_cblas_dsyrk(int order, lapis_uplo_t uplo, lapis_trans_t trans, blasint n, blasint k, double alpha, double *a, blasint lda, double beta, double *c, blasint ldc) { cblas_dsyrk(order, uplo, trans, n, k, alpha, a, lda, beta, c, ldc); }
+static inline void lapis_cblas_csyrk(int order, lapis_uplo_t uplo, lapis_trans_t trans, blasint n, blasint k, const void *alpha, void *a, blasint lda, const void *beta, void *c, blasint ldc) { cblas_csyrk(order, uplo, trans, n, k, alpha, a, lda, beta, c, ldc); }
+static inline void lapis_cblas_zsyrk(int order, lapis_uplo_t uplo, lapis_trans_t trans, blasint n, blasint k, const void *alpha, void *a, blasint lda, const void *beta, void *c, blasint ldc) { cblas_zsyrk(order, uplo, trans, n, k, alpha, a, lda, beta, c, ldc); }
+static inline void lapis_cblas_cherk(int order, lapis_uplo_t uplo, lapis_trans_t trans, blasint n, blasint k, float alpha, void *a, blasint lda, float beta, void *c, blasint ldc) { cblas_cherk(order, uplo, trans, n, k, alpha, a, lda, beta, c, ldc); }
+static inline void lapis_cblas_zherk(int order, lapis_uplo_t uplo, lapis_trans_t trans, blasint n, blasint k, double alpha, void *a, blasint lda, double beta, void *c, blasint ldc) { cblas_zherk(order, uplo, trans, n, k, alpha, a, lda, beta, c, ldc); }
+static inline void lapis_cblas_ssyr2k(int order, lapis_uplo_t uplo, lapis_trans_t trans, blasint n, blasint k, float alpha, float *a, blasint lda, float *b, blasint ldb, float beta, float *c, blasint ldc) { cblas_ssyr2k(order, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_dsyr2k(int order, lapis_uplo_t uplo, lapis_trans_t trans, blasint n, blasint k, double alpha, double *a, blasint lda, double *b, blasint ldb, double beta, double *c, blasint ldc) { cblas_dsyr2k(order, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_csyr2k(int order, lapis_uplo_t uplo, lapis_trans_t trans, blasint n, blasint k, const void *alpha, void *a, blasint lda, void *b, blasint ldb, const void *beta, void *c, blasint ldc) { cblas_csyr2k(order, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_zsyr2k(int order, lapis_uplo_t uplo, lapis_trans_t trans, blasint n, blasint k, const void *alpha, void *a, blasint lda, void *b, blasint ldb, const void *beta, void *c, blasint ldc) { cblas_zsyr2k(order, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_cher2k(int order, lapis_uplo_t uplo, lapis_trans_t trans, blasint n, blasint k, const void *alpha, void *a, blasint lda, void *b, blasint ldb, float beta, void *c, blasint ldc) { cblas_cher2k(order, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_zher2k(int order, lapis_uplo_t uplo, lapis_trans_t trans, blasint n, blasint k, const void *alpha, void *a, blasint lda, void *b, blasint ldb, double beta, void *c, blasint ldc) { cblas_zher2k(order, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc); }
+static inline void lapis_cblas_strmm(int order, lapis_side_t side, lapis_uplo_t uplo, lapis_trans_t transA, lapis_diag_t diag, blasint m, blasint n, float alpha, float *a, blasint lda, float *b, blasint ldb) { cblas_strmm(order, side, uplo, transA, diag, m, n, alpha, a, lda, b, ldb); }
+static inline void lapis_cblas_dtrmm(int order, lapis_side_t side, lapis_uplo_t uplo, lapis_trans_t transA, lapis_diag_t diag, blasint m, blasint n, double alpha, double *a, blasint lda, double *b, blasint ldb) { cblas_dtrmm(order, side, uplo, transA, diag, m, n, alpha, a, lda, b, ldb); }
+static inline void lapis_cblas_ctrmm(int order, lapis_side_t side, lapis_uplo_t uplo, lapis_trans_t transA, lapis_diag_t diag, blasint m, blasint n, const void *alpha, void *a, blasint lda, void *b, blasint ldb) { cblas_ctrmm(order, side, uplo, transA, diag, m, n, alpha, a, lda, b, ldb); }
+static inline void lapis_cblas_ztrmm(int order, lapis_side_t side, lapis_uplo_t uplo, lapis_trans_t transA, lapis_diag_t diag, blasint m, blasint n, const void *alpha, void *a, blasint lda, void *b, blasint ldb) { cblas_ztrmm(order, side, uplo, transA, diag, m, n, alpha, a, lda, b, ldb); }
+static inline void lapis_cblas_strsm(int order, lapis_side_t side, lapis_uplo_t uplo, lapis_trans_t transA, lapis_diag_t diag, blasint m, blasint n, float alpha, float *a, blasint lda, float *b, blasint ldb) { cblas_strsm(order, side, uplo, transA, diag, m, n, alpha, a, lda, b, ldb); }
+static inline void lapis_cblas_dtrsm(int order, lapis_side_t side, lapis_uplo_t uplo, lapis_trans_t transA, lapis_diag_t diag, blasint m, blasint n, double alpha, double *a, blasint lda, double *b, blasint ldb) { cblas_dtrsm(order, side, uplo, transA, diag, m, n, alpha, a, lda, b, ldb); }
+static inline void lapis_cblas_ctrsm(int order, lapis_side_t side, lapis_uplo_t uplo, lapis_trans_t transA, lapis_diag_t diag, blasint m, blasint n, const void *alpha, void *a, blasint lda, void *b, blasint ldb) { cblas_ctrsm(order, side, uplo, transA, diag, m, n, alpha, a, lda, b, ldb); }
+static inline void lapis_cblas_ztrsm(int order, lapis_side_t side, lapis_uplo_t uplo, lapis_trans_t transA, lapis_diag_t diag, blasint m, blasint n, const void *alpha, void *a, blasint lda, void *b, blasint ldb) { cblas_ztrsm(order, side, uplo, transA, diag, m, n, alpha, a, lda, b, ldb); }
+static inline void lapis_cblas_srotg(float *a, float *b, float *c, float *s) { cblas_srotg(a, b, c, s); }
+static inline void lapis_cblas_drotg(double *a, double *b, double *c, double *s) { cblas_drotg(a, b, c, s); }
+static inline void lapis_cblas_srotmg(float *d1, float *d2, float *b1, float b2, float *p) { cblas_srotmg(d1, d2, b1, b2, p); }
+static inline void lapis_cblas_drotmg(double *d1, double *d2, double *b1, double b2, double *p) { cblas_drotmg(d1, d2, b1, b2, p); }
+static inline void lapis_cblas_srotm(blasint n, float *x, blasint incx, float *y, blasint incy, float *p) { cblas_srotm(n, x, incx, y, incy, p); }
+static inline void lapis_cblas_drotm(blasint n, double *x, blasint incx, double *y, blasint incy, double *p) { cblas_drotm(n, x, incx, y, incy, p); }
+static inline float lapis_cblas_sdsdot(blasint n, float alpha, float *x, blasint incx, float *y, blasint incy) { return cblas_sdsdot(n, alpha, x, incx, y, incy); }
+static inline double lapis_cblas_dsdot(blasint n, float *x, blasint incx, float *y, blasint incy) { return cblas_dsdot(n, x, incx, y, incy); }
+static inline void lapis_cblas_sgbmv(int order, lapis_trans_t trans, blasint m, blasint n, blasint kl, blasint ku, float alpha, float *a, blasint lda, float *x, blasint incx, float beta, float *y, blasint incy) { cblas_sgbmv(order, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_dgbmv(int order, lapis_trans_t trans, blasint m, blasint n, blasint kl, blasint ku, double alpha, double *a, blasint lda, double *x, blasint incx, double beta, double *y, blasint incy) { cblas_dgbmv(order, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_cgbmv(int order, lapis_trans_t trans, blasint m, blasint n, blasint kl, blasint ku, const void *alpha, void *a, blasint lda, void *x, blasint incx, const void *beta, void *y, blasint incy) { cblas_cgbmv(order, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_zgbmv(int order, lapis_trans_t trans, blasint m, blasint n, blasint kl, blasint ku, const void *alpha, void *a, blasint lda, void *x, blasint incx, const void *beta, void *y, blasint incy) { cblas_zgbmv(order, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_ssbmv(int order, lapis_uplo_t uplo, blasint n, blasint k, float alpha, float *a, blasint lda, float *x, blasint incx, float beta, float *y, blasint incy) { cblas_ssbmv(order, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_dsbmv(int order, lapis_uplo_t uplo, blasint n, blasint k, double alpha, double *a, blasint lda, double *x, blasint incx, double beta, double *y, blasint incy) { cblas_dsbmv(order, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_chbmv(int order, lapis_uplo_t uplo, blasint n, blasint k, const void *alpha, void *a, blasint lda, void *x, blasint incx, const void *beta, void *y, blasint incy) { cblas_chbmv(order, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_zhbmv(int order, lapis_uplo_t uplo, blasint n, blasint k, const void *alpha, void *a, blasint lda, void *x, blasint incx, const void *beta, void *y, blasint incy) { cblas_zhbmv(order, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy); }
+static inline void lapis_cblas_sspmv(int order, lapis_uplo_t uplo, blasint n, float alpha, float *ap, float *x, blasint incx, float beta, float *y, blasint incy) { cblas_sspmv(order, uplo, n, alpha, ap, x, incx, beta, y, incy); }
+static inline void lapis_cblas_dspmv(int order, lapis_uplo_t uplo, blasint n, double alpha, double *ap, double *x, blasint incx, double beta, double *y, blasint incy) { cblas_dspmv(order, uplo, n, alpha, ap, x, incx, beta, y, incy); }
+static inline void lapis_cblas_chpmv(int order, lapis_uplo_t uplo, blasint n, const void *alpha, void *ap, void *x, blasint incx, const void *beta, void *y, blasint incy) { cblas_chpmv(order, uplo, n, alpha, ap, x, incx, beta, y, incy); }
+static inline void lapis_cblas_zhpmv(int order, lapis_uplo_t uplo, blasint n, const void *alpha, void *ap, void *x, blasint incx, const void *beta, void *y, blasint incy) { cblas_zhpmv(order, uplo, n, alpha, ap, x, incx, beta, y, incy); }
+static inline void lapis_cblas_stbmv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, blasint k, float *a, blasint lda, float *x, blasint incx) { cblas_stbmv(order, uplo, trans, diag, n, k, a, lda, x, incx); }
+static inline void lapis_cblas_dtbmv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, blasint k, double *a, blasint lda, double *x, blasint incx) { cblas_dtbmv(order, uplo, trans, diag, n, k, a, lda, x, incx); }
+static inline void lapis_cblas_ctbmv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, blasint k, void *a, blasint lda, void *x, blasint incx) { cblas_ctbmv(order, uplo, trans, diag, n, k, a, lda, x, incx); }
+static inline void lapis_cblas_ztbmv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, blasint k, void *a, blasint lda, void *x, blasint incx) { cblas_ztbmv(order, uplo, trans, diag, n, k, a, lda, x, incx); }
+static inline void lapis_cblas_stbsv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, blasint k, float *a, blasint lda, float *x, blasint incx) { cblas_stbsv(order, uplo, trans, diag, n, k, a, lda, x, incx); }
+static inline void lapis_cblas_dtbsv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, blasint k, double *a, blasint lda, double *x, blasint incx) { cblas_dtbsv(order, uplo, trans, diag, n, k, a, lda, x, incx); }
+static inline void lapis_cblas_ctbsv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, blasint k, void *a, blasint lda, void *x, blasint incx) { cblas_ctbsv(order, uplo, trans, diag, n, k, a, lda, x, incx); }
+static inline void lapis_cblas_ztbsv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, blasint k, void *a, blasint lda, void *x, blasint incx) { cblas_ztbsv(order, uplo, trans, diag, n, k, a, lda, x, incx); }
+static inline void lapis_cblas_stpmv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, float *ap, float *x, blasint incx) { cblas_stpmv(order, uplo, trans, diag, n, ap, x, incx); }
+static inline void lapis_cblas_dtpmv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, double *ap, double *x, blasint incx) { cblas_dtpmv(order, uplo, trans, diag, n, ap, x, incx); }
+static inline void lapis_cblas_ctpmv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, void *ap, void *x, blasint incx) { cblas_ctpmv(order, uplo, trans, diag, n, ap, x, incx); }
+static inline void lapis_cblas_ztpmv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, void *ap, void *x, blasint incx) { cblas_ztpmv(order, uplo, trans, diag, n, ap, x, incx); }
+static inline void lapis_cblas_stpsv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, float *ap, float *x, blasint incx) { cblas_stpsv(order, uplo, trans, diag, n, ap, x, incx); }
+static inline void lapis_cblas_dtpsv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, double *ap, double *x, blasint incx) { cblas_dtpsv(order, uplo, trans, diag, n, ap, x, incx); }
+static inline void lapis_cblas_ctpsv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, void *ap, void *x, blasint incx) { cblas_ctpsv(order, uplo, trans, diag, n, ap, x, incx); }
+static inline void lapis_cblas_ztpsv(int order, lapis_uplo_t uplo, lapis_trans_t trans, lapis_diag_t diag, blasint n, void *ap, void *x, blasint incx) { cblas_ztpsv(order, uplo, trans, diag, n, ap, x, incx); }
+static inline void lapis_cblas_sspr(int order, lapis_uplo_t uplo, blasint n, float alpha, float *x, blasint incx, float *ap) { cblas_sspr(order, uplo, n, alpha, x, incx, ap); }
+static inline void lapis_cblas_dspr(int order, lapis_uplo_t uplo, blasint n, double alpha, double *x, blasint incx, double *ap) { cblas_dspr(order, uplo, n, alpha, x, incx, ap); }
+static inline void lapis_cblas_chpr(int order, lapis_uplo_t uplo, blasint n, float alpha, void *x, blasint incx, void *ap) { cblas_chpr(order, uplo, n, alpha, x, incx, ap); }
+static inline void lapis_cblas_zhpr(int order, lapis_uplo_t uplo, blasint n, double alpha, void *x, blasint incx, void *ap) { cblas_zhpr(order, uplo, n, alpha, x, incx, ap); }
+static inline void lapis_cblas_sspr2(int order, lapis_uplo_t uplo, blasint n, float alpha, float *x, blasint incx, float *y, blasint incy, float *ap) { cblas_sspr2(order, uplo, n, alpha, x, incx, y, incy, ap); }
+static inline void lapis_cblas_dspr2(int order, lapis_uplo_t uplo, blasint n, double alpha, double *x, blasint incx, double *y, blasint incy, double *ap) { cblas_dspr2(order, uplo, n, alpha, x, incx, y, incy, ap); }
+static inline void lapis_cblas_chpr2(int order, lapis_uplo_t uplo, blasint n, const void *alpha, void *x, blasint incx, void *y, blasint incy, void *ap) { cblas_chpr2(order, uplo, n, alpha, x, incx, y, incy, ap); }
+static inline void lapis_cblas_zhpr2(int order, lapis_uplo_t uplo, blasint n, const void *alpha, void *x, blasint incx, void *y, blasint incy, void *ap) { cblas_zhpr2(order, uplo, n, alpha, x, incx, y, incy, ap); }
+
 // BLAS keeps no pointer after it returns and never calls back into Go.
-#cgo noescape cblas_sdot
-#cgo nocallback cblas_sdot
-#cgo noescape cblas_ddot
-#cgo nocallback cblas_ddot
-#cgo noescape cblas_cdotu_sub
-#cgo nocallback cblas_cdotu_sub
-#cgo noescape cblas_zdotu_sub
-#cgo nocallback cblas_zdotu_sub
-#cgo noescape cblas_cdotc_sub
-#cgo nocallback cblas_cdotc_sub
-#cgo noescape cblas_zdotc_sub
-#cgo nocallback cblas_zdotc_sub
-#cgo noescape cblas_saxpy
-#cgo nocallback cblas_saxpy
-#cgo noescape cblas_daxpy
-#cgo nocallback cblas_daxpy
-#cgo noescape cblas_caxpy
-#cgo nocallback cblas_caxpy
-#cgo noescape cblas_zaxpy
-#cgo nocallback cblas_zaxpy
-#cgo noescape cblas_sscal
-#cgo nocallback cblas_sscal
-#cgo noescape cblas_dscal
-#cgo nocallback cblas_dscal
-#cgo noescape cblas_cscal
-#cgo nocallback cblas_cscal
-#cgo noescape cblas_zscal
-#cgo nocallback cblas_zscal
-#cgo noescape cblas_csscal
-#cgo nocallback cblas_csscal
-#cgo noescape cblas_zdscal
-#cgo nocallback cblas_zdscal
-#cgo noescape cblas_snrm2
-#cgo nocallback cblas_snrm2
-#cgo noescape cblas_dnrm2
-#cgo nocallback cblas_dnrm2
-#cgo noescape cblas_scnrm2
-#cgo nocallback cblas_scnrm2
-#cgo noescape cblas_dznrm2
-#cgo nocallback cblas_dznrm2
-#cgo noescape cblas_sasum
-#cgo nocallback cblas_sasum
-#cgo noescape cblas_dasum
-#cgo nocallback cblas_dasum
-#cgo noescape cblas_scasum
-#cgo nocallback cblas_scasum
-#cgo noescape cblas_dzasum
-#cgo nocallback cblas_dzasum
-#cgo noescape cblas_isamax
-#cgo nocallback cblas_isamax
-#cgo noescape cblas_idamax
-#cgo nocallback cblas_idamax
-#cgo noescape cblas_icamax
-#cgo nocallback cblas_icamax
-#cgo noescape cblas_izamax
-#cgo nocallback cblas_izamax
-#cgo noescape cblas_scopy
-#cgo nocallback cblas_scopy
-#cgo noescape cblas_dcopy
-#cgo nocallback cblas_dcopy
-#cgo noescape cblas_ccopy
-#cgo nocallback cblas_ccopy
-#cgo noescape cblas_zcopy
-#cgo nocallback cblas_zcopy
-#cgo noescape cblas_sswap
-#cgo nocallback cblas_sswap
-#cgo noescape cblas_dswap
-#cgo nocallback cblas_dswap
-#cgo noescape cblas_cswap
-#cgo nocallback cblas_cswap
-#cgo noescape cblas_zswap
-#cgo nocallback cblas_zswap
-#cgo noescape cblas_srot
-#cgo nocallback cblas_srot
-#cgo noescape cblas_drot
-#cgo nocallback cblas_drot
-#cgo noescape cblas_csrot
-#cgo nocallback cblas_csrot
-#cgo noescape cblas_zdrot
-#cgo nocallback cblas_zdrot
-#cgo noescape cblas_sgemv
-#cgo nocallback cblas_sgemv
-#cgo noescape cblas_dgemv
-#cgo nocallback cblas_dgemv
-#cgo noescape cblas_cgemv
-#cgo nocallback cblas_cgemv
-#cgo noescape cblas_zgemv
-#cgo nocallback cblas_zgemv
-#cgo noescape cblas_sger
-#cgo nocallback cblas_sger
-#cgo noescape cblas_dger
-#cgo nocallback cblas_dger
-#cgo noescape cblas_cgeru
-#cgo nocallback cblas_cgeru
-#cgo noescape cblas_zgeru
-#cgo nocallback cblas_zgeru
-#cgo noescape cblas_cgerc
-#cgo nocallback cblas_cgerc
-#cgo noescape cblas_zgerc
-#cgo nocallback cblas_zgerc
-#cgo noescape cblas_ssymv
-#cgo nocallback cblas_ssymv
-#cgo noescape cblas_dsymv
-#cgo nocallback cblas_dsymv
-#cgo noescape cblas_chemv
-#cgo nocallback cblas_chemv
-#cgo noescape cblas_zhemv
-#cgo nocallback cblas_zhemv
-#cgo noescape cblas_strmv
-#cgo nocallback cblas_strmv
-#cgo noescape cblas_dtrmv
-#cgo nocallback cblas_dtrmv
-#cgo noescape cblas_ctrmv
-#cgo nocallback cblas_ctrmv
-#cgo noescape cblas_ztrmv
-#cgo nocallback cblas_ztrmv
-#cgo noescape cblas_strsv
-#cgo nocallback cblas_strsv
-#cgo noescape cblas_dtrsv
-#cgo nocallback cblas_dtrsv
-#cgo noescape cblas_ctrsv
-#cgo nocallback cblas_ctrsv
-#cgo noescape cblas_ztrsv
-#cgo nocallback cblas_ztrsv
-#cgo noescape cblas_ssyr
-#cgo nocallback cblas_ssyr
-#cgo noescape cblas_dsyr
-#cgo nocallback cblas_dsyr
-#cgo noescape cblas_cher
-#cgo nocallback cblas_cher
-#cgo noescape cblas_zher
-#cgo nocallback cblas_zher
-#cgo noescape cblas_ssyr2
-#cgo nocallback cblas_ssyr2
-#cgo noescape cblas_dsyr2
-#cgo nocallback cblas_dsyr2
-#cgo noescape cblas_cher2
-#cgo nocallback cblas_cher2
-#cgo noescape cblas_zher2
-#cgo nocallback cblas_zher2
-#cgo noescape cblas_sgemm
-#cgo nocallback cblas_sgemm
-#cgo noescape cblas_dgemm
-#cgo nocallback cblas_dgemm
-#cgo noescape cblas_cgemm
-#cgo nocallback cblas_cgemm
-#cgo noescape cblas_zgemm
-#cgo nocallback cblas_zgemm
-#cgo noescape cblas_ssymm
-#cgo nocallback cblas_ssymm
-#cgo noescape cblas_dsymm
-#cgo nocallback cblas_dsymm
-#cgo noescape cblas_csymm
-#cgo nocallback cblas_csymm
-#cgo noescape cblas_zsymm
-#cgo nocallback cblas_zsymm
-#cgo noescape cblas_chemm
-#cgo nocallback cblas_chemm
-#cgo noescape cblas_zhemm
-#cgo nocallback cblas_zhemm
-#cgo noescape cblas_ssyrk
-#cgo nocallback cblas_ssyrk
-#cgo noescape cblas_dsyrk
-#cgo nocallback cblas_dsyrk
-#cgo noescape cblas_csyrk
-#cgo nocallback cblas_csyrk
-#cgo noescape cblas_zsyrk
-#cgo nocallback cblas_zsyrk
-#cgo noescape cblas_cherk
-#cgo nocallback cblas_cherk
-#cgo noescape cblas_zherk
-#cgo nocallback cblas_zherk
-#cgo noescape cblas_ssyr2k
-#cgo nocallback cblas_ssyr2k
-#cgo noescape cblas_dsyr2k
-#cgo nocallback cblas_dsyr2k
-#cgo noescape cblas_csyr2k
-#cgo nocallback cblas_csyr2k
-#cgo noescape cblas_zsyr2k
-#cgo nocallback cblas_zsyr2k
-#cgo noescape cblas_cher2k
-#cgo nocallback cblas_cher2k
-#cgo noescape cblas_zher2k
-#cgo nocallback cblas_zher2k
-#cgo noescape cblas_strmm
-#cgo nocallback cblas_strmm
-#cgo noescape cblas_dtrmm
-#cgo nocallback cblas_dtrmm
-#cgo noescape cblas_ctrmm
-#cgo nocallback cblas_ctrmm
-#cgo noescape cblas_ztrmm
-#cgo nocallback cblas_ztrmm
-#cgo noescape cblas_strsm
-#cgo nocallback cblas_strsm
-#cgo noescape cblas_dtrsm
-#cgo nocallback cblas_dtrsm
-#cgo noescape cblas_ctrsm
-#cgo nocallback cblas_ctrsm
-#cgo noescape cblas_ztrsm
-#cgo nocallback cblas_ztrsm
-#cgo noescape cblas_srotg
-#cgo nocallback cblas_srotg
-#cgo noescape cblas_drotg
-#cgo nocallback cblas_drotg
-#cgo noescape cblas_srotmg
-#cgo nocallback cblas_srotmg
-#cgo noescape cblas_drotmg
-#cgo nocallback cblas_drotmg
-#cgo noescape cblas_srotm
-#cgo nocallback cblas_srotm
-#cgo noescape cblas_drotm
-#cgo nocallback cblas_drotm
-#cgo noescape cblas_sdsdot
-#cgo nocallback cblas_sdsdot
-#cgo noescape cblas_dsdot
-#cgo nocallback cblas_dsdot
-#cgo noescape cblas_sgbmv
-#cgo nocallback cblas_sgbmv
-#cgo noescape cblas_dgbmv
-#cgo nocallback cblas_dgbmv
-#cgo noescape cblas_cgbmv
-#cgo nocallback cblas_cgbmv
-#cgo noescape cblas_zgbmv
-#cgo nocallback cblas_zgbmv
-#cgo noescape cblas_ssbmv
-#cgo nocallback cblas_ssbmv
-#cgo noescape cblas_dsbmv
-#cgo nocallback cblas_dsbmv
-#cgo noescape cblas_chbmv
-#cgo nocallback cblas_chbmv
-#cgo noescape cblas_zhbmv
-#cgo nocallback cblas_zhbmv
-#cgo noescape cblas_sspmv
-#cgo nocallback cblas_sspmv
-#cgo noescape cblas_dspmv
-#cgo nocallback cblas_dspmv
-#cgo noescape cblas_chpmv
-#cgo nocallback cblas_chpmv
-#cgo noescape cblas_zhpmv
-#cgo nocallback cblas_zhpmv
-#cgo noescape cblas_stbmv
-#cgo nocallback cblas_stbmv
-#cgo noescape cblas_dtbmv
-#cgo nocallback cblas_dtbmv
-#cgo noescape cblas_ctbmv
-#cgo nocallback cblas_ctbmv
-#cgo noescape cblas_ztbmv
-#cgo nocallback cblas_ztbmv
-#cgo noescape cblas_stbsv
-#cgo nocallback cblas_stbsv
-#cgo noescape cblas_dtbsv
-#cgo nocallback cblas_dtbsv
-#cgo noescape cblas_ctbsv
-#cgo nocallback cblas_ctbsv
-#cgo noescape cblas_ztbsv
-#cgo nocallback cblas_ztbsv
-#cgo noescape cblas_stpmv
-#cgo nocallback cblas_stpmv
-#cgo noescape cblas_dtpmv
-#cgo nocallback cblas_dtpmv
-#cgo noescape cblas_ctpmv
-#cgo nocallback cblas_ctpmv
-#cgo noescape cblas_ztpmv
-#cgo nocallback cblas_ztpmv
-#cgo noescape cblas_stpsv
-#cgo nocallback cblas_stpsv
-#cgo noescape cblas_dtpsv
-#cgo nocallback cblas_dtpsv
-#cgo noescape cblas_ctpsv
-#cgo nocallback cblas_ctpsv
-#cgo noescape cblas_ztpsv
-#cgo nocallback cblas_ztpsv
-#cgo noescape cblas_sspr
-#cgo nocallback cblas_sspr
-#cgo noescape cblas_dspr
-#cgo nocallback cblas_dspr
-#cgo noescape cblas_chpr
-#cgo nocallback cblas_chpr
-#cgo noescape cblas_zhpr
-#cgo nocallback cblas_zhpr
-#cgo noescape cblas_sspr2
-#cgo nocallback cblas_sspr2
-#cgo noescape cblas_dspr2
-#cgo nocallback cblas_dspr2
-#cgo noescape cblas_chpr2
-#cgo nocallback cblas_chpr2
-#cgo noescape cblas_zhpr2
-#cgo nocallback cblas_zhpr2
+#cgo noescape lapis_cblas_sdot
+#cgo nocallback lapis_cblas_sdot
+#cgo noescape lapis_cblas_ddot
+#cgo nocallback lapis_cblas_ddot
+#cgo noescape lapis_cblas_cdotu_sub
+#cgo nocallback lapis_cblas_cdotu_sub
+#cgo noescape lapis_cblas_zdotu_sub
+#cgo nocallback lapis_cblas_zdotu_sub
+#cgo noescape lapis_cblas_cdotc_sub
+#cgo nocallback lapis_cblas_cdotc_sub
+#cgo noescape lapis_cblas_zdotc_sub
+#cgo nocallback lapis_cblas_zdotc_sub
+#cgo noescape lapis_cblas_saxpy
+#cgo nocallback lapis_cblas_saxpy
+#cgo noescape lapis_cblas_daxpy
+#cgo nocallback lapis_cblas_daxpy
+#cgo noescape lapis_cblas_caxpy
+#cgo nocallback lapis_cblas_caxpy
+#cgo noescape lapis_cblas_zaxpy
+#cgo nocallback lapis_cblas_zaxpy
+#cgo noescape lapis_cblas_sscal
+#cgo nocallback lapis_cblas_sscal
+#cgo noescape lapis_cblas_dscal
+#cgo nocallback lapis_cblas_dscal
+#cgo noescape lapis_cblas_cscal
+#cgo nocallback lapis_cblas_cscal
+#cgo noescape lapis_cblas_zscal
+#cgo nocallback lapis_cblas_zscal
+#cgo noescape lapis_cblas_csscal
+#cgo nocallback lapis_cblas_csscal
+#cgo noescape lapis_cblas_zdscal
+#cgo nocallback lapis_cblas_zdscal
+#cgo noescape lapis_cblas_snrm2
+#cgo nocallback lapis_cblas_snrm2
+#cgo noescape lapis_cblas_dnrm2
+#cgo nocallback lapis_cblas_dnrm2
+#cgo noescape lapis_cblas_scnrm2
+#cgo nocallback lapis_cblas_scnrm2
+#cgo noescape lapis_cblas_dznrm2
+#cgo nocallback lapis_cblas_dznrm2
+#cgo noescape lapis_cblas_sasum
+#cgo nocallback lapis_cblas_sasum
+#cgo noescape lapis_cblas_dasum
+#cgo nocallback lapis_cblas_dasum
+#cgo noescape lapis_cblas_scasum
+#cgo nocallback lapis_cblas_scasum
+#cgo noescape lapis_cblas_dzasum
+#cgo nocallback lapis_cblas_dzasum
+#cgo noescape lapis_cblas_isamax
+#cgo nocallback lapis_cblas_isamax
+#cgo noescape lapis_cblas_idamax
+#cgo nocallback lapis_cblas_idamax
+#cgo noescape lapis_cblas_icamax
+#cgo nocallback lapis_cblas_icamax
+#cgo noescape lapis_cblas_izamax
+#cgo nocallback lapis_cblas_izamax
+#cgo noescape lapis_cblas_scopy
+#cgo nocallback lapis_cblas_scopy
+#cgo noescape lapis_cblas_dcopy
+#cgo nocallback lapis_cblas_dcopy
+#cgo noescape lapis_cblas_ccopy
+#cgo nocallback lapis_cblas_ccopy
+#cgo noescape lapis_cblas_zcopy
+#cgo nocallback lapis_cblas_zcopy
+#cgo noescape lapis_cblas_sswap
+#cgo nocallback lapis_cblas_sswap
+#cgo noescape lapis_cblas_dswap
+#cgo nocallback lapis_cblas_dswap
+#cgo noescape lapis_cblas_cswap
+#cgo nocallback lapis_cblas_cswap
+#cgo noescape lapis_cblas_zswap
+#cgo nocallback lapis_cblas_zswap
+#cgo noescape lapis_cblas_srot
+#cgo nocallback lapis_cblas_srot
+#cgo noescape lapis_cblas_drot
+#cgo nocallback lapis_cblas_drot
+#cgo noescape lapis_cblas_csrot
+#cgo nocallback lapis_cblas_csrot
+#cgo noescape lapis_cblas_zdrot
+#cgo nocallback lapis_cblas_zdrot
+#cgo noescape lapis_cblas_sgemv
+#cgo nocallback lapis_cblas_sgemv
+#cgo noescape lapis_cblas_dgemv
+#cgo nocallback lapis_cblas_dgemv
+#cgo noescape lapis_cblas_cgemv
+#cgo nocallback lapis_cblas_cgemv
+#cgo noescape lapis_cblas_zgemv
+#cgo nocallback lapis_cblas_zgemv
+#cgo noescape lapis_cblas_sger
+#cgo nocallback lapis_cblas_sger
+#cgo noescape lapis_cblas_dger
+#cgo nocallback lapis_cblas_dger
+#cgo noescape lapis_cblas_cgeru
+#cgo nocallback lapis_cblas_cgeru
+#cgo noescape lapis_cblas_zgeru
+#cgo nocallback lapis_cblas_zgeru
+#cgo noescape lapis_cblas_cgerc
+#cgo nocallback lapis_cblas_cgerc
+#cgo noescape lapis_cblas_zgerc
+#cgo nocallback lapis_cblas_zgerc
+#cgo noescape lapis_cblas_ssymv
+#cgo nocallback lapis_cblas_ssymv
+#cgo noescape lapis_cblas_dsymv
+#cgo nocallback lapis_cblas_dsymv
+#cgo noescape lapis_cblas_chemv
+#cgo nocallback lapis_cblas_chemv
+#cgo noescape lapis_cblas_zhemv
+#cgo nocallback lapis_cblas_zhemv
+#cgo noescape lapis_cblas_strmv
+#cgo nocallback lapis_cblas_strmv
+#cgo noescape lapis_cblas_dtrmv
+#cgo nocallback lapis_cblas_dtrmv
+#cgo noescape lapis_cblas_ctrmv
+#cgo nocallback lapis_cblas_ctrmv
+#cgo noescape lapis_cblas_ztrmv
+#cgo nocallback lapis_cblas_ztrmv
+#cgo noescape lapis_cblas_strsv
+#cgo nocallback lapis_cblas_strsv
+#cgo noescape lapis_cblas_dtrsv
+#cgo nocallback lapis_cblas_dtrsv
+#cgo noescape lapis_cblas_ctrsv
+#cgo nocallback lapis_cblas_ctrsv
+#cgo noescape lapis_cblas_ztrsv
+#cgo nocallback lapis_cblas_ztrsv
+#cgo noescape lapis_cblas_ssyr
+#cgo nocallback lapis_cblas_ssyr
+#cgo noescape lapis_cblas_dsyr
+#cgo nocallback lapis_cblas_dsyr
+#cgo noescape lapis_cblas_cher
+#cgo nocallback lapis_cblas_cher
+#cgo noescape lapis_cblas_zher
+#cgo nocallback lapis_cblas_zher
+#cgo noescape lapis_cblas_ssyr2
+#cgo nocallback lapis_cblas_ssyr2
+#cgo noescape lapis_cblas_dsyr2
+#cgo nocallback lapis_cblas_dsyr2
+#cgo noescape lapis_cblas_cher2
+#cgo nocallback lapis_cblas_cher2
+#cgo noescape lapis_cblas_zher2
+#cgo nocallback lapis_cblas_zher2
+#cgo noescape lapis_cblas_sgemm
+#cgo nocallback lapis_cblas_sgemm
+#cgo noescape lapis_cblas_dgemm
+#cgo nocallback lapis_cblas_dgemm
+#cgo noescape lapis_cblas_cgemm
+#cgo nocallback lapis_cblas_cgemm
+#cgo noescape lapis_cblas_zgemm
+#cgo nocallback lapis_cblas_zgemm
+#cgo noescape lapis_cblas_ssymm
+#cgo nocallback lapis_cblas_ssymm
+#cgo noescape lapis_cblas_dsymm
+#cgo nocallback lapis_cblas_dsymm
+#cgo noescape lapis_cblas_csymm
+#cgo nocallback lapis_cblas_csymm
+#cgo noescape lapis_cblas_zsymm
+#cgo nocallback lapis_cblas_zsymm
+#cgo noescape lapis_cblas_chemm
+#cgo nocallback lapis_cblas_chemm
+#cgo noescape lapis_cblas_zhemm
+#cgo nocallback lapis_cblas_zhemm
+#cgo noescape lapis_cblas_ssyrk
+#cgo nocallback lapis_cblas_ssyrk
+#cgo noescape lapis_cblas_dsyrk
+#cgo nocallback lapis_cblas_dsyrk
+#cgo noescape lapis_cblas_csyrk
+#cgo nocallback lapis_cblas_csyrk
+#cgo noescape lapis_cblas_zsyrk
+#cgo nocallback lapis_cblas_zsyrk
+#cgo noescape lapis_cblas_cherk
+#cgo nocallback lapis_cblas_cherk
+#cgo noescape lapis_cblas_zherk
+#cgo nocallback lapis_cblas_zherk
+#cgo noescape lapis_cblas_ssyr2k
+#cgo nocallback lapis_cblas_ssyr2k
+#cgo noescape lapis_cblas_dsyr2k
+#cgo nocallback lapis_cblas_dsyr2k
+#cgo noescape lapis_cblas_csyr2k
+#cgo nocallback lapis_cblas_csyr2k
+#cgo noescape lapis_cblas_zsyr2k
+#cgo nocallback lapis_cblas_zsyr2k
+#cgo noescape lapis_cblas_cher2k
+#cgo nocallback lapis_cblas_cher2k
+#cgo noescape lapis_cblas_zher2k
+#cgo nocallback lapis_cblas_zher2k
+#cgo noescape lapis_cblas_strmm
+#cgo nocallback lapis_cblas_strmm
+#cgo noescape lapis_cblas_dtrmm
+#cgo nocallback lapis_cblas_dtrmm
+#cgo noescape lapis_cblas_ctrmm
+#cgo nocallback lapis_cblas_ctrmm
+#cgo noescape lapis_cblas_ztrmm
+#cgo nocallback lapis_cblas_ztrmm
+#cgo noescape lapis_cblas_strsm
+#cgo nocallback lapis_cblas_strsm
+#cgo noescape lapis_cblas_dtrsm
+#cgo nocallback lapis_cblas_dtrsm
+#cgo noescape lapis_cblas_ctrsm
+#cgo nocallback lapis_cblas_ctrsm
+#cgo noescape lapis_cblas_ztrsm
+#cgo nocallback lapis_cblas_ztrsm
+#cgo noescape lapis_cblas_srotg
+#cgo nocallback lapis_cblas_srotg
+#cgo noescape lapis_cblas_drotg
+#cgo nocallback lapis_cblas_drotg
+#cgo noescape lapis_cblas_srotmg
+#cgo nocallback lapis_cblas_srotmg
+#cgo noescape lapis_cblas_drotmg
+#cgo nocallback lapis_cblas_drotmg
+#cgo noescape lapis_cblas_srotm
+#cgo nocallback lapis_cblas_srotm
+#cgo noescape lapis_cblas_drotm
+#cgo nocallback lapis_cblas_drotm
+#cgo noescape lapis_cblas_sdsdot
+#cgo nocallback lapis_cblas_sdsdot
+#cgo noescape lapis_cblas_dsdot
+#cgo nocallback lapis_cblas_dsdot
+#cgo noescape lapis_cblas_sgbmv
+#cgo nocallback lapis_cblas_sgbmv
+#cgo noescape lapis_cblas_dgbmv
+#cgo nocallback lapis_cblas_dgbmv
+#cgo noescape lapis_cblas_cgbmv
+#cgo nocallback lapis_cblas_cgbmv
+#cgo noescape lapis_cblas_zgbmv
+#cgo nocallback lapis_cblas_zgbmv
+#cgo noescape lapis_cblas_ssbmv
+#cgo nocallback lapis_cblas_ssbmv
+#cgo noescape lapis_cblas_dsbmv
+#cgo nocallback lapis_cblas_dsbmv
+#cgo noescape lapis_cblas_chbmv
+#cgo nocallback lapis_cblas_chbmv
+#cgo noescape lapis_cblas_zhbmv
+#cgo nocallback lapis_cblas_zhbmv
+#cgo noescape lapis_cblas_sspmv
+#cgo nocallback lapis_cblas_sspmv
+#cgo noescape lapis_cblas_dspmv
+#cgo nocallback lapis_cblas_dspmv
+#cgo noescape lapis_cblas_chpmv
+#cgo nocallback lapis_cblas_chpmv
+#cgo noescape lapis_cblas_zhpmv
+#cgo nocallback lapis_cblas_zhpmv
+#cgo noescape lapis_cblas_stbmv
+#cgo nocallback lapis_cblas_stbmv
+#cgo noescape lapis_cblas_dtbmv
+#cgo nocallback lapis_cblas_dtbmv
+#cgo noescape lapis_cblas_ctbmv
+#cgo nocallback lapis_cblas_ctbmv
+#cgo noescape lapis_cblas_ztbmv
+#cgo nocallback lapis_cblas_ztbmv
+#cgo noescape lapis_cblas_stbsv
+#cgo nocallback lapis_cblas_stbsv
+#cgo noescape lapis_cblas_dtbsv
+#cgo nocallback lapis_cblas_dtbsv
+#cgo noescape lapis_cblas_ctbsv
+#cgo nocallback lapis_cblas_ctbsv
+#cgo noescape lapis_cblas_ztbsv
+#cgo nocallback lapis_cblas_ztbsv
+#cgo noescape lapis_cblas_stpmv
+#cgo nocallback lapis_cblas_stpmv
+#cgo noescape lapis_cblas_dtpmv
+#cgo nocallback lapis_cblas_dtpmv
+#cgo noescape lapis_cblas_ctpmv
+#cgo nocallback lapis_cblas_ctpmv
+#cgo noescape lapis_cblas_ztpmv
+#cgo nocallback lapis_cblas_ztpmv
+#cgo noescape lapis_cblas_stpsv
+#cgo nocallback lapis_cblas_stpsv
+#cgo noescape lapis_cblas_dtpsv
+#cgo nocallback lapis_cblas_dtpsv
+#cgo noescape lapis_cblas_ctpsv
+#cgo nocallback lapis_cblas_ctpsv
+#cgo noescape lapis_cblas_ztpsv
+#cgo nocallback lapis_cblas_ztpsv
+#cgo noescape lapis_cblas_sspr
+#cgo nocallback lapis_cblas_sspr
+#cgo noescape lapis_cblas_dspr
+#cgo nocallback lapis_cblas_dspr
+#cgo noescape lapis_cblas_chpr
+#cgo nocallback lapis_cblas_chpr
+#cgo noescape lapis_cblas_zhpr
+#cgo nocallback lapis_cblas_zhpr
+#cgo noescape lapis_cblas_sspr2
+#cgo nocallback lapis_cblas_sspr2
+#cgo noescape lapis_cblas_dspr2
+#cgo nocallback lapis_cblas_dspr2
+#cgo noescape lapis_cblas_chpr2
+#cgo nocallback lapis_cblas_chpr2
+#cgo noescape lapis_cblas_zhpr2
+#cgo nocallback lapis_cblas_zhpr2
 */
 import "C"
 
@@ -303,13 +453,13 @@ import "unsafe"
 func xdot[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint) (ret T) {
 	switch any(*new(T)).(type) {
 	case float32:
-		*(*float32)(unsafe.Pointer(&ret)) = float32(C.cblas_sdot(n, (*C.float)(x), incx, (*C.float)(y), incy))
+		*(*float32)(unsafe.Pointer(&ret)) = float32(C.lapis_cblas_sdot(n, (*C.float)(x), incx, (*C.float)(y), incy))
 	case float64:
-		*(*float64)(unsafe.Pointer(&ret)) = float64(C.cblas_ddot(n, (*C.double)(x), incx, (*C.double)(y), incy))
+		*(*float64)(unsafe.Pointer(&ret)) = float64(C.lapis_cblas_ddot(n, (*C.double)(x), incx, (*C.double)(y), incy))
 	case complex64:
-		C.cblas_cdotu_sub(n, x, incx, y, incy, unsafe.Pointer(&ret))
+		C.lapis_cblas_cdotu_sub(n, x, incx, y, incy, unsafe.Pointer(&ret))
 	case complex128:
-		C.cblas_zdotu_sub(n, x, incx, y, incy, unsafe.Pointer(&ret))
+		C.lapis_cblas_zdotu_sub(n, x, incx, y, incy, unsafe.Pointer(&ret))
 	default:
 		panic("cblas: no cblas_?dot for this element type") // unreachable: the typed layer checks
 	}
@@ -320,13 +470,13 @@ func xdot[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint, y unsafe.Poin
 func xdotc[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint) (ret T) {
 	switch any(*new(T)).(type) {
 	case float32:
-		*(*float32)(unsafe.Pointer(&ret)) = float32(C.cblas_sdot(n, (*C.float)(x), incx, (*C.float)(y), incy))
+		*(*float32)(unsafe.Pointer(&ret)) = float32(C.lapis_cblas_sdot(n, (*C.float)(x), incx, (*C.float)(y), incy))
 	case float64:
-		*(*float64)(unsafe.Pointer(&ret)) = float64(C.cblas_ddot(n, (*C.double)(x), incx, (*C.double)(y), incy))
+		*(*float64)(unsafe.Pointer(&ret)) = float64(C.lapis_cblas_ddot(n, (*C.double)(x), incx, (*C.double)(y), incy))
 	case complex64:
-		C.cblas_cdotc_sub(n, x, incx, y, incy, unsafe.Pointer(&ret))
+		C.lapis_cblas_cdotc_sub(n, x, incx, y, incy, unsafe.Pointer(&ret))
 	case complex128:
-		C.cblas_zdotc_sub(n, x, incx, y, incy, unsafe.Pointer(&ret))
+		C.lapis_cblas_zdotc_sub(n, x, incx, y, incy, unsafe.Pointer(&ret))
 	default:
 		panic("cblas: no cblas_?dotc for this element type") // unreachable: the typed layer checks
 	}
@@ -337,13 +487,13 @@ func xdotc[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint, y unsafe.Poi
 func xaxpy[T Scalar](n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_saxpy(n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy)
+		C.lapis_cblas_saxpy(n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy)
 	case float64:
-		C.cblas_daxpy(n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy)
+		C.lapis_cblas_daxpy(n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy)
 	case complex64:
-		C.cblas_caxpy(n, unsafe.Pointer(&alpha), x, incx, y, incy)
+		C.lapis_cblas_caxpy(n, unsafe.Pointer(&alpha), x, incx, y, incy)
 	case complex128:
-		C.cblas_zaxpy(n, unsafe.Pointer(&alpha), x, incx, y, incy)
+		C.lapis_cblas_zaxpy(n, unsafe.Pointer(&alpha), x, incx, y, incy)
 	default:
 		panic("cblas: no cblas_?axpy for this element type") // unreachable: the typed layer checks
 	}
@@ -353,13 +503,13 @@ func xaxpy[T Scalar](n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y u
 func xscal[T Scalar](n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sscal(n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx)
+		C.lapis_cblas_sscal(n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx)
 	case float64:
-		C.cblas_dscal(n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx)
+		C.lapis_cblas_dscal(n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx)
 	case complex64:
-		C.cblas_cscal(n, unsafe.Pointer(&alpha), x, incx)
+		C.lapis_cblas_cscal(n, unsafe.Pointer(&alpha), x, incx)
 	case complex128:
-		C.cblas_zscal(n, unsafe.Pointer(&alpha), x, incx)
+		C.lapis_cblas_zscal(n, unsafe.Pointer(&alpha), x, incx)
 	default:
 		panic("cblas: no cblas_?scal for this element type") // unreachable: the typed layer checks
 	}
@@ -369,13 +519,13 @@ func xscal[T Scalar](n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint) {
 func xrscal[T Scalar](n C.blasint, alpha float64, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sscal(n, C.float(alpha), (*C.float)(x), incx)
+		C.lapis_cblas_sscal(n, C.float(alpha), (*C.float)(x), incx)
 	case float64:
-		C.cblas_dscal(n, C.double(alpha), (*C.double)(x), incx)
+		C.lapis_cblas_dscal(n, C.double(alpha), (*C.double)(x), incx)
 	case complex64:
-		C.cblas_csscal(n, C.float(alpha), x, incx)
+		C.lapis_cblas_csscal(n, C.float(alpha), x, incx)
 	case complex128:
-		C.cblas_zdscal(n, C.double(alpha), x, incx)
+		C.lapis_cblas_zdscal(n, C.double(alpha), x, incx)
 	default:
 		panic("cblas: no cblas_?rscal for this element type") // unreachable: the typed layer checks
 	}
@@ -385,13 +535,13 @@ func xrscal[T Scalar](n C.blasint, alpha float64, x unsafe.Pointer, incx C.blasi
 func xnrm2[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint) (ret float64) {
 	switch any(*new(T)).(type) {
 	case float32:
-		ret = float64(C.cblas_snrm2(n, (*C.float)(x), incx))
+		ret = float64(C.lapis_cblas_snrm2(n, (*C.float)(x), incx))
 	case float64:
-		ret = float64(C.cblas_dnrm2(n, (*C.double)(x), incx))
+		ret = float64(C.lapis_cblas_dnrm2(n, (*C.double)(x), incx))
 	case complex64:
-		ret = float64(C.cblas_scnrm2(n, x, incx))
+		ret = float64(C.lapis_cblas_scnrm2(n, x, incx))
 	case complex128:
-		ret = float64(C.cblas_dznrm2(n, x, incx))
+		ret = float64(C.lapis_cblas_dznrm2(n, x, incx))
 	default:
 		panic("cblas: no cblas_?nrm2 for this element type") // unreachable: the typed layer checks
 	}
@@ -402,13 +552,13 @@ func xnrm2[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint) (ret float64
 func xasum[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint) (ret float64) {
 	switch any(*new(T)).(type) {
 	case float32:
-		ret = float64(C.cblas_sasum(n, (*C.float)(x), incx))
+		ret = float64(C.lapis_cblas_sasum(n, (*C.float)(x), incx))
 	case float64:
-		ret = float64(C.cblas_dasum(n, (*C.double)(x), incx))
+		ret = float64(C.lapis_cblas_dasum(n, (*C.double)(x), incx))
 	case complex64:
-		ret = float64(C.cblas_scasum(n, x, incx))
+		ret = float64(C.lapis_cblas_scasum(n, x, incx))
 	case complex128:
-		ret = float64(C.cblas_dzasum(n, x, incx))
+		ret = float64(C.lapis_cblas_dzasum(n, x, incx))
 	default:
 		panic("cblas: no cblas_?asum for this element type") // unreachable: the typed layer checks
 	}
@@ -419,13 +569,13 @@ func xasum[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint) (ret float64
 func ixamax[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint) (ret int) {
 	switch any(*new(T)).(type) {
 	case float32:
-		ret = int(C.cblas_isamax(n, (*C.float)(x), incx))
+		ret = int(C.lapis_cblas_isamax(n, (*C.float)(x), incx))
 	case float64:
-		ret = int(C.cblas_idamax(n, (*C.double)(x), incx))
+		ret = int(C.lapis_cblas_idamax(n, (*C.double)(x), incx))
 	case complex64:
-		ret = int(C.cblas_icamax(n, x, incx))
+		ret = int(C.lapis_cblas_icamax(n, x, incx))
 	case complex128:
-		ret = int(C.cblas_izamax(n, x, incx))
+		ret = int(C.lapis_cblas_izamax(n, x, incx))
 	default:
 		panic("cblas: no cblas_?ixamax for this element type") // unreachable: the typed layer checks
 	}
@@ -436,13 +586,13 @@ func ixamax[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint) (ret int) {
 func xcopy[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_scopy(n, (*C.float)(x), incx, (*C.float)(y), incy)
+		C.lapis_cblas_scopy(n, (*C.float)(x), incx, (*C.float)(y), incy)
 	case float64:
-		C.cblas_dcopy(n, (*C.double)(x), incx, (*C.double)(y), incy)
+		C.lapis_cblas_dcopy(n, (*C.double)(x), incx, (*C.double)(y), incy)
 	case complex64:
-		C.cblas_ccopy(n, x, incx, y, incy)
+		C.lapis_cblas_ccopy(n, x, incx, y, incy)
 	case complex128:
-		C.cblas_zcopy(n, x, incx, y, incy)
+		C.lapis_cblas_zcopy(n, x, incx, y, incy)
 	default:
 		panic("cblas: no cblas_?copy for this element type") // unreachable: the typed layer checks
 	}
@@ -452,13 +602,13 @@ func xcopy[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint, y unsafe.Poi
 func xswap[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sswap(n, (*C.float)(x), incx, (*C.float)(y), incy)
+		C.lapis_cblas_sswap(n, (*C.float)(x), incx, (*C.float)(y), incy)
 	case float64:
-		C.cblas_dswap(n, (*C.double)(x), incx, (*C.double)(y), incy)
+		C.lapis_cblas_dswap(n, (*C.double)(x), incx, (*C.double)(y), incy)
 	case complex64:
-		C.cblas_cswap(n, x, incx, y, incy)
+		C.lapis_cblas_cswap(n, x, incx, y, incy)
 	case complex128:
-		C.cblas_zswap(n, x, incx, y, incy)
+		C.lapis_cblas_zswap(n, x, incx, y, incy)
 	default:
 		panic("cblas: no cblas_?swap for this element type") // unreachable: the typed layer checks
 	}
@@ -468,45 +618,45 @@ func xswap[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint, y unsafe.Poi
 func xrot[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, c float64, s float64) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_srot(n, (*C.float)(x), incx, (*C.float)(y), incy, C.float(c), C.float(s))
+		C.lapis_cblas_srot(n, (*C.float)(x), incx, (*C.float)(y), incy, C.float(c), C.float(s))
 	case float64:
-		C.cblas_drot(n, (*C.double)(x), incx, (*C.double)(y), incy, C.double(c), C.double(s))
+		C.lapis_cblas_drot(n, (*C.double)(x), incx, (*C.double)(y), incy, C.double(c), C.double(s))
 	case complex64:
-		C.cblas_csrot(n, x, incx, y, incy, C.float(c), C.float(s))
+		C.lapis_cblas_csrot(n, x, incx, y, incy, C.float(c), C.float(s))
 	case complex128:
-		C.cblas_zdrot(n, x, incx, y, incy, C.double(c), C.double(s))
+		C.lapis_cblas_zdrot(n, x, incx, y, incy, C.double(c), C.double(s))
 	default:
 		panic("cblas: no cblas_?rot for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xgemv calls cblas_?gemv: y = alpha op(A) x + beta y.
-func xgemv[T Scalar](trans C.enum_CBLAS_TRANSPOSE, m C.blasint, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+func xgemv[T Scalar](trans C.lapis_trans_t, m C.blasint, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sgemv(C.CblasColMajor, trans, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+		C.lapis_cblas_sgemv(C.CblasColMajor, trans, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
 	case float64:
-		C.cblas_dgemv(C.CblasColMajor, trans, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+		C.lapis_cblas_dgemv(C.CblasColMajor, trans, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
 	case complex64:
-		C.cblas_cgemv(C.CblasColMajor, trans, m, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_cgemv(C.CblasColMajor, trans, m, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	case complex128:
-		C.cblas_zgemv(C.CblasColMajor, trans, m, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_zgemv(C.CblasColMajor, trans, m, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	default:
 		panic("cblas: no cblas_?gemv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xgemvRow calls cblas_?gemv in row-major order: y = alpha op(A) x + beta y.
-func xgemvRow[T Scalar](trans C.enum_CBLAS_TRANSPOSE, m C.blasint, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+func xgemvRow[T Scalar](trans C.lapis_trans_t, m C.blasint, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sgemv(C.CblasRowMajor, trans, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+		C.lapis_cblas_sgemv(C.CblasRowMajor, trans, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
 	case float64:
-		C.cblas_dgemv(C.CblasRowMajor, trans, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+		C.lapis_cblas_dgemv(C.CblasRowMajor, trans, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
 	case complex64:
-		C.cblas_cgemv(C.CblasRowMajor, trans, m, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_cgemv(C.CblasRowMajor, trans, m, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	case complex128:
-		C.cblas_zgemv(C.CblasRowMajor, trans, m, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_zgemv(C.CblasRowMajor, trans, m, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	default:
 		panic("cblas: no cblas_?gemv for this element type") // unreachable: the typed layer checks
 	}
@@ -516,13 +666,13 @@ func xgemvRow[T Scalar](trans C.enum_CBLAS_TRANSPOSE, m C.blasint, n C.blasint, 
 func xgeru[T Scalar](m C.blasint, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, a unsafe.Pointer, lda C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sger(C.CblasColMajor, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(a), lda)
+		C.lapis_cblas_sger(C.CblasColMajor, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(a), lda)
 	case float64:
-		C.cblas_dger(C.CblasColMajor, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(a), lda)
+		C.lapis_cblas_dger(C.CblasColMajor, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(a), lda)
 	case complex64:
-		C.cblas_cgeru(C.CblasColMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
+		C.lapis_cblas_cgeru(C.CblasColMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
 	case complex128:
-		C.cblas_zgeru(C.CblasColMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
+		C.lapis_cblas_zgeru(C.CblasColMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
 	default:
 		panic("cblas: no cblas_?geru for this element type") // unreachable: the typed layer checks
 	}
@@ -532,13 +682,13 @@ func xgeru[T Scalar](m C.blasint, n C.blasint, alpha T, x unsafe.Pointer, incx C
 func xgerc[T Scalar](m C.blasint, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, a unsafe.Pointer, lda C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sger(C.CblasColMajor, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(a), lda)
+		C.lapis_cblas_sger(C.CblasColMajor, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(a), lda)
 	case float64:
-		C.cblas_dger(C.CblasColMajor, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(a), lda)
+		C.lapis_cblas_dger(C.CblasColMajor, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(a), lda)
 	case complex64:
-		C.cblas_cgerc(C.CblasColMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
+		C.lapis_cblas_cgerc(C.CblasColMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
 	case complex128:
-		C.cblas_zgerc(C.CblasColMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
+		C.lapis_cblas_zgerc(C.CblasColMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
 	default:
 		panic("cblas: no cblas_?gerc for this element type") // unreachable: the typed layer checks
 	}
@@ -548,353 +698,353 @@ func xgerc[T Scalar](m C.blasint, n C.blasint, alpha T, x unsafe.Pointer, incx C
 func xgercRow[T Scalar](m C.blasint, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, a unsafe.Pointer, lda C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sger(C.CblasRowMajor, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(a), lda)
+		C.lapis_cblas_sger(C.CblasRowMajor, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(a), lda)
 	case float64:
-		C.cblas_dger(C.CblasRowMajor, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(a), lda)
+		C.lapis_cblas_dger(C.CblasRowMajor, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(a), lda)
 	case complex64:
-		C.cblas_cgerc(C.CblasRowMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
+		C.lapis_cblas_cgerc(C.CblasRowMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
 	case complex128:
-		C.cblas_zgerc(C.CblasRowMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
+		C.lapis_cblas_zgerc(C.CblasRowMajor, m, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
 	default:
 		panic("cblas: no cblas_?gerc for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xsymv calls cblas_?symv: y = alpha A x + beta y, A symmetric.
-func xsymv[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+func xsymv[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssymv(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+		C.lapis_cblas_ssymv(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
 	case float64:
-		C.cblas_dsymv(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+		C.lapis_cblas_dsymv(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
 	default:
 		panic("cblas: no cblas_?symv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xhemv calls cblas_?hemv: y = alpha A x + beta y, A Hermitian.
-func xhemv[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+func xhemv[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssymv(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+		C.lapis_cblas_ssymv(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
 	case float64:
-		C.cblas_dsymv(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+		C.lapis_cblas_dsymv(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
 	case complex64:
-		C.cblas_chemv(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_chemv(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	case complex128:
-		C.cblas_zhemv(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_zhemv(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	default:
 		panic("cblas: no cblas_?hemv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xhemvRow calls cblas_?hemv in row-major order: y = alpha A x + beta y, A Hermitian.
-func xhemvRow[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+func xhemvRow[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssymv(C.CblasRowMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+		C.lapis_cblas_ssymv(C.CblasRowMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
 	case float64:
-		C.cblas_dsymv(C.CblasRowMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+		C.lapis_cblas_dsymv(C.CblasRowMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
 	case complex64:
-		C.cblas_chemv(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_chemv(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	case complex128:
-		C.cblas_zhemv(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_zhemv(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	default:
 		panic("cblas: no cblas_?hemv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xtrmv calls cblas_?trmv: x = op(A) x, A triangular.
-func xtrmv[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
+func xtrmv[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, diag C.lapis_diag_t, n C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_strmv(C.CblasColMajor, uplo, trans, diag, n, (*C.float)(a), lda, (*C.float)(x), incx)
+		C.lapis_cblas_strmv(C.CblasColMajor, uplo, trans, diag, n, (*C.float)(a), lda, (*C.float)(x), incx)
 	case float64:
-		C.cblas_dtrmv(C.CblasColMajor, uplo, trans, diag, n, (*C.double)(a), lda, (*C.double)(x), incx)
+		C.lapis_cblas_dtrmv(C.CblasColMajor, uplo, trans, diag, n, (*C.double)(a), lda, (*C.double)(x), incx)
 	case complex64:
-		C.cblas_ctrmv(C.CblasColMajor, uplo, trans, diag, n, a, lda, x, incx)
+		C.lapis_cblas_ctrmv(C.CblasColMajor, uplo, trans, diag, n, a, lda, x, incx)
 	case complex128:
-		C.cblas_ztrmv(C.CblasColMajor, uplo, trans, diag, n, a, lda, x, incx)
+		C.lapis_cblas_ztrmv(C.CblasColMajor, uplo, trans, diag, n, a, lda, x, incx)
 	default:
 		panic("cblas: no cblas_?trmv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xtrmvRow calls cblas_?trmv in row-major order: x = op(A) x, A triangular.
-func xtrmvRow[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
+func xtrmvRow[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, diag C.lapis_diag_t, n C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_strmv(C.CblasRowMajor, uplo, trans, diag, n, (*C.float)(a), lda, (*C.float)(x), incx)
+		C.lapis_cblas_strmv(C.CblasRowMajor, uplo, trans, diag, n, (*C.float)(a), lda, (*C.float)(x), incx)
 	case float64:
-		C.cblas_dtrmv(C.CblasRowMajor, uplo, trans, diag, n, (*C.double)(a), lda, (*C.double)(x), incx)
+		C.lapis_cblas_dtrmv(C.CblasRowMajor, uplo, trans, diag, n, (*C.double)(a), lda, (*C.double)(x), incx)
 	case complex64:
-		C.cblas_ctrmv(C.CblasRowMajor, uplo, trans, diag, n, a, lda, x, incx)
+		C.lapis_cblas_ctrmv(C.CblasRowMajor, uplo, trans, diag, n, a, lda, x, incx)
 	case complex128:
-		C.cblas_ztrmv(C.CblasRowMajor, uplo, trans, diag, n, a, lda, x, incx)
+		C.lapis_cblas_ztrmv(C.CblasRowMajor, uplo, trans, diag, n, a, lda, x, incx)
 	default:
 		panic("cblas: no cblas_?trmv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xtrsv calls cblas_?trsv: x = op(A)^-1 x, A triangular.
-func xtrsv[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
+func xtrsv[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, diag C.lapis_diag_t, n C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_strsv(C.CblasColMajor, uplo, trans, diag, n, (*C.float)(a), lda, (*C.float)(x), incx)
+		C.lapis_cblas_strsv(C.CblasColMajor, uplo, trans, diag, n, (*C.float)(a), lda, (*C.float)(x), incx)
 	case float64:
-		C.cblas_dtrsv(C.CblasColMajor, uplo, trans, diag, n, (*C.double)(a), lda, (*C.double)(x), incx)
+		C.lapis_cblas_dtrsv(C.CblasColMajor, uplo, trans, diag, n, (*C.double)(a), lda, (*C.double)(x), incx)
 	case complex64:
-		C.cblas_ctrsv(C.CblasColMajor, uplo, trans, diag, n, a, lda, x, incx)
+		C.lapis_cblas_ctrsv(C.CblasColMajor, uplo, trans, diag, n, a, lda, x, incx)
 	case complex128:
-		C.cblas_ztrsv(C.CblasColMajor, uplo, trans, diag, n, a, lda, x, incx)
+		C.lapis_cblas_ztrsv(C.CblasColMajor, uplo, trans, diag, n, a, lda, x, incx)
 	default:
 		panic("cblas: no cblas_?trsv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xtrsvRow calls cblas_?trsv in row-major order: x = op(A)^-1 x, A triangular.
-func xtrsvRow[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
+func xtrsvRow[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, diag C.lapis_diag_t, n C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_strsv(C.CblasRowMajor, uplo, trans, diag, n, (*C.float)(a), lda, (*C.float)(x), incx)
+		C.lapis_cblas_strsv(C.CblasRowMajor, uplo, trans, diag, n, (*C.float)(a), lda, (*C.float)(x), incx)
 	case float64:
-		C.cblas_dtrsv(C.CblasRowMajor, uplo, trans, diag, n, (*C.double)(a), lda, (*C.double)(x), incx)
+		C.lapis_cblas_dtrsv(C.CblasRowMajor, uplo, trans, diag, n, (*C.double)(a), lda, (*C.double)(x), incx)
 	case complex64:
-		C.cblas_ctrsv(C.CblasRowMajor, uplo, trans, diag, n, a, lda, x, incx)
+		C.lapis_cblas_ctrsv(C.CblasRowMajor, uplo, trans, diag, n, a, lda, x, incx)
 	case complex128:
-		C.cblas_ztrsv(C.CblasRowMajor, uplo, trans, diag, n, a, lda, x, incx)
+		C.lapis_cblas_ztrsv(C.CblasRowMajor, uplo, trans, diag, n, a, lda, x, incx)
 	default:
 		panic("cblas: no cblas_?trsv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xsyr calls cblas_?syr: A += alpha x x^T.
-func xsyr[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, a unsafe.Pointer, lda C.blasint) {
+func xsyr[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, a unsafe.Pointer, lda C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssyr(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(a), lda)
+		C.lapis_cblas_ssyr(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(a), lda)
 	case float64:
-		C.cblas_dsyr(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(a), lda)
+		C.lapis_cblas_dsyr(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(a), lda)
 	default:
 		panic("cblas: no cblas_?syr for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xher calls cblas_?her: A += alpha x x^H, alpha real.
-func xher[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha float64, x unsafe.Pointer, incx C.blasint, a unsafe.Pointer, lda C.blasint) {
+func xher[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha float64, x unsafe.Pointer, incx C.blasint, a unsafe.Pointer, lda C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssyr(C.CblasColMajor, uplo, n, C.float(alpha), (*C.float)(x), incx, (*C.float)(a), lda)
+		C.lapis_cblas_ssyr(C.CblasColMajor, uplo, n, C.float(alpha), (*C.float)(x), incx, (*C.float)(a), lda)
 	case float64:
-		C.cblas_dsyr(C.CblasColMajor, uplo, n, C.double(alpha), (*C.double)(x), incx, (*C.double)(a), lda)
+		C.lapis_cblas_dsyr(C.CblasColMajor, uplo, n, C.double(alpha), (*C.double)(x), incx, (*C.double)(a), lda)
 	case complex64:
-		C.cblas_cher(C.CblasColMajor, uplo, n, C.float(alpha), x, incx, a, lda)
+		C.lapis_cblas_cher(C.CblasColMajor, uplo, n, C.float(alpha), x, incx, a, lda)
 	case complex128:
-		C.cblas_zher(C.CblasColMajor, uplo, n, C.double(alpha), x, incx, a, lda)
+		C.lapis_cblas_zher(C.CblasColMajor, uplo, n, C.double(alpha), x, incx, a, lda)
 	default:
 		panic("cblas: no cblas_?her for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xherRow calls cblas_?her in row-major order: A += alpha x x^H, alpha real.
-func xherRow[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha float64, x unsafe.Pointer, incx C.blasint, a unsafe.Pointer, lda C.blasint) {
+func xherRow[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha float64, x unsafe.Pointer, incx C.blasint, a unsafe.Pointer, lda C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssyr(C.CblasRowMajor, uplo, n, C.float(alpha), (*C.float)(x), incx, (*C.float)(a), lda)
+		C.lapis_cblas_ssyr(C.CblasRowMajor, uplo, n, C.float(alpha), (*C.float)(x), incx, (*C.float)(a), lda)
 	case float64:
-		C.cblas_dsyr(C.CblasRowMajor, uplo, n, C.double(alpha), (*C.double)(x), incx, (*C.double)(a), lda)
+		C.lapis_cblas_dsyr(C.CblasRowMajor, uplo, n, C.double(alpha), (*C.double)(x), incx, (*C.double)(a), lda)
 	case complex64:
-		C.cblas_cher(C.CblasRowMajor, uplo, n, C.float(alpha), x, incx, a, lda)
+		C.lapis_cblas_cher(C.CblasRowMajor, uplo, n, C.float(alpha), x, incx, a, lda)
 	case complex128:
-		C.cblas_zher(C.CblasRowMajor, uplo, n, C.double(alpha), x, incx, a, lda)
+		C.lapis_cblas_zher(C.CblasRowMajor, uplo, n, C.double(alpha), x, incx, a, lda)
 	default:
 		panic("cblas: no cblas_?her for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xsyr2 calls cblas_?syr2: A += alpha x y^T + alpha y x^T.
-func xsyr2[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, a unsafe.Pointer, lda C.blasint) {
+func xsyr2[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, a unsafe.Pointer, lda C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssyr2(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(a), lda)
+		C.lapis_cblas_ssyr2(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(a), lda)
 	case float64:
-		C.cblas_dsyr2(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(a), lda)
+		C.lapis_cblas_dsyr2(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(a), lda)
 	default:
 		panic("cblas: no cblas_?syr2 for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xher2 calls cblas_?her2: A += alpha x y^H + conj(alpha) y x^H.
-func xher2[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, a unsafe.Pointer, lda C.blasint) {
+func xher2[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, a unsafe.Pointer, lda C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssyr2(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(a), lda)
+		C.lapis_cblas_ssyr2(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(a), lda)
 	case float64:
-		C.cblas_dsyr2(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(a), lda)
+		C.lapis_cblas_dsyr2(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(a), lda)
 	case complex64:
-		C.cblas_cher2(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
+		C.lapis_cblas_cher2(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
 	case complex128:
-		C.cblas_zher2(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
+		C.lapis_cblas_zher2(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
 	default:
 		panic("cblas: no cblas_?her2 for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xher2Row calls cblas_?her2 in row-major order: A += alpha x y^H + conj(alpha) y x^H.
-func xher2Row[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, a unsafe.Pointer, lda C.blasint) {
+func xher2Row[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, a unsafe.Pointer, lda C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssyr2(C.CblasRowMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(a), lda)
+		C.lapis_cblas_ssyr2(C.CblasRowMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(a), lda)
 	case float64:
-		C.cblas_dsyr2(C.CblasRowMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(a), lda)
+		C.lapis_cblas_dsyr2(C.CblasRowMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(a), lda)
 	case complex64:
-		C.cblas_cher2(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
+		C.lapis_cblas_cher2(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
 	case complex128:
-		C.cblas_zher2(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
+		C.lapis_cblas_zher2(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, a, lda)
 	default:
 		panic("cblas: no cblas_?her2 for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xgemm calls cblas_?gemm: C = alpha op(A) op(B) + beta C.
-func xgemm[T Scalar](transA C.enum_CBLAS_TRANSPOSE, transB C.enum_CBLAS_TRANSPOSE, m C.blasint, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, b unsafe.Pointer, ldb C.blasint, beta T, c unsafe.Pointer, ldc C.blasint) {
+func xgemm[T Scalar](transA C.lapis_trans_t, transB C.lapis_trans_t, m C.blasint, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, b unsafe.Pointer, ldb C.blasint, beta T, c unsafe.Pointer, ldc C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sgemm(C.CblasColMajor, transA, transB, m, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(b), ldb, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(c), ldc)
+		C.lapis_cblas_sgemm(C.CblasColMajor, transA, transB, m, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(b), ldb, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(c), ldc)
 	case float64:
-		C.cblas_dgemm(C.CblasColMajor, transA, transB, m, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(b), ldb, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(c), ldc)
+		C.lapis_cblas_dgemm(C.CblasColMajor, transA, transB, m, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(b), ldb, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(c), ldc)
 	case complex64:
-		C.cblas_cgemm(C.CblasColMajor, transA, transB, m, n, k, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
+		C.lapis_cblas_cgemm(C.CblasColMajor, transA, transB, m, n, k, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
 	case complex128:
-		C.cblas_zgemm(C.CblasColMajor, transA, transB, m, n, k, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
+		C.lapis_cblas_zgemm(C.CblasColMajor, transA, transB, m, n, k, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
 	default:
 		panic("cblas: no cblas_?gemm for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xsymm calls cblas_?symm: C = alpha A B + beta C (or B A), A symmetric.
-func xsymm[T Scalar](side C.enum_CBLAS_SIDE, uplo C.enum_CBLAS_UPLO, m C.blasint, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, b unsafe.Pointer, ldb C.blasint, beta T, c unsafe.Pointer, ldc C.blasint) {
+func xsymm[T Scalar](side C.lapis_side_t, uplo C.lapis_uplo_t, m C.blasint, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, b unsafe.Pointer, ldb C.blasint, beta T, c unsafe.Pointer, ldc C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssymm(C.CblasColMajor, side, uplo, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(b), ldb, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(c), ldc)
+		C.lapis_cblas_ssymm(C.CblasColMajor, side, uplo, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(b), ldb, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(c), ldc)
 	case float64:
-		C.cblas_dsymm(C.CblasColMajor, side, uplo, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(b), ldb, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(c), ldc)
+		C.lapis_cblas_dsymm(C.CblasColMajor, side, uplo, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(b), ldb, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(c), ldc)
 	case complex64:
-		C.cblas_csymm(C.CblasColMajor, side, uplo, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
+		C.lapis_cblas_csymm(C.CblasColMajor, side, uplo, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
 	case complex128:
-		C.cblas_zsymm(C.CblasColMajor, side, uplo, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
+		C.lapis_cblas_zsymm(C.CblasColMajor, side, uplo, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
 	default:
 		panic("cblas: no cblas_?symm for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xhemm calls cblas_?hemm: C = alpha A B + beta C (or B A), A Hermitian.
-func xhemm[T Scalar](side C.enum_CBLAS_SIDE, uplo C.enum_CBLAS_UPLO, m C.blasint, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, b unsafe.Pointer, ldb C.blasint, beta T, c unsafe.Pointer, ldc C.blasint) {
+func xhemm[T Scalar](side C.lapis_side_t, uplo C.lapis_uplo_t, m C.blasint, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, b unsafe.Pointer, ldb C.blasint, beta T, c unsafe.Pointer, ldc C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssymm(C.CblasColMajor, side, uplo, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(b), ldb, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(c), ldc)
+		C.lapis_cblas_ssymm(C.CblasColMajor, side, uplo, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(b), ldb, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(c), ldc)
 	case float64:
-		C.cblas_dsymm(C.CblasColMajor, side, uplo, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(b), ldb, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(c), ldc)
+		C.lapis_cblas_dsymm(C.CblasColMajor, side, uplo, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(b), ldb, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(c), ldc)
 	case complex64:
-		C.cblas_chemm(C.CblasColMajor, side, uplo, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
+		C.lapis_cblas_chemm(C.CblasColMajor, side, uplo, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
 	case complex128:
-		C.cblas_zhemm(C.CblasColMajor, side, uplo, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
+		C.lapis_cblas_zhemm(C.CblasColMajor, side, uplo, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
 	default:
 		panic("cblas: no cblas_?hemm for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xsyrk calls cblas_?syrk: C = alpha op(A) op(A)^T + beta C.
-func xsyrk[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, beta T, c unsafe.Pointer, ldc C.blasint) {
+func xsyrk[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, beta T, c unsafe.Pointer, ldc C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssyrk(C.CblasColMajor, uplo, trans, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(c), ldc)
+		C.lapis_cblas_ssyrk(C.CblasColMajor, uplo, trans, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(c), ldc)
 	case float64:
-		C.cblas_dsyrk(C.CblasColMajor, uplo, trans, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(c), ldc)
+		C.lapis_cblas_dsyrk(C.CblasColMajor, uplo, trans, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(c), ldc)
 	case complex64:
-		C.cblas_csyrk(C.CblasColMajor, uplo, trans, n, k, unsafe.Pointer(&alpha), a, lda, unsafe.Pointer(&beta), c, ldc)
+		C.lapis_cblas_csyrk(C.CblasColMajor, uplo, trans, n, k, unsafe.Pointer(&alpha), a, lda, unsafe.Pointer(&beta), c, ldc)
 	case complex128:
-		C.cblas_zsyrk(C.CblasColMajor, uplo, trans, n, k, unsafe.Pointer(&alpha), a, lda, unsafe.Pointer(&beta), c, ldc)
+		C.lapis_cblas_zsyrk(C.CblasColMajor, uplo, trans, n, k, unsafe.Pointer(&alpha), a, lda, unsafe.Pointer(&beta), c, ldc)
 	default:
 		panic("cblas: no cblas_?syrk for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xherk calls cblas_?herk: C = alpha op(A) op(A)^H + beta C, alpha and beta real.
-func xherk[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, n C.blasint, k C.blasint, alpha float64, a unsafe.Pointer, lda C.blasint, beta float64, c unsafe.Pointer, ldc C.blasint) {
+func xherk[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, n C.blasint, k C.blasint, alpha float64, a unsafe.Pointer, lda C.blasint, beta float64, c unsafe.Pointer, ldc C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssyrk(C.CblasColMajor, uplo, trans, n, k, C.float(alpha), (*C.float)(a), lda, C.float(beta), (*C.float)(c), ldc)
+		C.lapis_cblas_ssyrk(C.CblasColMajor, uplo, trans, n, k, C.float(alpha), (*C.float)(a), lda, C.float(beta), (*C.float)(c), ldc)
 	case float64:
-		C.cblas_dsyrk(C.CblasColMajor, uplo, trans, n, k, C.double(alpha), (*C.double)(a), lda, C.double(beta), (*C.double)(c), ldc)
+		C.lapis_cblas_dsyrk(C.CblasColMajor, uplo, trans, n, k, C.double(alpha), (*C.double)(a), lda, C.double(beta), (*C.double)(c), ldc)
 	case complex64:
-		C.cblas_cherk(C.CblasColMajor, uplo, trans, n, k, C.float(alpha), a, lda, C.float(beta), c, ldc)
+		C.lapis_cblas_cherk(C.CblasColMajor, uplo, trans, n, k, C.float(alpha), a, lda, C.float(beta), c, ldc)
 	case complex128:
-		C.cblas_zherk(C.CblasColMajor, uplo, trans, n, k, C.double(alpha), a, lda, C.double(beta), c, ldc)
+		C.lapis_cblas_zherk(C.CblasColMajor, uplo, trans, n, k, C.double(alpha), a, lda, C.double(beta), c, ldc)
 	default:
 		panic("cblas: no cblas_?herk for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xsyr2k calls cblas_?syr2k: C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C.
-func xsyr2k[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, b unsafe.Pointer, ldb C.blasint, beta T, c unsafe.Pointer, ldc C.blasint) {
+func xsyr2k[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, b unsafe.Pointer, ldb C.blasint, beta T, c unsafe.Pointer, ldc C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssyr2k(C.CblasColMajor, uplo, trans, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(b), ldb, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(c), ldc)
+		C.lapis_cblas_ssyr2k(C.CblasColMajor, uplo, trans, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(b), ldb, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(c), ldc)
 	case float64:
-		C.cblas_dsyr2k(C.CblasColMajor, uplo, trans, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(b), ldb, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(c), ldc)
+		C.lapis_cblas_dsyr2k(C.CblasColMajor, uplo, trans, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(b), ldb, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(c), ldc)
 	case complex64:
-		C.cblas_csyr2k(C.CblasColMajor, uplo, trans, n, k, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
+		C.lapis_cblas_csyr2k(C.CblasColMajor, uplo, trans, n, k, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
 	case complex128:
-		C.cblas_zsyr2k(C.CblasColMajor, uplo, trans, n, k, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
+		C.lapis_cblas_zsyr2k(C.CblasColMajor, uplo, trans, n, k, unsafe.Pointer(&alpha), a, lda, b, ldb, unsafe.Pointer(&beta), c, ldc)
 	default:
 		panic("cblas: no cblas_?syr2k for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xher2k calls cblas_?her2k: C = alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H + beta C, beta real.
-func xher2k[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, b unsafe.Pointer, ldb C.blasint, beta float64, c unsafe.Pointer, ldc C.blasint) {
+func xher2k[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, b unsafe.Pointer, ldb C.blasint, beta float64, c unsafe.Pointer, ldc C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssyr2k(C.CblasColMajor, uplo, trans, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(b), ldb, C.float(beta), (*C.float)(c), ldc)
+		C.lapis_cblas_ssyr2k(C.CblasColMajor, uplo, trans, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(b), ldb, C.float(beta), (*C.float)(c), ldc)
 	case float64:
-		C.cblas_dsyr2k(C.CblasColMajor, uplo, trans, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(b), ldb, C.double(beta), (*C.double)(c), ldc)
+		C.lapis_cblas_dsyr2k(C.CblasColMajor, uplo, trans, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(b), ldb, C.double(beta), (*C.double)(c), ldc)
 	case complex64:
-		C.cblas_cher2k(C.CblasColMajor, uplo, trans, n, k, unsafe.Pointer(&alpha), a, lda, b, ldb, C.float(beta), c, ldc)
+		C.lapis_cblas_cher2k(C.CblasColMajor, uplo, trans, n, k, unsafe.Pointer(&alpha), a, lda, b, ldb, C.float(beta), c, ldc)
 	case complex128:
-		C.cblas_zher2k(C.CblasColMajor, uplo, trans, n, k, unsafe.Pointer(&alpha), a, lda, b, ldb, C.double(beta), c, ldc)
+		C.lapis_cblas_zher2k(C.CblasColMajor, uplo, trans, n, k, unsafe.Pointer(&alpha), a, lda, b, ldb, C.double(beta), c, ldc)
 	default:
 		panic("cblas: no cblas_?her2k for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xtrmm calls cblas_?trmm: B = alpha op(A) B (or B op(A)), A triangular.
-func xtrmm[T Scalar](side C.enum_CBLAS_SIDE, uplo C.enum_CBLAS_UPLO, transA C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, m C.blasint, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, b unsafe.Pointer, ldb C.blasint) {
+func xtrmm[T Scalar](side C.lapis_side_t, uplo C.lapis_uplo_t, transA C.lapis_trans_t, diag C.lapis_diag_t, m C.blasint, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, b unsafe.Pointer, ldb C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_strmm(C.CblasColMajor, side, uplo, transA, diag, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(b), ldb)
+		C.lapis_cblas_strmm(C.CblasColMajor, side, uplo, transA, diag, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(b), ldb)
 	case float64:
-		C.cblas_dtrmm(C.CblasColMajor, side, uplo, transA, diag, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(b), ldb)
+		C.lapis_cblas_dtrmm(C.CblasColMajor, side, uplo, transA, diag, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(b), ldb)
 	case complex64:
-		C.cblas_ctrmm(C.CblasColMajor, side, uplo, transA, diag, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb)
+		C.lapis_cblas_ctrmm(C.CblasColMajor, side, uplo, transA, diag, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb)
 	case complex128:
-		C.cblas_ztrmm(C.CblasColMajor, side, uplo, transA, diag, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb)
+		C.lapis_cblas_ztrmm(C.CblasColMajor, side, uplo, transA, diag, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb)
 	default:
 		panic("cblas: no cblas_?trmm for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xtrsm calls cblas_?trsm: B = alpha op(A)^-1 B (or B op(A)^-1), A triangular.
-func xtrsm[T Scalar](side C.enum_CBLAS_SIDE, uplo C.enum_CBLAS_UPLO, transA C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, m C.blasint, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, b unsafe.Pointer, ldb C.blasint) {
+func xtrsm[T Scalar](side C.lapis_side_t, uplo C.lapis_uplo_t, transA C.lapis_trans_t, diag C.lapis_diag_t, m C.blasint, n C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, b unsafe.Pointer, ldb C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_strsm(C.CblasColMajor, side, uplo, transA, diag, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(b), ldb)
+		C.lapis_cblas_strsm(C.CblasColMajor, side, uplo, transA, diag, m, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(b), ldb)
 	case float64:
-		C.cblas_dtrsm(C.CblasColMajor, side, uplo, transA, diag, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(b), ldb)
+		C.lapis_cblas_dtrsm(C.CblasColMajor, side, uplo, transA, diag, m, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(b), ldb)
 	case complex64:
-		C.cblas_ctrsm(C.CblasColMajor, side, uplo, transA, diag, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb)
+		C.lapis_cblas_ctrsm(C.CblasColMajor, side, uplo, transA, diag, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb)
 	case complex128:
-		C.cblas_ztrsm(C.CblasColMajor, side, uplo, transA, diag, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb)
+		C.lapis_cblas_ztrsm(C.CblasColMajor, side, uplo, transA, diag, m, n, unsafe.Pointer(&alpha), a, lda, b, ldb)
 	default:
 		panic("cblas: no cblas_?trsm for this element type") // unreachable: the typed layer checks
 	}
@@ -904,9 +1054,9 @@ func xtrsm[T Scalar](side C.enum_CBLAS_SIDE, uplo C.enum_CBLAS_UPLO, transA C.en
 func xrotg[T Scalar](a unsafe.Pointer, b unsafe.Pointer, c unsafe.Pointer, s unsafe.Pointer) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_srotg((*C.float)(a), (*C.float)(b), (*C.float)(c), (*C.float)(s))
+		C.lapis_cblas_srotg((*C.float)(a), (*C.float)(b), (*C.float)(c), (*C.float)(s))
 	case float64:
-		C.cblas_drotg((*C.double)(a), (*C.double)(b), (*C.double)(c), (*C.double)(s))
+		C.lapis_cblas_drotg((*C.double)(a), (*C.double)(b), (*C.double)(c), (*C.double)(s))
 	default:
 		panic("cblas: no cblas_?rotg for this element type") // unreachable: the typed layer checks
 	}
@@ -916,9 +1066,9 @@ func xrotg[T Scalar](a unsafe.Pointer, b unsafe.Pointer, c unsafe.Pointer, s uns
 func xrotmg[T Scalar](d1 unsafe.Pointer, d2 unsafe.Pointer, b1 unsafe.Pointer, b2 T, p unsafe.Pointer) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_srotmg((*C.float)(d1), (*C.float)(d2), (*C.float)(b1), *(*C.float)(unsafe.Pointer(&b2)), (*C.float)(p))
+		C.lapis_cblas_srotmg((*C.float)(d1), (*C.float)(d2), (*C.float)(b1), *(*C.float)(unsafe.Pointer(&b2)), (*C.float)(p))
 	case float64:
-		C.cblas_drotmg((*C.double)(d1), (*C.double)(d2), (*C.double)(b1), *(*C.double)(unsafe.Pointer(&b2)), (*C.double)(p))
+		C.lapis_cblas_drotmg((*C.double)(d1), (*C.double)(d2), (*C.double)(b1), *(*C.double)(unsafe.Pointer(&b2)), (*C.double)(p))
 	default:
 		panic("cblas: no cblas_?rotmg for this element type") // unreachable: the typed layer checks
 	}
@@ -928,9 +1078,9 @@ func xrotmg[T Scalar](d1 unsafe.Pointer, d2 unsafe.Pointer, b1 unsafe.Pointer, b
 func xrotm[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, p unsafe.Pointer) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_srotm(n, (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(p))
+		C.lapis_cblas_srotm(n, (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(p))
 	case float64:
-		C.cblas_drotm(n, (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(p))
+		C.lapis_cblas_drotm(n, (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(p))
 	default:
 		panic("cblas: no cblas_?rotm for this element type") // unreachable: the typed layer checks
 	}
@@ -940,7 +1090,7 @@ func xrotm[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint, y unsafe.Poi
 func xsdsdot[T Scalar](n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint) (ret T) {
 	switch any(*new(T)).(type) {
 	case float32:
-		*(*float32)(unsafe.Pointer(&ret)) = float32(C.cblas_sdsdot(n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy))
+		*(*float32)(unsafe.Pointer(&ret)) = float32(C.lapis_cblas_sdsdot(n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy))
 	default:
 		panic("cblas: no cblas_?sdsdot for this element type") // unreachable: the typed layer checks
 	}
@@ -951,7 +1101,7 @@ func xsdsdot[T Scalar](n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y
 func xdsdot[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint) (ret float64) {
 	switch any(*new(T)).(type) {
 	case float32:
-		ret = float64(C.cblas_dsdot(n, (*C.float)(x), incx, (*C.float)(y), incy))
+		ret = float64(C.lapis_cblas_dsdot(n, (*C.float)(x), incx, (*C.float)(y), incy))
 	default:
 		panic("cblas: no cblas_?dsdot for this element type") // unreachable: the typed layer checks
 	}
@@ -959,336 +1109,336 @@ func xdsdot[T Scalar](n C.blasint, x unsafe.Pointer, incx C.blasint, y unsafe.Po
 }
 
 // xgbmv calls cblas_?gbmv: y = alpha op(A) x + beta y, A banded.
-func xgbmv[T Scalar](trans C.enum_CBLAS_TRANSPOSE, m C.blasint, n C.blasint, kl C.blasint, ku C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+func xgbmv[T Scalar](trans C.lapis_trans_t, m C.blasint, n C.blasint, kl C.blasint, ku C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sgbmv(C.CblasColMajor, trans, m, n, kl, ku, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+		C.lapis_cblas_sgbmv(C.CblasColMajor, trans, m, n, kl, ku, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
 	case float64:
-		C.cblas_dgbmv(C.CblasColMajor, trans, m, n, kl, ku, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+		C.lapis_cblas_dgbmv(C.CblasColMajor, trans, m, n, kl, ku, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
 	case complex64:
-		C.cblas_cgbmv(C.CblasColMajor, trans, m, n, kl, ku, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_cgbmv(C.CblasColMajor, trans, m, n, kl, ku, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	case complex128:
-		C.cblas_zgbmv(C.CblasColMajor, trans, m, n, kl, ku, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_zgbmv(C.CblasColMajor, trans, m, n, kl, ku, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	default:
 		panic("cblas: no cblas_?gbmv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xgbmvRow calls cblas_?gbmv in row-major order: y = alpha op(A) x + beta y, A banded.
-func xgbmvRow[T Scalar](trans C.enum_CBLAS_TRANSPOSE, m C.blasint, n C.blasint, kl C.blasint, ku C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+func xgbmvRow[T Scalar](trans C.lapis_trans_t, m C.blasint, n C.blasint, kl C.blasint, ku C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sgbmv(C.CblasRowMajor, trans, m, n, kl, ku, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+		C.lapis_cblas_sgbmv(C.CblasRowMajor, trans, m, n, kl, ku, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
 	case float64:
-		C.cblas_dgbmv(C.CblasRowMajor, trans, m, n, kl, ku, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+		C.lapis_cblas_dgbmv(C.CblasRowMajor, trans, m, n, kl, ku, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
 	case complex64:
-		C.cblas_cgbmv(C.CblasRowMajor, trans, m, n, kl, ku, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_cgbmv(C.CblasRowMajor, trans, m, n, kl, ku, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	case complex128:
-		C.cblas_zgbmv(C.CblasRowMajor, trans, m, n, kl, ku, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_zgbmv(C.CblasRowMajor, trans, m, n, kl, ku, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	default:
 		panic("cblas: no cblas_?gbmv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xsbmv calls cblas_?sbmv: y = alpha A x + beta y, A symmetric banded.
-func xsbmv[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+func xsbmv[T Scalar](uplo C.lapis_uplo_t, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssbmv(C.CblasColMajor, uplo, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+		C.lapis_cblas_ssbmv(C.CblasColMajor, uplo, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
 	case float64:
-		C.cblas_dsbmv(C.CblasColMajor, uplo, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+		C.lapis_cblas_dsbmv(C.CblasColMajor, uplo, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
 	default:
 		panic("cblas: no cblas_?sbmv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xhbmv calls cblas_?hbmv: y = alpha A x + beta y, A Hermitian banded.
-func xhbmv[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+func xhbmv[T Scalar](uplo C.lapis_uplo_t, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssbmv(C.CblasColMajor, uplo, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+		C.lapis_cblas_ssbmv(C.CblasColMajor, uplo, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
 	case float64:
-		C.cblas_dsbmv(C.CblasColMajor, uplo, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+		C.lapis_cblas_dsbmv(C.CblasColMajor, uplo, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
 	case complex64:
-		C.cblas_chbmv(C.CblasColMajor, uplo, n, k, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_chbmv(C.CblasColMajor, uplo, n, k, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	case complex128:
-		C.cblas_zhbmv(C.CblasColMajor, uplo, n, k, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_zhbmv(C.CblasColMajor, uplo, n, k, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	default:
 		panic("cblas: no cblas_?hbmv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xhbmvRow calls cblas_?hbmv in row-major order: y = alpha A x + beta y, A Hermitian banded.
-func xhbmvRow[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+func xhbmvRow[T Scalar](uplo C.lapis_uplo_t, n C.blasint, k C.blasint, alpha T, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_ssbmv(C.CblasRowMajor, uplo, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+		C.lapis_cblas_ssbmv(C.CblasRowMajor, uplo, n, k, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), lda, (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
 	case float64:
-		C.cblas_dsbmv(C.CblasRowMajor, uplo, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+		C.lapis_cblas_dsbmv(C.CblasRowMajor, uplo, n, k, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), lda, (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
 	case complex64:
-		C.cblas_chbmv(C.CblasRowMajor, uplo, n, k, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_chbmv(C.CblasRowMajor, uplo, n, k, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	case complex128:
-		C.cblas_zhbmv(C.CblasRowMajor, uplo, n, k, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_zhbmv(C.CblasRowMajor, uplo, n, k, unsafe.Pointer(&alpha), a, lda, x, incx, unsafe.Pointer(&beta), y, incy)
 	default:
 		panic("cblas: no cblas_?hbmv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xspmv calls cblas_?spmv: y = alpha A x + beta y, A symmetric packed.
-func xspmv[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+func xspmv[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha T, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sspmv(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(ap), (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+		C.lapis_cblas_sspmv(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(ap), (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
 	case float64:
-		C.cblas_dspmv(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(ap), (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+		C.lapis_cblas_dspmv(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(ap), (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
 	default:
 		panic("cblas: no cblas_?spmv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xhpmv calls cblas_?hpmv: y = alpha A x + beta y, A Hermitian packed.
-func xhpmv[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+func xhpmv[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha T, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sspmv(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(ap), (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+		C.lapis_cblas_sspmv(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(ap), (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
 	case float64:
-		C.cblas_dspmv(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(ap), (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+		C.lapis_cblas_dspmv(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(ap), (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
 	case complex64:
-		C.cblas_chpmv(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), ap, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_chpmv(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), ap, x, incx, unsafe.Pointer(&beta), y, incy)
 	case complex128:
-		C.cblas_zhpmv(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), ap, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_zhpmv(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), ap, x, incx, unsafe.Pointer(&beta), y, incy)
 	default:
 		panic("cblas: no cblas_?hpmv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xhpmvRow calls cblas_?hpmv in row-major order: y = alpha A x + beta y, A Hermitian packed.
-func xhpmvRow[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
+func xhpmvRow[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha T, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint, beta T, y unsafe.Pointer, incy C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sspmv(C.CblasRowMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(ap), (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
+		C.lapis_cblas_sspmv(C.CblasRowMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(ap), (*C.float)(x), incx, *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), incy)
 	case float64:
-		C.cblas_dspmv(C.CblasRowMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(ap), (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
+		C.lapis_cblas_dspmv(C.CblasRowMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(ap), (*C.double)(x), incx, *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), incy)
 	case complex64:
-		C.cblas_chpmv(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), ap, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_chpmv(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), ap, x, incx, unsafe.Pointer(&beta), y, incy)
 	case complex128:
-		C.cblas_zhpmv(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), ap, x, incx, unsafe.Pointer(&beta), y, incy)
+		C.lapis_cblas_zhpmv(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), ap, x, incx, unsafe.Pointer(&beta), y, incy)
 	default:
 		panic("cblas: no cblas_?hpmv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xtbmv calls cblas_?tbmv: x = op(A) x, A triangular banded.
-func xtbmv[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, k C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
+func xtbmv[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, diag C.lapis_diag_t, n C.blasint, k C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_stbmv(C.CblasColMajor, uplo, trans, diag, n, k, (*C.float)(a), lda, (*C.float)(x), incx)
+		C.lapis_cblas_stbmv(C.CblasColMajor, uplo, trans, diag, n, k, (*C.float)(a), lda, (*C.float)(x), incx)
 	case float64:
-		C.cblas_dtbmv(C.CblasColMajor, uplo, trans, diag, n, k, (*C.double)(a), lda, (*C.double)(x), incx)
+		C.lapis_cblas_dtbmv(C.CblasColMajor, uplo, trans, diag, n, k, (*C.double)(a), lda, (*C.double)(x), incx)
 	case complex64:
-		C.cblas_ctbmv(C.CblasColMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+		C.lapis_cblas_ctbmv(C.CblasColMajor, uplo, trans, diag, n, k, a, lda, x, incx)
 	case complex128:
-		C.cblas_ztbmv(C.CblasColMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+		C.lapis_cblas_ztbmv(C.CblasColMajor, uplo, trans, diag, n, k, a, lda, x, incx)
 	default:
 		panic("cblas: no cblas_?tbmv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xtbmvRow calls cblas_?tbmv in row-major order: x = op(A) x, A triangular banded.
-func xtbmvRow[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, k C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
+func xtbmvRow[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, diag C.lapis_diag_t, n C.blasint, k C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_stbmv(C.CblasRowMajor, uplo, trans, diag, n, k, (*C.float)(a), lda, (*C.float)(x), incx)
+		C.lapis_cblas_stbmv(C.CblasRowMajor, uplo, trans, diag, n, k, (*C.float)(a), lda, (*C.float)(x), incx)
 	case float64:
-		C.cblas_dtbmv(C.CblasRowMajor, uplo, trans, diag, n, k, (*C.double)(a), lda, (*C.double)(x), incx)
+		C.lapis_cblas_dtbmv(C.CblasRowMajor, uplo, trans, diag, n, k, (*C.double)(a), lda, (*C.double)(x), incx)
 	case complex64:
-		C.cblas_ctbmv(C.CblasRowMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+		C.lapis_cblas_ctbmv(C.CblasRowMajor, uplo, trans, diag, n, k, a, lda, x, incx)
 	case complex128:
-		C.cblas_ztbmv(C.CblasRowMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+		C.lapis_cblas_ztbmv(C.CblasRowMajor, uplo, trans, diag, n, k, a, lda, x, incx)
 	default:
 		panic("cblas: no cblas_?tbmv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xtbsv calls cblas_?tbsv: x = op(A)^-1 x, A triangular banded.
-func xtbsv[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, k C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
+func xtbsv[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, diag C.lapis_diag_t, n C.blasint, k C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_stbsv(C.CblasColMajor, uplo, trans, diag, n, k, (*C.float)(a), lda, (*C.float)(x), incx)
+		C.lapis_cblas_stbsv(C.CblasColMajor, uplo, trans, diag, n, k, (*C.float)(a), lda, (*C.float)(x), incx)
 	case float64:
-		C.cblas_dtbsv(C.CblasColMajor, uplo, trans, diag, n, k, (*C.double)(a), lda, (*C.double)(x), incx)
+		C.lapis_cblas_dtbsv(C.CblasColMajor, uplo, trans, diag, n, k, (*C.double)(a), lda, (*C.double)(x), incx)
 	case complex64:
-		C.cblas_ctbsv(C.CblasColMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+		C.lapis_cblas_ctbsv(C.CblasColMajor, uplo, trans, diag, n, k, a, lda, x, incx)
 	case complex128:
-		C.cblas_ztbsv(C.CblasColMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+		C.lapis_cblas_ztbsv(C.CblasColMajor, uplo, trans, diag, n, k, a, lda, x, incx)
 	default:
 		panic("cblas: no cblas_?tbsv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xtbsvRow calls cblas_?tbsv in row-major order: x = op(A)^-1 x, A triangular banded.
-func xtbsvRow[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, k C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
+func xtbsvRow[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, diag C.lapis_diag_t, n C.blasint, k C.blasint, a unsafe.Pointer, lda C.blasint, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_stbsv(C.CblasRowMajor, uplo, trans, diag, n, k, (*C.float)(a), lda, (*C.float)(x), incx)
+		C.lapis_cblas_stbsv(C.CblasRowMajor, uplo, trans, diag, n, k, (*C.float)(a), lda, (*C.float)(x), incx)
 	case float64:
-		C.cblas_dtbsv(C.CblasRowMajor, uplo, trans, diag, n, k, (*C.double)(a), lda, (*C.double)(x), incx)
+		C.lapis_cblas_dtbsv(C.CblasRowMajor, uplo, trans, diag, n, k, (*C.double)(a), lda, (*C.double)(x), incx)
 	case complex64:
-		C.cblas_ctbsv(C.CblasRowMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+		C.lapis_cblas_ctbsv(C.CblasRowMajor, uplo, trans, diag, n, k, a, lda, x, incx)
 	case complex128:
-		C.cblas_ztbsv(C.CblasRowMajor, uplo, trans, diag, n, k, a, lda, x, incx)
+		C.lapis_cblas_ztbsv(C.CblasRowMajor, uplo, trans, diag, n, k, a, lda, x, incx)
 	default:
 		panic("cblas: no cblas_?tbsv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xtpmv calls cblas_?tpmv: x = op(A) x, A triangular packed.
-func xtpmv[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint) {
+func xtpmv[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, diag C.lapis_diag_t, n C.blasint, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_stpmv(C.CblasColMajor, uplo, trans, diag, n, (*C.float)(ap), (*C.float)(x), incx)
+		C.lapis_cblas_stpmv(C.CblasColMajor, uplo, trans, diag, n, (*C.float)(ap), (*C.float)(x), incx)
 	case float64:
-		C.cblas_dtpmv(C.CblasColMajor, uplo, trans, diag, n, (*C.double)(ap), (*C.double)(x), incx)
+		C.lapis_cblas_dtpmv(C.CblasColMajor, uplo, trans, diag, n, (*C.double)(ap), (*C.double)(x), incx)
 	case complex64:
-		C.cblas_ctpmv(C.CblasColMajor, uplo, trans, diag, n, ap, x, incx)
+		C.lapis_cblas_ctpmv(C.CblasColMajor, uplo, trans, diag, n, ap, x, incx)
 	case complex128:
-		C.cblas_ztpmv(C.CblasColMajor, uplo, trans, diag, n, ap, x, incx)
+		C.lapis_cblas_ztpmv(C.CblasColMajor, uplo, trans, diag, n, ap, x, incx)
 	default:
 		panic("cblas: no cblas_?tpmv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xtpmvRow calls cblas_?tpmv in row-major order: x = op(A) x, A triangular packed.
-func xtpmvRow[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint) {
+func xtpmvRow[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, diag C.lapis_diag_t, n C.blasint, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_stpmv(C.CblasRowMajor, uplo, trans, diag, n, (*C.float)(ap), (*C.float)(x), incx)
+		C.lapis_cblas_stpmv(C.CblasRowMajor, uplo, trans, diag, n, (*C.float)(ap), (*C.float)(x), incx)
 	case float64:
-		C.cblas_dtpmv(C.CblasRowMajor, uplo, trans, diag, n, (*C.double)(ap), (*C.double)(x), incx)
+		C.lapis_cblas_dtpmv(C.CblasRowMajor, uplo, trans, diag, n, (*C.double)(ap), (*C.double)(x), incx)
 	case complex64:
-		C.cblas_ctpmv(C.CblasRowMajor, uplo, trans, diag, n, ap, x, incx)
+		C.lapis_cblas_ctpmv(C.CblasRowMajor, uplo, trans, diag, n, ap, x, incx)
 	case complex128:
-		C.cblas_ztpmv(C.CblasRowMajor, uplo, trans, diag, n, ap, x, incx)
+		C.lapis_cblas_ztpmv(C.CblasRowMajor, uplo, trans, diag, n, ap, x, incx)
 	default:
 		panic("cblas: no cblas_?tpmv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xtpsv calls cblas_?tpsv: x = op(A)^-1 x, A triangular packed.
-func xtpsv[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint) {
+func xtpsv[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, diag C.lapis_diag_t, n C.blasint, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_stpsv(C.CblasColMajor, uplo, trans, diag, n, (*C.float)(ap), (*C.float)(x), incx)
+		C.lapis_cblas_stpsv(C.CblasColMajor, uplo, trans, diag, n, (*C.float)(ap), (*C.float)(x), incx)
 	case float64:
-		C.cblas_dtpsv(C.CblasColMajor, uplo, trans, diag, n, (*C.double)(ap), (*C.double)(x), incx)
+		C.lapis_cblas_dtpsv(C.CblasColMajor, uplo, trans, diag, n, (*C.double)(ap), (*C.double)(x), incx)
 	case complex64:
-		C.cblas_ctpsv(C.CblasColMajor, uplo, trans, diag, n, ap, x, incx)
+		C.lapis_cblas_ctpsv(C.CblasColMajor, uplo, trans, diag, n, ap, x, incx)
 	case complex128:
-		C.cblas_ztpsv(C.CblasColMajor, uplo, trans, diag, n, ap, x, incx)
+		C.lapis_cblas_ztpsv(C.CblasColMajor, uplo, trans, diag, n, ap, x, incx)
 	default:
 		panic("cblas: no cblas_?tpsv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xtpsvRow calls cblas_?tpsv in row-major order: x = op(A)^-1 x, A triangular packed.
-func xtpsvRow[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n C.blasint, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint) {
+func xtpsvRow[T Scalar](uplo C.lapis_uplo_t, trans C.lapis_trans_t, diag C.lapis_diag_t, n C.blasint, ap unsafe.Pointer, x unsafe.Pointer, incx C.blasint) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_stpsv(C.CblasRowMajor, uplo, trans, diag, n, (*C.float)(ap), (*C.float)(x), incx)
+		C.lapis_cblas_stpsv(C.CblasRowMajor, uplo, trans, diag, n, (*C.float)(ap), (*C.float)(x), incx)
 	case float64:
-		C.cblas_dtpsv(C.CblasRowMajor, uplo, trans, diag, n, (*C.double)(ap), (*C.double)(x), incx)
+		C.lapis_cblas_dtpsv(C.CblasRowMajor, uplo, trans, diag, n, (*C.double)(ap), (*C.double)(x), incx)
 	case complex64:
-		C.cblas_ctpsv(C.CblasRowMajor, uplo, trans, diag, n, ap, x, incx)
+		C.lapis_cblas_ctpsv(C.CblasRowMajor, uplo, trans, diag, n, ap, x, incx)
 	case complex128:
-		C.cblas_ztpsv(C.CblasRowMajor, uplo, trans, diag, n, ap, x, incx)
+		C.lapis_cblas_ztpsv(C.CblasRowMajor, uplo, trans, diag, n, ap, x, incx)
 	default:
 		panic("cblas: no cblas_?tpsv for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xspr calls cblas_?spr: A += alpha x x^T, A symmetric packed.
-func xspr[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, ap unsafe.Pointer) {
+func xspr[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, ap unsafe.Pointer) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sspr(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(ap))
+		C.lapis_cblas_sspr(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(ap))
 	case float64:
-		C.cblas_dspr(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(ap))
+		C.lapis_cblas_dspr(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(ap))
 	default:
 		panic("cblas: no cblas_?spr for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xhpr calls cblas_?hpr: A += alpha x x^H, A Hermitian packed, alpha real.
-func xhpr[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha float64, x unsafe.Pointer, incx C.blasint, ap unsafe.Pointer) {
+func xhpr[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha float64, x unsafe.Pointer, incx C.blasint, ap unsafe.Pointer) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sspr(C.CblasColMajor, uplo, n, C.float(alpha), (*C.float)(x), incx, (*C.float)(ap))
+		C.lapis_cblas_sspr(C.CblasColMajor, uplo, n, C.float(alpha), (*C.float)(x), incx, (*C.float)(ap))
 	case float64:
-		C.cblas_dspr(C.CblasColMajor, uplo, n, C.double(alpha), (*C.double)(x), incx, (*C.double)(ap))
+		C.lapis_cblas_dspr(C.CblasColMajor, uplo, n, C.double(alpha), (*C.double)(x), incx, (*C.double)(ap))
 	case complex64:
-		C.cblas_chpr(C.CblasColMajor, uplo, n, C.float(alpha), x, incx, ap)
+		C.lapis_cblas_chpr(C.CblasColMajor, uplo, n, C.float(alpha), x, incx, ap)
 	case complex128:
-		C.cblas_zhpr(C.CblasColMajor, uplo, n, C.double(alpha), x, incx, ap)
+		C.lapis_cblas_zhpr(C.CblasColMajor, uplo, n, C.double(alpha), x, incx, ap)
 	default:
 		panic("cblas: no cblas_?hpr for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xhprRow calls cblas_?hpr in row-major order: A += alpha x x^H, A Hermitian packed, alpha real.
-func xhprRow[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha float64, x unsafe.Pointer, incx C.blasint, ap unsafe.Pointer) {
+func xhprRow[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha float64, x unsafe.Pointer, incx C.blasint, ap unsafe.Pointer) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sspr(C.CblasRowMajor, uplo, n, C.float(alpha), (*C.float)(x), incx, (*C.float)(ap))
+		C.lapis_cblas_sspr(C.CblasRowMajor, uplo, n, C.float(alpha), (*C.float)(x), incx, (*C.float)(ap))
 	case float64:
-		C.cblas_dspr(C.CblasRowMajor, uplo, n, C.double(alpha), (*C.double)(x), incx, (*C.double)(ap))
+		C.lapis_cblas_dspr(C.CblasRowMajor, uplo, n, C.double(alpha), (*C.double)(x), incx, (*C.double)(ap))
 	case complex64:
-		C.cblas_chpr(C.CblasRowMajor, uplo, n, C.float(alpha), x, incx, ap)
+		C.lapis_cblas_chpr(C.CblasRowMajor, uplo, n, C.float(alpha), x, incx, ap)
 	case complex128:
-		C.cblas_zhpr(C.CblasRowMajor, uplo, n, C.double(alpha), x, incx, ap)
+		C.lapis_cblas_zhpr(C.CblasRowMajor, uplo, n, C.double(alpha), x, incx, ap)
 	default:
 		panic("cblas: no cblas_?hpr for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xspr2 calls cblas_?spr2: A += alpha x y^T + alpha y x^T, A symmetric packed.
-func xspr2[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, ap unsafe.Pointer) {
+func xspr2[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, ap unsafe.Pointer) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sspr2(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(ap))
+		C.lapis_cblas_sspr2(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(ap))
 	case float64:
-		C.cblas_dspr2(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(ap))
+		C.lapis_cblas_dspr2(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(ap))
 	default:
 		panic("cblas: no cblas_?spr2 for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xhpr2 calls cblas_?hpr2: A += alpha x y^H + conj(alpha) y x^H, A Hermitian packed.
-func xhpr2[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, ap unsafe.Pointer) {
+func xhpr2[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, ap unsafe.Pointer) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sspr2(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(ap))
+		C.lapis_cblas_sspr2(C.CblasColMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(ap))
 	case float64:
-		C.cblas_dspr2(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(ap))
+		C.lapis_cblas_dspr2(C.CblasColMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(ap))
 	case complex64:
-		C.cblas_chpr2(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, ap)
+		C.lapis_cblas_chpr2(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, ap)
 	case complex128:
-		C.cblas_zhpr2(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, ap)
+		C.lapis_cblas_zhpr2(C.CblasColMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, ap)
 	default:
 		panic("cblas: no cblas_?hpr2 for this element type") // unreachable: the typed layer checks
 	}
 }
 
 // xhpr2Row calls cblas_?hpr2 in row-major order: A += alpha x y^H + conj(alpha) y x^H, A Hermitian packed.
-func xhpr2Row[T Scalar](uplo C.enum_CBLAS_UPLO, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, ap unsafe.Pointer) {
+func xhpr2Row[T Scalar](uplo C.lapis_uplo_t, n C.blasint, alpha T, x unsafe.Pointer, incx C.blasint, y unsafe.Pointer, incy C.blasint, ap unsafe.Pointer) {
 	switch any(*new(T)).(type) {
 	case float32:
-		C.cblas_sspr2(C.CblasRowMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(ap))
+		C.lapis_cblas_sspr2(C.CblasRowMajor, uplo, n, *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), incx, (*C.float)(y), incy, (*C.float)(ap))
 	case float64:
-		C.cblas_dspr2(C.CblasRowMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(ap))
+		C.lapis_cblas_dspr2(C.CblasRowMajor, uplo, n, *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), incx, (*C.double)(y), incy, (*C.double)(ap))
 	case complex64:
-		C.cblas_chpr2(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, ap)
+		C.lapis_cblas_chpr2(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, ap)
 	case complex128:
-		C.cblas_zhpr2(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, ap)
+		C.lapis_cblas_zhpr2(C.CblasRowMajor, uplo, n, unsafe.Pointer(&alpha), x, incx, y, incy, ap)
 	default:
 		panic("cblas: no cblas_?hpr2 for this element type") // unreachable: the typed layer checks
 	}

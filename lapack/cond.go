@@ -1,6 +1,8 @@
 package lapack
 
 import (
+	"math"
+
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -78,7 +80,8 @@ func Lange[T Scalar](norm Norm, a views.View[T], opts ...Option) (float64, error
 // Gecon estimates the reciprocal condition number, in the one or infinity
 // norm, of the n x n matrix A whose Getrf factors are in lu, given anorm,
 // that norm of A (Lange before factoring). 0 means singular to working
-// precision.
+// precision. An anorm of +Inf gives 0 and NaN gives NaN, without error,
+// whatever the LAPACK version (see nonFiniteNorm).
 func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...Option) (rcond float64, err error) {
 	const op = "lapack.Gecon"
 	if err := checkNorm(op, norm, true); err != nil {
@@ -86,6 +89,9 @@ func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...Option)
 	}
 	if anorm < 0 {
 		return 0, layout.Errorf(layout.ErrShape, op, "anorm", "%g is negative; want the norm of the matrix", anorm)
+	}
+	if r, ok := nonFiniteNorm(lu, anorm); ok {
+		return r, nil
 	}
 	oa, err := prepare(op, "lu", lu, read, policy.Configure(opts))
 	if err != nil {
@@ -106,12 +112,16 @@ func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...Option)
 
 // Pocon estimates the reciprocal condition number in the one norm of the
 // n x n positive definite A whose Potrf factor is in the uplo triangle of
-// f, given anorm, the one norm of A. A factor Potrf did not complete is
-// refused as Potrs refuses it.
+// f, given anorm, the one norm of A. An anorm of +Inf gives 0 and NaN
+// gives NaN, without error, as for Gecon. A factor Potrf did not complete
+// is refused as Potrs refuses it.
 func Pocon[T Scalar](uplo Uplo, f views.View[T], anorm float64, opts ...Option) (rcond float64, err error) {
 	const op = "lapack.Pocon"
 	if anorm < 0 {
 		return 0, layout.Errorf(layout.ErrShape, op, "anorm", "%g is negative; want the norm of the matrix", anorm)
+	}
+	if r, ok := nonFiniteNorm(f, anorm); ok {
+		return r, nil
 	}
 	of, n, err := squareOperand(op, "f", uplo, f, read|hermitian, policy.Configure(opts))
 	if err == nil {
@@ -128,4 +138,23 @@ func Pocon[T Scalar](uplo Uplo, f views.View[T], anorm float64, opts ...Option) 
 	w.put()
 	of.release()
 	return rcond, infoErr[T]("xpocon", info)
+}
+
+// nonFiniteNorm answers the condition estimators for an anorm of +Inf (0)
+// or NaN (NaN) of a non-empty square matrix a, ok true, without copying a
+// or calling LAPACK: LAPACK up to 3.11 returns those values, 3.12 returns
+// the same rcond but reports anorm as an invalid argument (info = -5), so
+// that lapis failed on OpenBLAS 0.3.29 (Debian 13) where it passed on
+// 0.3.21. Anything else (n = 0: rcond 1; shape errors) takes the usual
+// path.
+func nonFiniteNorm[T Scalar](a views.View[T], anorm float64) (float64, bool) {
+	switch {
+	case a.Rank() != 2 || a.Layout().Dim(0) != a.Layout().Dim(1) || a.Layout().Dim(0) == 0:
+		return 0, false
+	case math.IsNaN(anorm):
+		return anorm, true
+	case math.IsInf(anorm, 1):
+		return 0, true
+	}
+	return 0, false
 }

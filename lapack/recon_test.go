@@ -880,6 +880,19 @@ func testLangeGecon[T Scalar](t *testing.T) {
 				t.Fatal(err)
 			}
 			checkRcond(t, fmt.Sprintf("Gecon n=%d %v", n, k), rc, am)
+			// Non-finite anorm: the same answer with every LAPACK version.
+			for _, bad := range []float64{math.Inf(1), math.NaN()} {
+				want := 0.0
+				if n == 0 {
+					want = 1
+				} else if math.IsNaN(bad) {
+					want = bad
+				}
+				rc, err := Gecon(OneNorm, a.V, bad)
+				if err != nil || !(rc == want || math.IsNaN(rc) && math.IsNaN(want)) {
+					t.Fatalf("Gecon n=%d anorm=%v: %v, %v; want %v, nil", n, bad, rc, err, want)
+				}
+			}
 		}
 	}
 }

@@ -34,6 +34,11 @@ fi
 step "go vet"
 go vet ./...
 
+step "workflow lint (actionlint ${ACTIONLINT_VERSION:=v1.7.12})"
+# A pinned go run, not a tool dependency: it keeps actionlint's modules
+# out of go.mod (README, Dependencies).
+go run "github.com/rhysd/actionlint/cmd/actionlint@${ACTIONLINT_VERSION}" -color=false
+
 step "cgo-free packages build with CGO_ENABLED=0"
 pure=()
 for d in layout views internal; do

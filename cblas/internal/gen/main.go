@@ -106,10 +106,10 @@ var rowMajor = map[string]bool{
 }
 
 var enumType = map[string]string{
-	"tr": "C.enum_CBLAS_TRANSPOSE",
-	"up": "C.enum_CBLAS_UPLO",
-	"dg": "C.enum_CBLAS_DIAG",
-	"sd": "C.enum_CBLAS_SIDE",
+	"tr": "C.lapis_trans_t",
+	"up": "C.lapis_uplo_t",
+	"dg": "C.lapis_diag_t",
+	"sd": "C.lapis_side_t",
 }
 
 var types = [4]struct{ goType, cReal string }{
@@ -136,13 +136,27 @@ func main() {
 	b.WriteString("package cblas\n\n")
 	b.WriteString("/*\n")
 	b.WriteString("#include \"lapis_cblas.h\"\n\n")
-	b.WriteString("// BLAS keeps no pointer after it returns and never calls back into Go.\n")
+	b.WriteString("// Go calls each CBLAS routine through a static inline wrapper whose\n")
+	b.WriteString("// parameters are lapis's own types (lapis_cblas.h): CBLAS headers declare\n")
+	b.WriteString("// the enum and integer parameters differently (enum tags in OpenBLAS's and\n")
+	b.WriteString("// BLIS's, typedefs in the reference one), and cgo gives each spelling its\n")
+	b.WriteString("// own Go type; C converts them implicitly. gcc inlines the wrappers.\n")
 	seen := map[string]bool{}
+	for _, f := range families {
+		for t, c := range f.c {
+			if c != "" && !seen[c] {
+				seen[c] = true
+				wrapper(&b, f, t, c)
+			}
+		}
+	}
+	b.WriteString("\n// BLAS keeps no pointer after it returns and never calls back into Go.\n")
+	seen = map[string]bool{}
 	for _, f := range families {
 		for _, c := range f.c {
 			if c != "" && !seen[c] {
 				seen[c] = true
-				fmt.Fprintf(&b, "#cgo noescape cblas_%s\n#cgo nocallback cblas_%s\n", c, c)
+				fmt.Fprintf(&b, "#cgo noescape lapis_cblas_%s\n#cgo nocallback lapis_cblas_%s\n", c, c)
 			}
 		}
 	}
@@ -164,6 +178,59 @@ func main() {
 	if err := os.WriteFile(out, src, 0o644); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// cEnumType is the C type of each enum kind in the wrappers.
+var cEnumType = map[string]string{"tr": "lapis_trans_t", "up": "lapis_uplo_t", "dg": "lapis_diag_t", "sd": "lapis_side_t"}
+
+// wrapper writes the C wrapper lapis_cblas_<c> of routine c, the element
+// type t's member of family f.
+func wrapper(b *bytes.Buffer, f family, t int, c string) {
+	real := [4]string{"float", "double", "float", "double"}[t]
+	complexT := t >= 2
+	var params, args []string
+	if f.matrix {
+		params, args = append(params, "int order"), append(args, "order")
+	}
+	for _, p := range parse(f.params) {
+		var ty string
+		switch p.kind {
+		case "i":
+			ty = "blasint "
+		case "P":
+			ty = real + " *"
+			if complexT {
+				ty = "void *"
+			}
+		case "T":
+			ty = real + " "
+			if complexT {
+				ty = "const void *"
+			}
+		case "R":
+			ty = real + " "
+		default:
+			ty = cEnumType[p.kind] + " "
+		}
+		params, args = append(params, ty+p.name), append(args, p.name)
+	}
+	ret := "void"
+	switch {
+	case f.ret == "T" && strings.HasSuffix(c, "_sub"):
+		params, args = append(params, "void *ret"), append(args, "ret")
+	case f.ret == "T" || f.ret == "R":
+		ret = real
+		if f.ret == "R" && (c == "dsdot") {
+			ret = "double"
+		}
+	case f.ret == "I":
+		ret = "long long"
+	}
+	call := fmt.Sprintf("cblas_%s(%s)", c, strings.Join(args, ", "))
+	if ret != "void" {
+		call = "return " + call
+	}
+	fmt.Fprintf(b, "static inline %s lapis_cblas_%s(%s) { %s; }\n", ret, c, strings.Join(params, ", "), call)
 }
 
 func emit(b *bytes.Buffer, f family, order string) {
@@ -224,10 +291,10 @@ func emit(b *bytes.Buffer, f family, order string) {
 			}
 		}
 		fmt.Fprintf(b, "\tcase %s:\n", ty.goType)
-		call := fmt.Sprintf("C.cblas_%s(%s)", c, strings.Join(args, ", "))
+		call := fmt.Sprintf("C.lapis_cblas_%s(%s)", c, strings.Join(args, ", "))
 		switch {
 		case f.ret == "T" && strings.HasSuffix(c, "_sub"):
-			fmt.Fprintf(b, "\t\tC.cblas_%s(%s, unsafe.Pointer(&ret))\n", c, strings.Join(args, ", "))
+			fmt.Fprintf(b, "\t\tC.lapis_cblas_%s(%s, unsafe.Pointer(&ret))\n", c, strings.Join(args, ", "))
 		case f.ret == "T":
 			fmt.Fprintf(b, "\t\t*(*%s)(unsafe.Pointer(&ret)) = %s(%s)\n", ty.goType, ty.goType, call)
 		case f.ret == "R":

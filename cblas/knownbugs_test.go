@@ -1,0 +1,159 @@
+package cblas
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Known bugs of the libraries lapis is tested against, keyed to the
+// library, version (and kernel set) cblas.Info reports at run time, so
+// that a library without the bug runs the cases the others skip.
+
+// versionLess compares dotted version numbers ("0.3.21" < "0.3.24");
+// a part that is not a number compares as 0.
+func versionLess(a, b string) bool {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(as) || i < len(bs); i++ {
+		var x, y int
+		if i < len(as) {
+			x, _ = strconv.Atoi(strings.TrimLeft(as[i], "v"))
+		}
+		if i < len(bs) {
+			y, _ = strconv.Atoi(bs[i])
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return false
+}
+
+// libraryID names the library for the known-bug keys: Info's Library
+// and Version, or for a CBLAS without OpenBLAS's or BLIS's extensions
+// what Debian's file names tell: .../blas/libblas.so.3.11.0 is the netlib
+// reference BLAS 3.11.0, .../blis-*/libblas.so.3 is BLIS (linked through
+// -lblas, whose libblas.so.3 exports no BLIS symbols; version unknown).
+func libraryID() (name, version string) {
+	info := Info()
+	if info.Library != "unknown" {
+		return info.Library, info.Version
+	}
+	if m := regexp.MustCompile(`/blas/libblas\.so\.3\.([0-9.]+)$`).FindStringSubmatch(info.Path); m != nil {
+		return "reference", "3." + m[1]
+	}
+	if strings.Contains(info.Path, "/blis") {
+		return "BLIS", ""
+	}
+	return "unknown", ""
+}
+
+// scalZeroNaN returns why the library's ?scal gives NaN for 0 * NaN (and
+// 0 * Inf), where gonum's testblas Dscal expects the zeros OpenBLAS <
+// 0.3.27 writes for alpha = 0: the reference BLAS multiplies (IEEE), and
+// OpenBLAS does so too since 0.3.27 (OpenMathLib/OpenBLAS#4728, #4729).
+// A difference of convention, not a wrong product: lapis's Scal passes
+// the library's behaviour on.
+func scalZeroNaN() string {
+	name, version := libraryID()
+	switch {
+	case name == "reference":
+		return fmt.Sprintf("reference BLAS %s's dscal computes 0 * NaN = NaN; gonum's testblas expects alpha = 0 to write zeros", version)
+	case name == "OpenBLAS" && !versionLess(version, "0.3.27"):
+		return fmt.Sprintf("OpenBLAS %s's dscal computes 0 * NaN = NaN as the reference BLAS does (OpenMathLib/OpenBLAS#4728, since 0.3.27); gonum's testblas expects alpha = 0 to write zeros", version)
+	}
+	return ""
+}
+
+// rotmgRescale returns why the library's drotmg is known to return a
+// wrong H when it rescales (H's implied elements overwrite the scaled
+// ones, so drotm does not zero y1): the reference BLAS up to 3.11
+// (Debian 12's 3.11.0; Reference-LAPACK/lapack#244, fixed upstream by
+// #1284, so a newer reference runs the suite) and BLIS, whose
+// drotmg is the reference one (Debian 12's 0.9.0). OpenBLAS fixed its
+// copy in 0.3.0 (OpenMathLib/OpenBLAS#1452, #1480); gonum's Drotmg is the
+// corrected algorithm the suite checks against.
+func rotmgRescale() string {
+	name, version := libraryID()
+	switch {
+	case name == "reference" && versionLess(version, "3.12"):
+		return fmt.Sprintf("reference BLAS %s's drotmg rescales H wrongly (Reference-LAPACK/lapack#244)", version)
+	case name == "BLIS":
+		return "BLIS's drotmg is the reference one and rescales H wrongly (Reference-LAPACK/lapack#244)"
+	}
+	return ""
+}
+
+// nrm2Infs returns why the library's dnrm2 is known to give NaN for a
+// vector with several infinities (Inf/Inf in its scaling): BLIS before
+// flame/blis#668 (in 1.0; Debian 12 has 0.9.0, whose version the -lblas
+// route cannot read, so BLIS is taken as affected).
+func nrm2Infs() string {
+	if name, _ := libraryID(); name == "BLIS" {
+		return "BLIS 0.9's dnrm2 gives NaN for several infinities (fixed by flame/blis#668 in 1.0)"
+	}
+	return ""
+}
+
+// casumTail returns why the linked library's cblas_scasum is known to
+// miss the tail of some vectors, or "": OpenBLAS before 0.3.25 runs its
+// generic C casum kernel on Cooperlake and Sapphire Rapids cores, and that
+// kernel reads the tail from the start of the vector instead of where the
+// loop stopped (OpenMathLib/OpenBLAS#4282; Cooperlake and Sapphire Rapids
+// use the AVX-512 kernel since 0.3.25, #4287, and the C kernel is fixed
+// in 0.3.26, #4326). Found by TestLevel1 on this machine's Cooper Lake
+// Xeon, where OpenBLAS 0.3.21 picks the Cooperlake kernels unless
+// OPENBLAS_CORETYPE says otherwise.
+func casumTail() string {
+	info := Info()
+	if info.Library == "OpenBLAS" && versionLess(info.Version, "0.3.25") && (info.Core == "Cooperlake" || info.Core == "SapphireRapids") {
+		return fmt.Sprintf("OpenBLAS %s's casum kernel for %s drops the tail of the vector (OpenMathLib/OpenBLAS#4282, fixed in 0.3.25)", info.Version, info.Core)
+	}
+	return ""
+}
+
+// TestScasum checks complex64 Asum for every length up to 40 (the tail
+// cases casumTail names) on the C path.
+func TestScasum(t *testing.T) {
+	if why := casumTail(); why != "" {
+		t.Skip(why)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 1; n <= 40; n++ {
+		x := make([]complex64, n)
+		want := 0.0
+		for i := range x {
+			x[i] = complex(float32(rng.NormFloat64()), float32(rng.NormFloat64()))
+			want += math.Abs(float64(real(x[i]))) + math.Abs(float64(imag(x[i])))
+		}
+		l, err := layout.ColMajor(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := views.FromSlice(x, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := Asum(v, ForceC()); err != nil || math.Abs(got-want) > 1e-5*(1+want) {
+			t.Errorf("%s: complex64 Asum of %d elements = %v, %v; want %v", Info().Library, n, got, err, want)
+		}
+	}
+}
+
+func TestVersionLess(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		less bool
+	}{{"0.3.21", "0.3.24", true}, {"0.3.24", "0.3.24", false}, {"0.3.29", "0.3.24", false}, {"0.3.3", "0.3.24", true}, {"0.4", "0.3.24", false}, {"", "0.3.24", true}} {
+		if got := versionLess(c.a, c.b); got != c.less {
+			t.Errorf("versionLess(%q, %q) = %v, want %v", c.a, c.b, got, c.less)
+		}
+	}
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# run-tests.sh: the test steps of one variant, inside its container
+# (docker/Dockerfile; scripts/docker-test.sh runs it with the source at
+# /src, Go at /usr/local/go, the module cache at /gomodcache, read-only).
+#
+#   LAPIS_VARIANT  the variant's name (scripts/docker-test.sh lists them)
+#   LAPIS_LINK     openblas:   the default build (pkg-config openblas)
+#                  openblas64: -tags lapis_cgoflags, pkg-config openblas64
+#                  generic:    -tags lapis_cgoflags, -lblas -llapack (the
+#                              libraries Debian's alternatives select)
+#                              plus LAPIS_CFLAGS (@triplet@ in it is
+#                              the multiarch triplet)
+#   LAPIS_PKGS     the packages to test (default ./...)
+#
+# It prints the Debian packages and alternatives in use, then runs
+# go test -v over the packages (no -race, no fuzzing: docker-test.sh keeps
+# the matrix lean; scripts/test.sh does those on the host). Exit status:
+# go test's.
+set -uo pipefail
+cd /src
+
+triplet=$(gcc -print-multiarch)
+echo "== variant ${LAPIS_VARIANT:?}: $(. /etc/os-release && echo "$PRETTY_NAME"), go $(go env GOVERSION), $triplet"
+echo "== packages"
+dpkg-query -W -f='${db:Status-Abbrev} ${Package} ${Version}\n' 'libopenblas*' 'libblas*' 'liblapack*' 'libblis*' 2>/dev/null | awk '$1 == "ii" {print "  " $2, $3}'
+echo "== alternatives"
+for a in libblas.so.3 liblapack.so.3 libblas.so liblapack.so; do
+  v=$(update-alternatives --query "$a-$triplet" 2>/dev/null | sed -n 's/^Value: //p')
+  [ -n "$v" ] && echo "  $a -> $v"
+done
+
+tags=""
+flags="-O2 -g -DLAPIS_VARIANT=${LAPIS_VARIANT//[^A-Za-z0-9_]/_}" # the marker keys the shared build cache per variant
+case "${LAPIS_LINK:-openblas}" in
+  openblas)
+    export CGO_CFLAGS="$flags" ;;
+  openblas64)
+    tags=lapis_cgoflags
+    export CGO_CFLAGS="$flags $(pkg-config --cflags openblas64)" CGO_LDFLAGS="$(pkg-config --libs openblas64)" ;;
+  generic)
+    tags=lapis_cgoflags
+    export CGO_CFLAGS="$flags ${LAPIS_CFLAGS//@triplet@/$triplet}" CGO_LDFLAGS="-lblas -llapack" ;;
+  *)
+    echo "run-tests.sh: unknown LAPIS_LINK=$LAPIS_LINK" >&2; exit 2 ;;
+esac
+echo "== go test -tags '$tags' ${LAPIS_PKGS:-./...}   (CGO_CFLAGS='$CGO_CFLAGS' CGO_LDFLAGS='${CGO_LDFLAGS:-}')"
+# shellcheck disable=SC2086 # LAPIS_PKGS is a list
+go test -count=1 -v -timeout 20m -tags "$tags" ${LAPIS_PKGS:-./...}
