@@ -73,9 +73,11 @@ func Out[T Scalar](v views.View[T]) Arg { return argOf(v, intentOut) }
 // Out's rules; a copy is loaded before the call and copied back after.
 func InOut[T Scalar](v views.View[T]) Arg { return argOf(v, intentInOut) }
 
-func argOf[T Scalar](v views.View[T], in intent) Arg {
+func argOf[T Scalar](v views.View[T], in intent) (a Arg) {
+	// Field by field, each method of v once: every call of a View method
+	// copies the view (about 200 bytes).
 	d := v.Data()
-	a := Arg{data: unsafe.Pointer(unsafe.SliceData(d)), n: len(d), l: v.Layout(), conj: v.IsConj(), intent: in}
+	a.data, a.n, a.l, a.conj, a.intent = unsafe.Pointer(unsafe.SliceData(d)), len(d), v.Layout(), v.IsConj(), in
 	var z T
 	a.size = uint8(unsafe.Sizeof(z))
 	switch any(z).(type) {
@@ -88,7 +90,8 @@ func argOf[T Scalar](v views.View[T], in intent) Arg {
 	default:
 		a.kind = kindComplex128
 	}
-	a.zero = d == nil && v.Rank() == 0
+	shape, _ := a.l.Axes()
+	a.zero = d == nil && len(shape) == 0
 	return a
 }
 

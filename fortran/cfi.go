@@ -209,7 +209,7 @@ func call(op string, fn unsafe.Pointer, args []*Arg, s []C.lapis_fspec, opts []O
 			return err
 		}
 	}
-	rc := C.lapis_fcall(C.int(len(args)), fn, &s[0], base[0], base[1], base[2], base[3])
+	rc := C.lapis_fcall(C.int(len(args)), C.uintptr_t(uintptr(fn)), &s[0], (*C.char)(base[0]), (*C.char)(base[1]), (*C.char)(base[2]), (*C.char)(base[3]))
 	for _, a := range args {
 		runtime.KeepAlive(a.data)
 	}
