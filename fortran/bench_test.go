@@ -2,6 +2,7 @@ package fortran_test
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/lapis-go/lapis/fortran"
 	"github.com/lapis-go/lapis/fortran/internal/ftest"
@@ -50,10 +51,12 @@ func BenchmarkHandoff(b *testing.B) {
 	})
 }
 
-// BenchmarkSum computes sum(a) in a bind(C) routine over a 4096 x 4096
-// float64 tensor (layout=col) and over its view with reversed columns
+// BenchmarkSum computes the sum of a 4096 x 4096 float64 tensor in a
+// bind(C) routine (layout=col) and of its view with reversed columns
 // (layout=reversed, a negative stride, handed over by CFI_section): zero
-// copies in both. The target: reversed within 1.2x of col.
+// copies in both. The target: reversed within 1.2x of col. op=sum is
+// Fortran's sum(a) over the whole array, op=sumcols sum(a(:, j)) column by
+// column.
 func BenchmarkSum(b *testing.B) {
 	const n = 4096
 	t, _ := views.Full(1.0, n, n)
@@ -61,14 +64,16 @@ func BenchmarkSum(b *testing.B) {
 	rev, _ := t.View().Reverse(1)
 	s, _ := views.Zeros[float64](1)
 	for _, c := range []struct {
+		op   string
+		fn   unsafe.Pointer
 		name string
 		v    views.View[float64]
-	}{{"col", t.View()}, {"reversed", rev}} {
-		b.Run("op=sum/n=4096/layout="+c.name, func(b *testing.B) {
+	}{{"sum", ftest.Sum, "col", t.View()}, {"sum", ftest.Sum, "reversed", rev}, {"sumcols", ftest.SumCols, "col", t.View()}, {"sumcols", ftest.SumCols, "reversed", rev}} {
+		b.Run("op="+c.op+"/n=4096/layout="+c.name, func(b *testing.B) {
 			b.SetBytes(8 * n * n)
 			n0 := copies()
 			for b.Loop() {
-				if err := fortran.Call2(ftest.Sum, fortran.In(c.v), fortran.Out(s.View())); err != nil {
+				if err := fortran.Call2(c.fn, fortran.In(c.v), fortran.Out(s.View())); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -25,3 +25,15 @@ recursive subroutine lapis_sum(a, s) bind(C)
   real(c_double), intent(out) :: s(:)
   s(1) = sum(a)
 end subroutine
+
+! lapis_sum_cols sets s(1) to the sum of a, column by column.
+recursive subroutine lapis_sum_cols(a, s) bind(C)
+  use iso_c_binding
+  real(c_double), intent(in) :: a(:,:)
+  real(c_double), intent(out) :: s(:)
+  integer :: j
+  s(1) = 0
+  do j = 1, size(a, 2)
+    s(1) = s(1) + sum(a(:, j))
+  end do
+end subroutine
