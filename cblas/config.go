@@ -16,8 +16,10 @@ import (
 
 // ErrCopyRefused is matched (errors.Is) by the error a call returns in
 // strict mode when an operand would need a copy: a General view (see
-// layout.Class), or a conjugated view BLAS cannot take as it is.
-var ErrCopyRefused = errors.New("operand needs a copy")
+// layout.Class), or a conjugated view BLAS cannot take as it is. It is
+// the one value every package refusing copies returns (lapack, batch and
+// fortran too).
+var ErrCopyRefused = policy.ErrCopyRefused
 
 // ErrLibrary is matched by the error every call returns when the linked
 // BLAS library cannot be used as compiled (its integer width differs from

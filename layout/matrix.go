@@ -77,6 +77,12 @@ func (l *Layout) Vector1() (n, stride, offset int, ok bool) {
 	return l.inl[0][0], l.inl[1][0], l.offset, true // rank 1 <= MaxInline: inline
 }
 
+// Axes returns the shape and strides of l as slices into l's own storage,
+// read through the pointer, for the same hot paths as Matrix2 (package
+// fortran describes views of any rank with them). The caller must not
+// modify them; they stay valid as long as *l does.
+func (l *Layout) Axes() (shape, strides []int) { return l.dims(), l.strs() }
+
 func (l *Layout) matrix() (m Matrix, ok bool) {
 	m.Rows, m.Cols = 1, 1
 	s0, s1 := 0, 0

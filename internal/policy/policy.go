@@ -1,11 +1,20 @@
-// Package policy holds the copy policy that cblas and lapack share: the
-// counters of C calls and operand copies, the process-wide strict switch
-// and the per-call options. It is internal so that the two packages count
-// into one place and honour one switch; users reach it through cblas
-// (Stats, ReadStats, SetStrict, Strict) and lapack's options.
+// Package policy holds the copy policy that cblas, lapack and fortran
+// share: the counters of C calls and operand copies, the process-wide
+// strict switch, the per-call options and the error a refused copy
+// matches. It is internal so that the packages count into one place and
+// honour one switch; users reach it through cblas (Stats, ReadStats,
+// SetStrict, Strict, ErrCopyRefused) and the options of lapack, batch and
+// fortran.
 package policy
 
-import "sync/atomic"
+import (
+	"errors"
+	"sync/atomic"
+)
+
+// ErrCopyRefused is matched by the error a call returns in strict mode
+// when an operand would need a copy (cblas.ErrCopyRefused is this value).
+var ErrCopyRefused = errors.New("operand needs a copy")
 
 // Counters, read by cblas.ReadStats.
 var (

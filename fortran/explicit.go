@@ -1,0 +1,127 @@
+package fortran
+
+import (
+	"unsafe"
+
+	"github.com/lapis-go/lapis/internal/policy"
+)
+
+// Array is an explicit-shape argument as an F77 routine declares it:
+// a(LD, Cols) (Count 1) or a(LD, Cols, Count), the matrices one after
+// another LD*Cols elements apart, each Rows x Cols with leading dimension
+// LD >= max(1, Rows). A rank-0 view is 1 x 1, a rank-1 view of length n is
+// n x 1, and the batch axes of a rank >= 3 view [M, N, B...] make Count
+// the product of B....
+//
+// Ptr is element (1, 1, 1): the view's own memory whenever Fortran can
+// address it as it is, else a copy (see Explicit); nil when the array has
+// no elements. It is valid during the call it is handed to only: Fortran
+// must not keep it (see the package docs for memory that outlives a call).
+// The extents are Go ints; converting them to the routine's integer kind
+// (integer*4 for gfortran's default integer) is the caller's, as is
+// checking that they fit.
+type Array struct {
+	Ptr            unsafe.Pointer
+	Rows, Cols, LD int
+	Count          int
+}
+
+// Explicit calls call with a as explicit-shape arrays, so that the call
+// site of an F77 routine is one line:
+//
+//	err := fortran.Explicit(fortran.InOut(v), func(a fortran.Array) { C.scale_(...) })
+//
+// Zero copies when Fortran can address the view as it is: its matrices
+// column-major with any leading dimension (packed, ld > rows, a column
+// slice, one matrix of a batch), unconjugated. A batch goes as one
+// a(LD, Cols, Count) when every matrix follows the previous one LD*Cols
+// elements on (in column-major order of the batch axes), otherwise call is
+// called once per matrix, in column-major order of the batch indices,
+// each with Count 1 (a broadcast batch axis, read-only, hands the same
+// matrix more than once). Any other view (row-major, reversed, General,
+// conjugated) is copied into a compact column-major scratch array: loaded
+// before call for In and InOut, copied back after it for Out and InOut,
+// counted in cblas.ReadStats().Copies; call is then called once.
+//
+// Errors, before call runs: the zero View (layout.ErrBounds), a written
+// view whose elements share memory (layout.ErrOverlap), a copy refused in
+// strict mode (ErrCopyRefused, naming the layout).
+func Explicit(a Arg, call func(Array), opts ...Option) error {
+	const op = "fortran.Explicit"
+	if err := a.check(op, "a"); err != nil {
+		return err
+	}
+	if a.intent&intentOut != 0 && a.l.HasOverlap() {
+		return a.overlapErr(op, "a")
+	}
+	shape, strides := a.l.Axes()
+	m, ok := a.l.Matrix()
+	count := 1
+	for _, e := range shape[min(2, len(shape)):] {
+		count *= e
+	}
+	if ok && !m.Trans && !a.conj {
+		p := a.first()
+		whole := m.LD * m.Cols // the stride a contiguous batch axis has
+		for k := 2; k < len(shape); k++ {
+			if shape[k] == 1 {
+				continue
+			}
+			if strides[k] != whole {
+				whole = -1
+				break
+			}
+			whole *= shape[k]
+		}
+		if whole >= 0 || p == nil {
+			call(Array{Ptr: p, Rows: m.Rows, Cols: m.Cols, LD: m.LD, Count: count})
+			return nil
+		}
+		eachMatrix(shape[2:], strides[2:], func(off int) {
+			call(Array{Ptr: unsafe.Add(p, off*int(a.size)), Rows: m.Rows, Cols: m.Cols, LD: m.LD, Count: 1})
+		})
+		return nil
+	}
+	why := "a row-major or General view (Fortran reads columns)"
+	if a.conj {
+		why = "a conjugated view"
+	}
+	sc, err := a.copyOf(op, "a", why, policy.Configure(opts))
+	if err != nil {
+		return err
+	}
+	rows, cols := 1, 1
+	if len(shape) > 0 {
+		rows = shape[0]
+	}
+	if len(shape) > 1 {
+		cols = shape[1]
+	}
+	call(Array{Ptr: sc.ptr(), Rows: rows, Cols: cols, LD: max(1, rows), Count: count})
+	sc.finish()
+	return nil
+}
+
+// eachMatrix calls f with the offset (in elements, from the first) of
+// every index of the batch axes (extents shape, strides strides), in
+// column-major order. Every extent is > 0.
+func eachMatrix(shape, strides []int, f func(off int)) {
+	var idx [64]int
+	off := 0
+	for {
+		f(off)
+		k := 0
+		for ; k < len(shape); k++ {
+			idx[k]++
+			off += strides[k]
+			if idx[k] < shape[k] {
+				break
+			}
+			off -= idx[k] * strides[k]
+			idx[k] = 0
+		}
+		if k == len(shape) {
+			return
+		}
+	}
+}

@@ -1,0 +1,39 @@
+! ftest.f90: the benchmark routines of package fortran, compiled by cgo
+! with gfortran (typed.f90, generated, has the test routines). Every
+! routine is RECURSIVE (see ftest.go).
+
+! Benchmark routines: each does nothing with its argument but take it.
+recursive subroutine lapis_empty_ptr(a) bind(C)
+  use iso_c_binding
+  real(c_double), intent(inout) :: a(*)
+end subroutine
+
+recursive subroutine lapis_empty_desc3(a) bind(C)
+  use iso_c_binding
+  real(c_double), intent(inout) :: a(:,:,:)
+end subroutine
+
+recursive subroutine empty_f77(m, n, k, a, lda)
+  integer m, n, k, lda
+  double precision a(lda, n, *)
+end subroutine
+
+! lapis_sum sets s(1) to sum(a).
+recursive subroutine lapis_sum(a, s) bind(C)
+  use iso_c_binding
+  real(c_double), intent(in) :: a(:,:)
+  real(c_double), intent(out) :: s(:)
+  s(1) = sum(a)
+end subroutine
+
+! lapis_sum_cols sets s(1) to the sum of a, column by column.
+recursive subroutine lapis_sum_cols(a, s) bind(C)
+  use iso_c_binding
+  real(c_double), intent(in) :: a(:,:)
+  real(c_double), intent(out) :: s(:)
+  integer :: j
+  s(1) = 0
+  do j = 1, size(a, 2)
+    s(1) = s(1) + sum(a(:, j))
+  end do
+end subroutine
