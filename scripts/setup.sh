@@ -14,6 +14,9 @@ packages=(
   pkg-config        # cgo finds OpenBLAS through it
   gfortran          # Fortran runtime for LAPACK symbols and C references
   gcc               # cgo
+  libscalapack-openmpi-dev # ScaLAPACK + BLACS on Open MPI (package dist)
+  libopenmpi-dev    # MPI headers and libmpi (package dist)
+  openmpi-bin       # mpirun, to run dist's multi-rank tests and examples/dist
 )
 min_go="1.26"
 

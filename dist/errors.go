@@ -1,0 +1,64 @@
+package dist
+
+import (
+	"fmt"
+
+	"github.com/lapis-go/lapis/lapack"
+)
+
+// Error is ScaLAPACK's info, kept: the routine, its value, and the global
+// position it points at. It matches lapack's sentinels with errors.Is:
+// lapack.ErrSingular (pdgesv: a zero pivot), lapack.ErrNotPositiveDefinite
+// (pdpotrf), lapack.ErrNoConvergence (pdsyevd, pdgesvd), lapack.ErrArgument
+// (info < 0: lapis checks arguments first, so this is a bug to report).
+// Every rank of the job returns the same Error: info is agreed on with one
+// MPI_Allreduce after the routine, so no rank goes on alone.
+type Error struct {
+	Routine string // the ScaLAPACK routine, e.g. "pdgesv"
+	Info    int    // ScaLAPACK's info (the largest over the ranks)
+	// Index is the 0-based global position info > 0 points at (Info-1):
+	// the row and column of the zero pivot U(Index, Index), or the order
+	// minus one of the leading minor that is not positive definite; -1
+	// when info does not point at one.
+	Index  int
+	kind   error
+	detail string
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("dist: %s: %v", e.Routine, e.kind)
+	switch {
+	case e.detail != "":
+		return s + ": " + e.detail
+	case e.kind == lapack.ErrSingular:
+		return fmt.Sprintf("%s: U(%d, %d) is exactly zero (global, 0-based)", s, e.Index, e.Index)
+	case e.kind == lapack.ErrNotPositiveDefinite:
+		return fmt.Sprintf("%s: its leading minor of order %d is not positive definite", s, e.Info)
+	}
+	return fmt.Sprintf("%s (info %d)", s, e.Info)
+}
+
+// Unwrap returns the lapack sentinel e matches.
+func (e *Error) Unwrap() error { return e.kind }
+
+// infoErr turns the agreed info of routine into an error; fail is what
+// info > 0 means (nil when the routine documents no info > 0).
+func infoErr(routine string, info int, fail error) error {
+	if info == 0 {
+		return nil
+	}
+	e := &Error{Routine: routine, Info: info, Index: -1, kind: fail}
+	switch {
+	case info < 0:
+		e.kind = lapack.ErrArgument
+		e.detail = fmt.Sprintf("argument %d rejected (info %d); ScaLAPACK printed which", -info%100, info)
+		if -info > 100 {
+			e.detail = fmt.Sprintf("entry %d of argument %d rejected (info %d)", -info%100, -info/100, info)
+		}
+	case fail == nil:
+		e.kind = lapack.ErrArgument
+	case fail == lapack.ErrSingular || fail == lapack.ErrNotPositiveDefinite:
+		e.Index = info - 1
+	}
+	return e
+}
