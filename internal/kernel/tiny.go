@@ -77,6 +77,7 @@ type tinyArgs struct {
 	det        unsafe.Pointer // TinyDet: lane l's determinant at det + l*size
 	aix, bix   [8]int64       // byte offsets of each lane's matrix from a (b)
 	aix4, bix4 [8]int32       // the same for float32's 32-bit gathers
+	pf         int            // byte distance to the lanes to prefetch (two calls on)
 }
 
 // TinyLanes returns how many matrices of type T a kernel call runs.
@@ -102,6 +103,7 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 	var dbuf [8]T
 	p := &tinyArgs{ars: a.RS * size, acs: a.CS * size, brs: b.RS * size, bcs: b.CS * size, nrhs: nrhs}
 	p.det = unsafe.Pointer(&dbuf[0])
+	p.pf = 2 * lanes * a.BS * size
 	k := tinyKernel[T](op, n)
 	if !asm {
 		k = nil
@@ -169,7 +171,9 @@ func fnma[T float32 | float64](x, y, z T) T {
 
 func sqrt[T float32 | float64](x T) T { return T(math.Sqrt(float64(x))) }
 
-func finite[T float32 | float64](x T) bool { return !math.IsInf(float64(x), 0) && !math.IsNaN(float64(x)) }
+func finite[T float32 | float64](x T) bool {
+	return !math.IsInf(float64(x), 0) && !math.IsNaN(float64(x))
+}
 
 // tinyLane runs op on lane l of p as the kernels do and reports whether
 // the lane is fine (stored) or flagged (nothing written).

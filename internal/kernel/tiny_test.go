@@ -205,7 +205,7 @@ func TestTinyArgsOffsets(t *testing.T) {
 		{"b", unsafe.Offsetof(p.b), 24}, {"brs", unsafe.Offsetof(p.brs), 32}, {"bcs", unsafe.Offsetof(p.bcs), 40},
 		{"nrhs", unsafe.Offsetof(p.nrhs), 48}, {"det", unsafe.Offsetof(p.det), 56},
 		{"aix", unsafe.Offsetof(p.aix), 64}, {"bix", unsafe.Offsetof(p.bix), 128},
-		{"aix4", unsafe.Offsetof(p.aix4), 192}, {"bix4", unsafe.Offsetof(p.bix4), 224},
+		{"aix4", unsafe.Offsetof(p.aix4), 192}, {"bix4", unsafe.Offsetof(p.bix4), 224}, {"pf", unsafe.Offsetof(p.pf), 256},
 	} {
 		if f.got != f.want {
 			t.Errorf("tinyArgs.%s at %d, gentiny assumes %d", f.name, f.got, f.want)

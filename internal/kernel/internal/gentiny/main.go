@@ -51,6 +51,7 @@ const (
 	offBIX  = 128 // [8]int64 of b
 	offAIX4 = 192 // [8]int32 of a
 	offBIX4 = 224 // [8]int32 of b
+	offPF   = 256 // byte distance from a's lanes to the matrices to prefetch
 )
 
 // Constant table offsets (per type, 32 bytes each).
@@ -141,6 +142,20 @@ func (g *gen) gatherA(lower bool) {
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offA), "AX")
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offARS), "CX")
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offACS), "DX")
+	// Prefetch the columns of the matrices a later call reads: the lanes
+	// of one call touch lines far apart, which the hardware prefetchers
+	// do not follow.
+	for l := 0; l < g.t.lanes; l++ {
+		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offPF), "R13")
+		g.ins("ADDQ", fmt.Sprintf("%d(SI)", offAIX+8*l), "R13")
+		g.ins("ADDQ", "AX", "R13")
+		for j := 0; j < n; j++ {
+			g.ins("PREFETCHT0", "(R13)")
+			if j < n-1 {
+				g.ins("ADDQ", "DX", "R13")
+			}
+		}
+	}
 	for j := 0; j < n; j++ {
 		i0 := 0
 		if lower {
