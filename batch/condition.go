@@ -159,6 +159,53 @@ func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []floa
 	return be
 }
 
+// conditionedInverse is conditioned for Inv: a holds the inverses, so
+// each matrix's reciprocal condition number is exactly 1 / (||A|| ||A^-1||)
+// (lapack.CheckInverse), whichever path computed them.
+func conditionedInverse[T Scalar](op string, shape []int, a views.View[T], norms []float64, err error, opts []Option) error {
+	var be *Error
+	if err != nil && !errors.As(err, &be) {
+		return err
+	}
+	n := a.Layout().Dim(0)
+	report := func(t int, cerr error) {
+		var le *lapack.Error
+		if errors.As(cerr, &le) {
+			if be == nil {
+				be = &Error{Op: op, Shape: shape, Failed: map[int]*lapack.Error{}}
+			}
+			be.Failed[t] = le
+		}
+	}
+	failed := func(t int) bool { return be != nil && be.Failed[t] != nil }
+	if n > cond.Max {
+		for t := range norms {
+			if !failed(t) {
+				s, norm := factored(matrixAt(a, shape, t))
+				report(t, lapack.CheckInverse(op, norm, s, norms[t], opts...))
+			}
+		}
+	} else if n > 0 && len(norms) > 0 {
+		r := smallOf(a)
+		var f cond.Matrix[T]
+		eps := cond.Eps[T]() / 2
+		eachOffset(a, shape, func(t, off int) {
+			if failed(t) || norms[t] == 0 {
+				return
+			}
+			f.Load(r.base, off, r.s0, r.s1, n)
+			if rcond := 1 / (norms[t] * f.Norm(r.inf)); rcond < eps || math.IsNaN(rcond) {
+				s, norm := factored(matrixAt(a, shape, t))
+				report(t, lapack.CheckInverse(op, norm, s, norms[t], opts...))
+			}
+		})
+	}
+	if be == nil {
+		return nil
+	}
+	return be
+}
+
 // eachOffset calls f with the flat index and the data offset of every
 // matrix of the batch v, in flat batch order (axis 2 fastest).
 func eachOffset[T Scalar](v views.View[T], shape []int, f func(t, off int)) {

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/kernel"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
@@ -234,6 +235,25 @@ func Solve[T Scalar](a, b views.View[T], opts ...Option) error {
 	if check {
 		norms = batchNorms(a, shape, opts)
 	}
+	// The tiny kernels solve in one pass over the batch from order 5 (at
+	// orders 3 and 4 the C loop of stridedSolve measured faster: README).
+	if _, _, rowMajor := storage(first(a)); !rowMajor && n >= tinySolveMin && tinyApplies[T](n, opts) && b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= kernel.MaxTinyRHS {
+		ta, tb := tinyOf(a, false), tinyOf(b, false)
+		err := tiny(op, kernel.TinySolve, shape, ta, &tb, nil, func(t int) error {
+			// The system as stridedSolve solves it: a run of one.
+			ra := runView(a, matrixAt(a, shape, t).Layout().Offset()-a.Layout().Offset(), 1, 0)
+			rb := runView(b, matrixAt(b, shape, t).Layout().Offset()-b.Layout().Offset(), 1, 0)
+			failed, err := lapack.GesvStrided(ra, rb, opts...)
+			if err == nil && failed[0] != nil {
+				err = failed[0]
+			}
+			return err
+		})
+		if check {
+			err = conditioned(op, shape, a, norms, err, opts)
+		}
+		return err
+	}
 	if done, err := stridedSolve(op, shape, a, b, opts); done {
 		if check {
 			err = conditioned(op, shape, a, norms, err, opts)
@@ -403,29 +423,36 @@ func Inv[T Scalar](a views.View[T], opts ...Option) error {
 		return err
 	}
 	check := !policy.Configure(opts).NoCondCheck
-	return perMatrix(op, shape, []views.View[T]{a}, n*n*n, pivots(n), func(_ int, m []views.View[T], ipiv []int32) error {
+	var norms []float64
+	if check {
+		norms = batchNorms(a, shape, opts)
+	}
+	inv := func(m views.View[T], ipiv []int32) error {
 		// The inverse of a row-major matrix's storage a^T is (a^-1)^T:
 		// inverting the storage in place inverts the matrix. No copy.
-		orig := m[0]
-		if s, _, ok := storage(m[0]); ok {
-			m[0] = s
+		if s, _, ok := storage(m); ok {
+			m = s
 		}
-		var anorm float64
-		if check {
-			anorm = matrixNorm(orig, opts)
-		}
-		if err := lapack.Getrf(m[0], ipiv, opts...); err != nil {
+		if err := lapack.Getrf(m, ipiv, opts...); err != nil {
 			return err
 		}
-		var condErr error
-		if check {
-			condErr = checkCondition(op, orig, anorm, opts)
-		}
-		if err := lapack.Getri(m[0], ipiv, opts...); err != nil {
-			return err
-		}
-		return condErr
-	})
+		return lapack.Getri(m, ipiv, opts...)
+	}
+	if tinyApplies[T](n, opts) {
+		// Row-major matrices through their storage, as below.
+		_, _, rowMajor := storage(first(a))
+		err = tiny(op, kernel.TinyInv, shape, tinyOf(a, rowMajor), nil, nil, func(t int) error {
+			return inv(matrixAt(a, shape, t), make([]int32, n))
+		})
+	} else {
+		err = perMatrix(op, shape, []views.View[T]{a}, n*n*n, pivots(n), func(_ int, m []views.View[T], ipiv []int32) error {
+			return inv(m[0], ipiv)
+		})
+	}
+	if check {
+		err = conditionedInverse(op, shape, a, norms, err, opts)
+	}
+	return err
 }
 
 // Cholesky factors every positive definite matrix of the batch a in place
@@ -438,6 +465,12 @@ func Cholesky[T Scalar](uplo Uplo, a views.View[T], opts ...Option) error {
 		return err
 	}
 	n, _ := dims(a)
+	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) {
+		// The upper triangle is the lower one of the transpose.
+		return tiny(op, kernel.TinyCholesky, shape, tinyOf(a, uplo == Upper), nil, nil, func(t int) error {
+			return lapack.Potrf(uplo, matrixAt(a, shape, t), opts...)
+		})
+	}
 	return perMatrix(op, shape, []views.View[T]{a}, n*n*n/3, noScratch, func(_ int, m []views.View[T], _ struct{}) error {
 		return lapack.Potrf(uplo, m[0], opts...)
 	})
@@ -455,6 +488,13 @@ func CholeskySolve[T Scalar](uplo Uplo, f, b views.View[T], opts ...Option) erro
 		return err
 	}
 	n, _ := dims(f)
+	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) && b.Rank() >= 2 && b.Layout().Dim(0) == n &&
+		b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= kernel.MaxTinyRHS {
+		tb := tinyOf(b, false)
+		return tiny(op, kernel.TinyCholeskySolve, shape, tinyOf(f, uplo == Upper), &tb, nil, func(t int) error {
+			return lapack.Potrs(uplo, matrixAt(f, shape, t), matrixAt(b, shape, t), opts...)
+		})
+	}
 	return perMatrix(op, shape, []views.View[T]{f, b}, n*n, noScratch, func(_ int, m []views.View[T], _ struct{}) error {
 		return lapack.Potrs(uplo, m[0], m[1], opts...)
 	})
@@ -512,6 +552,24 @@ func LogDet[T Scalar](a views.View[T], opts ...Option) (logAbs []float64, sign [
 	n, _ := dims(a)
 	total := count(shape)
 	logAbs, sign = make([]float64, total), make([]T, total)
+	if n, cols := dims(a); n == cols && tinyApplies[T](n, opts) {
+		// Row-major matrices through their storage, as lapack.LogDet.
+		_, _, rowMajor := storage(first(a))
+		det := make([]T, total)
+		slow := make([]bool, total)
+		err = tiny(op, kernel.TinyDet, shape, tinyOf(a, rowMajor), nil, det, func(t int) error {
+			slow[t] = true
+			var err error
+			logAbs[t], sign[t], err = lapack.LogDet(matrixAt(a, shape, t), opts...)
+			return err
+		})
+		for t, d := range det {
+			if !slow[t] {
+				logAbs[t], sign[t] = logDetOf(d)
+			}
+		}
+		return logAbs, sign, err
+	}
 	err = perMatrix(op, shape, []views.View[T]{a}, n*n*n, noScratch, func(t int, m []views.View[T], _ struct{}) error {
 		var err error
 		logAbs[t], sign[t], err = lapack.LogDet(m[0], opts...)
@@ -530,6 +588,15 @@ func Det[T Scalar](a views.View[T], opts ...Option) ([]T, error) {
 	}
 	n, _ := dims(a)
 	det := make([]T, count(shape))
+	if n == a.Layout().Dim(1) && tinyApplies[T](n, opts) {
+		_, _, rowMajor := storage(first(a))
+		err = tiny(op, kernel.TinyDet, shape, tinyOf(a, rowMajor), nil, det, func(t int) error {
+			var err error
+			det[t], err = lapack.Det(matrixAt(a, shape, t), opts...)
+			return err
+		})
+		return det, err
+	}
 	err = perMatrix(op, shape, []views.View[T]{a}, n*n*n, noScratch, func(t int, m []views.View[T], _ struct{}) error {
 		var err error
 		det[t], err = lapack.Det(m[0], opts...)

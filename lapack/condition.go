@@ -43,11 +43,7 @@ func CheckCondition[T Scalar](op string, norm Norm, lu views.View[T], anorm floa
 			return err
 		}
 	}
-	if eps := epsOf[T]() / 2; !(rcond < eps) && !math.IsNaN(rcond) {
-		return nil
-	}
-	return &Error{Routine: families["xgecon"].routines[typeIndex[T]()], Index: -1, Rank: -1, Rcond: rcond, kind: ErrIllConditioned,
-		detail: fmt.Sprintf("%s: the reciprocal condition number is about %.3g, below machine epsilon: the result was written but may have no correct digits (NoConditionCheck turns this check off)", op, rcond)}
+	return illConditioned[T](op, rcond)
 }
 
 // NoConditionCheck turns off the checks that report a numerically rank
@@ -56,3 +52,46 @@ func CheckCondition[T Scalar](op string, norm Norm, lu views.View[T], anorm floa
 // ErrIllConditioned (Solve, Inv, batch.Solve, batch.Inv): the result is
 // returned as computed.
 func NoConditionCheck() Option { return policy.CondCheck(false) }
+
+// CheckInverse is CheckCondition for a matrix A whose inverse is already
+// known: the reciprocal condition number is exactly 1 / (anorm ||inv||)
+// in that norm (OneNorm or InfNorm), with anorm A's norm taken before it
+// was inverted. It returns an error matching ErrIllConditioned (and
+// ErrSingular) carrying Rcond when that is below machine epsilon. op
+// names the caller in the error.
+func CheckInverse[T Scalar](op string, norm Norm, inv views.View[T], anorm float64, opts ...Option) error {
+	if err := checkNorm("lapack.CheckInverse", norm, true); err != nil {
+		return err
+	}
+	if inv.Rank() != 2 || inv.Layout().Dim(0) != inv.Layout().Dim(1) {
+		return layout.Errorf(layout.ErrShape, "lapack.CheckInverse", "inv", "shape %v, want a square matrix", inv.Shape())
+	}
+	n := inv.Layout().Dim(0)
+	if n == 0 || anorm == 0 {
+		return nil
+	}
+	var inorm float64
+	if n <= cond.Max {
+		l := inv.Layout()
+		var m cond.Matrix[T]
+		m.Load(unsafe.Pointer(unsafe.SliceData(inv.Data())), l.Offset(), l.Stride(0), l.Stride(1), n)
+		inorm = m.Norm(norm == InfNorm)
+	} else {
+		var err error
+		if inorm, err = Lange(norm, inv, opts...); err != nil {
+			return err
+		}
+	}
+	return illConditioned[T](op, 1/(anorm*inorm))
+}
+
+// illConditioned returns the ErrIllConditioned error for rcond, or nil
+// when rcond is not below machine epsilon (NaN counts as below: the
+// factors or the inverse hold NaN).
+func illConditioned[T Scalar](op string, rcond float64) error {
+	if eps := epsOf[T]() / 2; !(rcond < eps) && !math.IsNaN(rcond) {
+		return nil
+	}
+	return &Error{Routine: families["xgecon"].routines[typeIndex[T]()], Index: -1, Rank: -1, Rcond: rcond, kind: ErrIllConditioned,
+		detail: fmt.Sprintf("%s: the reciprocal condition number is about %.3g, below machine epsilon: the result was written but may have no correct digits (NoConditionCheck turns this check off)", op, rcond)}
+}

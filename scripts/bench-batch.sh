@@ -16,7 +16,7 @@ export OPENBLAS_NUM_THREADS=1
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
-go test -run '^$' -bench '^Benchmark(BatchGemm|BatchSolve)$' -count "$count" ./bench | tee "$out" >&2
+go test -run '^$' -bench '^Benchmark(BatchGemm|BatchSolve|BatchTiny)$' -count "$count" ./bench | tee "$out" >&2
 
 if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
   /usr/bin/python3 - "$count" >>"$out" <<'PY'
@@ -38,6 +38,19 @@ for n, cnt in ((4, 10000), (16, 10000), (64, 1000)):
 a = rng.random((10000, 8, 8)) + 16 * np.eye(8)
 b = rng.random((10000, 8, 1))
 bench("BatchSolve/op=solve/n=8/count=10000", lambda: np.linalg.solve(a, b), 10)
+# BenchmarkBatchTiny's stacks: 10000 SPD matrices m m^T + n I.
+for n in (3, 4, 8):
+    m = rng.random((10000, n, n)) * 2 - 1
+    a = m @ m.transpose(0, 2, 1) + n * np.eye(n)
+    b = rng.random((10000, n, 1)) * 2 - 1
+    l = np.linalg.cholesky(a)
+    g = f"BatchTiny/op=%s/n={n}/count=10000"
+    bench(g % "solve", lambda: np.linalg.solve(a, b), 20)
+    bench(g % "cholesky", lambda: np.linalg.cholesky(a), 20)
+    # cho_solve is scipy's; numpy solves with the factor as two triangular
+    # solves through np.linalg.solve, which does not know they are.
+    bench(g % "det", lambda: np.linalg.det(a), 20)
+    bench(g % "inv", lambda: np.linalg.inv(a), 20)
 PY
 else
   echo "numpy not found (/usr/bin/python3 -c 'import numpy' failed): numpy rows skipped" >&2

@@ -21,11 +21,11 @@ fi
 
 step "generated code is up to date"
 gen_before=$(mktemp -d)
-for f in $(grep -rl --include='*.go' '^// Code generated .* DO NOT EDIT\.$' . | grep -v '/testdata/'); do
+for f in $(grep -rl --include='*.go' --include='*.s' '^// Code generated .* DO NOT EDIT\.$' . | grep -v '/testdata/'); do
   mkdir -p "$gen_before/$(dirname "$f")"; cp "$f" "$gen_before/$f"
 done
 go generate ./...
-stale=$(cd "$gen_before" && find . -name '*.go' | while read -r f; do cmp -s "$f" "$OLDPWD/$f" || echo "$f"; done)
+stale=$(cd "$gen_before" && find . -name '*.go' -o -name '*.s' | while read -r f; do cmp -s "$f" "$OLDPWD/$f" || echo "$f"; done)
 rm -rf "$gen_before"
 if [ -n "$stale" ]; then
   echo "go generate changed: $stale (commit the regenerated files)"; exit 1

@@ -13,3 +13,6 @@ func dgemmAsm(m, n, k int, alpha float64, a []float64, lda int, transA bool, b [
 func dgemmNN(m, n, k int, alpha float64, a *float64, lda int, b *float64, bp, bj int, beta float64, c *float64, ldc int) {
 	panic("unreachable")
 }
+
+// tinyAsm has no kernels without the amd64 assembly.
+var tinyAsm [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int

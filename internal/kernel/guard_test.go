@@ -18,6 +18,7 @@ func TestGuard(t *testing.T) {
 	guard.Run(t,
 		guard.Group{Name: "Dgemm", Cases: dgemmGuardCases()},
 		guard.Group{Name: "DgemmStrided", Cases: dgemmStridedGuardCases()},
+		guard.Group{Name: "Tiny", Cases: append(tinyGuardCases[float64](), tinyGuardCases[float32]()...)},
 	)
 }
 
@@ -75,6 +76,46 @@ func dgemmStridedGuardCases() []guard.Case {
 					}
 					DgemmStrided(count, m, n, k, 0.75, p[0], lda, s[0], ta, p[1], ldb, s[1], tb, -1.25, p[2], ldc, s[2])
 					return nil, nil
+				})...)
+			}
+		}
+	}
+	return cs
+}
+
+// tinyGuardCases runs every tiny kernel on runs of matrices (a count that
+// leaves a tail, forwards and backwards, column- and row-major) whose
+// extremes sit against the guard pages. The diagonal is made dominant
+// first, so that the Cholesky kernels store their lanes too.
+func tinyGuardCases[T float32 | float64]() []guard.Case {
+	var cs []guard.Case
+	lanes := TinyLanes[T]()
+	count := lanes + 1
+	for n := MinTiny; n <= MaxTiny; n++ {
+		for _, row := range []bool{false, true} {
+			for _, rev := range []bool{false, true} {
+				a := guard.Mat("a", n, n, row, 1).Batched(count, 1, rev)
+				b := guard.Mat("b", n, 2, false, 0).Batched(count, 0, !rev)
+				name := fmt.Sprintf("%s/n=%d/row=%v/reverse:%v", guard.TypeName[T](), n, row, rev)
+				cs = append(cs, guard.Both(name, []guard.Spec{a, b}, 1e3*guard.Eps[T](), nil, func(_ *guard.Arena, v []views.View[T]) (any, error) {
+					mat := func(x views.View[T]) Mat {
+						l := x.Layout()
+						return Mat{P: unsafe.Pointer(&x.Data()[l.Offset()]), RS: l.Stride(0), CS: l.Stride(1), BS: l.Stride(2)}
+					}
+					for t := range count {
+						for i := range n {
+							v[0].Set(T(2*n), i, i, t)
+						}
+					}
+					am, bm := mat(v[0]), mat(v[1])
+					det := make([]T, count)
+					var flagged []int
+					flagged = Tiny(TinyDet, n, count, am, bm, 0, det, flagged)
+					flagged = Tiny[T](TinyCholesky, n, count, am, bm, 0, nil, flagged)
+					flagged = Tiny[T](TinyCholeskySolve, n, count, am, bm, 2, nil, flagged)
+					flagged = Tiny[T](TinySolve, n, count, am, bm, 2, nil, flagged)
+					flagged = Tiny[T](TinyInv, n, count, am, bm, 0, nil, flagged)
+					return [2]any{det, flagged}, nil
 				})...)
 			}
 		}

@@ -1,0 +1,181 @@
+package batch
+
+import (
+	"errors"
+	"math"
+	"sync"
+	"unsafe"
+
+	"github.com/lapis-go/lapis/internal/kernel"
+	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/lapack"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Tiny matrices. Real batches of order 2 to 8 run Cholesky,
+// CholeskySolve, Solve (up to kernel.MaxTinyRHS right-hand sides), Inv,
+// Det and LogDet on internal/kernel's lane kernels: one matrix per SIMD
+// lane, read and written through its strides (any layout: column-major,
+// row-major, strided, the batch axis innermost), no copy, no cgo. A
+// matrix a kernel flags (a zero or non-positive pivot, NaN or Inf met, a
+// determinant outside the normal range) is left untouched by it and
+// redone on the per-matrix path below, which reports failures as before.
+// cblas.ForceC() keeps a call on the per-matrix path.
+
+// tinyOperand is a batch as the kernels read it: element (0, 0) of its
+// matrix 0, the strides of its matrices' rows and columns (swapped to
+// read the transpose), and its batch strides.
+type tinyOperand[T Scalar] struct {
+	v      views.View[T]
+	rs, cs int
+}
+
+func tinyOf[T Scalar](v views.View[T], transpose bool) tinyOperand[T] {
+	l := v.Layout()
+	o := tinyOperand[T]{v: v, rs: l.Stride(0), cs: l.Stride(1)}
+	if transpose {
+		o.rs, o.cs = o.cs, o.rs
+	}
+	return o
+}
+
+// tinyApplies reports whether the kernels take a batch of order n of
+// element type T in a call with options opts.
+// tinySolveMin is the smallest order Solve gives the kernels: below it
+// lapack.GesvStrided's C loop measured faster (10000 systems, n = 4: 0.75
+// against 1.47 ms; n = 8: 7.5 against 3.2 ms; README).
+const tinySolveMin = 5
+
+func tinyApplies[T Scalar](n int, opts []Option) bool {
+	switch any(*new(T)).(type) {
+	case float32, float64:
+	default:
+		return false
+	}
+	return n >= kernel.MinTiny && n <= kernel.MaxTiny && policy.Configure(opts).Path != policy.PathC
+}
+
+// tiny runs op on the batch (a, and b for the solves) of batch shape
+// shape with the kernels, det receiving TinyDet's determinants, and
+// slow(t) on every matrix they flag (in the chunk that met it); the
+// errors slow returns are gathered as perMatrix gathers them. The caller
+// has checked tinyApplies.
+func tiny[T Scalar](op string, k kernel.TinyOp, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, slow func(t int) error) error {
+	switch any(*new(T)).(type) {
+	case float64:
+		return tinyRun[T, float64](op, k, shape, a, b, det, slow)
+	default:
+		return tinyRun[T, float32](op, k, shape, a, b, det, slow)
+	}
+}
+
+func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, slow func(t int) error) error {
+	total := count(shape)
+	if total == 0 {
+		return nil
+	}
+	n := a.v.Layout().Dim(0)
+	strides := [][]int{a.v.Layout().Strides()[2:]}
+	nrhs := 0
+	if b != nil {
+		strides = append(strides, b.v.Layout().Strides()[2:])
+		nrhs = b.v.Layout().Dim(1)
+	}
+	mshape, st := merge(shape, strides...)
+	d0 := 1
+	if len(mshape) > 0 {
+		d0 = mshape[0]
+	}
+	size := int(unsafe.Sizeof(F(0)))
+	base := func(o tinyOperand[T]) unsafe.Pointer {
+		return unsafe.Add(unsafe.Pointer(unsafe.SliceData(o.v.Data())), o.v.Layout().Offset()*size)
+	}
+	pa := base(a)
+	var pb unsafe.Pointer
+	if b != nil {
+		pb = base(*b)
+	}
+	dets, _ := any(det).([]F)
+	var (
+		mu     sync.Mutex
+		failed = map[int]*lapack.Error{}
+		fatal  error
+	)
+	chunks := chunksFor(total, n*n*n)
+	run(chunks, func(ch int) {
+		lo, hi := ch*total/chunks, (ch+1)*total/chunks
+		var flagged []int
+		for t := lo; t < hi; {
+			cnt := min(hi-t, d0-t%d0)
+			var am, bm kernel.Mat
+			for i := range st {
+				off, x := 0, t
+				for j, d := range mshape {
+					off += (x % d) * st[i][j]
+					x /= d
+				}
+				bs := 0
+				if len(mshape) > 0 {
+					bs = st[i][0]
+				}
+				if i == 0 {
+					am = kernel.Mat{P: unsafe.Add(pa, off*size), RS: a.rs, CS: a.cs, BS: bs}
+				} else {
+					bm = kernel.Mat{P: unsafe.Add(pb, off*size), RS: b.rs, CS: b.cs, BS: bs}
+				}
+			}
+			var d []F
+			if dets != nil {
+				d = dets[t : t+cnt]
+			}
+			from := len(flagged)
+			flagged = kernel.Tiny(k, n, cnt, am, bm, nrhs, d, flagged)
+			for i := from; i < len(flagged); i++ {
+				flagged[i] += t
+			}
+			t += cnt
+		}
+		for _, t := range flagged {
+			err := slow(t)
+			if err == nil {
+				continue
+			}
+			mu.Lock()
+			var le *lapack.Error
+			if errors.As(err, &le) {
+				failed[t] = le
+			} else if fatal == nil {
+				fatal = err
+			}
+			mu.Unlock()
+		}
+	})
+	if fatal != nil {
+		return fatal
+	}
+	if len(failed) > 0 {
+		return &Error{Op: op, Shape: shape, Failed: failed}
+	}
+	return nil
+}
+
+// logDetOf turns a determinant into LogDet's (log |d|, sign).
+func logDetOf[T Scalar](d T) (float64, T) {
+	x := real(complex128FromScalar(d))
+	if x < 0 {
+		return math.Log(-x), -1
+	}
+	return math.Log(x), 1
+}
+
+func complex128FromScalar[T Scalar](x T) complex128 {
+	switch v := any(x).(type) {
+	case float32:
+		return complex(float64(v), 0)
+	case float64:
+		return complex(v, 0)
+	case complex64:
+		return complex128(v)
+	}
+	return any(x).(complex128)
+}

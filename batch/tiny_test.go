@@ -1,0 +1,196 @@
+package batch
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lapis-go/lapis/cblas"
+	tm "github.com/lapis-go/lapis/internal/testmat"
+	"github.com/lapis-go/lapis/lapack"
+	"github.com/lapis-go/lapis/views"
+)
+
+// TestTiny runs the operations the tiny kernels take against the
+// per-matrix path (cblas.ForceC(), what batch did before the kernels, and
+// per-matrix lapack) for every order 1 to 9 around the kernels' 2..8,
+// batch sizes that are not a multiple of the lane count, column-major,
+// row-major and batch-innermost layouts, and bad matrices (not positive
+// definite, singular, NaN, Inf) in the middle and in the last (tail)
+// lane: the same failed indices with the same lapack.Error kinds and
+// Index, and results within rounding.
+func TestTiny(t *testing.T) {
+	tm.ForTypes(t, testTiny[float32], testTiny[float64])
+}
+
+// tinyLayouts makes a batch [n, c, count] from column-major data in three
+// layouts: compact column-major, row-major matrices, batch axis innermost.
+func tinyBatch[T Scalar](data []T, n, c, count, layout int) views.View[T] {
+	switch layout {
+	case 0:
+		return must(views.FromColMajor(data, n, c, count)).View()
+	case 1: // row-major: storage [c, n, count], axes 0 and 1 swapped
+		return must(must(views.FromColMajor(data, c, n, count)).View().Permute(1, 0, 2))
+	default: // storage [count, n, c]
+		return must(must(views.FromColMajor(data, count, n, c)).View().Permute(1, 2, 0))
+	}
+}
+
+func testTiny[T float32 | float64](t *testing.T) {
+	oneThread(t)
+	rng := rand.New(rand.NewPCG(21, uint64(len(t.Name()))))
+	for n := 1; n <= 9; n++ {
+		for _, count := range []int{1, 3, 9, 17} {
+			for layout := range 3 {
+				for _, bad := range []string{"", "neg", "zero", "nan", "inf"} {
+					if bad != "" && count < 3 {
+						continue
+					}
+					name := fmt.Sprintf("n=%d/count=%d/layout=%d/bad=%s", n, count, layout, bad)
+					spd := make([]T, n*n*count)
+					for m := range count {
+						g := make([]float64, n*n)
+						for i := range g {
+							g[i] = rng.Float64()*2 - 1
+						}
+						for j := range n {
+							for i := range n {
+								var v float64
+								for k := range n {
+									v += g[i+k*n] * g[j+k*n]
+								}
+								if i == j {
+									v += float64(n)
+								}
+								spd[tinyIdx(layout, n, n, count, i, j, m)] = T(v)
+							}
+						}
+					}
+					// Bad matrices: the middle one and the last one.
+					for _, m := range []int{count / 2, count - 1} {
+						if bad == "" {
+							break
+						}
+						k := min(n-1, 1+m%2)
+						for i := range n {
+							switch bad {
+							case "neg": // not positive definite at minor k+1
+								spd[tinyIdx(layout, n, n, count, k, k, m)] = -1
+							case "zero": // a zero column k: singular, pivot k
+								spd[tinyIdx(layout, n, n, count, i, k, m)] = 0
+								spd[tinyIdx(layout, n, n, count, k, i, m)] = 0
+							case "nan":
+								spd[tinyIdx(layout, n, n, count, k, k, m)] = T(math.NaN())
+							case "inf":
+								spd[tinyIdx(layout, n, n, count, k, k, m)] = T(math.Inf(1))
+							}
+						}
+					}
+					rhs := make([]T, n*2*count)
+					for i := range rhs {
+						rhs[i] = T(rng.Float64()*2 - 1)
+					}
+					tinyCompare(t, name, n, count, layout, spd, rhs)
+				}
+			}
+		}
+	}
+}
+
+func tinyIdx(layout, n, c, count, i, j, m int) int {
+	switch layout {
+	case 0:
+		return i + j*n + m*n*c
+	case 1:
+		return j + i*c + m*n*c
+	}
+	return m + i*count + j*count*n
+}
+
+// tinyCompare runs every operation on copies of a (and b, 2 columns) on
+// the default path and with cblas.ForceC(), and compares.
+func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layout int, a, b []T) {
+	t.Helper()
+	tol := 200 * float64(n) * tm.Eps[T]()
+	type result struct {
+		a, b []T
+		det  []T
+		la   []float64
+		sg   []T
+		err  error
+	}
+	do := func(op string, opts ...Option) result {
+		r := result{a: append([]T(nil), a...), b: append([]T(nil), b...)}
+		av, bv := tinyBatch(r.a, n, n, count, layout), tinyBatch(r.b, n, 2, count, layout)
+		switch op {
+		case "Cholesky":
+			r.err = Cholesky(Lower, av, opts...)
+		case "CholeskyUpper":
+			r.err = Cholesky(Upper, av, opts...)
+		case "CholeskySolve":
+			// Factor on the reference path, so that both solve the same
+			// factor (failed factors included).
+			_ = Cholesky(Lower, av, cblas.ForceC())
+			r.err = CholeskySolve(Lower, av, bv, opts...)
+		case "Solve":
+			r.err = Solve(av, bv, opts...)
+		case "Inv":
+			r.err = Inv(av, opts...)
+		case "Det":
+			r.det, r.err = Det(av, opts...)
+		case "LogDet":
+			r.la, r.sg, r.err = LogDet(av, opts...)
+		}
+		return r
+	}
+	for _, op := range []string{"Cholesky", "CholeskyUpper", "CholeskySolve", "Solve", "Inv", "Det", "LogDet"} {
+		what := name + "/" + op
+		got, want := do(op), do(op, cblas.ForceC())
+		var ge, we *Error
+		errors.As(got.err, &ge)
+		errors.As(want.err, &we)
+		if (got.err == nil) != (want.err == nil) || (ge == nil) != (we == nil) {
+			t.Fatalf("%s: error %v, the per-matrix path %v", what, got.err, want.err)
+		}
+		if ge != nil {
+			if len(ge.Failed) != len(we.Failed) {
+				t.Fatalf("%s: failed %v, the per-matrix path %v", what, ge, we)
+			}
+			for i, e := range we.Failed {
+				g := ge.Failed[i]
+				if g == nil || g.Index != e.Index || !errors.Is(g, errors.Unwrap(e)) || g.Routine != e.Routine {
+					t.Fatalf("%s: matrix %d: %v, the per-matrix path %v", what, i, g, e)
+				}
+			}
+		}
+		near := func(x, y T) bool {
+			if x == y || tm.IsNaN(x) && tm.IsNaN(y) {
+				return true
+			}
+			return tm.Abs(x-y) <= tol*max(1, tm.Abs(y))
+		}
+		for i := range got.a {
+			if !near(got.a[i], want.a[i]) {
+				t.Fatalf("%s: a[%d] = %v, the per-matrix path %v", what, i, got.a[i], want.a[i])
+			}
+		}
+		for i := range got.b {
+			if !near(got.b[i], want.b[i]) {
+				t.Fatalf("%s: b[%d] = %v, the per-matrix path %v", what, i, got.b[i], want.b[i])
+			}
+		}
+		for i := range got.det {
+			if !near(got.det[i], want.det[i]) {
+				t.Fatalf("%s: det[%d] = %v, the per-matrix path %v", what, i, got.det[i], want.det[i])
+			}
+		}
+		for i := range got.la {
+			if d := math.Abs(got.la[i] - want.la[i]); !(d <= tol*max(1, math.Abs(want.la[i]))) && got.la[i] != want.la[i] && !(math.IsNaN(got.la[i]) && math.IsNaN(want.la[i])) || !near(got.sg[i], want.sg[i]) {
+				t.Fatalf("%s: logdet[%d] = %v %v, the per-matrix path %v %v", what, i, got.la[i], got.sg[i], want.la[i], want.sg[i])
+			}
+		}
+	}
+	_ = lapack.ErrSingular
+}

@@ -1,0 +1,640 @@
+// Command gentiny writes tiny_amd64.s and tiny_amd64_gen.go: the AVX2/FMA
+// kernels that run one small-matrix operation (orders 2 to 8) on as many
+// matrices at once as a YMM register has lanes, one matrix per lane (4
+// float64 or 8 float32). Run by `go generate ./internal/kernel`;
+// scripts/test.sh fails when the checked-in files differ from its output.
+//
+// Each kernel is straight-line code for one order n: the matrices' lanes
+// are gathered (VGATHERQPD / VGATHERDPS, one element of every lane at a
+// time, any strides) into a 32-byte aligned scratch area in the frame,
+// where element (i, j) of every lane is one vector; the algorithm runs on
+// those vectors with the order's loops unrolled; each lane that is not
+// flagged is then stored back with scalar moves. A lane is flagged (bit l
+// of the result) when its computation met anything the slow path must
+// handle (a zero or non-positive pivot, a non-finite result, a determinant
+// outside the normal range); flagged lanes write nothing.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"log"
+	"math"
+	"os"
+)
+
+type typ struct {
+	p     string // "d" or "s": the Go name prefix
+	size  int    // bytes per element
+	lanes int    // elements per YMM register
+	v     string // packed instruction suffix: PD or PS
+	goT   string
+}
+
+var types = []typ{
+	{p: "d", size: 8, lanes: 4, v: "PD", goT: "float64"},
+	{p: "s", size: 4, lanes: 8, v: "PS", goT: "float32"},
+}
+
+// Offsets of the tinyArgs fields (tiny.go; checked by a test).
+const (
+	offA    = 0
+	offARS  = 8
+	offACS  = 16
+	offB    = 24
+	offBRS  = 32
+	offBCS  = 40
+	offNRHS = 48
+	offDet  = 56
+	offAIX  = 64  // [8]int64 lane byte offsets of a
+	offBIX  = 128 // [8]int64 of b
+	offAIX4 = 192 // [8]int32 of a
+	offBIX4 = 224 // [8]int32 of b
+	offPF   = 256 // byte distance from a's lanes to the matrices to prefetch
+)
+
+// Constant table offsets (per type, 32 bytes each).
+const (
+	cAbs  = 0
+	cSign = 32
+	cTiny = 64
+	cHuge = 96
+	cOne  = 128
+	cIdx  = 160 // + 32*i: the vector of i as a float
+)
+
+// maxRHS is the most right-hand sides Solve and CholeskySolve take in one
+// call (the scratch holds their solutions until the flags are known).
+const maxRHS = 8
+
+type gen struct {
+	b     bytes.Buffer
+	t     typ
+	n     int
+	label int
+}
+
+func (g *gen) f(format string, args ...any) { fmt.Fprintf(&g.b, "\t"+format+"\n", args...) }
+
+func (g *gen) ins(op string, args ...any) {
+	g.b.WriteString("\t" + op)
+	for i, a := range args {
+		if i == 0 {
+			g.b.WriteString("\t")
+		} else {
+			g.b.WriteString(", ")
+		}
+		fmt.Fprint(&g.b, a)
+	}
+	g.b.WriteString("\n")
+}
+
+// Scratch areas, byte offsets from DI.
+func (g *gen) aoff(i, j int) int { return (i + j*g.n) * 32 }
+func (g *gen) xoff() int         { return g.n * g.n * 32 }
+func (g *gen) poff() int         { return g.xoff() + g.n*maxRHS*32 }
+func (g *gen) frame() int        { return g.poff() + g.n*32 + 32 }
+
+func (g *gen) a(i, j int) string { return fmt.Sprintf("%d(DI)", g.aoff(i, j)) }
+func (g *gen) piv(k int) string  { return fmt.Sprintf("%d(DI)", g.poff()+32*k) }
+func (g *gen) c(off int) string  { return fmt.Sprintf("tiny%s<>+%d(SB)", g.t.p, off) }
+func y(i int) string             { return fmt.Sprintf("Y%d", i) }
+
+func (g *gen) op(name string) string { return name + g.t.v }
+
+// Registers: Y15 zero, Y14 one, Y13 ok mask (all ones while a lane is
+// fine), Y12 finiteness accumulator (sum of x*0: NaN once any x is not
+// finite), Y11 gather index, Y10 gather mask; Y0-Y9 work.
+
+func (g *gen) prologue(name string) {
+	fmt.Fprintf(&g.b, "\n// func %s%s%d(p *tinyArgs) (flags int)\n", g.t.p, name, g.n)
+	fmt.Fprintf(&g.b, "TEXT ·%s%s%d(SB), 0, $%d-16\n", g.t.p, name, g.n, g.frame())
+	g.ins("MOVQ", "p+0(FP)", "SI")
+	g.ins("LEAQ", "31(SP)", "DI")
+	g.ins("ANDQ", "$-32", "DI")
+	g.ins(g.op("VXOR"), "Y15", "Y15", "Y15")
+	g.ins(g.op("VMOVU"), g.c(cOne), "Y14")
+	g.ins("VPCMPEQD", "Y13", "Y13", "Y13")
+	g.ins(g.op("VXOR"), "Y12", "Y12", "Y12")
+}
+
+// gatherIdx loads the lane offsets of operand a (b) into Y11.
+func (g *gen) gatherIdx(b bool) {
+	off := map[[2]bool]int{{false, false}: offAIX, {false, true}: offBIX, {true, false}: offAIX4, {true, true}: offBIX4}[[2]bool{g.t.size == 4, b}]
+	g.ins("VMOVDQU", fmt.Sprintf("%d(SI)", off), "Y11")
+}
+
+func (g *gen) gather1(ptr string, dst string) {
+	g.ins("VPCMPEQD", "Y10", "Y10", "Y10")
+	if g.t.size == 8 {
+		g.ins("VGATHERQPD", "Y10", fmt.Sprintf("(%s)(Y11*1)", ptr), "Y0")
+	} else {
+		g.ins("VGATHERDPS", "Y10", fmt.Sprintf("(%s)(Y11*1)", ptr), "Y0")
+	}
+	g.ins(g.op("VMOVA"), "Y0", dst)
+}
+
+// gatherA gathers a's elements (i, j) (lower: i >= j only) into the A area.
+func (g *gen) gatherA(lower bool) {
+	n := g.n
+	g.gatherIdx(false)
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offA), "AX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offARS), "CX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offACS), "DX")
+	// Prefetch the columns of the matrices a later call reads: the lanes
+	// of one call touch lines far apart, which the hardware prefetchers
+	// do not follow.
+	for l := 0; l < g.t.lanes; l++ {
+		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offPF), "R13")
+		g.ins("ADDQ", fmt.Sprintf("%d(SI)", offAIX+8*l), "R13")
+		g.ins("ADDQ", "AX", "R13")
+		for j := 0; j < n; j++ {
+			g.ins("PREFETCHT0", "(R13)")
+			if j < n-1 {
+				g.ins("ADDQ", "DX", "R13")
+			}
+		}
+	}
+	for j := 0; j < n; j++ {
+		i0 := 0
+		if lower {
+			i0 = j
+		}
+		g.ins("MOVQ", "AX", "R8")
+		for i := 0; i < i0; i++ {
+			g.ins("ADDQ", "CX", "R8")
+		}
+		for i := i0; i < n; i++ {
+			g.gather1("R8", g.a(i, j))
+			if i < n-1 {
+				g.ins("ADDQ", "CX", "R8")
+			}
+		}
+		if j < n-1 {
+			g.ins("ADDQ", "DX", "AX")
+		}
+	}
+}
+
+// finite adds reg*0 to the finiteness accumulator.
+func (g *gen) finite(reg string) { g.ins(g.op("VFMADD231"), "Y15", reg, "Y12") }
+
+// okIf ands (x > 0) into the ok mask (false for NaN).
+func (g *gen) okPositive(reg string) {
+	g.ins(g.op("VCMP"), "$0x1e", "Y15", reg, "Y9")
+	g.ins(g.op("VAND"), "Y9", "Y13", "Y13")
+}
+
+// cholesky factors the A area's lower triangle in place (left-looking, as
+// LAPACK's potf2: a dot product for the diagonal, a gemv and a scaling by
+// the reciprocal for the column below it).
+func (g *gen) cholesky() {
+	n := g.n
+	for j := 0; j < n; j++ {
+		g.ins(g.op("VMOVA"), g.a(j, j), "Y8")
+		for k := 0; k < j; k++ {
+			g.ins(g.op("VMOVA"), g.a(j, k), y(k))
+			g.ins(g.op("VFNMADD231"), y(k), y(k), "Y8")
+		}
+		g.okPositive("Y8")
+		g.ins(g.op("VSQRT"), "Y8", "Y8")
+		g.ins(g.op("VMOVA"), "Y8", g.a(j, j))
+		g.finite("Y8")
+		if j == n-1 {
+			break
+		}
+		g.ins(g.op("VDIV"), "Y8", "Y14", "Y10")
+		for i := j + 1; i < n; i++ {
+			g.ins(g.op("VMOVA"), g.a(i, j), "Y8")
+			for k := 0; k < j; k++ {
+				g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), "Y8")
+			}
+			g.ins(g.op("VMUL"), "Y10", "Y8", "Y8")
+			g.ins(g.op("VMOVA"), "Y8", g.a(i, j))
+			g.finite("Y8")
+		}
+	}
+}
+
+// lu factors the A area in place with partial pivoting per lane (getf2:
+// the first element of largest magnitude in the column, a swap of whole
+// rows, scaling by the reciprocal of the pivot, a rank-1 update); piv(k)
+// receives each lane's pivot row as a float. A zero pivot clears the
+// lane's ok bit.
+func (g *gen) lu() {
+	n := g.n
+	g.ins(g.op("VMOVU"), g.c(cAbs), "Y10")
+	for k := 0; k < n; k++ {
+		// Pivot search: Y8 the largest magnitude, Y9 its row.
+		g.ins(g.op("VAND"), g.a(k, k), "Y10", "Y8")
+		g.ins(g.op("VMOVU"), g.c(cIdx+32*k), "Y9")
+		for i := k + 1; i < n; i++ {
+			g.ins(g.op("VAND"), g.a(i, k), "Y10", "Y7")
+			g.ins(g.op("VCMP"), "$0x1e", "Y8", "Y7", "Y6")
+			g.ins(g.op("VBLENDV"), "Y6", "Y7", "Y8", "Y8")
+			g.ins(g.op("VBLENDV"), "Y6", g.c(cIdx+32*i), "Y9", "Y9")
+		}
+		g.ins(g.op("VCMP"), "$0x1e", "Y15", "Y8", "Y7")
+		g.ins(g.op("VAND"), "Y7", "Y13", "Y13")
+		g.ins(g.op("VMOVA"), "Y9", g.piv(k))
+		if k == n-1 {
+			break
+		}
+		// Swap rows k and piv in every lane: mask i-k-1 selects row i.
+		for i := k + 1; i < n; i++ {
+			g.ins(g.op("VCMP"), "$0", g.c(cIdx+32*i), "Y9", y(i-k-1))
+		}
+		for j := 0; j < n; j++ {
+			g.ins(g.op("VMOVA"), g.a(k, j), "Y7")
+			g.ins(g.op("VMOVA"), "Y7", "Y8")
+			for i := k + 1; i < n; i++ {
+				m := y(i - k - 1)
+				g.ins(g.op("VMOVA"), g.a(i, j), "Y9")
+				g.ins(g.op("VBLENDV"), m, "Y9", "Y8", "Y8")
+				g.ins(g.op("VBLENDV"), m, "Y7", "Y9", "Y9")
+				g.ins(g.op("VMOVA"), "Y9", g.a(i, j))
+			}
+			g.ins(g.op("VMOVA"), "Y8", g.a(k, j))
+		}
+		// Scale the column below the pivot by its reciprocal.
+		g.ins(g.op("VDIV"), g.a(k, k), "Y14", "Y7")
+		for i := k + 1; i < n; i++ {
+			g.ins(g.op("VMUL"), g.a(i, k), "Y7", y(i-k-1))
+			g.ins(g.op("VMOVA"), y(i-k-1), g.a(i, k))
+		}
+		// Rank-1 update of the trailing matrix.
+		for j := k + 1; j < n; j++ {
+			g.ins(g.op("VMOVA"), g.a(k, j), "Y8")
+			for i := k + 1; i < n; i++ {
+				g.ins(g.op("VMOVA"), g.a(i, j), "Y9")
+				g.ins(g.op("VFNMADD231"), "Y8", y(i-k-1), "Y9")
+				g.ins(g.op("VMOVA"), "Y9", g.a(i, j))
+			}
+		}
+	}
+}
+
+// luSolve solves with the LU factors for the column at R10 (getrs: the
+// row swaps in order, L then U), checking the solution is finite.
+func (g *gen) luSolve() {
+	n := g.n
+	x := func(i int) string { return fmt.Sprintf("%d(R10)", 32*i) }
+	for k := 0; k < n-1; k++ {
+		g.ins(g.op("VMOVA"), g.piv(k), "Y9")
+		for i := k + 1; i < n; i++ {
+			g.ins(g.op("VCMP"), "$0", g.c(cIdx+32*i), "Y9", y(i-k-1))
+		}
+		g.ins(g.op("VMOVA"), x(k), "Y7")
+		g.ins(g.op("VMOVA"), "Y7", "Y8")
+		for i := k + 1; i < n; i++ {
+			m := y(i - k - 1)
+			g.ins(g.op("VMOVA"), x(i), "Y9")
+			g.ins(g.op("VBLENDV"), m, "Y9", "Y8", "Y8")
+			g.ins(g.op("VBLENDV"), m, "Y7", "Y9", "Y9")
+			g.ins(g.op("VMOVA"), "Y9", x(i))
+		}
+		g.ins(g.op("VMOVA"), "Y8", x(k))
+	}
+	for i := 0; i < n; i++ {
+		g.ins(g.op("VMOVA"), x(i), y(i))
+	}
+	for k := 0; k < n; k++ {
+		for i := k + 1; i < n; i++ {
+			g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), y(i))
+		}
+	}
+	g.backU()
+	for i := 0; i < n; i++ {
+		g.finite(y(i))
+		g.ins(g.op("VMOVA"), y(i), x(i))
+	}
+}
+
+// backU solves U x = y for y in Y0..Y(n-1), U the A area's upper triangle.
+func (g *gen) backU() {
+	for k := g.n - 1; k >= 0; k-- {
+		g.ins(g.op("VDIV"), g.a(k, k), y(k), y(k))
+		for i := 0; i < k; i++ {
+			g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), y(i))
+		}
+	}
+}
+
+// cholSolve solves L L^T x = b for the column at R10, L the A area's lower
+// triangle (potrs: two triangular solves dividing by the diagonal).
+func (g *gen) cholSolve() {
+	n := g.n
+	x := func(i int) string { return fmt.Sprintf("%d(R10)", 32*i) }
+	for i := 0; i < n; i++ {
+		g.ins(g.op("VMOVA"), x(i), y(i))
+	}
+	for k := 0; k < n; k++ {
+		g.ins(g.op("VDIV"), g.a(k, k), y(k), y(k))
+		for i := k + 1; i < n; i++ {
+			g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), y(i))
+		}
+	}
+	for k := n - 1; k >= 0; k-- {
+		g.ins(g.op("VDIV"), g.a(k, k), y(k), y(k))
+		for i := 0; i < k; i++ {
+			g.ins(g.op("VFNMADD231"), g.a(k, i), y(k), y(i))
+		}
+	}
+	for i := 0; i < n; i++ {
+		g.finite(y(i))
+		g.ins(g.op("VMOVA"), y(i), x(i))
+	}
+}
+
+// checkDiag clears the ok bit of lanes whose factor diagonal is not
+// positive and finite (lapack.Potrs's rule).
+func (g *gen) checkDiag() {
+	for k := 0; k < g.n; k++ {
+		g.ins(g.op("VMOVA"), g.a(k, k), "Y8")
+		g.okPositive("Y8")
+		g.finite("Y8")
+	}
+}
+
+// flags leaves the flagged lanes' bits in R13 and returns it.
+func (g *gen) flags() {
+	g.ins(g.op("VCMP"), "$3", "Y12", "Y12", "Y0")
+	g.ins(g.op("VMOVMSK"), "Y13", "R12")
+	g.ins(g.op("VMOVMSK"), "Y0", "R13")
+	g.ins("NOTQ", "R12")
+	g.ins("ANDQ", fmt.Sprintf("$%d", 1<<g.t.lanes-1), "R12")
+	g.ins("ORQ", "R12", "R13")
+	g.ins("MOVQ", "R13", "flags+8(FP)")
+}
+
+func (g *gen) newLabel() string {
+	g.label++
+	return fmt.Sprintf("l%d", g.label)
+}
+
+func (g *gen) mov() string {
+	if g.t.size == 8 {
+		return "MOVQ"
+	}
+	return "MOVL"
+}
+
+// storeLanes stores, for every lane whose bit in R13 is clear, the
+// elements of the scratch area sel(i, j) (at scratch offset off(i, j),
+// rows x cols, only where keep(i, j)) to the operand at ptrOff with
+// strides rsOff, csOff and lane offsets ixOff. cols may be the runtime
+// nrhs (colsReg set): then the scratch columns are n*32 apart.
+func (g *gen) storeLanes(ptrOff, rsOff, csOff, ixOff int, rows, cols int, colsReg bool, off func(i, j int) int, keep func(i, j int) bool) {
+	for l := 0; l < g.t.lanes; l++ {
+		skip := g.newLabel()
+		g.ins("BTQ", fmt.Sprintf("$%d", l), "R13")
+		g.ins("JCS", skip)
+		g.ins("MOVQ", fmt.Sprintf("%d(SI)", ptrOff), "AX")
+		g.ins("ADDQ", fmt.Sprintf("%d(SI)", ixOff+8*l), "AX")
+		g.ins("MOVQ", fmt.Sprintf("%d(SI)", rsOff), "CX")
+		g.ins("MOVQ", fmt.Sprintf("%d(SI)", csOff), "DX")
+		if colsReg {
+			// One column at a time: R10 the scratch column, R9 counts.
+			loop := g.newLabel()
+			g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()+l*g.t.size), "R10")
+			g.ins("MOVQ", fmt.Sprintf("%d(SI)", offNRHS), "R9")
+			fmt.Fprintf(&g.b, "%s:\n", loop)
+			g.ins("MOVQ", "AX", "R8")
+			for i := 0; i < rows; i++ {
+				g.ins(g.mov(), fmt.Sprintf("%d(R10)", 32*i), "R11")
+				g.ins(g.mov(), "R11", "(R8)")
+				if i < rows-1 {
+					g.ins("ADDQ", "CX", "R8")
+				}
+			}
+			g.ins("ADDQ", "DX", "AX")
+			g.ins("ADDQ", fmt.Sprintf("$%d", 32*g.n), "R10")
+			g.ins("DECQ", "R9")
+			g.ins("JNZ", loop)
+		} else {
+			for j := 0; j < cols; j++ {
+				g.ins("MOVQ", "AX", "R8")
+				last := -1
+				for i := 0; i < rows; i++ {
+					if keep(i, j) {
+						last = i
+					}
+				}
+				for i := 0; i <= last; i++ {
+					if keep(i, j) {
+						g.ins(g.mov(), fmt.Sprintf("%d(DI)", off(i, j)+l*g.t.size), "R11")
+						g.ins(g.mov(), "R11", "(R8)")
+					}
+					if i < last {
+						g.ins("ADDQ", "CX", "R8")
+					}
+				}
+				if j < cols-1 {
+					g.ins("ADDQ", "DX", "AX")
+				}
+			}
+		}
+		fmt.Fprintf(&g.b, "%s:\n", skip)
+	}
+}
+
+func (g *gen) epilogue() {
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+}
+
+func all(i, j int) bool { return true }
+
+// rhsLoop runs body for every right-hand side column of b (nrhs of them,
+// nrhs >= 1), gathered into the X area, R10 pointing at the column.
+func (g *gen) rhsLoop(body func()) {
+	n := g.n
+	loop := g.newLabel()
+	g.gatherIdx(true)
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offB), "BX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offBRS), "CX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offNRHS), "R9")
+	g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()), "R10")
+	fmt.Fprintf(&g.b, "%s:\n", loop)
+	g.ins("MOVQ", "BX", "R8")
+	for i := 0; i < n; i++ {
+		g.gather1("R8", fmt.Sprintf("%d(R10)", 32*i))
+		if i < n-1 {
+			g.ins("ADDQ", "CX", "R8")
+		}
+	}
+	body()
+	g.ins("ADDQ", fmt.Sprintf("%d(SI)", offBCS), "BX")
+	g.ins("ADDQ", fmt.Sprintf("$%d", 32*n), "R10")
+	g.ins("DECQ", "R9")
+	g.ins("JNZ", loop)
+}
+
+func (g *gen) chol() {
+	g.prologue("chol")
+	g.gatherA(true)
+	g.cholesky()
+	g.flags()
+	g.storeLanes(offA, offARS, offACS, offAIX, g.n, g.n, false, g.aoff, func(i, j int) bool { return i >= j })
+	g.epilogue()
+}
+
+func (g *gen) cholsolve() {
+	g.prologue("cholsolve")
+	g.gatherA(true)
+	g.checkDiag()
+	g.rhsLoop(g.cholSolve)
+	g.flags()
+	g.storeLanes(offB, offBRS, offBCS, offBIX, g.n, 0, true, nil, nil)
+	g.epilogue()
+}
+
+func (g *gen) solve() {
+	g.prologue("solve")
+	g.gatherA(false)
+	g.lu()
+	g.rhsLoop(g.luSolve)
+	g.flags()
+	g.storeLanes(offA, offARS, offACS, offAIX, g.n, g.n, false, g.aoff, all)
+	g.storeLanes(offB, offBRS, offBCS, offBIX, g.n, 0, true, nil, nil)
+	g.epilogue()
+}
+
+func (g *gen) inv() {
+	n := g.n
+	g.prologue("inv")
+	g.gatherA(false)
+	g.lu()
+	for c := 0; c < n; c++ {
+		g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()+c*n*32), "R10")
+		for i := 0; i < n; i++ {
+			src := "Y15"
+			if i == c {
+				src = "Y14"
+			}
+			g.ins(g.op("VMOVA"), src, fmt.Sprintf("%d(R10)", 32*i))
+		}
+		g.luSolve()
+	}
+	g.flags()
+	g.storeLanes(offA, offARS, offACS, offAIX, n, n, false, func(i, j int) int { return g.xoff() + (i+j*n)*32 }, all)
+	g.epilogue()
+}
+
+// det multiplies the diagonal of U with the pivots' sign; a lane whose
+// running product leaves the normal range (a zero pivot included) is
+// flagged. The determinants of every lane go to p.det (a buffer of lanes
+// elements).
+func (g *gen) det() {
+	g.prologue("det")
+	g.gatherA(false)
+	g.lu()
+	g.ins(g.op("VMOVA"), "Y14", "Y0")
+	for k := 0; k < g.n; k++ {
+		g.ins(g.op("VMUL"), g.a(k, k), "Y0", "Y0")
+		g.ins(g.op("VAND"), g.c(cAbs), "Y0", "Y1")
+		g.ins(g.op("VCMP"), "$0x1d", g.c(cTiny), "Y1", "Y2")
+		g.ins(g.op("VAND"), "Y2", "Y13", "Y13")
+		g.ins(g.op("VCMP"), "$0x12", g.c(cHuge), "Y1", "Y2")
+		g.ins(g.op("VAND"), "Y2", "Y13", "Y13")
+		if k < g.n-1 {
+			g.ins(g.op("VMOVA"), g.piv(k), "Y3")
+			g.ins(g.op("VCMP"), "$0x0c", g.c(cIdx+32*k), "Y3", "Y2")
+			g.ins(g.op("VAND"), g.c(cSign), "Y2", "Y2")
+			g.ins(g.op("VXOR"), "Y2", "Y0", "Y0")
+		}
+	}
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offDet), "AX")
+	g.ins(g.op("VMOVU"), "Y0", "(AX)")
+	g.flags()
+	g.epilogue()
+}
+
+func constants(b *bytes.Buffer, t typ) {
+	name := "tiny" + t.p + "<>"
+	off := 0
+	put := func(bits uint64) {
+		for l := 0; l < t.lanes; l++ {
+			fmt.Fprintf(b, "DATA %s+%d(SB)/%d, $0x%x\n", name, off, t.size, bits)
+			off += t.size
+		}
+	}
+	if t.size == 8 {
+		put(0x7fffffffffffffff)
+		put(0x8000000000000000)
+		put(0x0010000000000000) // smallest normal
+		put(0x7fefffffffffffff) // largest finite
+		put(0x3ff0000000000000) // 1
+		for i := 0; i < 8; i++ {
+			put(f64bits(float64(i)))
+		}
+	} else {
+		put(0x7fffffff)
+		put(0x80000000)
+		put(0x00800000)
+		put(0x7f7fffff)
+		put(0x3f800000)
+		for i := 0; i < 8; i++ {
+			put(uint64(f32bits(float32(i))))
+		}
+	}
+	fmt.Fprintf(b, "GLOBL %s(SB), RODATA|NOPTR, $%d\n", name, off)
+}
+
+const minN, maxN = 2, 8
+
+var ops = []struct {
+	name string
+	emit func(*gen)
+}{
+	{"chol", (*gen).chol},
+	{"cholsolve", (*gen).cholsolve},
+	{"solve", (*gen).solve},
+	{"inv", (*gen).inv},
+	{"det", (*gen).det},
+}
+
+func main() {
+	var s bytes.Buffer
+	s.WriteString("// Code generated by internal/kernel/internal/gentiny; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\n#include \"textflag.h\"\n\n")
+	var gf bytes.Buffer
+	gf.WriteString("// Code generated by internal/kernel/internal/gentiny; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\npackage kernel\n\n")
+	for _, t := range types {
+		constants(&s, t)
+		for _, o := range ops {
+			for n := minN; n <= maxN; n++ {
+				g := &gen{t: t, n: n}
+				o.emit(g)
+				s.Write(g.b.Bytes())
+				fmt.Fprintf(&gf, "//go:noescape\nfunc %s%s%d(p *tinyArgs) (flags int)\n\n", t.p, o.name, n)
+			}
+		}
+	}
+	gf.WriteString("// The kernels by type, operation and order.\nvar tinyAsm = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{\n")
+	for _, t := range types {
+		gf.WriteString("\t{\n")
+		for _, o := range ops {
+			gf.WriteString("\t\t{")
+			for n := minN; n <= maxN; n++ {
+				fmt.Fprintf(&gf, "%d: %s%s%d, ", n, t.p, o.name, n)
+			}
+			gf.WriteString("},\n")
+		}
+		gf.WriteString("\t},\n")
+	}
+	gf.WriteString("}\n")
+	src, err := format.Source(gf.Bytes())
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile("tiny_amd64.s", s.Bytes(), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile("tiny_amd64_gen.go", src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func f64bits(x float64) uint64 { return math.Float64bits(x) }
+func f32bits(x float32) uint32 { return math.Float32bits(x) }
