@@ -387,8 +387,14 @@ func (Gonum) Dgels(trans blas.Transpose, m, n, nrhs int, a []float64, lda int, b
 	return info == 0
 }
 
-// Dgesvd computes A = U Σ V^T: dgesvd on S = A^T = V Σ U^T with the jobs,
-// u and vt swapped, no copy.
+// Dgesvd computes A = U Σ V^T by dgesvd on A itself, through column-major
+// copies (a in and out, u and vt out). The identity S = A^T = V Σ U^T
+// (dgesvd on the stored transpose with the jobs, u and vt swapped) needs
+// no copy, but runs LAPACK's algorithm on A^T, which picks other signs
+// for the singular vectors than dgesvd on A (gonum's Dgesvd, reference
+// LAPACK, gonum/netlib): gonum/mat's TestSVD pins those signs, and
+// callers may too. The copies cost O(mn + m^2 + n^2) next to the SVD's
+// O(mn min(m, n)).
 func (Gonum) Dgesvd(jobU, jobVT gonumlapack.SVDJob, m, n int, a []float64, lda int, s, u []float64, ldu int, vt []float64, ldvt int, work []float64, lwork int) (ok bool) {
 	if jobU == gonumlapack.SVDOverwrite || jobVT == gonumlapack.SVDOverwrite {
 		panic(noSVDO)
@@ -430,9 +436,17 @@ func (Gonum) Dgesvd(jobU, jobVT gonumlapack.SVDJob, m, n int, a []float64, lda i
 		return true
 	}
 	gnFits(m, n, lda, ldu, ldvt, lwork)
+	urows, ucols := m, m // the u and vt LAPACK writes
+	if wantus {
+		ucols = minmn
+	}
+	vrows := n
+	if wantvs {
+		vrows = minmn
+	}
 	if lwork == -1 {
 		work[0] = float64(max(minwork, gnQuery(func(w, _ unsafe.Pointer) {
-			xgesvd[float64](byte(jobVT), byte(jobU), n, m, nil, lda, nil, nil, ldvt, nil, ldu, w, -1, nil)
+			xgesvd[float64](byte(jobU), byte(jobVT), m, n, nil, m, nil, nil, max(1, urows), nil, max(1, vrows), w, -1, nil)
 		})))
 		return true
 	}
@@ -448,8 +462,22 @@ func (Gonum) Dgesvd(jobU, jobVT gonumlapack.SVDJob, m, n int, a []float64, lda i
 	if (len(vt) < (n-1)*ldvt+n && wantva) || (len(vt) < (minmn-1)*ldvt+n && wantvs) {
 		panic(shortVT)
 	}
+	ca := gnColMajor(m, n, a, lda, true)
+	var cu, cvt gnCopy
+	if wantua || wantus {
+		cu = gnColMajor(urows, ucols, u, ldu, false)
+	}
+	if wantvas {
+		cvt = gnColMajor(vrows, n, vt, ldvt, false)
+	}
 	policy.Lapack.Add(1)
-	info := xgesvd[float64](byte(jobVT), byte(jobU), n, m, ptrOf(a), lda, ptrOf(s), ptrOf(vt), ldvt, ptrOf(u), ldu, ptrOf(work), lwork, nil)
+	info := xgesvd[float64](byte(jobU), byte(jobVT), m, n, ca.ptr(), ca.ld, ptrOf(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), ptrOf(work), lwork, nil)
+	ca.store(m, n, a, lda) // gonum documents a as destroyed; keep LAPACK's contents
+	cu.store(urows, ucols, u, ldu)
+	cvt.store(vrows, n, vt, ldvt)
+	ca.put()
+	cu.put()
+	cvt.put()
 	return info == 0
 }
 
