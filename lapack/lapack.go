@@ -50,6 +50,18 @@
 // LeastSquares gives ErrRankDeficient (NoConditionCheck turns it off), and
 // Potrs, Potri and Pocon refuse a factor Potrf did not complete. Pivots are LAPACK's: []int32, 1-based, row i swapped with
 // row ipiv[i]-1 in order; Perm turns them into a permutation.
+//
+// gonum. Gonum implements gonum's lapack.Float64 (row-major, zero-based
+// pivots, gonum's panics and workspace queries) on the same LAPACK; with
+// cblas.Gonum for BLAS, two lines put an existing gonum/mat program on
+// OpenBLAS:
+//
+//	blas64.Use(cblas.Gonum{})
+//	lapack64.Use(lapack.Gonum{})
+//
+// Gonum's documentation lists, per method, the identity that lets LAPACK
+// take gonum's row-major storage in place, or the copy made where LAPACK
+// has none.
 package lapack
 
 //go:generate go run ./internal/gen zlapack.go

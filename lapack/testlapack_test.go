@@ -4,65 +4,189 @@ import (
 	"os"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/lapack/testlapack"
 
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/lapack"
 )
 
-// gonum's testlapack conformance suites, run against lapis through
-// gonumAdapter (gonum_adapter_test.go). Each suite is one row: the
-// routine it tests and how to call it.
+// gonum's testlapack conformance suites, run against lapack.Gonum. Each
+// suite is one row: the method it tests and how to call it.
 
-// The suites' interfaces the adapters promise to satisfy.
+// withRefs is lapack.Gonum plus the unblocked routines some suites call as
+// references for the blocked ones (DgeqrfTest compares Dgeqrf with
+// Dgeqr2, ...): they are not lapack.Float64 methods, so gonum's pure-Go
+// implementation answers them, and they never stand for the method a
+// suite tests.
+type withRefs struct {
+	lapack.Gonum
+	ref gonum.Implementation
+}
+
+func (w withRefs) Dgeqr2(m, n int, a []float64, lda int, tau, work []float64) {
+	w.ref.Dgeqr2(m, n, a, lda, tau, work)
+}
+
+func (w withRefs) Dgelq2(m, n int, a []float64, lda int, tau, work []float64) {
+	w.ref.Dgelq2(m, n, a, lda, tau, work)
+}
+
+func (w withRefs) Dorg2r(m, n, k int, a []float64, lda int, tau, work []float64) {
+	w.ref.Dorg2r(m, n, k, a, lda, tau, work)
+}
+
+func (w withRefs) Dorgl2(m, n, k int, a []float64, lda int, tau, work []float64) {
+	w.ref.Dorgl2(m, n, k, a, lda, tau, work)
+}
+
+func (w withRefs) Dorm2r(s blas.Side, trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, work []float64) {
+	w.ref.Dorm2r(s, trans, m, n, k, a, lda, tau, c, ldc, work)
+}
+
+func (w withRefs) Dorml2(s blas.Side, trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, work []float64) {
+	w.ref.Dorml2(s, trans, m, n, k, a, lda, tau, c, ldc, work)
+}
+
+// unblocked answers testlapack's suites for the unblocked routines (dgetf2,
+// dpotf2, dgeqr2, ...), which lapack.Float64 does not have, with the
+// blocked methods of the same contract: those suites check the result
+// (P L U = A, Q R = A, singular and indefinite inputs, sizes from 0 with
+// padded lda), not the algorithm, and add edge cases the blocked suites
+// lack. The workspace the unblocked routines take is too short for a
+// blocked call, so each call makes its own (a workspace query first).
+type unblocked struct{ lapack.Gonum }
+
+func queryWork(least int, q func(work []float64)) []float64 {
+	w := make([]float64, 1)
+	q(w) // a quick return answers 1, below gonum's own minimum
+	return make([]float64, max(least, int(w[0])))
+}
+
+func (u unblocked) Dgetf2(m, n int, a []float64, lda int, ipiv []int) bool {
+	return u.Dgetrf(m, n, a, lda, ipiv)
+}
+
+func (u unblocked) Dpotf2(ul blas.Uplo, n int, a []float64, lda int) bool {
+	return u.Dpotrf(ul, n, a, lda)
+}
+
+func (u unblocked) Dtrti2(ul blas.Uplo, d blas.Diag, n int, a []float64, lda int) {
+	u.Dtrtri(ul, d, n, a, lda)
+}
+
+func (u unblocked) Dpbtf2(ul blas.Uplo, n, kd int, ab []float64, ldab int) bool {
+	return u.Dpbtrf(ul, n, kd, ab, ldab)
+}
+
+func (u unblocked) Dpstf2(ul blas.Uplo, n int, a []float64, lda int, piv []int, tol float64, work []float64) (int, bool) {
+	return u.Dpstrf(ul, n, a, lda, piv, tol, work)
+}
+
+func (u unblocked) Dgeqr2(m, n int, a []float64, lda int, tau, work []float64) {
+	w := queryWork(n, func(w []float64) { u.Dgeqrf(m, n, a, lda, tau, w, -1) })
+	u.Dgeqrf(m, n, a, lda, tau[:min(m, n)], w, len(w))
+}
+
+func (u unblocked) Dgelq2(m, n int, a []float64, lda int, tau, work []float64) {
+	w := queryWork(m, func(w []float64) { u.Dgelqf(m, n, a, lda, tau, w, -1) })
+	u.Dgelqf(m, n, a, lda, tau, w, len(w))
+}
+
+func (u unblocked) Dorg2r(m, n, k int, a []float64, lda int, tau, work []float64) {
+	w := queryWork(n, func(w []float64) { u.Dorgqr(m, n, k, a, lda, tau, w, -1) })
+	u.Dorgqr(m, n, k, a, lda, tau[:k], w, len(w))
+}
+
+func (u unblocked) Dorgl2(m, n, k int, a []float64, lda int, tau, work []float64) {
+	w := queryWork(m, func(w []float64) { u.Dorglq(m, n, k, a, lda, tau, w, -1) })
+	u.Dorglq(m, n, k, a, lda, tau, w, len(w))
+}
+
+func (u unblocked) Dorm2r(s blas.Side, trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, work []float64) {
+	w := queryWork(max(m, n), func(w []float64) { u.Dormqr(s, trans, m, n, k, a, lda, tau, c, ldc, w, -1) })
+	u.Dormqr(s, trans, m, n, k, a, lda, tau[:k], c, ldc, w, len(w))
+}
+
+func (u unblocked) Dorml2(s blas.Side, trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, work []float64) {
+	w := queryWork(max(m, n), func(w []float64) { u.Dormlq(s, trans, m, n, k, a, lda, tau, c, ldc, w, -1) })
+	u.Dormlq(s, trans, m, n, k, a, lda, tau, c, ldc, w, len(w))
+}
+
+// gesv answers DgesvTest, which lapack.Float64 has no method for, with
+// Dgetrf and Dgetrs (what gonum/mat does for a square solve).
+type gesv struct{ lapack.Gonum }
+
+func (g gesv) Dgesv(n, nrhs int, a []float64, lda int, ipiv []int, b []float64, ldb int) bool {
+	if !g.Dgetrf(n, n, a, lda, ipiv[:n]) {
+		return false
+	}
+	g.Dgetrs(blas.NoTrans, n, nrhs, a, lda, ipiv[:n], b, ldb)
+	return true
+}
+
+// The suites' interfaces the test types promise to satisfy.
 var (
-	_ testlapack.Dgesver  = (*gonumAdapter)(nil)
-	_ testlapack.Dgetrfer = (*gonumAdapter)(nil)
-	_ testlapack.Dgetrser = (*gonumAdapter)(nil)
-	_ testlapack.Dgetrier = (*gonumAdapter)(nil)
-	_ testlapack.Dpotrfer = (*gonumAdapter)(nil)
-	_ testlapack.Dpotrser = (*gonumAdapter)(nil)
-	_ testlapack.Dpotrier = (*gonumAdapter)(nil)
-	_ testlapack.Dtrtrser = (*gonumAdapter)(nil)
-	_ testlapack.Dgeqrfer = (*gonumAdapter)(nil)
-	_ testlapack.Dgelqfer = (*gonumAdapter)(nil)
-	_ testlapack.Dorgqrer = (*gonumAdapter)(nil)
-	_ testlapack.Dormqrer = (*gonumAdapter)(nil)
-	_ testlapack.Dgelser  = (*gonumAdapter)(nil)
-	_ testlapack.Dgesvder = (*gonumAdapter)(nil)
-	_ testlapack.Dsyever  = (*gonumAdapter)(nil)
-	_ testlapack.Dgeever  = (*gonumAdapter)(nil)
-	_ testlapack.Dlanger  = (*gonumAdapter)(nil)
-	_ testlapack.Dgeconer = (*gonumAdapter)(nil)
-	_ testlapack.Dpoconer = (*gonumAdapter)(nil)
-	_ testlapack.Dgetf2er = unblockedAdapter{}
-	_ testlapack.Dpotf2er = unblockedAdapter{}
-	_ testlapack.Dgeqr2er = unblockedAdapter{}
-	_ testlapack.Dgelq2er = unblockedAdapter{}
+	_ testlapack.Dgeconer  = withRefs{}
+	_ testlapack.Dgeever   = withRefs{}
+	_ testlapack.Dgelser   = withRefs{}
+	_ testlapack.Dgelqfer  = withRefs{}
+	_ testlapack.Dgeqp3er  = withRefs{}
+	_ testlapack.Dgeqrfer  = withRefs{}
+	_ testlapack.Dgesvder  = withRefs{}
+	_ testlapack.Dgetrfer  = withRefs{}
+	_ testlapack.Dgetrier  = withRefs{}
+	_ testlapack.Dgetrser  = withRefs{}
+	_ testlapack.Dggsvd3er = withRefs{}
+	_ testlapack.Dlantrer  = withRefs{}
+	_ testlapack.Dlanger   = withRefs{}
+	_ testlapack.Dlansyer  = withRefs{}
+	_ testlapack.Dlapmrer  = withRefs{}
+	_ testlapack.Dlapmter  = withRefs{}
+	_ testlapack.Dorgqrer  = withRefs{}
+	_ testlapack.Dormqrer  = withRefs{}
+	_ testlapack.Dorglqer  = withRefs{}
+	_ testlapack.Dormlqer  = withRefs{}
+	_ testlapack.Dpbconer  = withRefs{}
+	_ testlapack.Dpbtrfer  = withRefs{}
+	_ testlapack.Dpbtrser  = withRefs{}
+	_ testlapack.Dpoconer  = withRefs{}
+	_ testlapack.Dpotrfer  = withRefs{}
+	_ testlapack.Dpotrier  = withRefs{}
+	_ testlapack.Dpotrser  = withRefs{}
+	_ testlapack.Dpstrfer  = withRefs{}
+	_ testlapack.Dsyever   = withRefs{}
+	_ testlapack.Dtbtrser  = withRefs{}
+	_ testlapack.Dtrconer  = withRefs{}
+	_ testlapack.Dtrtrier  = withRefs{}
+	_ testlapack.Dtrtrser  = withRefs{}
+	_ testlapack.Dgesver   = gesv{}
+	_ testlapack.Dgetf2er  = unblocked{}
+	_ testlapack.Dpotf2er  = unblocked{}
+	_ testlapack.Dtrti2er  = unblocked{}
+	_ testlapack.Dpbtf2er  = unblocked{}
+	_ testlapack.Dpstf2er  = unblocked{}
+	_ testlapack.Dgeqr2er  = unblocked{}
+	_ testlapack.Dgelq2er  = unblocked{}
+	_ testlapack.Dorg2rer  = unblocked{}
+	_ testlapack.Dorgl2er  = unblocked{}
+	_ testlapack.Dorm2rer  = unblocked{}
+	_ testlapack.Dorml2er  = unblocked{}
 )
 
-// Storage sets: which storages a suite runs in.
-const (
-	none = 0
-	row  = 1 << rowMajor
-	col  = 1 << colMajor
-	both = row | col
-)
-
-// fullEnv makes every suite run in both storages, even under -race.
+// fullEnv makes every suite run, even under -race.
 const fullEnv = "LAPIS_TESTLAPACK_FULL"
 
-// TestTestlapack runs gonum's suites with the adapter in the two storages
-// (rowMajor: gonum's arrays as strided views; colMajor: padded
-// column-major copies that lapis must take in place, without copying).
+// TestTestlapack runs gonum's suites against lapack.Gonum: one for every
+// lapack.Float64 method that has one, and the unblocked routines' suites
+// through the blocked methods (see unblocked).
 //
-// To keep the file near 20 s, the two SVD and eigenvalue suites (several
-// seconds of LAPACK and of pure-Go checks each) run in one storage, and
-// under -race, where gonum's pure-Go checks and its padded test arrays (up
-// to 96 MB) cost about ten times more, the larger suites run in one storage
-// or not at all: every lapis routine but Gesvd and Geev still runs there,
-// in the suite named in the skip message. Set LAPIS_TESTLAPACK_FULL=1 to
-// run every suite in both storages.
+// Under -race, where gonum's pure-Go checks and its padded test arrays (up
+// to 96 MB) cost about ten times more, the largest suites are skipped: the
+// method still runs under -race in the suite named in the skip message,
+// except Dgesvd, Dgeev and Dggsvd3. Set LAPIS_TESTLAPACK_FULL=1 to run
+// every suite.
 //
 // OpenBLAS runs single-threaded meanwhile: the suites' problems are small,
 // and idle OpenBLAS threads spinning between calls doubled the file's CPU
@@ -76,67 +200,81 @@ func TestTestlapack(t *testing.T) {
 			t.Cleanup(func() { _ = cblas.SetThreads(threads) })
 		}
 	}
+	impl := withRefs{}
+	ub := unblocked{}
 	for _, tc := range []struct {
-		suite   string // testlapack's suite
-		routine string // the lapis routine it tests
-		normal  int    // storages without -race
-		race    int    // storages under -race
-		alsoIn  string // suites that also run routine under -race
-		run     func(*testing.T, *gonumAdapter)
+		suite  string // testlapack's suite (the method it tests)
+		race   bool   // runs under -race
+		alsoIn string // suites that also run the method under -race
+		run    func(*testing.T)
 	}{
-		{"Dgesv", "Gesv", both, both, "", func(t *testing.T, g *gonumAdapter) { testlapack.DgesvTest(t, g) }},
-		{"Dgetrf", "Getrf", both, none, "Dgetf2, Dgetri, Dgetrs and Dgecon", func(t *testing.T, g *gonumAdapter) { testlapack.DgetrfTest(t, g) }},
-		{"Dgetrs", "Getrs", both, both, "", func(t *testing.T, g *gonumAdapter) { testlapack.DgetrsTest(t, g) }},
-		{"Dgetri", "Getri", both, both, "", func(t *testing.T, g *gonumAdapter) { testlapack.DgetriTest(t, g) }},
-		{"Dpotrf", "Potrf", both, none, "Dpotf2, Dpotrs, Dpotri and Dpocon", func(t *testing.T, g *gonumAdapter) { testlapack.DpotrfTest(t, g) }},
-		{"Dpotrs", "Potrs", both, both, "", func(t *testing.T, g *gonumAdapter) { testlapack.DpotrsTest(t, g) }},
-		{"Dpotri", "Potri", both, both, "", func(t *testing.T, g *gonumAdapter) { testlapack.DpotriTest(t, g) }},
-		{"Dtrtrs", "Trtrs", both, both, "", func(t *testing.T, g *gonumAdapter) { testlapack.DtrtrsTest(t, g) }},
-		{"Dgeqrf", "Geqrf", both, none, "Dgeqr2 and Dorgqr", func(t *testing.T, g *gonumAdapter) { testlapack.DgeqrfTest(t, g) }},
-		{"Dgelqf", "Gelqf", both, none, "Dgelq2", func(t *testing.T, g *gonumAdapter) { testlapack.DgelqfTest(t, g) }},
-		{"Dorgqr", "Orgqr", both, both, "", func(t *testing.T, g *gonumAdapter) { testlapack.DorgqrTest(t, g) }},
-		{"Dormqr", "Ormqr", both, col, "Dormqr/colmajor", func(t *testing.T, g *gonumAdapter) { testlapack.DormqrTest(t, g) }},
-		{"Dgels", "Gels", both, col, "Dgels/colmajor", func(t *testing.T, g *gonumAdapter) { testlapack.DgelsTest(t, g) }},
+		{"Dgecon", true, "", func(t *testing.T) { testlapack.DgeconTest(t, impl) }},
+		{"Dgeev", false, "", func(t *testing.T) { testlapack.DgeevTest(t, impl) }},
+		{"Dgels", false, "", func(t *testing.T) { testlapack.DgelsTest(t, impl) }},
+		{"Dgelqf", false, "Dgelq2", func(t *testing.T) { testlapack.DgelqfTest(t, impl) }},
+		{"Dgeqp3", true, "", func(t *testing.T) { testlapack.Dgeqp3Test(t, impl) }},
+		{"Dgeqrf", false, "Dgeqr2", func(t *testing.T) { testlapack.DgeqrfTest(t, impl) }},
 		// tol 2e-13: the suite compares the singular values of the full and
 		// the partial SVD element by element within tol/10, relative; for
 		// n = 150 that must allow about n eps (3e-14). LAPACK 3.12 (OpenBLAS
 		// 0.3.29) differs by 1.03e-14 on mtype 5, just over 1e-13/10.
-		{"Dgesvd", "Gesvd", col, none, "", func(t *testing.T, g *gonumAdapter) { testlapack.DgesvdTest(t, g, 2e-13) }},
-		{"Dsyev", "Syevd", both, both, "", func(t *testing.T, g *gonumAdapter) { testlapack.DsyevTest(t, g) }},
-		{"Dgeev", "Geev", row, none, "", func(t *testing.T, g *gonumAdapter) { testlapack.DgeevTest(t, g) }},
-		{"Dlange", "Lange", both, both, "", func(t *testing.T, g *gonumAdapter) { testlapack.DlangeTest(t, g) }},
-		{"Dgecon", "Gecon", both, both, "", func(t *testing.T, g *gonumAdapter) { testlapack.DgeconTest(t, g) }},
-		{"Dpocon", "Pocon", both, both, "", func(t *testing.T, g *gonumAdapter) { testlapack.DpoconTest(t, g) }},
-		// The unblocked routines' suites, answered by the blocked lapis
-		// routines (see unblockedAdapter).
-		{"Dgetf2", "Getrf", both, both, "", func(t *testing.T, g *gonumAdapter) { testlapack.Dgetf2Test(t, unblockedAdapter{g}) }},
-		{"Dpotf2", "Potrf", both, both, "", func(t *testing.T, g *gonumAdapter) { testlapack.Dpotf2Test(t, unblockedAdapter{g}) }},
-		{"Dgeqr2", "Geqrf", both, both, "", func(t *testing.T, g *gonumAdapter) { testlapack.Dgeqr2Test(t, unblockedAdapter{g}) }},
-		{"Dgelq2", "Gelqf", both, both, "", func(t *testing.T, g *gonumAdapter) { testlapack.Dgelq2Test(t, unblockedAdapter{g}) }},
+		{"Dgesvd", false, "", func(t *testing.T) { testlapack.DgesvdTest(t, impl, 2e-13) }},
+		{"Dgesv", true, "", func(t *testing.T) { testlapack.DgesvTest(t, gesv{}) }},
+		{"Dgetrf", false, "Dgetf2, Dgesv and Dgetri", func(t *testing.T) { testlapack.DgetrfTest(t, impl) }},
+		{"Dgetri", true, "", func(t *testing.T) { testlapack.DgetriTest(t, impl) }},
+		{"Dgetrs", true, "", func(t *testing.T) { testlapack.DgetrsTest(t, impl) }},
+		{"Dggsvd3", false, "", func(t *testing.T) { testlapack.Dggsvd3Test(t, impl) }},
+		{"Dlange", true, "", func(t *testing.T) { testlapack.DlangeTest(t, impl) }},
+		{"Dlansy", true, "", func(t *testing.T) { testlapack.DlansyTest(t, impl) }},
+		{"Dlantr", true, "", func(t *testing.T) { testlapack.DlantrTest(t, impl) }},
+		{"Dlapmr", true, "", func(t *testing.T) { testlapack.DlapmrTest(t, impl) }},
+		{"Dlapmt", true, "", func(t *testing.T) { testlapack.DlapmtTest(t, impl) }},
+		{"Dorglq", true, "", func(t *testing.T) { testlapack.DorglqTest(t, impl) }},
+		{"Dorgqr", true, "", func(t *testing.T) { testlapack.DorgqrTest(t, impl) }},
+		{"Dormlq", false, "Dorml2", func(t *testing.T) { testlapack.DormlqTest(t, impl) }},
+		{"Dormqr", false, "Dorm2r", func(t *testing.T) { testlapack.DormqrTest(t, impl) }},
+		{"Dpbcon", true, "", func(t *testing.T) { testlapack.DpbconTest(t, impl) }},
+		{"Dpbtrf", true, "", func(t *testing.T) { testlapack.DpbtrfTest(t, impl) }},
+		{"Dpbtrs", true, "", func(t *testing.T) { testlapack.DpbtrsTest(t, impl) }},
+		{"Dpocon", true, "", func(t *testing.T) { testlapack.DpoconTest(t, impl) }},
+		{"Dpotrf", false, "Dpotf2, Dpotri, Dpotrs and Dpocon", func(t *testing.T) { testlapack.DpotrfTest(t, impl) }},
+		{"Dpotri", true, "", func(t *testing.T) { testlapack.DpotriTest(t, impl) }},
+		{"Dpotrs", true, "", func(t *testing.T) { testlapack.DpotrsTest(t, impl) }},
+		{"Dpstrf", true, "", func(t *testing.T) { testlapack.DpstrfTest(t, impl) }},
+		{"Dsyev", true, "", func(t *testing.T) { testlapack.DsyevTest(t, impl) }},
+		{"Dtbtrs", true, "", func(t *testing.T) { testlapack.DtbtrsTest(t, impl) }},
+		{"Dtrcon", true, "", func(t *testing.T) { testlapack.DtrconTest(t, impl) }},
+		{"Dtrtri", true, "", func(t *testing.T) { testlapack.DtrtriTest(t, impl) }},
+		{"Dtrtrs", true, "", func(t *testing.T) { testlapack.DtrtrsTest(t, impl) }},
+		// The unblocked routines' suites, answered by the blocked methods.
+		{"Dgetf2", true, "", func(t *testing.T) { testlapack.Dgetf2Test(t, ub) }},
+		{"Dpotf2", true, "", func(t *testing.T) { testlapack.Dpotf2Test(t, ub) }},
+		{"Dtrti2", true, "", func(t *testing.T) { testlapack.Dtrti2Test(t, ub) }},
+		{"Dpbtf2", true, "", func(t *testing.T) { testlapack.Dpbtf2Test(t, ub) }},
+		{"Dpstf2", true, "", func(t *testing.T) { testlapack.Dpstf2Test(t, ub) }},
+		{"Dgeqr2", true, "", func(t *testing.T) { testlapack.Dgeqr2Test(t, ub) }},
+		{"Dgelq2", true, "", func(t *testing.T) { testlapack.Dgelq2Test(t, ub) }},
+		{"Dorg2r", true, "", func(t *testing.T) { testlapack.Dorg2rTest(t, ub) }},
+		{"Dorgl2", true, "", func(t *testing.T) { testlapack.Dorgl2Test(t, ub) }},
+		{"Dorm2r", true, "", func(t *testing.T) { testlapack.Dorm2rTest(t, ub) }},
+		{"Dorml2", true, "", func(t *testing.T) { testlapack.Dorml2Test(t, ub) }},
 	} {
-		for _, st := range []storage{rowMajor, colMajor} {
-			t.Run(tc.suite+"/"+st.String(), func(t *testing.T) {
-				switch {
-				case full:
-				case lapack.RaceEnabled && tc.race&(1<<st) == 0:
-					also := "lapis " + tc.routine + " does not run under -race in this file"
-					if tc.alsoIn != "" {
-						also = "lapis " + tc.routine + " still runs under -race in " + tc.alsoIn
-					}
-					t.Skipf("skipped under -race to keep the file near 20 s: %s; set %s=1 to run it", also, fullEnv)
-				case !lapack.RaceEnabled && tc.normal&(1<<st) == 0:
-					t.Skipf("this suite runs in one storage to keep the file near 20 s; set %s=1 to run it in both", fullEnv)
+		t.Run(tc.suite, func(t *testing.T) {
+			if lapack.RaceEnabled && !tc.race && !full {
+				also := "lapis runs it under -race in no other suite of this file"
+				if tc.alsoIn != "" {
+					also = "lapis still runs it under -race in " + tc.alsoIn
 				}
-				g := newAdapter(t, st)
-				before := cblas.ReadStats()
-				tc.run(t, g)
-				after := cblas.ReadStats()
-				if g.calls == 0 {
-					t.Errorf("testlapack.%sTest never called lapis's %s", tc.suite, tc.routine)
-				}
-				t.Logf("lapis %s: %d adapter calls, %d LAPACK calls, %d operand copies; %d helper calls delegated to gonum",
-					tc.routine, g.calls, after.Lapack-before.Lapack, after.Copies-before.Copies, g.delegated)
-			})
-		}
+				t.Skipf("skipped under -race to keep the file short: %s; set %s=1 to run it", also, fullEnv)
+			}
+			before := cblas.ReadStats()
+			tc.run(t)
+			after := cblas.ReadStats()
+			if after.Lapack == before.Lapack && after.Calls == before.Calls && after.Small == before.Small {
+				t.Errorf("testlapack.%sTest never reached the C library through lapack.Gonum", tc.suite)
+			}
+			t.Logf("%d LAPACK calls, %d BLAS calls, %d operand copies",
+				after.Lapack-before.Lapack, after.Calls-before.Calls, after.Copies-before.Copies)
+		})
 	}
 }

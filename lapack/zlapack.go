@@ -210,6 +210,102 @@ package lapack
 #cgo nocallback clange_
 #cgo noescape zlange_
 #cgo nocallback zlange_
+#cgo noescape sorglq_
+#cgo nocallback sorglq_
+#cgo noescape dorglq_
+#cgo nocallback dorglq_
+#cgo noescape cunglq_
+#cgo nocallback cunglq_
+#cgo noescape zunglq_
+#cgo nocallback zunglq_
+#cgo noescape sormlq_
+#cgo nocallback sormlq_
+#cgo noescape dormlq_
+#cgo nocallback dormlq_
+#cgo noescape cunmlq_
+#cgo nocallback cunmlq_
+#cgo noescape zunmlq_
+#cgo nocallback zunmlq_
+#cgo noescape sgeqp3_
+#cgo nocallback sgeqp3_
+#cgo noescape dgeqp3_
+#cgo nocallback dgeqp3_
+#cgo noescape cgeqp3_
+#cgo nocallback cgeqp3_
+#cgo noescape zgeqp3_
+#cgo nocallback zgeqp3_
+#cgo noescape strtri_
+#cgo nocallback strtri_
+#cgo noescape dtrtri_
+#cgo nocallback dtrtri_
+#cgo noescape ctrtri_
+#cgo nocallback ctrtri_
+#cgo noescape ztrtri_
+#cgo nocallback ztrtri_
+#cgo noescape spstrf_
+#cgo nocallback spstrf_
+#cgo noescape dpstrf_
+#cgo nocallback dpstrf_
+#cgo noescape cpstrf_
+#cgo nocallback cpstrf_
+#cgo noescape zpstrf_
+#cgo nocallback zpstrf_
+#cgo noescape spbtrf_
+#cgo nocallback spbtrf_
+#cgo noescape dpbtrf_
+#cgo nocallback dpbtrf_
+#cgo noescape cpbtrf_
+#cgo nocallback cpbtrf_
+#cgo noescape zpbtrf_
+#cgo nocallback zpbtrf_
+#cgo noescape spbcon_
+#cgo nocallback spbcon_
+#cgo noescape dpbcon_
+#cgo nocallback dpbcon_
+#cgo noescape cpbcon_
+#cgo nocallback cpbcon_
+#cgo noescape zpbcon_
+#cgo nocallback zpbcon_
+#cgo noescape sggsvd3_
+#cgo nocallback sggsvd3_
+#cgo noescape dggsvd3_
+#cgo nocallback dggsvd3_
+#cgo noescape cggsvd3_
+#cgo nocallback cggsvd3_
+#cgo noescape zggsvd3_
+#cgo nocallback zggsvd3_
+#cgo noescape slantr_
+#cgo nocallback slantr_
+#cgo noescape dlantr_
+#cgo nocallback dlantr_
+#cgo noescape clantr_
+#cgo nocallback clantr_
+#cgo noescape zlantr_
+#cgo nocallback zlantr_
+#cgo noescape slansy_
+#cgo nocallback slansy_
+#cgo noescape dlansy_
+#cgo nocallback dlansy_
+#cgo noescape clansy_
+#cgo nocallback clansy_
+#cgo noescape zlansy_
+#cgo nocallback zlansy_
+#cgo noescape slapmr_
+#cgo nocallback slapmr_
+#cgo noescape dlapmr_
+#cgo nocallback dlapmr_
+#cgo noescape clapmr_
+#cgo nocallback clapmr_
+#cgo noescape zlapmr_
+#cgo nocallback zlapmr_
+#cgo noescape slapmt_
+#cgo nocallback slapmt_
+#cgo noescape dlapmt_
+#cgo nocallback dlapmt_
+#cgo noescape clapmt_
+#cgo nocallback clapmt_
+#cgo noescape zlapmt_
+#cgo nocallback zlapmt_
 */
 import "C"
 
@@ -882,34 +978,349 @@ func xlange[T Scalar](norm byte, m int, n int, a unsafe.Pointer, lda int, work u
 	return ret
 }
 
+// xorglq calls ?orglq_: Q from gelqf's reflectors.
+func xorglq[T Scalar](m int, n int, k int, a unsafe.Pointer, lda int, tau unsafe.Pointer, work unsafe.Pointer, lwork int) (info int) {
+	cm := C.lapis_int(m)
+	cn := C.lapis_int(n)
+	ck := C.lapis_int(k)
+	clda := C.lapis_int(lda)
+	clwork := C.lapis_int(lwork)
+	var cinfo C.lapis_int
+	switch any(*new(T)).(type) {
+	case float32:
+		C.sorglq_(&cm, &cn, &ck, (*C.float)(a), &clda, (*C.float)(tau), (*C.float)(work), &clwork, &cinfo)
+	case float64:
+		C.dorglq_(&cm, &cn, &ck, (*C.double)(a), &clda, (*C.double)(tau), (*C.double)(work), &clwork, &cinfo)
+	case complex64:
+		C.cunglq_(&cm, &cn, &ck, (*C.complexfloat)(a), &clda, (*C.complexfloat)(tau), (*C.complexfloat)(work), &clwork, &cinfo)
+	case complex128:
+		C.zunglq_(&cm, &cn, &ck, (*C.complexdouble)(a), &clda, (*C.complexdouble)(tau), (*C.complexdouble)(work), &clwork, &cinfo)
+	default:
+		panic("lapack: no ?orglq for this element type") // unreachable: Scalar has four types
+	}
+	return int(cinfo)
+}
+
+// xormlq calls ?ormlq_: C = op(Q) C or C op(Q), Q from gelqf.
+func xormlq[T Scalar](side byte, trans byte, m int, n int, k int, a unsafe.Pointer, lda int, tau unsafe.Pointer, c unsafe.Pointer, ldc int, work unsafe.Pointer, lwork int) (info int) {
+	cside := C.char(side)
+	ctrans := C.char(trans)
+	cm := C.lapis_int(m)
+	cn := C.lapis_int(n)
+	ck := C.lapis_int(k)
+	clda := C.lapis_int(lda)
+	cldc := C.lapis_int(ldc)
+	clwork := C.lapis_int(lwork)
+	var cinfo C.lapis_int
+	switch any(*new(T)).(type) {
+	case float32:
+		C.sormlq_(&cside, &ctrans, &cm, &cn, &ck, (*C.float)(a), &clda, (*C.float)(tau), (*C.float)(c), &cldc, (*C.float)(work), &clwork, &cinfo, 1, 1)
+	case float64:
+		C.dormlq_(&cside, &ctrans, &cm, &cn, &ck, (*C.double)(a), &clda, (*C.double)(tau), (*C.double)(c), &cldc, (*C.double)(work), &clwork, &cinfo, 1, 1)
+	case complex64:
+		C.cunmlq_(&cside, &ctrans, &cm, &cn, &ck, (*C.complexfloat)(a), &clda, (*C.complexfloat)(tau), (*C.complexfloat)(c), &cldc, (*C.complexfloat)(work), &clwork, &cinfo, 1, 1)
+	case complex128:
+		C.zunmlq_(&cside, &ctrans, &cm, &cn, &ck, (*C.complexdouble)(a), &clda, (*C.complexdouble)(tau), (*C.complexdouble)(c), &cldc, (*C.complexdouble)(work), &clwork, &cinfo, 1, 1)
+	default:
+		panic("lapack: no ?ormlq for this element type") // unreachable: Scalar has four types
+	}
+	return int(cinfo)
+}
+
+// xgeqp3 calls ?geqp3_: A P = Q R with column pivoting.
+func xgeqp3[T Scalar](m int, n int, a unsafe.Pointer, lda int, jpvt unsafe.Pointer, tau unsafe.Pointer, work unsafe.Pointer, lwork int, rwork unsafe.Pointer) (info int) {
+	cm := C.lapis_int(m)
+	cn := C.lapis_int(n)
+	clda := C.lapis_int(lda)
+	clwork := C.lapis_int(lwork)
+	var cinfo C.lapis_int
+	switch any(*new(T)).(type) {
+	case float32:
+		C.sgeqp3_(&cm, &cn, (*C.float)(a), &clda, (*C.lapis_int)(jpvt), (*C.float)(tau), (*C.float)(work), &clwork, &cinfo)
+	case float64:
+		C.dgeqp3_(&cm, &cn, (*C.double)(a), &clda, (*C.lapis_int)(jpvt), (*C.double)(tau), (*C.double)(work), &clwork, &cinfo)
+	case complex64:
+		C.cgeqp3_(&cm, &cn, (*C.complexfloat)(a), &clda, (*C.lapis_int)(jpvt), (*C.complexfloat)(tau), (*C.complexfloat)(work), &clwork, (*C.float)(rwork), &cinfo)
+	case complex128:
+		C.zgeqp3_(&cm, &cn, (*C.complexdouble)(a), &clda, (*C.lapis_int)(jpvt), (*C.complexdouble)(tau), (*C.complexdouble)(work), &clwork, (*C.double)(rwork), &cinfo)
+	default:
+		panic("lapack: no ?geqp3 for this element type") // unreachable: Scalar has four types
+	}
+	return int(cinfo)
+}
+
+// xtrtri calls ?trtri_: A^-1, A triangular.
+func xtrtri[T Scalar](uplo byte, diag byte, n int, a unsafe.Pointer, lda int) (info int) {
+	cuplo := C.char(uplo)
+	cdiag := C.char(diag)
+	cn := C.lapis_int(n)
+	clda := C.lapis_int(lda)
+	var cinfo C.lapis_int
+	switch any(*new(T)).(type) {
+	case float32:
+		C.strtri_(&cuplo, &cdiag, &cn, (*C.float)(a), &clda, &cinfo, 1, 1)
+	case float64:
+		C.dtrtri_(&cuplo, &cdiag, &cn, (*C.double)(a), &clda, &cinfo, 1, 1)
+	case complex64:
+		C.ctrtri_(&cuplo, &cdiag, &cn, (*C.complexfloat)(a), &clda, &cinfo, 1, 1)
+	case complex128:
+		C.ztrtri_(&cuplo, &cdiag, &cn, (*C.complexdouble)(a), &clda, &cinfo, 1, 1)
+	default:
+		panic("lapack: no ?trtri for this element type") // unreachable: Scalar has four types
+	}
+	return int(cinfo)
+}
+
+// xpstrf calls ?pstrf_: P^T A P = U^H U or L L^H with complete pivoting.
+func xpstrf[T Scalar](uplo byte, n int, a unsafe.Pointer, lda int, piv unsafe.Pointer, rank *int, tol float64, work unsafe.Pointer) (info int) {
+	cuplo := C.char(uplo)
+	cn := C.lapis_int(n)
+	clda := C.lapis_int(lda)
+	var crank C.lapis_int
+	var cinfo C.lapis_int
+	switch any(*new(T)).(type) {
+	case float32:
+		ctol := C.float(tol)
+		C.spstrf_(&cuplo, &cn, (*C.float)(a), &clda, (*C.lapis_int)(piv), &crank, &ctol, (*C.float)(work), &cinfo, 1)
+		*rank = int(crank)
+	case float64:
+		ctol := C.double(tol)
+		C.dpstrf_(&cuplo, &cn, (*C.double)(a), &clda, (*C.lapis_int)(piv), &crank, &ctol, (*C.double)(work), &cinfo, 1)
+		*rank = int(crank)
+	case complex64:
+		ctol := C.float(tol)
+		C.cpstrf_(&cuplo, &cn, (*C.complexfloat)(a), &clda, (*C.lapis_int)(piv), &crank, &ctol, (*C.float)(work), &cinfo, 1)
+		*rank = int(crank)
+	case complex128:
+		ctol := C.double(tol)
+		C.zpstrf_(&cuplo, &cn, (*C.complexdouble)(a), &clda, (*C.lapis_int)(piv), &crank, &ctol, (*C.double)(work), &cinfo, 1)
+		*rank = int(crank)
+	default:
+		panic("lapack: no ?pstrf for this element type") // unreachable: Scalar has four types
+	}
+	return int(cinfo)
+}
+
+// xpbtrf calls ?pbtrf_: A = U^H U or L L^H, A banded.
+func xpbtrf[T Scalar](uplo byte, n int, kd int, ab unsafe.Pointer, ldab int) (info int) {
+	cuplo := C.char(uplo)
+	cn := C.lapis_int(n)
+	ckd := C.lapis_int(kd)
+	cldab := C.lapis_int(ldab)
+	var cinfo C.lapis_int
+	switch any(*new(T)).(type) {
+	case float32:
+		C.spbtrf_(&cuplo, &cn, &ckd, (*C.float)(ab), &cldab, &cinfo, 1)
+	case float64:
+		C.dpbtrf_(&cuplo, &cn, &ckd, (*C.double)(ab), &cldab, &cinfo, 1)
+	case complex64:
+		C.cpbtrf_(&cuplo, &cn, &ckd, (*C.complexfloat)(ab), &cldab, &cinfo, 1)
+	case complex128:
+		C.zpbtrf_(&cuplo, &cn, &ckd, (*C.complexdouble)(ab), &cldab, &cinfo, 1)
+	default:
+		panic("lapack: no ?pbtrf for this element type") // unreachable: Scalar has four types
+	}
+	return int(cinfo)
+}
+
+// xpbcon calls ?pbcon_: reciprocal condition number from pbtrf's factor.
+func xpbcon[T Scalar](uplo byte, n int, kd int, ab unsafe.Pointer, ldab int, anorm float64, rcond *float64, work unsafe.Pointer, iwork unsafe.Pointer, rwork unsafe.Pointer) (info int) {
+	cuplo := C.char(uplo)
+	cn := C.lapis_int(n)
+	ckd := C.lapis_int(kd)
+	cldab := C.lapis_int(ldab)
+	var cinfo C.lapis_int
+	switch any(*new(T)).(type) {
+	case float32:
+		canorm := C.float(anorm)
+		var crcond C.float
+		C.spbcon_(&cuplo, &cn, &ckd, (*C.float)(ab), &cldab, &canorm, &crcond, (*C.float)(work), (*C.lapis_int)(iwork), &cinfo, 1)
+		*rcond = float64(crcond)
+	case float64:
+		canorm := C.double(anorm)
+		var crcond C.double
+		C.dpbcon_(&cuplo, &cn, &ckd, (*C.double)(ab), &cldab, &canorm, &crcond, (*C.double)(work), (*C.lapis_int)(iwork), &cinfo, 1)
+		*rcond = float64(crcond)
+	case complex64:
+		canorm := C.float(anorm)
+		var crcond C.float
+		C.cpbcon_(&cuplo, &cn, &ckd, (*C.complexfloat)(ab), &cldab, &canorm, &crcond, (*C.complexfloat)(work), (*C.float)(rwork), &cinfo, 1)
+		*rcond = float64(crcond)
+	case complex128:
+		canorm := C.double(anorm)
+		var crcond C.double
+		C.zpbcon_(&cuplo, &cn, &ckd, (*C.complexdouble)(ab), &cldab, &canorm, &crcond, (*C.complexdouble)(work), (*C.double)(rwork), &cinfo, 1)
+		*rcond = float64(crcond)
+	default:
+		panic("lapack: no ?pbcon for this element type") // unreachable: Scalar has four types
+	}
+	return int(cinfo)
+}
+
+// xggsvd3 calls ?ggsvd3_: the generalized SVD of (A, B).
+func xggsvd3[T Scalar](jobu byte, jobv byte, jobq byte, m int, n int, p int, k *int, l *int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, alpha unsafe.Pointer, beta unsafe.Pointer, u unsafe.Pointer, ldu int, v unsafe.Pointer, ldv int, q unsafe.Pointer, ldq int, work unsafe.Pointer, lwork int, rwork unsafe.Pointer, iwork unsafe.Pointer) (info int) {
+	cjobu := C.char(jobu)
+	cjobv := C.char(jobv)
+	cjobq := C.char(jobq)
+	cm := C.lapis_int(m)
+	cn := C.lapis_int(n)
+	cp := C.lapis_int(p)
+	var ck C.lapis_int
+	var cl C.lapis_int
+	clda := C.lapis_int(lda)
+	cldb := C.lapis_int(ldb)
+	cldu := C.lapis_int(ldu)
+	cldv := C.lapis_int(ldv)
+	cldq := C.lapis_int(ldq)
+	clwork := C.lapis_int(lwork)
+	var cinfo C.lapis_int
+	switch any(*new(T)).(type) {
+	case float32:
+		C.sggsvd3_(&cjobu, &cjobv, &cjobq, &cm, &cn, &cp, &ck, &cl, (*C.float)(a), &clda, (*C.float)(b), &cldb, (*C.float)(alpha), (*C.float)(beta), (*C.float)(u), &cldu, (*C.float)(v), &cldv, (*C.float)(q), &cldq, (*C.float)(work), &clwork, (*C.lapis_int)(iwork), &cinfo, 1, 1, 1)
+		*k = int(ck)
+		*l = int(cl)
+	case float64:
+		C.dggsvd3_(&cjobu, &cjobv, &cjobq, &cm, &cn, &cp, &ck, &cl, (*C.double)(a), &clda, (*C.double)(b), &cldb, (*C.double)(alpha), (*C.double)(beta), (*C.double)(u), &cldu, (*C.double)(v), &cldv, (*C.double)(q), &cldq, (*C.double)(work), &clwork, (*C.lapis_int)(iwork), &cinfo, 1, 1, 1)
+		*k = int(ck)
+		*l = int(cl)
+	case complex64:
+		C.cggsvd3_(&cjobu, &cjobv, &cjobq, &cm, &cn, &cp, &ck, &cl, (*C.complexfloat)(a), &clda, (*C.complexfloat)(b), &cldb, (*C.float)(alpha), (*C.float)(beta), (*C.complexfloat)(u), &cldu, (*C.complexfloat)(v), &cldv, (*C.complexfloat)(q), &cldq, (*C.complexfloat)(work), &clwork, (*C.float)(rwork), (*C.lapis_int)(iwork), &cinfo, 1, 1, 1)
+		*k = int(ck)
+		*l = int(cl)
+	case complex128:
+		C.zggsvd3_(&cjobu, &cjobv, &cjobq, &cm, &cn, &cp, &ck, &cl, (*C.complexdouble)(a), &clda, (*C.complexdouble)(b), &cldb, (*C.double)(alpha), (*C.double)(beta), (*C.complexdouble)(u), &cldu, (*C.complexdouble)(v), &cldv, (*C.complexdouble)(q), &cldq, (*C.complexdouble)(work), &clwork, (*C.double)(rwork), (*C.lapis_int)(iwork), &cinfo, 1, 1, 1)
+		*k = int(ck)
+		*l = int(cl)
+	default:
+		panic("lapack: no ?ggsvd3 for this element type") // unreachable: Scalar has four types
+	}
+	return int(cinfo)
+}
+
+// xlantr calls ?lantr_: a norm of a trapezoidal A.
+func xlantr[T Scalar](norm byte, uplo byte, diag byte, m int, n int, a unsafe.Pointer, lda int, work unsafe.Pointer) (ret float64) {
+	cnorm := C.char(norm)
+	cuplo := C.char(uplo)
+	cdiag := C.char(diag)
+	cm := C.lapis_int(m)
+	cn := C.lapis_int(n)
+	clda := C.lapis_int(lda)
+	switch any(*new(T)).(type) {
+	case float32:
+		ret = float64(C.slantr_(&cnorm, &cuplo, &cdiag, &cm, &cn, (*C.float)(a), &clda, (*C.float)(work), 1, 1, 1))
+	case float64:
+		ret = float64(C.dlantr_(&cnorm, &cuplo, &cdiag, &cm, &cn, (*C.double)(a), &clda, (*C.double)(work), 1, 1, 1))
+	case complex64:
+		ret = float64(C.clantr_(&cnorm, &cuplo, &cdiag, &cm, &cn, (*C.complexfloat)(a), &clda, (*C.float)(work), 1, 1, 1))
+	case complex128:
+		ret = float64(C.zlantr_(&cnorm, &cuplo, &cdiag, &cm, &cn, (*C.complexdouble)(a), &clda, (*C.double)(work), 1, 1, 1))
+	default:
+		panic("lapack: no ?lantr for this element type") // unreachable: Scalar has four types
+	}
+	return ret
+}
+
+// xlansy calls ?lansy_: a norm of a symmetric A.
+func xlansy[T Scalar](norm byte, uplo byte, n int, a unsafe.Pointer, lda int, work unsafe.Pointer) (ret float64) {
+	cnorm := C.char(norm)
+	cuplo := C.char(uplo)
+	cn := C.lapis_int(n)
+	clda := C.lapis_int(lda)
+	switch any(*new(T)).(type) {
+	case float32:
+		ret = float64(C.slansy_(&cnorm, &cuplo, &cn, (*C.float)(a), &clda, (*C.float)(work), 1, 1))
+	case float64:
+		ret = float64(C.dlansy_(&cnorm, &cuplo, &cn, (*C.double)(a), &clda, (*C.double)(work), 1, 1))
+	case complex64:
+		ret = float64(C.clansy_(&cnorm, &cuplo, &cn, (*C.complexfloat)(a), &clda, (*C.float)(work), 1, 1))
+	case complex128:
+		ret = float64(C.zlansy_(&cnorm, &cuplo, &cn, (*C.complexdouble)(a), &clda, (*C.double)(work), 1, 1))
+	default:
+		panic("lapack: no ?lansy for this element type") // unreachable: Scalar has four types
+	}
+	return ret
+}
+
+// xlapmr calls ?lapmr_: permute the rows of X.
+func xlapmr[T Scalar](forwrd int, m int, n int, x unsafe.Pointer, ldx int, k unsafe.Pointer) {
+	cforwrd := C.lapis_int(forwrd)
+	cm := C.lapis_int(m)
+	cn := C.lapis_int(n)
+	cldx := C.lapis_int(ldx)
+	switch any(*new(T)).(type) {
+	case float32:
+		C.slapmr_(&cforwrd, &cm, &cn, (*C.float)(x), &cldx, (*C.lapis_int)(k))
+	case float64:
+		C.dlapmr_(&cforwrd, &cm, &cn, (*C.double)(x), &cldx, (*C.lapis_int)(k))
+	case complex64:
+		C.clapmr_(&cforwrd, &cm, &cn, (*C.complexfloat)(x), &cldx, (*C.lapis_int)(k))
+	case complex128:
+		C.zlapmr_(&cforwrd, &cm, &cn, (*C.complexdouble)(x), &cldx, (*C.lapis_int)(k))
+	default:
+		panic("lapack: no ?lapmr for this element type") // unreachable: Scalar has four types
+	}
+}
+
+// xlapmt calls ?lapmt_: permute the columns of X.
+func xlapmt[T Scalar](forwrd int, m int, n int, x unsafe.Pointer, ldx int, k unsafe.Pointer) {
+	cforwrd := C.lapis_int(forwrd)
+	cm := C.lapis_int(m)
+	cn := C.lapis_int(n)
+	cldx := C.lapis_int(ldx)
+	switch any(*new(T)).(type) {
+	case float32:
+		C.slapmt_(&cforwrd, &cm, &cn, (*C.float)(x), &cldx, (*C.lapis_int)(k))
+	case float64:
+		C.dlapmt_(&cforwrd, &cm, &cn, (*C.double)(x), &cldx, (*C.lapis_int)(k))
+	case complex64:
+		C.clapmt_(&cforwrd, &cm, &cn, (*C.complexfloat)(x), &cldx, (*C.lapis_int)(k))
+	case complex128:
+		C.zlapmt_(&cforwrd, &cm, &cn, (*C.complexdouble)(x), &cldx, (*C.lapis_int)(k))
+	default:
+		panic("lapack: no ?lapmt for this element type") // unreachable: Scalar has four types
+	}
+}
+
 // families describes each dispatcher for errors: its routines and the
 // names of their arguments in order (real, complex), and what info > 0
 // means.
 var families = map[string]family{
-	"xgesv":  {routines: [4]string{"sgesv", "dgesv", "cgesv", "zgesv"}, args: [2][]string{{"n", "nrhs", "a", "lda", "ipiv", "b", "ldb"}, {"n", "nrhs", "a", "lda", "ipiv", "b", "ldb"}}, fail: ErrSingular},
-	"xgetrf": {routines: [4]string{"sgetrf", "dgetrf", "cgetrf", "zgetrf"}, args: [2][]string{{"m", "n", "a", "lda", "ipiv"}, {"m", "n", "a", "lda", "ipiv"}}, fail: ErrSingular},
-	"xgetrs": {routines: [4]string{"sgetrs", "dgetrs", "cgetrs", "zgetrs"}, args: [2][]string{{"trans", "n", "nrhs", "a", "lda", "ipiv", "b", "ldb"}, {"trans", "n", "nrhs", "a", "lda", "ipiv", "b", "ldb"}}, fail: nil},
-	"xgetri": {routines: [4]string{"sgetri", "dgetri", "cgetri", "zgetri"}, args: [2][]string{{"n", "a", "lda", "ipiv", "work", "lwork"}, {"n", "a", "lda", "ipiv", "work", "lwork"}}, fail: ErrSingular},
-	"xposv":  {routines: [4]string{"sposv", "dposv", "cposv", "zposv"}, args: [2][]string{{"uplo", "n", "nrhs", "a", "lda", "b", "ldb"}, {"uplo", "n", "nrhs", "a", "lda", "b", "ldb"}}, fail: ErrNotPositiveDefinite},
-	"xpotrf": {routines: [4]string{"spotrf", "dpotrf", "cpotrf", "zpotrf"}, args: [2][]string{{"uplo", "n", "a", "lda"}, {"uplo", "n", "a", "lda"}}, fail: ErrNotPositiveDefinite},
-	"xpotrs": {routines: [4]string{"spotrs", "dpotrs", "cpotrs", "zpotrs"}, args: [2][]string{{"uplo", "n", "nrhs", "a", "lda", "b", "ldb"}, {"uplo", "n", "nrhs", "a", "lda", "b", "ldb"}}, fail: nil},
-	"xpotri": {routines: [4]string{"spotri", "dpotri", "cpotri", "zpotri"}, args: [2][]string{{"uplo", "n", "a", "lda"}, {"uplo", "n", "a", "lda"}}, fail: ErrSingular},
-	"xsysv":  {routines: [4]string{"ssysv", "dsysv", "csysv", "zsysv"}, args: [2][]string{{"uplo", "n", "nrhs", "a", "lda", "ipiv", "b", "ldb", "work", "lwork"}, {"uplo", "n", "nrhs", "a", "lda", "ipiv", "b", "ldb", "work", "lwork"}}, fail: ErrSingular},
-	"xhesv":  {routines: [4]string{"ssysv", "dsysv", "chesv", "zhesv"}, args: [2][]string{{"uplo", "n", "nrhs", "a", "lda", "ipiv", "b", "ldb", "work", "lwork"}, {"uplo", "n", "nrhs", "a", "lda", "ipiv", "b", "ldb", "work", "lwork"}}, fail: ErrSingular},
-	"xtrtrs": {routines: [4]string{"strtrs", "dtrtrs", "ctrtrs", "ztrtrs"}, args: [2][]string{{"uplo", "trans", "diag", "n", "nrhs", "a", "lda", "b", "ldb"}, {"uplo", "trans", "diag", "n", "nrhs", "a", "lda", "b", "ldb"}}, fail: ErrSingular},
-	"xgeqrf": {routines: [4]string{"sgeqrf", "dgeqrf", "cgeqrf", "zgeqrf"}, args: [2][]string{{"m", "n", "a", "lda", "tau", "work", "lwork"}, {"m", "n", "a", "lda", "tau", "work", "lwork"}}, fail: nil},
-	"xgelqf": {routines: [4]string{"sgelqf", "dgelqf", "cgelqf", "zgelqf"}, args: [2][]string{{"m", "n", "a", "lda", "tau", "work", "lwork"}, {"m", "n", "a", "lda", "tau", "work", "lwork"}}, fail: nil},
-	"xorgqr": {routines: [4]string{"sorgqr", "dorgqr", "cungqr", "zungqr"}, args: [2][]string{{"m", "n", "k", "a", "lda", "tau", "work", "lwork"}, {"m", "n", "k", "a", "lda", "tau", "work", "lwork"}}, fail: nil},
-	"xormqr": {routines: [4]string{"sormqr", "dormqr", "cunmqr", "zunmqr"}, args: [2][]string{{"side", "trans", "m", "n", "k", "a", "lda", "tau", "c", "ldc", "work", "lwork"}, {"side", "trans", "m", "n", "k", "a", "lda", "tau", "c", "ldc", "work", "lwork"}}, fail: nil},
-	"xgels":  {routines: [4]string{"sgels", "dgels", "cgels", "zgels"}, args: [2][]string{{"trans", "m", "n", "nrhs", "a", "lda", "b", "ldb", "work", "lwork"}, {"trans", "m", "n", "nrhs", "a", "lda", "b", "ldb", "work", "lwork"}}, fail: ErrRankDeficient},
-	"xgelsd": {routines: [4]string{"sgelsd", "dgelsd", "cgelsd", "zgelsd"}, args: [2][]string{{"m", "n", "nrhs", "a", "lda", "b", "ldb", "s", "rcond", "rank", "work", "lwork", "iwork"}, {"m", "n", "nrhs", "a", "lda", "b", "ldb", "s", "rcond", "rank", "work", "lwork", "rwork", "iwork"}}, fail: ErrNoConvergence},
-	"xgesdd": {routines: [4]string{"sgesdd", "dgesdd", "cgesdd", "zgesdd"}, args: [2][]string{{"jobz", "m", "n", "a", "lda", "s", "u", "ldu", "vt", "ldvt", "work", "lwork", "iwork"}, {"jobz", "m", "n", "a", "lda", "s", "u", "ldu", "vt", "ldvt", "work", "lwork", "rwork", "iwork"}}, fail: ErrNoConvergence},
-	"xgesvd": {routines: [4]string{"sgesvd", "dgesvd", "cgesvd", "zgesvd"}, args: [2][]string{{"jobu", "jobvt", "m", "n", "a", "lda", "s", "u", "ldu", "vt", "ldvt", "work", "lwork"}, {"jobu", "jobvt", "m", "n", "a", "lda", "s", "u", "ldu", "vt", "ldvt", "work", "lwork", "rwork"}}, fail: ErrNoConvergence},
-	"xsyevd": {routines: [4]string{"ssyevd", "dsyevd", "cheevd", "zheevd"}, args: [2][]string{{"jobz", "uplo", "n", "a", "lda", "w", "work", "lwork", "iwork", "liwork"}, {"jobz", "uplo", "n", "a", "lda", "w", "work", "lwork", "rwork", "lrwork", "iwork", "liwork"}}, fail: ErrNoConvergence},
-	"xsyevr": {routines: [4]string{"ssyevr", "dsyevr", "cheevr", "zheevr"}, args: [2][]string{{"jobz", "rng", "uplo", "n", "a", "lda", "vl", "vu", "il", "iu", "abstol", "m", "w", "z", "ldz", "isuppz", "work", "lwork", "iwork", "liwork"}, {"jobz", "rng", "uplo", "n", "a", "lda", "vl", "vu", "il", "iu", "abstol", "m", "w", "z", "ldz", "isuppz", "work", "lwork", "rwork", "lrwork", "iwork", "liwork"}}, fail: ErrNoConvergence},
-	"xgeev":  {routines: [4]string{"sgeev", "dgeev", "cgeev", "zgeev"}, args: [2][]string{{"jobvl", "jobvr", "n", "a", "lda", "wr", "wi", "vl", "ldvl", "vr", "ldvr", "work", "lwork"}, {"jobvl", "jobvr", "n", "a", "lda", "w", "vl", "ldvl", "vr", "ldvr", "work", "lwork", "rwork"}}, fail: ErrNoConvergence},
-	"xgecon": {routines: [4]string{"sgecon", "dgecon", "cgecon", "zgecon"}, args: [2][]string{{"norm", "n", "a", "lda", "anorm", "rcond", "work", "iwork"}, {"norm", "n", "a", "lda", "anorm", "rcond", "work", "rwork"}}, fail: nil},
-	"xpocon": {routines: [4]string{"spocon", "dpocon", "cpocon", "zpocon"}, args: [2][]string{{"uplo", "n", "a", "lda", "anorm", "rcond", "work", "iwork"}, {"uplo", "n", "a", "lda", "anorm", "rcond", "work", "rwork"}}, fail: nil},
-	"xtrcon": {routines: [4]string{"strcon", "dtrcon", "ctrcon", "ztrcon"}, args: [2][]string{{"norm", "uplo", "diag", "n", "a", "lda", "rcond", "work", "iwork"}, {"norm", "uplo", "diag", "n", "a", "lda", "rcond", "work", "rwork"}}, fail: nil},
-	"xlange": {routines: [4]string{"slange", "dlange", "clange", "zlange"}, args: [2][]string{{"norm", "m", "n", "a", "lda", "work"}, {"norm", "m", "n", "a", "lda", "work"}}, fail: nil},
+	"xgesv":   {routines: [4]string{"sgesv", "dgesv", "cgesv", "zgesv"}, args: [2][]string{{"n", "nrhs", "a", "lda", "ipiv", "b", "ldb"}, {"n", "nrhs", "a", "lda", "ipiv", "b", "ldb"}}, fail: ErrSingular},
+	"xgetrf":  {routines: [4]string{"sgetrf", "dgetrf", "cgetrf", "zgetrf"}, args: [2][]string{{"m", "n", "a", "lda", "ipiv"}, {"m", "n", "a", "lda", "ipiv"}}, fail: ErrSingular},
+	"xgetrs":  {routines: [4]string{"sgetrs", "dgetrs", "cgetrs", "zgetrs"}, args: [2][]string{{"trans", "n", "nrhs", "a", "lda", "ipiv", "b", "ldb"}, {"trans", "n", "nrhs", "a", "lda", "ipiv", "b", "ldb"}}, fail: nil},
+	"xgetri":  {routines: [4]string{"sgetri", "dgetri", "cgetri", "zgetri"}, args: [2][]string{{"n", "a", "lda", "ipiv", "work", "lwork"}, {"n", "a", "lda", "ipiv", "work", "lwork"}}, fail: ErrSingular},
+	"xposv":   {routines: [4]string{"sposv", "dposv", "cposv", "zposv"}, args: [2][]string{{"uplo", "n", "nrhs", "a", "lda", "b", "ldb"}, {"uplo", "n", "nrhs", "a", "lda", "b", "ldb"}}, fail: ErrNotPositiveDefinite},
+	"xpotrf":  {routines: [4]string{"spotrf", "dpotrf", "cpotrf", "zpotrf"}, args: [2][]string{{"uplo", "n", "a", "lda"}, {"uplo", "n", "a", "lda"}}, fail: ErrNotPositiveDefinite},
+	"xpotrs":  {routines: [4]string{"spotrs", "dpotrs", "cpotrs", "zpotrs"}, args: [2][]string{{"uplo", "n", "nrhs", "a", "lda", "b", "ldb"}, {"uplo", "n", "nrhs", "a", "lda", "b", "ldb"}}, fail: nil},
+	"xpotri":  {routines: [4]string{"spotri", "dpotri", "cpotri", "zpotri"}, args: [2][]string{{"uplo", "n", "a", "lda"}, {"uplo", "n", "a", "lda"}}, fail: ErrSingular},
+	"xsysv":   {routines: [4]string{"ssysv", "dsysv", "csysv", "zsysv"}, args: [2][]string{{"uplo", "n", "nrhs", "a", "lda", "ipiv", "b", "ldb", "work", "lwork"}, {"uplo", "n", "nrhs", "a", "lda", "ipiv", "b", "ldb", "work", "lwork"}}, fail: ErrSingular},
+	"xhesv":   {routines: [4]string{"ssysv", "dsysv", "chesv", "zhesv"}, args: [2][]string{{"uplo", "n", "nrhs", "a", "lda", "ipiv", "b", "ldb", "work", "lwork"}, {"uplo", "n", "nrhs", "a", "lda", "ipiv", "b", "ldb", "work", "lwork"}}, fail: ErrSingular},
+	"xtrtrs":  {routines: [4]string{"strtrs", "dtrtrs", "ctrtrs", "ztrtrs"}, args: [2][]string{{"uplo", "trans", "diag", "n", "nrhs", "a", "lda", "b", "ldb"}, {"uplo", "trans", "diag", "n", "nrhs", "a", "lda", "b", "ldb"}}, fail: ErrSingular},
+	"xgeqrf":  {routines: [4]string{"sgeqrf", "dgeqrf", "cgeqrf", "zgeqrf"}, args: [2][]string{{"m", "n", "a", "lda", "tau", "work", "lwork"}, {"m", "n", "a", "lda", "tau", "work", "lwork"}}, fail: nil},
+	"xgelqf":  {routines: [4]string{"sgelqf", "dgelqf", "cgelqf", "zgelqf"}, args: [2][]string{{"m", "n", "a", "lda", "tau", "work", "lwork"}, {"m", "n", "a", "lda", "tau", "work", "lwork"}}, fail: nil},
+	"xorgqr":  {routines: [4]string{"sorgqr", "dorgqr", "cungqr", "zungqr"}, args: [2][]string{{"m", "n", "k", "a", "lda", "tau", "work", "lwork"}, {"m", "n", "k", "a", "lda", "tau", "work", "lwork"}}, fail: nil},
+	"xormqr":  {routines: [4]string{"sormqr", "dormqr", "cunmqr", "zunmqr"}, args: [2][]string{{"side", "trans", "m", "n", "k", "a", "lda", "tau", "c", "ldc", "work", "lwork"}, {"side", "trans", "m", "n", "k", "a", "lda", "tau", "c", "ldc", "work", "lwork"}}, fail: nil},
+	"xgels":   {routines: [4]string{"sgels", "dgels", "cgels", "zgels"}, args: [2][]string{{"trans", "m", "n", "nrhs", "a", "lda", "b", "ldb", "work", "lwork"}, {"trans", "m", "n", "nrhs", "a", "lda", "b", "ldb", "work", "lwork"}}, fail: ErrRankDeficient},
+	"xgelsd":  {routines: [4]string{"sgelsd", "dgelsd", "cgelsd", "zgelsd"}, args: [2][]string{{"m", "n", "nrhs", "a", "lda", "b", "ldb", "s", "rcond", "rank", "work", "lwork", "iwork"}, {"m", "n", "nrhs", "a", "lda", "b", "ldb", "s", "rcond", "rank", "work", "lwork", "rwork", "iwork"}}, fail: ErrNoConvergence},
+	"xgesdd":  {routines: [4]string{"sgesdd", "dgesdd", "cgesdd", "zgesdd"}, args: [2][]string{{"jobz", "m", "n", "a", "lda", "s", "u", "ldu", "vt", "ldvt", "work", "lwork", "iwork"}, {"jobz", "m", "n", "a", "lda", "s", "u", "ldu", "vt", "ldvt", "work", "lwork", "rwork", "iwork"}}, fail: ErrNoConvergence},
+	"xgesvd":  {routines: [4]string{"sgesvd", "dgesvd", "cgesvd", "zgesvd"}, args: [2][]string{{"jobu", "jobvt", "m", "n", "a", "lda", "s", "u", "ldu", "vt", "ldvt", "work", "lwork"}, {"jobu", "jobvt", "m", "n", "a", "lda", "s", "u", "ldu", "vt", "ldvt", "work", "lwork", "rwork"}}, fail: ErrNoConvergence},
+	"xsyevd":  {routines: [4]string{"ssyevd", "dsyevd", "cheevd", "zheevd"}, args: [2][]string{{"jobz", "uplo", "n", "a", "lda", "w", "work", "lwork", "iwork", "liwork"}, {"jobz", "uplo", "n", "a", "lda", "w", "work", "lwork", "rwork", "lrwork", "iwork", "liwork"}}, fail: ErrNoConvergence},
+	"xsyevr":  {routines: [4]string{"ssyevr", "dsyevr", "cheevr", "zheevr"}, args: [2][]string{{"jobz", "rng", "uplo", "n", "a", "lda", "vl", "vu", "il", "iu", "abstol", "m", "w", "z", "ldz", "isuppz", "work", "lwork", "iwork", "liwork"}, {"jobz", "rng", "uplo", "n", "a", "lda", "vl", "vu", "il", "iu", "abstol", "m", "w", "z", "ldz", "isuppz", "work", "lwork", "rwork", "lrwork", "iwork", "liwork"}}, fail: ErrNoConvergence},
+	"xgeev":   {routines: [4]string{"sgeev", "dgeev", "cgeev", "zgeev"}, args: [2][]string{{"jobvl", "jobvr", "n", "a", "lda", "wr", "wi", "vl", "ldvl", "vr", "ldvr", "work", "lwork"}, {"jobvl", "jobvr", "n", "a", "lda", "w", "vl", "ldvl", "vr", "ldvr", "work", "lwork", "rwork"}}, fail: ErrNoConvergence},
+	"xgecon":  {routines: [4]string{"sgecon", "dgecon", "cgecon", "zgecon"}, args: [2][]string{{"norm", "n", "a", "lda", "anorm", "rcond", "work", "iwork"}, {"norm", "n", "a", "lda", "anorm", "rcond", "work", "rwork"}}, fail: nil},
+	"xpocon":  {routines: [4]string{"spocon", "dpocon", "cpocon", "zpocon"}, args: [2][]string{{"uplo", "n", "a", "lda", "anorm", "rcond", "work", "iwork"}, {"uplo", "n", "a", "lda", "anorm", "rcond", "work", "rwork"}}, fail: nil},
+	"xtrcon":  {routines: [4]string{"strcon", "dtrcon", "ctrcon", "ztrcon"}, args: [2][]string{{"norm", "uplo", "diag", "n", "a", "lda", "rcond", "work", "iwork"}, {"norm", "uplo", "diag", "n", "a", "lda", "rcond", "work", "rwork"}}, fail: nil},
+	"xlange":  {routines: [4]string{"slange", "dlange", "clange", "zlange"}, args: [2][]string{{"norm", "m", "n", "a", "lda", "work"}, {"norm", "m", "n", "a", "lda", "work"}}, fail: nil},
+	"xorglq":  {routines: [4]string{"sorglq", "dorglq", "cunglq", "zunglq"}, args: [2][]string{{"m", "n", "k", "a", "lda", "tau", "work", "lwork"}, {"m", "n", "k", "a", "lda", "tau", "work", "lwork"}}, fail: nil},
+	"xormlq":  {routines: [4]string{"sormlq", "dormlq", "cunmlq", "zunmlq"}, args: [2][]string{{"side", "trans", "m", "n", "k", "a", "lda", "tau", "c", "ldc", "work", "lwork"}, {"side", "trans", "m", "n", "k", "a", "lda", "tau", "c", "ldc", "work", "lwork"}}, fail: nil},
+	"xgeqp3":  {routines: [4]string{"sgeqp3", "dgeqp3", "cgeqp3", "zgeqp3"}, args: [2][]string{{"m", "n", "a", "lda", "jpvt", "tau", "work", "lwork"}, {"m", "n", "a", "lda", "jpvt", "tau", "work", "lwork", "rwork"}}, fail: nil},
+	"xtrtri":  {routines: [4]string{"strtri", "dtrtri", "ctrtri", "ztrtri"}, args: [2][]string{{"uplo", "diag", "n", "a", "lda"}, {"uplo", "diag", "n", "a", "lda"}}, fail: ErrSingular},
+	"xpstrf":  {routines: [4]string{"spstrf", "dpstrf", "cpstrf", "zpstrf"}, args: [2][]string{{"uplo", "n", "a", "lda", "piv", "rank", "tol", "work"}, {"uplo", "n", "a", "lda", "piv", "rank", "tol", "work"}}, fail: ErrNotPositiveDefinite},
+	"xpbtrf":  {routines: [4]string{"spbtrf", "dpbtrf", "cpbtrf", "zpbtrf"}, args: [2][]string{{"uplo", "n", "kd", "ab", "ldab"}, {"uplo", "n", "kd", "ab", "ldab"}}, fail: ErrNotPositiveDefinite},
+	"xpbcon":  {routines: [4]string{"spbcon", "dpbcon", "cpbcon", "zpbcon"}, args: [2][]string{{"uplo", "n", "kd", "ab", "ldab", "anorm", "rcond", "work", "iwork"}, {"uplo", "n", "kd", "ab", "ldab", "anorm", "rcond", "work", "rwork"}}, fail: nil},
+	"xggsvd3": {routines: [4]string{"sggsvd3", "dggsvd3", "cggsvd3", "zggsvd3"}, args: [2][]string{{"jobu", "jobv", "jobq", "m", "n", "p", "k", "l", "a", "lda", "b", "ldb", "alpha", "beta", "u", "ldu", "v", "ldv", "q", "ldq", "work", "lwork", "iwork"}, {"jobu", "jobv", "jobq", "m", "n", "p", "k", "l", "a", "lda", "b", "ldb", "alpha", "beta", "u", "ldu", "v", "ldv", "q", "ldq", "work", "lwork", "rwork", "iwork"}}, fail: ErrNoConvergence},
+	"xlantr":  {routines: [4]string{"slantr", "dlantr", "clantr", "zlantr"}, args: [2][]string{{"norm", "uplo", "diag", "m", "n", "a", "lda", "work"}, {"norm", "uplo", "diag", "m", "n", "a", "lda", "work"}}, fail: nil},
+	"xlansy":  {routines: [4]string{"slansy", "dlansy", "clansy", "zlansy"}, args: [2][]string{{"norm", "uplo", "n", "a", "lda", "work"}, {"norm", "uplo", "n", "a", "lda", "work"}}, fail: nil},
+	"xlapmr":  {routines: [4]string{"slapmr", "dlapmr", "clapmr", "zlapmr"}, args: [2][]string{{"forwrd", "m", "n", "x", "ldx", "k"}, {"forwrd", "m", "n", "x", "ldx", "k"}}, fail: nil},
+	"xlapmt":  {routines: [4]string{"slapmt", "dlapmt", "clapmt", "zlapmt"}, args: [2][]string{{"forwrd", "m", "n", "x", "ldx", "k"}, {"forwrd", "m", "n", "x", "ldx", "k"}}, fail: nil},
 }

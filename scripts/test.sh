@@ -53,6 +53,9 @@ fi
 step "go test -race"
 GOEXPERIMENT=cgocheck2 go test -race -count=1 ./...
 
+step "gonum/mat's own test suite with lapis as BLAS and LAPACK"
+bash scripts/gonum-mat.sh
+
 step "guard pages, full tables, with checkptr (under -race they run a sample)"
 go test -count=1 -gcflags=all=-d=checkptr -run '^TestGuard$' ./...
 

@@ -33,7 +33,7 @@ import (
 type family struct {
 	name   string
 	params string
-	ret    string // "" or R (a real result, float64 in Go)
+	ret    string // "" (info), R (a real result, float64 in Go) or V (nothing)
 	f      [4]string
 	fail   string
 	doc    string
@@ -66,6 +66,21 @@ var families = []family{
 	{"xpocon", "uplo:c n:i a:P lda:i anorm:r rcond:ro work:P iwork:I/R rwork:R/C", "", [4]string{"spocon", "dpocon", "cpocon", "zpocon"}, "", "reciprocal condition number from potrf's factor"},
 	{"xtrcon", "norm:c uplo:c diag:c n:i a:P lda:i rcond:ro work:P iwork:I/R rwork:R/C", "", [4]string{"strcon", "dtrcon", "ctrcon", "ztrcon"}, "", "reciprocal condition number of a triangular matrix"},
 	{"xlange", "norm:c m:i n:i a:P lda:i work:R", "R", [4]string{"slange", "dlange", "clange", "zlange"}, "", "a norm of A"},
+	// Families the row-major gonum adapter (gonum.go) needs: the LQ
+	// counterparts of the QR routines, and routines lapack.Float64 has
+	// that the typed layer does not use.
+	{"xorglq", "m:i n:i k:i a:P lda:i tau:P work:P lwork:i", "", [4]string{"sorglq", "dorglq", "cunglq", "zunglq"}, "", "Q from gelqf's reflectors"},
+	{"xormlq", "side:c trans:c m:i n:i k:i a:P lda:i tau:P c:P ldc:i work:P lwork:i", "", [4]string{"sormlq", "dormlq", "cunmlq", "zunmlq"}, "", "C = op(Q) C or C op(Q), Q from gelqf"},
+	{"xgeqp3", "m:i n:i a:P lda:i jpvt:I tau:P work:P lwork:i rwork:R/C", "", [4]string{"sgeqp3", "dgeqp3", "cgeqp3", "zgeqp3"}, "", "A P = Q R with column pivoting"},
+	{"xtrtri", "uplo:c diag:c n:i a:P lda:i", "", [4]string{"strtri", "dtrtri", "ctrtri", "ztrtri"}, "ErrSingular", "A^-1, A triangular"},
+	{"xpstrf", "uplo:c n:i a:P lda:i piv:I rank:io tol:r work:R", "", [4]string{"spstrf", "dpstrf", "cpstrf", "zpstrf"}, "ErrNotPositiveDefinite", "P^T A P = U^H U or L L^H with complete pivoting"},
+	{"xpbtrf", "uplo:c n:i kd:i ab:P ldab:i", "", [4]string{"spbtrf", "dpbtrf", "cpbtrf", "zpbtrf"}, "ErrNotPositiveDefinite", "A = U^H U or L L^H, A banded"},
+	{"xpbcon", "uplo:c n:i kd:i ab:P ldab:i anorm:r rcond:ro work:P iwork:I/R rwork:R/C", "", [4]string{"spbcon", "dpbcon", "cpbcon", "zpbcon"}, "", "reciprocal condition number from pbtrf's factor"},
+	{"xggsvd3", "jobu:c jobv:c jobq:c m:i n:i p:i k:io l:io a:P lda:i b:P ldb:i alpha:R beta:R u:P ldu:i v:P ldv:i q:P ldq:i work:P lwork:i rwork:R/C iwork:I", "", [4]string{"sggsvd3", "dggsvd3", "cggsvd3", "zggsvd3"}, "ErrNoConvergence", "the generalized SVD of (A, B)"},
+	{"xlantr", "norm:c uplo:c diag:c m:i n:i a:P lda:i work:R", "R", [4]string{"slantr", "dlantr", "clantr", "zlantr"}, "", "a norm of a trapezoidal A"},
+	{"xlansy", "norm:c uplo:c n:i a:P lda:i work:R", "R", [4]string{"slansy", "dlansy", "clansy", "zlansy"}, "", "a norm of a symmetric A"},
+	{"xlapmr", "forwrd:i m:i n:i x:P ldx:i k:I", "V", [4]string{"slapmr", "dlapmr", "clapmr", "zlapmr"}, "", "permute the rows of X"},
+	{"xlapmt", "forwrd:i m:i n:i x:P ldx:i k:I", "V", [4]string{"slapmt", "dlapmt", "clapmt", "zlapmt"}, "", "permute the columns of X"},
 }
 
 var types = [4]struct{ goType, cElem, cReal string }{
@@ -172,8 +187,11 @@ func emit(b *bytes.Buffer, f family) {
 		}
 	}
 	ret := " (info int)"
-	if f.ret == "R" {
+	switch f.ret {
+	case "R":
 		ret = " (ret float64)"
+	case "V":
+		ret = ""
 	}
 	fmt.Fprintf(b, "// %s calls ?%s_: %s.\n", f.name, strings.TrimPrefix(f.name, "x"), f.doc)
 	fmt.Fprintf(b, "func %s[T Scalar](%s)%s {\n", f.name, strings.Join(sig, ", "), ret)
@@ -248,9 +266,10 @@ func emit(b *bytes.Buffer, f family) {
 	}
 	b.WriteString("\tdefault:\n\t\tpanic(\"lapack: no ?" + strings.TrimPrefix(f.name, "x") + " for this element type\") // unreachable: Scalar has four types\n")
 	b.WriteString("\t}\n")
-	if f.ret == "R" {
+	switch f.ret {
+	case "R":
 		b.WriteString("\treturn ret\n")
-	} else {
+	case "":
 		b.WriteString("\treturn int(cinfo)\n")
 	}
 	b.WriteString("}\n\n")

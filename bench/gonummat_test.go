@@ -1,0 +1,97 @@
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	gonumblas "gonum.org/v1/gonum/blas/gonum"
+	gonumlapack "gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/gonum"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/netlib/lapack/netlib"
+
+	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/lapack"
+)
+
+// BenchmarkGonumMat times gonum/mat's own decompositions and solve, the
+// code a gonum program already has, under three LAPACKs, side by side in
+// one run (issue 12):
+//
+//	impl=gonum   gonum's pure-Go BLAS and LAPACK (mat's defaults)
+//	impl=netlib  gonum/netlib's LAPACK (LAPACKE's row-major entry points on
+//	             the linked OpenBLAS) with lapis's BLAS
+//	impl=lapis   lapack.Gonum with lapis's BLAS: the two lines
+//	             blas64.Use(cblas.Gonum{}); lapack64.Use(lapack.Gonum{})
+//
+// ops: mat.SVD (SVDThin: Dgesvd), mat.EigenSym (Dsyev: lapis answers it
+// with dsyevd, gonum/netlib with dsyev), mat.Eigen (EigenRight: Dgeev),
+// mat.Cholesky, mat.LU and mat.Dense.Solve (LU, Dgecon, Dgetrs) of an
+// n x n matrix and one right-hand side. OpenBLAS runs on one thread, as
+// gonum does. scripts/bench-gonum-mat.sh runs it and prints the table.
+func BenchmarkGonumMat(b *testing.B) {
+	threads := cblas.Threads()
+	if err := cblas.SetThreads(1); err != nil {
+		b.Logf("OpenBLAS threads: %v", err)
+	}
+	b.Cleanup(func() {
+		_ = cblas.SetThreads(threads)
+		blas64.Use(gonumblas.Implementation{})
+		lapack64.Use(gonum.Implementation{})
+	})
+	impls := []struct {
+		name string
+		b    blas.Float64
+		l    gonumlapack.Float64
+	}{
+		{"gonum", gonumblas.Implementation{}, gonum.Implementation{}},
+		{"netlib", cblas.Gonum{}, netlib.Implementation{}},
+		{"lapis", cblas.Gonum{}, lapack.Gonum{}},
+	}
+	for _, n := range []int{100, 500} {
+		rnd := rand.New(rand.NewPCG(12, uint64(n)))
+		a := mat.NewDense(n, n, nil)
+		for i := range n {
+			for j := range n {
+				a.Set(i, j, 2*rnd.Float64()-1)
+			}
+		}
+		spd := mat.NewSymDense(n, nil)
+		spd.SymOuterK(1, a)
+		for i := range n {
+			spd.SetSym(i, i, spd.At(i, i)+float64(n))
+		}
+		rhs := mat.NewDense(n, 1, nil)
+		for i := range n {
+			rhs.Set(i, 0, 2*rnd.Float64()-1)
+		}
+		ops := []struct {
+			name string
+			run  func() bool
+		}{
+			{"svd", func() bool { var s mat.SVD; return s.Factorize(a, mat.SVDThin) }},
+			{"eigensym", func() bool { var e mat.EigenSym; return e.Factorize(spd, true) }},
+			{"eigen", func() bool { var e mat.Eigen; return e.Factorize(a, mat.EigenRight) }},
+			{"cholesky", func() bool { var c mat.Cholesky; return c.Factorize(spd) }},
+			{"lu", func() bool { var lu mat.LU; lu.Factorize(a); return true }},
+			{"solve", func() bool { var x mat.Dense; return x.Solve(a, rhs) == nil }},
+		}
+		for _, op := range ops {
+			for _, impl := range impls {
+				b.Run(fmt.Sprintf("op=%s/n=%d/impl=%s", op.name, n, impl.name), func(b *testing.B) {
+					blas64.Use(impl.b)
+					lapack64.Use(impl.l)
+					for b.Loop() {
+						if !op.run() {
+							b.Fatalf("%s failed", op.name)
+						}
+					}
+				})
+			}
+		}
+	}
+}

@@ -1,0 +1,708 @@
+package lapack
+
+import (
+	"unsafe"
+
+	"gonum.org/v1/gonum/blas"
+	gonumlapack "gonum.org/v1/gonum/lapack"
+
+	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Gonum's orthogonal factorisations, least squares, singular values and
+// eigenvalues (see Gonum for which copy).
+
+// Dgeqrf computes A = Q R in place: dgelqf on S = A^T = R^T Q^T, the same
+// reflectors and tau, no copy.
+func (Gonum) Dgeqrf(m, n int, a []float64, lda int, tau, work []float64, lwork int) {
+	switch {
+	case m < 0:
+		panic(mLT0)
+	case n < 0:
+		panic(nLT0)
+	case lda < max(1, n):
+		panic(badLdA)
+	case lwork < max(1, n) && lwork != -1:
+		panic(badLWork)
+	case len(work) < max(1, lwork):
+		panic(shortWork)
+	}
+	k := min(m, n)
+	if k == 0 {
+		work[0] = 1
+		return
+	}
+	gnFits(m, n, lda, lwork)
+	if lwork == -1 {
+		work[0] = float64(max(n, gnQuery(func(w, _ unsafe.Pointer) { xgelqf[float64](n, m, nil, lda, nil, w, -1) })))
+		return
+	}
+	if len(a) < (m-1)*lda+n {
+		panic(shortA)
+	}
+	if len(tau) != k {
+		panic(badLenTau)
+	}
+	policy.Lapack.Add(1)
+	xgelqf[float64](n, m, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
+}
+
+// Dgelqf computes A = L Q in place: dgeqrf on S = A^T = Q^T L^T, no copy.
+func (Gonum) Dgelqf(m, n int, a []float64, lda int, tau, work []float64, lwork int) {
+	switch {
+	case m < 0:
+		panic(mLT0)
+	case n < 0:
+		panic(nLT0)
+	case lda < max(1, n):
+		panic(badLdA)
+	case lwork < max(1, m) && lwork != -1:
+		panic(badLWork)
+	case len(work) < max(1, lwork):
+		panic(shortWork)
+	}
+	k := min(m, n)
+	if k == 0 {
+		work[0] = 1
+		return
+	}
+	gnFits(m, n, lda, lwork)
+	if lwork == -1 {
+		work[0] = float64(max(m, gnQuery(func(w, _ unsafe.Pointer) { xgeqrf[float64](n, m, nil, lda, nil, w, -1) })))
+		return
+	}
+	if len(a) < (m-1)*lda+n {
+		panic(shortA)
+	}
+	if len(tau) < k {
+		panic(shortTau)
+	}
+	policy.Lapack.Add(1)
+	xgeqrf[float64](n, m, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
+}
+
+// Dorgqr generates the m x n Q of Dgeqrf: dorglq on S = Q^T, no copy.
+func (Gonum) Dorgqr(m, n, k int, a []float64, lda int, tau, work []float64, lwork int) {
+	switch {
+	case m < 0:
+		panic(mLT0)
+	case n < 0:
+		panic(nLT0)
+	case n > m:
+		panic(nGTM)
+	case k < 0:
+		panic(kLT0)
+	case k > n:
+		panic(kGTN)
+	case lda < max(1, n) && lwork != -1:
+		panic(badLdA)
+	case lwork < max(1, n) && lwork != -1:
+		panic(badLWork)
+	case len(work) < max(1, lwork):
+		panic(shortWork)
+	}
+	if n == 0 {
+		work[0] = 1
+		return
+	}
+	gnFits(m, n, k, lda, lwork)
+	if lwork == -1 {
+		work[0] = float64(max(n, gnQuery(func(w, _ unsafe.Pointer) { xorglq[float64](n, m, k, nil, n, nil, w, -1) })))
+		return
+	}
+	switch {
+	case len(a) < (m-1)*lda+n:
+		panic(shortA)
+	case len(tau) != k:
+		panic(badLenTau)
+	}
+	policy.Lapack.Add(1)
+	xorglq[float64](n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
+}
+
+// Dorglq generates the m x n Q of Dgelqf: dorgqr on S = Q^T, no copy.
+func (Gonum) Dorglq(m, n, k int, a []float64, lda int, tau, work []float64, lwork int) {
+	switch {
+	case m < 0:
+		panic(mLT0)
+	case n < m:
+		panic(nLTM)
+	case k < 0:
+		panic(kLT0)
+	case k > m:
+		panic(kGTM)
+	case lda < max(1, n):
+		panic(badLdA)
+	case lwork < max(1, m) && lwork != -1:
+		panic(badLWork)
+	case len(work) < max(1, lwork):
+		panic(shortWork)
+	}
+	if m == 0 {
+		work[0] = 1
+		return
+	}
+	gnFits(m, n, k, lda, lwork)
+	if lwork == -1 {
+		work[0] = float64(max(m, gnQuery(func(w, _ unsafe.Pointer) { xorgqr[float64](n, m, k, nil, lda, nil, w, -1) })))
+		return
+	}
+	switch {
+	case len(a) < (m-1)*lda+n:
+		panic(shortA)
+	case len(tau) < k:
+		panic(shortTau)
+	}
+	policy.Lapack.Add(1)
+	xorgqr[float64](n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
+}
+
+// Dormqr computes op(Q) C or C op(Q), Q from Dgeqrf: dormlq on C^T with
+// the side swapped and trans kept, no copy. Transposing C flips trans,
+// and the product dormlq forms from the same reflectors, H(k)...H(1), is
+// Q^T: the two flips cancel.
+func (Gonum) Dormqr(side blas.Side, trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, work []float64, lwork int) {
+	left := side == blas.Left
+	nq, nw := n, m
+	if left {
+		nq, nw = m, n
+	}
+	switch {
+	case !left && side != blas.Right:
+		panic(badSide)
+	case trans != blas.NoTrans && trans != blas.Trans:
+		panic(badTrans)
+	case m < 0:
+		panic(mLT0)
+	case n < 0:
+		panic(nLT0)
+	case k < 0:
+		panic(kLT0)
+	case left && k > m:
+		panic(kGTM)
+	case !left && k > n:
+		panic(kGTN)
+	case lda < max(1, k):
+		panic(badLdA)
+	case ldc < max(1, n):
+		panic(badLdC)
+	case lwork < max(1, nw) && lwork != -1:
+		panic(badLWork)
+	case len(work) < max(1, lwork):
+		panic(shortWork)
+	}
+	if m == 0 || n == 0 || k == 0 {
+		work[0] = 1
+		return
+	}
+	gnFits(m, n, k, lda, ldc, lwork)
+	if lwork == -1 {
+		work[0] = float64(max(nw, gnQuery(func(w, _ unsafe.Pointer) {
+			xormlq[float64](gnSideT(side), gnTrans(trans), n, m, k, nil, lda, nil, nil, ldc, w, -1)
+		})))
+		return
+	}
+	switch {
+	case len(a) < (nq-1)*lda+k:
+		panic(shortA)
+	case len(tau) != k:
+		panic(badLenTau)
+	case len(c) < (m-1)*ldc+n:
+		panic(shortC)
+	}
+	policy.Lapack.Add(1)
+	xormlq[float64](gnSideT(side), gnTrans(trans), n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(c), ldc, ptrOf(work), lwork)
+}
+
+// Dormlq computes op(Q) C or C op(Q), Q from Dgelqf: dormqr on C^T with
+// the side swapped and trans kept (as Dormqr), no copy.
+func (Gonum) Dormlq(side blas.Side, trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, work []float64, lwork int) {
+	left := side == blas.Left
+	nw := m
+	if left {
+		nw = n
+	}
+	switch {
+	case !left && side != blas.Right:
+		panic(badSide)
+	case trans != blas.Trans && trans != blas.NoTrans:
+		panic(badTrans)
+	case m < 0:
+		panic(mLT0)
+	case n < 0:
+		panic(nLT0)
+	case k < 0:
+		panic(kLT0)
+	case left && k > m:
+		panic(kGTM)
+	case !left && k > n:
+		panic(kGTN)
+	case left && lda < max(1, m):
+		panic(badLdA)
+	case !left && lda < max(1, n):
+		panic(badLdA)
+	case lwork < max(1, nw) && lwork != -1:
+		panic(badLWork)
+	case len(work) < max(1, lwork):
+		panic(shortWork)
+	}
+	if m == 0 || n == 0 || k == 0 {
+		work[0] = 1
+		return
+	}
+	gnFits(m, n, k, lda, ldc, lwork)
+	if lwork == -1 {
+		work[0] = float64(max(nw, gnQuery(func(w, _ unsafe.Pointer) {
+			xormqr[float64](gnSideT(side), gnTrans(trans), n, m, k, nil, lda, nil, nil, ldc, w, -1)
+		})))
+		return
+	}
+	switch {
+	case left && len(a) < (k-1)*lda+m:
+		panic(shortA)
+	case !left && len(a) < (k-1)*lda+n:
+		panic(shortA)
+	case len(tau) < k:
+		panic(shortTau)
+	case len(c) < (m-1)*ldc+n:
+		panic(shortC)
+	}
+	policy.Lapack.Add(1)
+	xormqr[float64](gnSideT(side), gnTrans(trans), n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(c), ldc, ptrOf(work), lwork)
+}
+
+// Dgeqp3 computes A P = Q R with column pivoting (through a column-major
+// copy of a: LAPACK has no row-pivoted LQ).
+func (Gonum) Dgeqp3(m, n int, a []float64, lda int, jpvt []int, tau, work []float64, lwork int) {
+	minmn := min(m, n)
+	iws := 3*n + 1
+	if minmn == 0 {
+		iws = 1
+	}
+	switch {
+	case m < 0:
+		panic(mLT0)
+	case n < 0:
+		panic(nLT0)
+	case lda < max(1, n):
+		panic(badLdA)
+	case lwork < iws && lwork != -1:
+		panic(badLWork)
+	case len(work) < max(1, lwork):
+		panic(shortWork)
+	}
+	if minmn == 0 {
+		work[0] = 1
+		return
+	}
+	gnFits(m, n, lda, lwork)
+	if lwork == -1 {
+		work[0] = float64(max(iws, gnQuery(func(w, _ unsafe.Pointer) { xgeqp3[float64](m, n, nil, m, nil, nil, w, -1, nil) })))
+		return
+	}
+	switch {
+	case len(a) < (m-1)*lda+n:
+		panic(shortA)
+	case len(jpvt) != n:
+		panic(badLenJpvt)
+	case len(tau) < minmn:
+		panic(shortTau)
+	}
+	for _, v := range jpvt {
+		if v < -1 || n <= v {
+			panic(badJpvt)
+		}
+	}
+	p := getInts(n)
+	for j, v := range jpvt {
+		p.set(j, gnBool(v >= 0)) // gonum: >= 0 leads, -1 is free; LAPACK: nonzero leads
+	}
+	c := gnColMajor(m, n, a, lda, true)
+	policy.Lapack.Add(1)
+	xgeqp3[float64](m, n, c.ptr(), c.ld, p.ptr(), ptrOf(tau), ptrOf(work), lwork, nil)
+	c.store(m, n, a, lda)
+	c.put()
+	p.store(jpvt, -1)
+	p.put()
+}
+
+// Dgels solves least squares or minimum norm problems with op(A), A of
+// full rank: dgels on S = A^T with trans swapped (a in place); b through
+// a column-major copy unless it is one contiguous column.
+func (Gonum) Dgels(trans blas.Transpose, m, n, nrhs int, a []float64, lda int, b []float64, ldb int, work []float64, lwork int) bool {
+	mn := min(m, n)
+	minwrk := mn + max(mn, nrhs)
+	switch {
+	case trans != blas.NoTrans && trans != blas.Trans && trans != blas.ConjTrans:
+		panic(badTrans)
+	case m < 0:
+		panic(mLT0)
+	case n < 0:
+		panic(nLT0)
+	case nrhs < 0:
+		panic(nrhsLT0)
+	case lda < max(1, n):
+		panic(badLdA)
+	case ldb < max(1, nrhs):
+		panic(badLdB)
+	case lwork < max(1, minwrk) && lwork != -1:
+		panic(badLWork)
+	case len(work) < max(1, lwork):
+		panic(shortWork)
+	}
+	mx := max(m, n)
+	if mn == 0 || nrhs == 0 {
+		for i := range mx { // gonum zeroes b
+			clear(b[i*ldb : i*ldb+nrhs])
+		}
+		work[0] = 1
+		return true
+	}
+	gnFits(m, n, nrhs, lda, ldb, lwork)
+	tr := byte('T') // op(A) = A = S^T
+	if trans != blas.NoTrans {
+		tr = 'N'
+	}
+	if lwork == -1 {
+		work[0] = float64(max(minwrk, gnQuery(func(w, _ unsafe.Pointer) { xgels[float64](tr, n, m, nrhs, nil, lda, nil, mx, w, -1) })))
+		return true
+	}
+	switch {
+	case len(a) < (m-1)*lda+n:
+		panic(shortA)
+	case len(b) < (mx-1)*ldb+nrhs:
+		panic(shortB)
+	}
+	var cb gnCopy
+	bp := ptrOf(b)
+	if nrhs > 1 || ldb > 1 {
+		cb = gnColMajor(mx, nrhs, b, ldb, true)
+		bp = cb.ptr()
+	}
+	policy.Lapack.Add(1)
+	info := xgels[float64](tr, n, m, nrhs, ptrOf(a), lda, bp, mx, ptrOf(work), lwork)
+	cb.store(mx, nrhs, b, ldb)
+	cb.put()
+	return info == 0
+}
+
+// Dgesvd computes A = U Σ V^T by dgesvd on A itself, through column-major
+// copies (a in and out, u and vt out). The identity S = A^T = V Σ U^T
+// (dgesvd on the stored transpose with the jobs, u and vt swapped) needs
+// no copy, but runs LAPACK's algorithm on A^T, which picks other signs
+// for the singular vectors than dgesvd on A (gonum's Dgesvd, reference
+// LAPACK, gonum/netlib): gonum/mat's TestSVD pins those signs, and
+// callers may too. The copies cost O(mn + m^2 + n^2) next to the SVD's
+// O(mn min(m, n)).
+func (Gonum) Dgesvd(jobU, jobVT gonumlapack.SVDJob, m, n int, a []float64, lda int, s, u []float64, ldu int, vt []float64, ldvt int, work []float64, lwork int) (ok bool) {
+	if jobU == gonumlapack.SVDOverwrite || jobVT == gonumlapack.SVDOverwrite {
+		panic(noSVDO)
+	}
+	wantua := jobU == gonumlapack.SVDAll
+	wantus := jobU == gonumlapack.SVDStore
+	if !(wantua || wantus || jobU == gonumlapack.SVDNone) {
+		panic(badSVDJob)
+	}
+	wantva := jobVT == gonumlapack.SVDAll
+	wantvs := jobVT == gonumlapack.SVDStore
+	wantvas := wantva || wantvs
+	if !(wantva || wantvs || jobVT == gonumlapack.SVDNone) {
+		panic(badSVDJob)
+	}
+	minmn := min(m, n)
+	minwork := 1
+	if minmn > 0 {
+		minwork = max(3*minmn+max(m, n), 5*minmn)
+	}
+	switch {
+	case m < 0:
+		panic(mLT0)
+	case n < 0:
+		panic(nLT0)
+	case lda < max(1, n):
+		panic(badLdA)
+	case ldu < 1, wantua && ldu < m, wantus && ldu < minmn:
+		panic(badLdU)
+	case ldvt < 1 || (wantvas && ldvt < n):
+		panic(badLdVT)
+	case lwork < minwork && lwork != -1:
+		panic(badLWork)
+	case len(work) < max(1, lwork):
+		panic(shortWork)
+	}
+	if minmn == 0 {
+		work[0] = 1
+		return true
+	}
+	gnFits(m, n, lda, ldu, ldvt, lwork)
+	urows, ucols := m, m // the u and vt LAPACK writes
+	if wantus {
+		ucols = minmn
+	}
+	vrows := n
+	if wantvs {
+		vrows = minmn
+	}
+	if lwork == -1 {
+		work[0] = float64(max(minwork, gnQuery(func(w, _ unsafe.Pointer) {
+			xgesvd[float64](byte(jobU), byte(jobVT), m, n, nil, m, nil, nil, max(1, urows), nil, max(1, vrows), w, -1, nil)
+		})))
+		return true
+	}
+	if len(a) < (m-1)*lda+n {
+		panic(shortA)
+	}
+	if len(s) < minmn {
+		panic(shortS)
+	}
+	if (len(u) < (m-1)*ldu+m && wantua) || (len(u) < (m-1)*ldu+minmn && wantus) {
+		panic(shortU)
+	}
+	if (len(vt) < (n-1)*ldvt+n && wantva) || (len(vt) < (minmn-1)*ldvt+n && wantvs) {
+		panic(shortVT)
+	}
+	ca := gnColMajor(m, n, a, lda, true)
+	var cu, cvt gnCopy
+	if wantua || wantus {
+		cu = gnColMajor(urows, ucols, u, ldu, false)
+	}
+	if wantvas {
+		cvt = gnColMajor(vrows, n, vt, ldvt, false)
+	}
+	policy.Lapack.Add(1)
+	info := xgesvd[float64](byte(jobU), byte(jobVT), m, n, ca.ptr(), ca.ld, ptrOf(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), ptrOf(work), lwork, nil)
+	ca.store(m, n, a, lda) // gonum documents a as destroyed; keep LAPACK's contents
+	cu.store(urows, ucols, u, ldu)
+	cvt.store(vrows, n, vt, ldvt)
+	ca.put()
+	cu.put()
+	cvt.put()
+	return info == 0
+}
+
+// Dsyev computes the eigenvalues (ascending) and, if asked, orthonormal
+// eigenvectors of the symmetric A: dsyevd (divide and conquer, the same
+// contract as gonum's QR-iteration Dsyev) on S = A with the other
+// triangle; the eigenvectors it writes as columns of S are transposed in
+// place through a pooled buffer (one copy).
+func (Gonum) Dsyev(jobz gonumlapack.EVJob, ul blas.Uplo, n int, a []float64, lda int, w, work []float64, lwork int) (ok bool) {
+	switch {
+	case jobz != gonumlapack.EVNone && jobz != gonumlapack.EVCompute:
+		panic(badEVJob)
+	case ul != blas.Upper && ul != blas.Lower:
+		panic(badUplo)
+	case n < 0:
+		panic(nLT0)
+	case lda < max(1, n):
+		panic(badLdA)
+	case lwork < max(1, 3*n-1) && lwork != -1:
+		panic(badLWork)
+	case len(work) < max(1, lwork):
+		panic(shortWork)
+	}
+	if n == 0 {
+		return true
+	}
+	gnFits(n, lda, lwork)
+	job, uplo := byte(jobz), gnUploT(ul)
+	ws := workspaceSize(wsKey{fam: "xsyevd", typ: typeIndex[float64](), dims: [4]int{n}, opts: [3]byte{job}}, func() wsSize {
+		return query[float64](func(w, _, iw unsafe.Pointer) { xsyevd[float64](job, uplo, n, nil, n, nil, w, -1, nil, 0, iw, -1) })
+	})
+	if lwork == -1 {
+		work[0] = float64(max(3*n-1, ws.work))
+		return true
+	}
+	switch {
+	case len(a) < (n-1)*lda+n:
+		panic(shortA)
+	case len(w) < n:
+		panic(shortW)
+	}
+	wk := gnWorkspace(work, lwork, ws.work)
+	iw := getInts(ws.iwork)
+	policy.Lapack.Add(1)
+	info := xsyevd[float64](job, uplo, n, ptrOf(a), lda, ptrOf(w), wk.ptr, wk.n, nil, 0, iw.ptr(), max(1, ws.iwork))
+	wk.put()
+	iw.put()
+	if info == 0 && jobz == gonumlapack.EVCompute && n > 1 {
+		// S holds the eigenvectors as columns: a holds them as rows.
+		c := gnColMajor(n, n, a, lda, true) // copy of Z^T: the eigenvectors as rows
+		v, _ := c.v.T()
+		_ = views.Copy(gnRow(n, n, a, lda), v) // same shape, fresh memory
+		c.put()
+	}
+	return info == 0
+}
+
+// Dgeev computes the eigenvalues and, if asked, the left and right
+// eigenvectors of the general A (through column-major copies: a in, vl
+// and vr out). first is LAPACK's info: the eigenvalues from first on
+// converged; eigenvectors only when first == 0.
+func (Gonum) Dgeev(jobvl gonumlapack.LeftEVJob, jobvr gonumlapack.RightEVJob, n int, a []float64, lda int, wr, wi []float64, vl []float64, ldvl int, vr []float64, ldvr int, work []float64, lwork int) (first int) {
+	wantvl := jobvl == gonumlapack.LeftEVCompute
+	wantvr := jobvr == gonumlapack.RightEVCompute
+	minwrk := max(1, 3*n)
+	if wantvl || wantvr {
+		minwrk = max(1, 4*n)
+	}
+	switch {
+	case jobvl != gonumlapack.LeftEVCompute && jobvl != gonumlapack.LeftEVNone:
+		panic(badLeftEVJob)
+	case jobvr != gonumlapack.RightEVCompute && jobvr != gonumlapack.RightEVNone:
+		panic(badRightEVJob)
+	case n < 0:
+		panic(nLT0)
+	case lda < max(1, n):
+		panic(badLdA)
+	case ldvl < 1 || (ldvl < n && wantvl):
+		panic(badLdVL)
+	case ldvr < 1 || (ldvr < n && wantvr):
+		panic(badLdVR)
+	case lwork < minwrk && lwork != -1:
+		panic(badLWork)
+	case len(work) < lwork:
+		panic(shortWork)
+	}
+	if n == 0 {
+		work[0] = 1
+		return 0
+	}
+	gnFits(n, lda, ldvl, ldvr, lwork)
+	if lwork == -1 {
+		work[0] = float64(max(minwrk, gnQuery(func(w, _ unsafe.Pointer) {
+			xgeev[float64](byte(jobvl), byte(jobvr), n, nil, n, nil, nil, nil, nil, n, nil, n, w, -1, nil)
+		})))
+		return 0
+	}
+	switch {
+	case len(a) < (n-1)*lda+n:
+		panic(shortA)
+	case len(wr) != n:
+		panic(badLenWr)
+	case len(wi) != n:
+		panic(badLenWi)
+	case len(vl) < (n-1)*ldvl+n && wantvl:
+		panic(shortVL)
+	case len(vr) < (n-1)*ldvr+n && wantvr:
+		panic(shortVR)
+	}
+	ca := gnColMajor(n, n, a, lda, true)
+	var cl, cr gnCopy
+	if wantvl {
+		cl = gnColMajor(n, n, vl, ldvl, false)
+	}
+	if wantvr {
+		cr = gnColMajor(n, n, vr, ldvr, false)
+	}
+	policy.Lapack.Add(1)
+	info := xgeev[float64](byte(jobvl), byte(jobvr), n, ca.ptr(), ca.ld, ptrOf(wr), ptrOf(wi), nil,
+		cl.ptr(), cl.ldOr1(), cr.ptr(), cr.ldOr1(), ptrOf(work), lwork, nil)
+	if info == 0 {
+		cl.store(n, n, vl, ldvl)
+		cr.store(n, n, vr, ldvr)
+	}
+	ca.put()
+	cl.put()
+	cr.put()
+	return info
+}
+
+// Dggsvd3 computes the generalized SVD of (A, B) (through column-major
+// copies: a and b in and out, u, v and q out). iwork receives gonum's
+// zero-based sorting pivots.
+func (Gonum) Dggsvd3(jobU, jobV, jobQ gonumlapack.GSVDJob, m, n, p int, a []float64, lda int, b []float64, ldb int, alpha, beta, u []float64, ldu int, v []float64, ldv int, q []float64, ldq int, work []float64, lwork int, iwork []int) (k, l int, ok bool) {
+	wantu := jobU == gonumlapack.GSVDU
+	wantv := jobV == gonumlapack.GSVDV
+	wantq := jobQ == gonumlapack.GSVDQ
+	switch {
+	case !wantu && jobU != gonumlapack.GSVDNone:
+		panic(badGSVDJob + "U")
+	case !wantv && jobV != gonumlapack.GSVDNone:
+		panic(badGSVDJob + "V")
+	case !wantq && jobQ != gonumlapack.GSVDNone:
+		panic(badGSVDJob + "Q")
+	case m < 0:
+		panic(mLT0)
+	case n < 0:
+		panic(nLT0)
+	case p < 0:
+		panic(pLT0)
+	case lda < max(1, n):
+		panic(badLdA)
+	case ldb < max(1, n):
+		panic(badLdB)
+	case ldu < 1, wantu && ldu < m:
+		panic(badLdU)
+	case ldv < 1, wantv && ldv < p:
+		panic(badLdV)
+	case ldq < 1, wantq && ldq < n:
+		panic(badLdQ)
+	case len(iwork) < n:
+		panic(shortWork)
+	case lwork < 1 && lwork != -1:
+		panic(badLWork)
+	case len(work) < max(1, lwork):
+		panic(shortWork)
+	}
+	gnFits(m, n, p, lda, ldb, ldu, ldv, ldq, lwork)
+	ju, jv, jq := byte(jobU), byte(jobV), byte(jobQ)
+	mm, pp, nn := max(1, m), max(1, p), max(1, n)
+	ws := workspaceSize(wsKey{fam: "xggsvd3", typ: typeIndex[float64](), dims: [4]int{m, n, p}, opts: [3]byte{ju, jv, jq}}, func() wsSize {
+		var kk, ll int
+		return query[float64](func(w, _, _ unsafe.Pointer) {
+			xggsvd3[float64](ju, jv, jq, m, n, p, &kk, &ll, nil, mm, nil, pp, nil, nil, nil, mm, nil, pp, nil, nn, w, -1, nil, nil)
+		})
+	})
+	need := max(1, 2*n, ws.work)
+	work[0] = float64(need)
+	if lwork == -1 {
+		return 0, 0, true
+	}
+	switch {
+	case len(a) < (m-1)*lda+n:
+		panic(shortA)
+	case len(b) < (p-1)*ldb+n:
+		panic(shortB)
+	case wantu && len(u) < (m-1)*ldu+m:
+		panic(shortU)
+	case wantv && len(v) < (p-1)*ldv+p:
+		panic(shortV)
+	case wantq && len(q) < (n-1)*ldq+n:
+		panic(shortQ)
+	case len(alpha) != n:
+		panic(badLenAlpha)
+	case len(beta) != n:
+		panic(badLenBeta)
+	}
+	ca := gnColMajor(m, n, a, lda, true)
+	cb := gnColMajor(p, n, b, ldb, true)
+	var cu, cv, cq gnCopy
+	if wantu {
+		cu = gnColMajor(m, m, u, ldu, false)
+	}
+	if wantv {
+		cv = gnColMajor(p, p, v, ldv, false)
+	}
+	if wantq {
+		cq = gnColMajor(n, n, q, ldq, false)
+	}
+	wk := gnWorkspace(work, lwork, need)
+	iw := getInts(n)
+	policy.Lapack.Add(1)
+	info := xggsvd3[float64](ju, jv, jq, m, n, p, &k, &l, ca.ptr(), ca.ld, cb.ptr(), cb.ld, ptrOf(alpha), ptrOf(beta),
+		cu.ptr(), cu.ldOr1(), cv.ptr(), cv.ldOr1(), cq.ptr(), cq.ldOr1(), wk.ptr, wk.n, nil, iw.ptr())
+	iw.store(iwork[:n], -1)
+	for _, c := range []struct {
+		c       *gnCopy
+		r, cols int
+		dst     []float64
+		ld      int
+	}{{&ca, m, n, a, lda}, {&cb, p, n, b, ldb}, {&cu, m, m, u, ldu}, {&cv, p, p, v, ldv}, {&cq, n, n, q, ldq}} {
+		c.c.store(c.r, c.cols, c.dst, c.ld)
+		c.c.put()
+	}
+	wk.put()
+	iw.put()
+	return k, l, info == 0
+}
