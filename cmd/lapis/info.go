@@ -226,7 +226,9 @@ func infoCmd(args []string, stdout, stderr io.Writer) int {
 // text formats Info for people.
 func (i Info) text() string {
 	var b strings.Builder
-	p := func(k, format string, a ...any) { fmt.Fprintf(&b, "%-16s"+format+"\n", append([]any{k + ":"}, a...)...) }
+	p := func(k, format string, a ...any) {
+		fmt.Fprintf(&b, "%-16s"+format+"\n", append([]any{k + ":"}, a...)...)
+	}
 	orUnknown := func(s string) string {
 		if s == "" {
 			return "unknown"
