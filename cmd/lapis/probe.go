@@ -29,6 +29,7 @@ import (
 const (
 	envProbe     = "LAPIS_CHECK_PROBE"      // set: this process is a probe child
 	envProbeFrom = "LAPIS_CHECK_PROBE_FROM" // the index of its first case
+	envProbeDie  = "LAPIS_CHECK_PROBE_DIE"  // tests: the index of a case the child dies in
 )
 
 // probeCase is one guarded call: run computes a result over operands
@@ -156,6 +157,9 @@ func probeChild() bool {
 		}
 		fmt.Fprintf(out, "case %d\n", i)
 		out.Flush()
+		if os.Getenv(envProbeDie) == strconv.Itoa(i) {
+			os.Exit(3) // a test hook: the child dies in case i
+		}
 		err := func() (err error) {
 			defer func() {
 				if p := recover(); p != nil {
