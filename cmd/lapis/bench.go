@@ -320,8 +320,17 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 	pngPath := fs.String("png", "", "write the three plots, one above the other, to this PNG file")
 	outDir := fs.String("out", "", "write gemm.png, lapack.png, small.png and bench.md to this directory")
 	asJSON := fs.Bool("json", false, "print the measurements as JSON instead of tables")
+	threads := fs.Int("threads", 0, "OpenBLAS threads per call during the run (cblas.SetThreads; 0: leave as it is)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *threads > 0 {
+		prev := cblas.Threads()
+		if err := cblas.SetThreads(*threads); err != nil {
+			fmt.Fprintln(stderr, "lapis bench: -threads:", err)
+			return 2
+		}
+		defer cblas.SetThreads(prev)
 	}
 	o := benchDefaults
 	if *quick {

@@ -6,7 +6,7 @@
 //	                               shared objects loaded, CPU, environment, thread policy
 //	lapis check [-json] [-v]       quick correctness checks against gonum and the known
 //	                               library defects; exit status 1 on any WRONG or CRASH
-//	lapis bench [-quick] [-sizes 64,256] [-time 100ms] [-png out.png] [-out DIR] [-json]
+//	lapis bench [-quick] [-sizes 64,256] [-time 100ms] [-threads N] [-png out.png] [-out DIR] [-json]
 //	                               gemm GFLOP/s, LAPACK times, small-call overhead
 //
 // Run it without installing: go run github.com/lapis-go/lapis/cmd/lapis@latest info
