@@ -24,8 +24,8 @@
 // Go code (assembly kernels, unsafe loops) are recovered in the child
 // (debug.SetPanicOnFault) and reported the same way.
 //
-// Only tests import this package. Guard pages need Linux; elsewhere Run
-// skips. The package does not use cgo: mapped memory is not Go memory, so
-// cgo's pointer checks (cgocheck2 included) and the race detector leave it
-// alone.
+// Only tests and `lapis check` (cmd/lapis) import this package. Guard
+// pages need Linux; elsewhere Run skips. The package does not use cgo:
+// mapped memory is not Go memory, so cgo's pointer checks (cgocheck2
+// included) and the race detector leave it alone.
 package guard
