@@ -40,7 +40,7 @@ lib_pkgs="./layout/... ./views/... ./internal/... ./cblas/... ./lapack/... ./bat
 # ScaLAPACK: those two are tested on the host by scripts/test.sh, and
 # depend on the BLAS only through lapack and cblas, which every variant
 # tests.
-default_pkgs="$lib_pkgs ./bench/... ./examples/quickstart/..."
+default_pkgs="$lib_pkgs ./bench/... ./cmd/... ./examples/quickstart/..."
 variant() {
   suite=bookworm alternatives="" link=openblas cflags="" pkgs="$default_pkgs"
   case "$1" in
