@@ -257,6 +257,13 @@ func testScalSpecial[T views.Scalar](t *testing.T, rng *rand.Rand) {
 }
 
 func TestScalSpecial(t *testing.T) {
+	// scalGo copies OpenBLAS 0.3.21's special values (the library Debian 12
+	// ships); other libraries choose their own (0.3.29's zscal turns
+	// (NaN+2i)*(1+0i) into (-0+2i), the reference multiplies NaN by 0), so
+	// the comparison is for that library only.
+	if info := Info(); info.Library != "OpenBLAS" || info.Version != "0.3.21" {
+		t.Skipf("%s %s: the Go path copies OpenBLAS 0.3.21's special values of ?scal, not this library's", info.Library, info.Version)
+	}
 	rng := rand.New(rand.NewPCG(32, 32))
 	testScalSpecial[float64](t, rng)
 	testScalSpecial[float32](t, rng)
