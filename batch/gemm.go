@@ -219,7 +219,7 @@ func chunksFor(total, mnk int) int {
 		return 1
 	}
 	byWork := max(1, total*mnk/chunkFlops)
-	return min(total, Workers(), byWork)
+	return min(total, parallelWorkers(), byWork)
 }
 
 // fold runs the batch as one gemm when the layouts allow it: a broadcast
