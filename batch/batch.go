@@ -27,13 +27,17 @@
 // of workers, each locked to its own OS thread (SetWorkers; default
 // GOMAXPROCS), so that the OS threads batch adds to those calling OpenBLAS
 // stay bounded; a batch that is not split runs on the caller's goroutine.
-// While small matrices run, OpenBLAS is set to one thread per call, so
-// results do not depend on how the batch is split. That setting is
-// OpenBLAS's, process-wide: other goroutines' BLAS calls meanwhile run on
-// one thread too, and a cblas.SetThreads made during a batch is undone
-// when it ends. Copies follow cblas's policy: none for batches of
-// BLAS-addressable matrices, one per run (Gemm, Solve) or per matrix
-// (other LAPACK) otherwise, counted and refused in strict mode.
+// While small matrices run, the batch holds a one-thread section of
+// cblas's thread policy (see "Threads" in package cblas): every call it
+// makes runs on one OpenBLAS thread, so results do not depend on how the
+// batch is split, and no other lapis call raises OpenBLAS's count until
+// it ends. OpenBLAS's own setting is not touched: with a count fixed by
+// cblas.SetThreads(n), n > 1, the batch's calls run on n threads and a
+// batch is split over at most GOMAXPROCS/n workers.
+//
+// Copies follow cblas's policy: none for batches of BLAS-addressable
+// matrices, one per run (Gemm, Solve) or per matrix (other LAPACK)
+// otherwise, counted and refused in strict mode.
 //
 // batch itself has no cgo: its C loops are cblas.GemmStrided and
 // lapack.GesvStrided.

@@ -23,9 +23,9 @@ import (
 // rows). Otherwise the batch axes are merged where every operand steps
 // through them as one, and each run of matrices along the first remaining
 // axis is one cblas.GemmStrided call (no cgo call per matrix); chunks run
-// on up to Workers() goroutines when the matrices are small (OpenBLAS then
-// runs one thread per call), and as one chunk with OpenBLAS's own threads
-// when they are large. Results do not depend on the split. Operands no
+// on up to Workers() goroutines when the matrices are small (each call
+// then on one OpenBLAS thread: see the package documentation), and as one
+// chunk under cblas's thread policy when they are large. Results do not depend on the split. Operands no
 // BLAS flag describes are copied once per run (counted in
 // cblas.ReadStats().Copies, refused in strict mode).
 //
@@ -219,7 +219,7 @@ func chunksFor(total, mnk int) int {
 		return 1
 	}
 	byWork := max(1, total*mnk/chunkFlops)
-	return min(total, Workers(), byWork)
+	return min(total, parallelWorkers(), byWork)
 }
 
 // fold runs the batch as one gemm when the layouts allow it: a broadcast

@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/threads"
 )
 
 // The workers. When a batch is split, its chunks run on a bounded set of
@@ -52,6 +52,18 @@ func workersLocked() int {
 	return nWorkers
 }
 
+// parallelWorkers is how many workers may run at once: Workers(), or
+// with OpenBLAS's thread count fixed at n > 1 (cblas.SetThreads) at most
+// GOMAXPROCS/n, so that the batch's calls, each on n threads, do not
+// oversubscribe the cores.
+func parallelWorkers() int {
+	w := Workers()
+	if f := threads.Fixed(); f > 1 {
+		w = min(w, max(1, runtime.GOMAXPROCS(0)/f))
+	}
+	return w
+}
+
 // run calls f(0), ..., f(chunks-1) on the workers (at most Workers() at
 // once) and waits for all of them. One chunk runs on the caller's
 // goroutine: handing it to a worker would cost a thread wake-up (tens of
@@ -83,28 +95,13 @@ func worker() {
 }
 
 // While chunks run in parallel, OpenBLAS must not start threads of its own
-// inside each call: the first parallel batch sets it to one thread, the
-// last one to finish restores the setting.
-var (
-	threadsMu    sync.Mutex
-	threadsUsers int
-	threadsSaved int
-)
-
-func singleThreaded() (restore func()) {
-	threadsMu.Lock()
-	if threadsUsers == 0 {
-		threadsSaved = cblas.Threads()
-		_ = cblas.SetThreads(1) // ErrUnsupported for another BLAS: nothing to do
-	}
-	threadsUsers++
-	threadsMu.Unlock()
-	return func() {
-		threadsMu.Lock()
-		threadsUsers--
-		if threadsUsers == 0 {
-			_ = cblas.SetThreads(threadsSaved)
-		}
-		threadsMu.Unlock()
-	}
+// inside each call. singleThreaded holds a Single section of lapis's
+// thread policy (internal/threads) for the batch: in the default policy
+// OpenBLAS is then on one thread for every call the batch makes, and no
+// other lapis call raises it meanwhile; a count fixed with
+// cblas.SetThreads is left alone (run then splits a batch over fewer
+// workers: chunksFor). Nothing process-wide is changed behind the
+// user's back.
+func singleThreaded() (end func()) {
+	return threads.Begin(threads.Single, 0).End
 }

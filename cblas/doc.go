@@ -63,10 +63,43 @@
 // Floating-point results follow BLAS: no check for singular triangular
 // matrices, NaN and Inf propagate.
 //
-// # Threads and the library
+// # Threads
 //
-// SetThreads and Threads control OpenBLAS's threads per call; Info reports
-// the library's configuration, its integer width and the CPU's features and
-// caches. The library is found with pkg-config (package openblas); another
-// BLAS with the CBLAS interface links through CGO_LDFLAGS (see README).
+// One thread policy (internal/threads) decides how many OpenBLAS threads
+// every call of cblas, lapack and batch may use; OpenBLAS's own threads
+// spin while they wait for each other, so a call on two threads while
+// another goroutine keeps a core busy ran 10-1000x slower than on one
+// (BenchmarkThreads in bench, README "Threads"). By default (auto):
+//
+//   - OpenBLAS is kept on one thread between calls, and every call runs on
+//     one thread unless all of these hold as it starts: it is a level-3
+//     call of m*n*k >= 192^3 or a LAPACK routine of about n >= 512; no
+//     other lapis call or batch is in flight; and the process and the
+//     machine have idle cores (runtime/metrics: goroutines running,
+//     runnable or in cgo and system calls besides the caller;
+//     /proc/loadavg: threads running on the machine).
+//   - Such a call gets up to Threads() threads (the library's count at
+//     start, i.e. OPENBLAS_NUM_THREADS or the cores, capped by
+//     GOMAXPROCS; fewer when some cores are busy) for its duration only.
+//     OpenBLAS's count is process-wide in its pthreads build, so a lapis
+//     call that starts meanwhile puts it back to one first: at most one
+//     call runs with more than one thread, and a call given one thread
+//     runs on one, which makes calls below the thresholds bit-for-bit
+//     reproducible whatever else runs.
+//   - With the OpenMP build the count is per calling OS thread: a call
+//     locks its goroutine to its thread and sets that thread's count.
+//
+// SetThreads(n) fixes every call at n threads instead (no decision per
+// call, as OpenBLAS's own setting); SetThreads(AutoThreads) returns to the
+// policy. Threads returns the most threads a call may use, ThreadPolicy
+// the policy in force; Info reports both and the library's variant
+// (pthreads, OpenMP, serial). Calls made to OpenBLAS directly (not
+// through lapis) see the count lapis keeps: one, in auto mode.
+//
+// # The library
+//
+// Info reports the library's configuration, its integer width and the
+// CPU's features and caches. The library is found with pkg-config
+// (package openblas); another BLAS with the CBLAS interface links through
+// CGO_LDFLAGS (see README).
 package cblas

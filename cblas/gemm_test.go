@@ -372,12 +372,19 @@ func TestInfoAndThreads(t *testing.T) {
 	if !strings.Contains(info.Config, "OpenBLAS") || info.Core == "" || info.IntBits != info.LibraryIntBits || info.IntBits < 32 {
 		t.Errorf("Info: %+v", info)
 	}
-	prev := Threads()
-	defer SetThreads(prev)
-	if err := SetThreads(1); err != nil || Threads() != 1 {
-		t.Errorf("SetThreads(1): %v, Threads %d", err, Threads())
+	defer SetThreads(AutoThreads)
+	if err := SetThreads(1); err != nil || Threads() != 1 || ThreadPolicy() != "fixed 1" || libraryThreads() != 1 {
+		t.Errorf("SetThreads(1): %v, Threads %d, policy %q, library %d", err, Threads(), ThreadPolicy(), libraryThreads())
 	}
-	if err := SetThreads(0); !errors.Is(err, layout.ErrShape) {
-		t.Errorf("SetThreads(0): %v", err)
+	if err := SetThreads(-1); !errors.Is(err, layout.ErrShape) {
+		t.Errorf("SetThreads(-1): %v", err)
+	}
+	if err := SetThreads(AutoThreads); err != nil || !strings.HasPrefix(ThreadPolicy(), "auto up to ") {
+		t.Errorf("SetThreads(AutoThreads): %v, policy %q", err, ThreadPolicy())
+	}
+	// The default policy keeps a pthreads OpenBLAS on one thread between
+	// calls: a call raises it only while it runs alone.
+	if Info().Variant == "pthreads" && libraryThreads() != 1 {
+		t.Errorf("auto policy at rest: OpenBLAS at %d threads; want 1", libraryThreads())
 	}
 }

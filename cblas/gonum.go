@@ -1055,6 +1055,7 @@ func gnGemm[T Scalar](op string, tA, tB blas.Transpose, m, n, k int, alpha T, a 
 	cm, cn, ck := gnInt(op, "m", m), gnInt(op, "n", n), gnInt(op, "k", k)
 	clda, cldb, cldc := gnInt(op, "lda", lda), gnInt(op, "ldb", ldb), gnInt(op, "ldc", ldc)
 	policy.Calls.Add(1)
+	defer level3(m, n, k).End()
 	xgemm[T](gnTrans[T](tB), gnTrans[T](tA), cn, cm, ck, alpha, gnPtr(b), cldb, gnPtr(a), clda, beta, gnPtr(c), cldc)
 }
 
@@ -1098,6 +1099,7 @@ func gnSymm[T Scalar](op string, herm bool, s blas.Side, ul blas.Uplo, m, n int,
 	cm, cn := gnInt(op, "m", m), gnInt(op, "n", n)
 	clda, cldb, cldc := gnInt(op, "lda", lda), gnInt(op, "ldb", ldb), gnInt(op, "ldc", ldc)
 	policy.Calls.Add(1)
+	defer level3(m, n, max(m, n)).End()
 	if herm {
 		xhemm[T](gnFlipSide(s), gnFlipUplo(ul), cn, cm, alpha, gnPtr(a), clda, gnPtr(b), cldb, beta, gnPtr(c), cldc)
 		return
@@ -1168,6 +1170,7 @@ func gnSyrk[T Scalar](op string, ul blas.Uplo, t blas.Transpose, n, k int, alpha
 	}
 	cn, ck, clda, cldc := gnInt(op, "n", n), gnInt(op, "k", k), gnInt(op, "lda", lda), gnInt(op, "ldc", ldc)
 	policy.Calls.Add(1)
+	defer level3(n, n, k).End()
 	xsyrk[T](gnFlipUplo(ul), gnFlipTrans(t), cn, ck, alpha, gnPtr(a), clda, beta, gnPtr(c), cldc)
 }
 
@@ -1183,6 +1186,7 @@ func gnSyr2k[T Scalar](op string, ul blas.Uplo, t blas.Transpose, n, k int, alph
 	cn, ck := gnInt(op, "n", n), gnInt(op, "k", k)
 	clda, cldb, cldc := gnInt(op, "lda", lda), gnInt(op, "ldb", ldb), gnInt(op, "ldc", ldc)
 	policy.Calls.Add(1)
+	defer level3(n, n, k).End()
 	xsyr2k[T](gnFlipUplo(ul), gnFlipTrans(t), cn, ck, alpha, gnPtr(a), clda, gnPtr(b), cldb, beta, gnPtr(c), cldc)
 }
 
@@ -1206,6 +1210,7 @@ func gnHerk[T Scalar](op string, ul blas.Uplo, t blas.Transpose, n, k int, alpha
 	}
 	cn, ck, clda, cldc := gnInt(op, "n", n), gnInt(op, "k", k), gnInt(op, "lda", lda), gnInt(op, "ldc", ldc)
 	policy.Calls.Add(1)
+	defer level3(n, n, k).End()
 	xherk[T](gnFlipUplo(ul), gnHerkTrans(t), cn, ck, alpha, gnPtr(a), clda, beta, gnPtr(c), cldc)
 }
 
@@ -1223,6 +1228,7 @@ func gnHer2k[T Scalar](op string, ul blas.Uplo, t blas.Transpose, n, k int, alph
 	cn, ck := gnInt(op, "n", n), gnInt(op, "k", k)
 	clda, cldb, cldc := gnInt(op, "lda", lda), gnInt(op, "ldb", ldb), gnInt(op, "ldc", ldc)
 	policy.Calls.Add(1)
+	defer level3(n, n, k).End()
 	xher2k[T](gnFlipUplo(ul), gnHerkTrans(t), cn, ck, alpha, gnPtr(b), cldb, gnPtr(a), clda, beta, gnPtr(c), cldc)
 }
 
@@ -1258,6 +1264,7 @@ func gnTrxm[T Scalar](op string, solve bool, s blas.Side, ul blas.Uplo, tA blas.
 	}
 	cm, cn, clda, cldb := gnInt(op, "m", m), gnInt(op, "n", n), gnInt(op, "lda", lda), gnInt(op, "ldb", ldb)
 	policy.Calls.Add(1)
+	defer level3(m, n, max(m, n)).End()
 	if solve {
 		xtrsm[T](gnFlipSide(s), gnFlipUplo(ul), gnTrans[T](tA), gnDiag(d), cn, cm, alpha, gnPtr(a), clda, gnPtr(b), cldb)
 		return

@@ -106,7 +106,9 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 		goGemm(&am, &bm, m, n, k, alpha, beta, &cm.mat)
 	default:
 		policy.Calls.Add(1)
+		th := level3(m, n, k)
 		xgemm(am.trans, bm.trans, M, N, K, alpha, am.ptr, am.ld, bm.ptr, bm.ld, beta, cm.ptr, cm.ld)
+		th.End()
 	}
 	if at != nil || bt != nil {
 		release(at, bt)

@@ -96,11 +96,13 @@ func trxm[T Scalar](op string, side Side, uplo Uplo, diag Diag, alpha T, a, b vi
 		return err
 	}
 	policy.Calls.Add(1)
+	th := level3(int(M), int(N), max(int(M), int(N)))
 	if solve {
 		xtrsm(side.c(), uplo.c(), am.trans, diag.c(), M, N, alpha, am.ptr, am.ld, bo.ptr, bo.ld)
 	} else {
 		xtrmm(side.c(), uplo.c(), am.trans, diag.c(), M, N, alpha, am.ptr, am.ld, bo.ptr, bo.ld)
 	}
+	th.End()
 	bo.finish()
 	return nil
 }
@@ -183,11 +185,13 @@ func symm[T Scalar](op string, side Side, uplo Uplo, alpha T, a, b views.View[T]
 		return err
 	}
 	policy.Calls.Add(1)
+	th := level3(int(M), int(N), max(int(M), int(N)))
 	if herm {
 		xhemm(side.c(), uplo.c(), M, N, alpha, am.ptr, am.ld, bm.ptr, bm.ld, beta, co.ptr, co.ld)
 	} else {
 		xsymm(side.c(), uplo.c(), M, N, alpha, am.ptr, am.ld, bm.ptr, bm.ld, beta, co.ptr, co.ld)
 	}
+	th.End()
 	co.finish()
 	return nil
 }
@@ -311,6 +315,8 @@ func rankk[T Scalar](op string, uplo Uplo, alpha T, ra float64, a, b views.View[
 		return err
 	}
 	policy.Calls.Add(1)
+	th := level3(int(N), int(N), int(K))
+	defer th.End()
 	switch {
 	case herm && two:
 		xher2k(uplo.c(), am.trans, N, K, alpha, am.ptr, am.ld, bm.ptr, bm.ld, rb, co.ptr, co.ld)

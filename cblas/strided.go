@@ -122,7 +122,9 @@ func GemmStrided[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T],
 	default:
 		policy.Calls.Add(1)
 		tiny := m <= C.LAPIS_TINY_MAX && m*n*k <= stridedTinyFlops
+		th := level3(m, n, k) // each product decides alone
 		xgemmStrided(count, pa.trans, pb.trans, m, n, k, alpha, &pa, &pb, beta, &pc, tiny)
+		th.End()
 	}
 	pa.release()
 	pb.release()

@@ -42,6 +42,7 @@ static const lapis_ext_t *lapis_ext(void) {
 static int lapis_is_openblas(void) { return lapis_ext()->config != 0; }
 static void lapis_set_threads(int n) { if (lapis_ext()->set_threads) lapis_ext()->set_threads(n); }
 static int lapis_threads(void) { return lapis_ext()->get_threads ? lapis_ext()->get_threads() : 1; }
+static int lapis_has_thread_control(void) { return lapis_ext()->set_threads != 0 && lapis_ext()->get_threads != 0; }
 static const char *lapis_config(void) { return lapis_ext()->config ? lapis_ext()->config() : "unknown (not OpenBLAS)"; }
 static const char *lapis_corename(void) { return lapis_ext()->corename ? lapis_ext()->corename() : "unknown"; }
 static int lapis_parallel(void) { return lapis_ext()->parallel ? lapis_ext()->parallel() : -1; }
@@ -66,27 +67,65 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
+	"github.com/lapis-go/lapis/internal/threads"
 	"github.com/lapis-go/lapis/layout"
 )
 
-// SetThreads sets the number of threads OpenBLAS uses for one call (n >= 1;
-// n <= 0 is an error matching layout.ErrShape). The setting is global to the
-// process, like OpenBLAS's own. With a BLAS that is not OpenBLAS it returns
-// an error matching ErrUnsupported.
-func SetThreads(n int) error {
-	if n < 1 {
-		return layout.Errorf(layout.ErrShape, "cblas.SetThreads", "n", "%d threads; want at least 1", n)
+// AutoThreads, passed to SetThreads, returns to the default thread
+// policy (see the package documentation, "Threads").
+const AutoThreads = 0
+
+func init() {
+	v := threads.NotOpenBLAS
+	switch C.lapis_parallel() {
+	case 0:
+		v = threads.Serial
+	case 1:
+		v = threads.Pthreads
+	case 2:
+		v = threads.OpenMP
 	}
-	if C.lapis_is_openblas() == 0 {
+	l := threads.Library{Variant: v}
+	if C.lapis_is_openblas() != 0 && C.lapis_has_thread_control() != 0 {
+		l.Set = func(n int) { C.lapis_set_threads(C.int(n)) }
+		l.Get = func() int { return int(C.lapis_threads()) }
+	}
+	threads.Register(l)
+}
+
+// SetThreads fixes the number of threads OpenBLAS uses for every call of
+// cblas, lapack and batch at n (n >= 1), or returns to the default policy
+// (n = AutoThreads): one thread unless a call is large, alone and finds
+// idle cores (see the package documentation). A negative n is an error
+// matching layout.ErrShape. The setting is global to the process, like
+// OpenBLAS's own; with a fixed n > 1, batch splits a batch over at most
+// GOMAXPROCS/n workers. With a BLAS that is not OpenBLAS it returns an
+// error matching ErrUnsupported.
+func SetThreads(n int) error {
+	if n < 0 {
+		return layout.Errorf(layout.ErrShape, "cblas.SetThreads", "n", "%d threads; want at least 1, or AutoThreads", n)
+	}
+	if C.lapis_is_openblas() == 0 || C.lapis_has_thread_control() == 0 {
 		return layout.Errorf(ErrUnsupported, "cblas.SetThreads", "n", "the linked BLAS is not OpenBLAS; set its threads its own way")
 	}
-	C.lapis_set_threads(C.int(n))
+	threads.SetFixed(n)
 	return nil
 }
 
-// Threads returns the number of threads OpenBLAS uses for one call (1 when
-// the library is not OpenBLAS).
-func Threads() int { return int(C.lapis_threads()) }
+// Threads returns the most threads OpenBLAS may use for one call: the
+// count SetThreads fixed, or under the default policy the library's own
+// count at start (OPENBLAS_NUM_THREADS, or the cores) capped by
+// GOMAXPROCS. It is 1 when the library is not OpenBLAS or is serial.
+func Threads() int { return threads.Max() }
+
+// ThreadPolicy returns the policy in force, as Info reports it: "fixed n"
+// or "auto up to n".
+func ThreadPolicy() string {
+	if f := threads.Fixed(); f > 0 {
+		return fmt.Sprintf("fixed %d", f)
+	}
+	return fmt.Sprintf("auto up to %d", threads.Max())
+}
 
 // LibraryInfo describes the BLAS library lapis is linked against and the
 // CPU it runs on.
@@ -101,9 +140,12 @@ type LibraryInfo struct {
 	Path     string
 	Config   string // openblas_get_config(), e.g. "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ..."
 	Core     string // openblas_get_corename(), the kernel set in use
-	Threads  int    // threads per call (Threads)
+	Threads  int    // the most threads a call may use (Threads)
 	Parallel int    // openblas_get_parallel(): 0 sequential, 1 pthreads, 2 OpenMP; -1 not OpenBLAS
-	IntBits  int    // width of the BLAS integer lapis was compiled for
+	// Variant names Parallel: "serial", "pthreads", "OpenMP" or
+	// "not OpenBLAS"; Policy is the thread policy in force (ThreadPolicy).
+	Variant, Policy string
+	IntBits         int // width of the BLAS integer lapis was compiled for
 	// LibraryIntBits is the width the library itself reports (64 when its
 	// config says USE64BITINT). lapis refuses to call a library whose
 	// integer width differs from IntBits.
@@ -126,6 +168,8 @@ func Info() LibraryInfo {
 		Core:           C.GoString(C.lapis_corename()),
 		Threads:        Threads(),
 		Parallel:       int(C.lapis_parallel()),
+		Variant:        threads.Lib().String(),
+		Policy:         ThreadPolicy(),
 		IntBits:        IntBits,
 		LibraryIntBits: libraryIntBits,
 		CPU:            cpuid.CPU.BrandName,
@@ -149,7 +193,7 @@ func (i LibraryInfo) String() string {
 	fmt.Fprintf(&b, "BLAS library:  %s %s (%s)\n", i.Library, i.Version, i.Path)
 	fmt.Fprintf(&b, "BLAS config:   %s\n", i.Config)
 	fmt.Fprintf(&b, "BLAS core:     %s\n", i.Core)
-	fmt.Fprintf(&b, "BLAS threads:  %d (parallel mode %d)\n", i.Threads, i.Parallel)
+	fmt.Fprintf(&b, "BLAS threads:  %s (%s, parallel mode %d)\n", i.Policy, i.Variant, i.Parallel)
 	fmt.Fprintf(&b, "BLAS integer:  %d-bit (library reports %d-bit)\n", i.IntBits, i.LibraryIntBits)
 	fmt.Fprintf(&b, "CPU:           %s, %d logical cores\n", i.CPU, i.LogicalCores)
 	fmt.Fprintf(&b, "CPU features:  %s\n", strings.Join(i.Features, " "))
@@ -198,3 +242,12 @@ func blasPath() string {
 	}
 	return p
 }
+
+// level3 starts a level-3 call of m*n*k work under the thread policy
+// (internal/threads); the caller ends it when the library returns.
+func level3(m, n, k int) threads.Section {
+	return threads.Begin(threads.Level3, float64(m)*float64(n)*float64(k))
+}
+
+// libraryThreads is OpenBLAS's own process-wide count (tests).
+func libraryThreads() int { return int(C.lapis_threads()) }

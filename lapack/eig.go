@@ -5,6 +5,7 @@ import (
 
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/internal/threads"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -53,7 +54,9 @@ func Syevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts .
 	})
 	wk := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(n, n, n))
 	info := xsyevd[T](jz, ul, n, oa.ptr, oa.ld, ptrOf(w), wk.workPtr(), max(1, ws.work), wk.rworkPtr(), max(1, ws.rwork), wk.iworkPtr(), max(1, ws.iwork))
+	th.End()
 	wk.put()
 	oa.finish()
 	return infoErr[T]("xsyevd", info)
@@ -159,8 +162,10 @@ func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w 
 	})
 	wk := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(n, n, n))
 	info := xsyevr[T](jz, rg, ul, n, oa.ptr, oa.ld, rng.lo, rng.hi, il, iu, 0, &found, ptrOf(w), oz.ptr, oz.ld, isuppz.ptr(),
 		wk.workPtr(), max(1, ws.work), wk.rworkPtr(), max(1, ws.rwork), wk.iworkPtr(), max(1, ws.iwork))
+	th.End()
 	wk.put()
 	isuppz.put()
 	finishAll(&oa, &oz)
@@ -242,7 +247,9 @@ func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr 
 	ws.rwork = 2 * n
 	wk := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(n, n, n))
 	info := xgeev[T](jl, jr, n, oa.ptr, oa.ld, wr, wi, wc, ol.ptr, ol.ld, or.ptr, or.ld, wk.workPtr(), max(1, ws.work), wk.rworkPtr())
+	th.End()
 	wk.put()
 	if parts != nil {
 		re, im := parts.Data[:n], parts.Data[max(1, n):][:n]

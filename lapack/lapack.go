@@ -36,6 +36,11 @@
 // in cblas.ReadStats().Copies and refused, with an error naming the
 // operand, in strict mode (cblas.SetStrict, Strict).
 //
+// Threads. Every routine runs under cblas's thread policy (see "Threads"
+// in package cblas): on one OpenBLAS thread unless it is large (about
+// n >= 512), alone among lapis calls, and finds idle cores; cblas.SetThreads
+// fixes the count instead.
+//
 // Workspaces. Each routine asks LAPACK for its workspace size once per
 // (routine, type, shape, options), remembers the answer, and takes its
 // buffers from internal/pool: a call in steady state allocates nothing.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/internal/threads"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -52,7 +53,9 @@ func qrlq[T Scalar](op, fam string, f qrFunc, a views.View[T], tau []T, opts []O
 	})
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(m, n, min(m, n)))
 	info := f(m, n, oa.ptr, oa.ld, ptrOf(tau), w.workPtr(), max(1, ws.work))
+	th.End()
 	w.put()
 	oa.finish()
 	return infoErr[T](fam, info)
@@ -85,7 +88,9 @@ func Orgqr[T Scalar](a views.View[T], tau []T, opts ...Option) error {
 	})
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(m, n, k))
 	info := xorgqr[T](m, n, k, oa.ptr, oa.ld, ptrOf(tau), w.workPtr(), max(1, ws.work))
+	th.End()
 	w.put()
 	oa.finish()
 	return infoErr[T]("xorgqr", info)
@@ -159,7 +164,9 @@ func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View
 	})
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(m, n, k))
 	info := xormqr[T](sideC, tr, m, n, k, oq.ptr, oq.ld, ptrOf(tau), oc.ptr, oc.ld, w.workPtr(), max(1, ws.work))
+	th.End()
 	w.put()
 	finishAll(&oq, &oc)
 	return infoErr[T]("xormqr", info)
@@ -224,7 +231,9 @@ func Gels[T Scalar](a, b views.View[T], opts ...Option) error {
 	})
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(oa.rows, oa.cols, min(oa.rows, oa.cols)+nrhs))
 	info := xgels[T](oa.trans, oa.rows, oa.cols, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, w.workPtr(), max(1, ws.work))
+	th.End()
 	w.put()
 	err = infoErr[T]("xgels", info)
 	if err == nil && !cfg.NoCondCheck {
@@ -314,7 +323,9 @@ func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...O
 	ws.rwork = max(ws.rwork, 1)
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(m, n, min(m, n)+nrhs))
 	info := xgelsd[T](m, n, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, ptrOf(s), rcond, &rank, w.workPtr(), max(1, ws.work), w.rworkPtr(), w.iworkPtr())
+	th.End()
 	w.put()
 	finishAll(&oa, &ob)
 	return rank, infoErr[T]("xgelsd", info)

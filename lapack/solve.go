@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/internal/threads"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -34,7 +35,9 @@ func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...Option) error {
 	}
 	p := pivotsFor(ipiv, k, false)
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(oa.rows, oa.cols, min(oa.rows, oa.cols)))
 	info := xgetrf[T](oa.rows, oa.cols, oa.ptr, oa.ld, p.ptr())
+	th.End()
 	p.done(true)
 	oa.finish()
 	return infoErr[T]("xgetrf", info)
@@ -78,7 +81,9 @@ func Getrs[T Scalar](trans Op, lu views.View[T], ipiv []int32, b views.View[T], 
 	}
 	p := pivotsFor(ipiv, n, true)
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(n, n, ob.cols))
 	info := xgetrs[T](byte(trans), n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld)
+	th.End()
 	p.done(false)
 	finishAll(&oa, &ob)
 	return infoErr[T]("xgetrs", info)
@@ -101,7 +106,9 @@ func Gesv[T Scalar](a, b views.View[T], ipiv []int32, opts ...Option) error {
 	}
 	p := pivotsFor(ipiv, n, false)
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(n, n, n+ob.cols))
 	info := xgesv[T](n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld)
+	th.End()
 	p.done(true)
 	finishAll(&oa, &ob)
 	return infoErr[T]("xgesv", info)
@@ -134,7 +141,9 @@ func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...Option) error {
 	ws.work = max(1, n, ws.work)
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(n, n, n))
 	info := xgetri[T](n, oa.ptr, oa.ld, p.ptr(), w.workPtr(), ws.work)
+	th.End()
 	w.put()
 	p.done(false)
 	oa.finish()
@@ -186,7 +195,9 @@ func Potrf[T Scalar](uplo Uplo, a views.View[T], opts ...Option) error {
 		return err
 	}
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(n, n, n))
 	info := xpotrf[T](uploChar(uplo, &oa), n, oa.ptr, oa.ld)
+	th.End()
 	oa.finish()
 	return infoErr[T]("xpotrf", info)
 }
@@ -213,7 +224,9 @@ func Potrs[T Scalar](uplo Uplo, f, b views.View[T], opts ...Option) error {
 		return err
 	}
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(n, n, ob.cols))
 	info := xpotrs[T](uploChar(uplo, &of), n, ob.cols, of.ptr, of.ld, ob.ptr, ob.ld)
+	th.End()
 	finishAll(&of, &ob)
 	return infoErr[T]("xpotrs", info)
 }
@@ -231,7 +244,9 @@ func Posv[T Scalar](uplo Uplo, a, b views.View[T], opts ...Option) error {
 		return err
 	}
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(n, n, n+ob.cols))
 	info := xposv[T](uploChar(uplo, &oa), n, ob.cols, oa.ptr, oa.ld, ob.ptr, ob.ld)
+	th.End()
 	finishAll(&oa, &ob)
 	return infoErr[T]("xposv", info)
 }
@@ -251,7 +266,9 @@ func Potri[T Scalar](uplo Uplo, f views.View[T], opts ...Option) error {
 		return err
 	}
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(n, n, n))
 	info := xpotri[T](uploChar(uplo, &of), n, of.ptr, of.ld)
+	th.End()
 	of.finish()
 	return infoErr[T]("xpotri", info)
 }
@@ -290,7 +307,9 @@ func sysv[T Scalar](op, fam string, f sysvFunc, uplo Uplo, a, b views.View[T], i
 	})
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(n, n, n+ob.cols))
 	info := f(ul, n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld, w.workPtr(), max(1, ws.work))
+	th.End()
 	w.put()
 	p.done(true)
 	finishAll(&oa, &ob)
@@ -316,7 +335,9 @@ func Trtrs[T Scalar](uplo Uplo, diag Diag, a, b views.View[T], opts ...Option) e
 		return err
 	}
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(n, n, ob.cols))
 	info := xtrtrs[T](uploChar(uplo, &oa), oa.trans, diagChar(diag), n, ob.cols, oa.ptr, oa.ld, ob.ptr, ob.ld)
+	th.End()
 	finishAll(&oa, &ob)
 	return infoErr[T]("xtrtrs", info)
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/internal/threads"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -94,13 +95,15 @@ func GesvStrided[T Scalar](a, b views.View[T], opts ...Option) (failed map[int]*
 	defer pool.Put(info)
 	ci := (*C.int)(unsafe.Pointer(&info.Data[0]))
 	policy.Lapack.Add(1)
-	if n <= gesvSmall && nrhs <= 1<<31-1 { // the small loop counts in C ints
+	th := threads.Begin(threads.Lapack, flops(n, n, n+nrhs)) // each system decides alone
+	if n <= gesvSmall && nrhs <= 1<<31-1 {                   // the small loop counts in C ints
 		xgesvSmall[T](count, n, nrhs, &ra, &rb, ci)
 	} else {
 		ipiv := getInts(n)
 		xgesvLoop[T](count, n, nrhs, &ra, &rb, ipiv.ptr(), ci)
 		ipiv.put()
 	}
+	th.End()
 	ra.finish()
 	rb.finish()
 	routine := families["xgesv"].routines[typeIndex[T]()]

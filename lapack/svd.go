@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/internal/threads"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -113,7 +114,9 @@ func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[
 	}
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(m, n, min(m, n)))
 	info := xgesdd[T](byte(jobz), m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, w.workPtr(), max(1, ws.work), w.rworkPtr(), w.iworkPtr())
+	th.End()
 	w.put()
 	finishAll(&oa, &ou, &ov)
 	return infoErr[T]("xgesdd", info)
@@ -168,7 +171,9 @@ func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt view
 	ws.rwork = 5 * min(m, n)
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
+	th := threads.Begin(threads.Lapack, flops(m, n, min(m, n)))
 	info := xgesvd[T](ju, jv, m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, w.workPtr(), max(1, ws.work), w.rworkPtr())
+	th.End()
 	w.put()
 	finishAll(&oa, &ou, &ov)
 	return infoErr[T]("xgesvd", info)

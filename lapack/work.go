@@ -211,3 +211,7 @@ func query[T Scalar](call func(work, rwork, iwork unsafe.Pointer)) wsSize {
 	}
 	return s
 }
+
+// flops is the work m*n*k a call reports to the thread policy
+// (internal/threads), in float64 so that it cannot overflow.
+func flops(m, n, k int) float64 { return float64(m) * float64(n) * float64(k) }

@@ -1,0 +1,165 @@
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/lapack"
+	"github.com/lapis-go/lapis/views"
+)
+
+// BenchmarkThreads measures lapis calls into OpenBLAS while 0, 1 or 2
+// other goroutines run a pure-Go loop (busy=), with lapis's default thread
+// policy (threads=auto) and with OpenBLAS fixed at 1 and 2 threads
+// (cblas.SetThreads), side by side in one run: issue 16. Each iteration
+// restores the operands (an O(n^2) copy, the same for every variant).
+//
+//	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench '^BenchmarkThreads$' -benchtime 0.3s -count 5 ./bench
+func BenchmarkThreads(b *testing.B) {
+	ops := []struct {
+		name string
+		make func(n int) func() error
+	}{
+		{"gesv", threadsGesv},
+		{"potrf", threadsPotrf},
+		{"geqrf", threadsGeqrf},
+		{"syevd", threadsSyevd},
+		{"gemm", threadsGemm},
+	}
+	for _, op := range ops {
+		for _, n := range []int{64, 256, 1024} {
+			call := op.make(n)
+			for _, busy := range []int{0, 1, 2} {
+				for _, th := range []string{"auto", "1", "2"} {
+					b.Run(fmt.Sprintf("op=%s/n=%d/busy=%d/threads=%s", op.name, n, busy, th), func(b *testing.B) {
+						restore := setThreadsFor(b, th)
+						defer restore()
+						stop := startBusy(busy)
+						defer stop()
+						for b.Loop() {
+							if err := call(); err != nil {
+								b.Fatal(err)
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// setThreadsFor sets the thread choice th ("auto": lapis's default) and
+// returns what restores the previous one.
+func setThreadsFor(b *testing.B, th string) func() {
+	prev := cblas.Threads()
+	switch th {
+	case "auto":
+		threadsAuto(b)
+	default:
+		var n int
+		fmt.Sscan(th, &n)
+		if err := cblas.SetThreads(n); err != nil {
+			b.Skip(err)
+		}
+	}
+	return func() { restoreThreads(prev) }
+}
+
+// startBusy starts k goroutines that run a pure-Go loop until stop is
+// called.
+func startBusy(k int) (stop func()) {
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	var started sync.WaitGroup
+	wg.Add(k)
+	started.Add(k)
+	for range k {
+		go func() {
+			defer wg.Done()
+			started.Done()
+			x := 1.0
+			for i := 0; !done.Load(); i++ {
+				for range 1000 {
+					x = x*1.0000001 + 1e-9
+				}
+			}
+			runtime.KeepAlive(x)
+		}()
+	}
+	started.Wait()
+	return func() { done.Store(true); wg.Wait() }
+}
+
+func threadsRand(n, m int) []float64 {
+	r := rand.New(rand.NewPCG(uint64(n), uint64(m)))
+	s := make([]float64, n*m)
+	for i := range s {
+		s[i] = r.Float64() - 0.5
+	}
+	return s
+}
+
+// threadsSPD is a symmetric positive definite n x n matrix (column-major).
+func threadsSPD(n int) []float64 {
+	s := threadsRand(n, n)
+	for j := range n {
+		for i := range j {
+			s[i+j*n] = s[j+i*n]
+		}
+		s[j+j*n] += float64(n)
+	}
+	return s
+}
+
+func threadsGesv(n int) func() error {
+	a0, b0 := threadsRand(n, n), threadsRand(n, 1)
+	a, bb, ipiv := make([]float64, len(a0)), make([]float64, len(b0)), make([]int32, n)
+	av, bv := colView(a, n, n), colView(bb, n, 1)
+	return func() error {
+		copy(a, a0)
+		copy(bb, b0)
+		return lapack.Gesv(av, bv, ipiv)
+	}
+}
+
+func threadsPotrf(n int) func() error {
+	a0 := threadsSPD(n)
+	a := make([]float64, len(a0))
+	av := colView(a, n, n)
+	return func() error {
+		copy(a, a0)
+		return lapack.Potrf(lapack.Lower, av)
+	}
+}
+
+func threadsGeqrf(n int) func() error {
+	a0 := threadsRand(n, n)
+	a, tau := make([]float64, len(a0)), make([]float64, n)
+	av := colView(a, n, n)
+	return func() error {
+		copy(a, a0)
+		return lapack.Geqrf(av, tau)
+	}
+}
+
+func threadsSyevd(n int) func() error {
+	a0 := threadsSPD(n)
+	a, w := make([]float64, len(a0)), make([]float64, n)
+	av := colView(a, n, n)
+	return func() error {
+		copy(a, a0)
+		return lapack.Syevd(lapack.JobVectors, lapack.Lower, av, w)
+	}
+}
+
+func threadsGemm(n int) func() error {
+	a, bb := threadsRand(n, n), threadsRand(n, n)
+	c, _ := views.Zeros[float64](n, n)
+	av, bv, cv := colView(a, n, n), colView(bb, n, n), c.View()
+	return func() error { return cblas.Gemm(1, av, bv, 0, cv) }
+}

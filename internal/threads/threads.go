@@ -1,0 +1,410 @@
+// Package threads is lapis's one thread policy: how many OpenBLAS threads
+// a call of cblas, lapack or batch (or any later package calling OpenBLAS)
+// may use. It is internal so that every package decides the same way;
+// users reach it through cblas (SetThreads, Threads, Info).
+//
+// In auto mode (the default) OpenBLAS runs on one thread, and a call runs
+// on more only when three things hold as it starts: its work is above the
+// size where more threads paid off (Lapack, Level3: measured), no other
+// lapis call or batch is in flight, and the process and the machine have
+// idle cores (runtime/metrics: goroutines running, runnable, or in cgo and
+// system calls besides the caller; /proc/loadavg: threads running on the
+// machine). A call given more threads raises OpenBLAS's process-wide
+// count for its duration only; any lapis call that starts meanwhile puts
+// it back to one first, so that calls never overlap with more than one
+// OpenBLAS thread each (OpenBLAS's threads spin while they wait for each
+// other, and with a busy core that costs 10-100x).
+//
+// With a fixed count (SetThreads(n)) every call runs with n threads and
+// nothing is decided per call.
+//
+// With OpenBLAS's OpenMP build the count is per calling OS thread: a call
+// locks its goroutine to its OS thread and sets that thread's count, and
+// nothing is shared.
+package threads
+
+import (
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Variant is how the linked library runs threads.
+type Variant int
+
+// The variants (openblas_get_parallel()).
+const (
+	NotOpenBLAS Variant = iota // a BLAS without OpenBLAS's thread control
+	Serial                     // OpenBLAS built without threads
+	Pthreads                   // OpenBLAS's own thread pool: one process-wide count
+	OpenMP                     // OpenBLAS on OpenMP: a count per calling OS thread
+)
+
+func (v Variant) String() string {
+	switch v {
+	case Serial:
+		return "serial"
+	case Pthreads:
+		return "pthreads"
+	case OpenMP:
+		return "OpenMP"
+	}
+	return "not OpenBLAS"
+}
+
+// Kind says which size threshold applies to a call's work.
+type Kind int
+
+const (
+	// Level3 is a BLAS level-3 call; work is m*n*k.
+	Level3 Kind = iota
+	// Lapack is a LAPACK routine; work is about n^3 (m*n*min(m,n)).
+	Lapack
+	// Single is a section that must run on one OpenBLAS thread (batch's
+	// split chunks); it never raises the count.
+	Single
+)
+
+// Thresholds: the work from which a call may use more than one thread on
+// an idle machine (BenchmarkThreads: below them two threads gained
+// nothing or lost).
+var threshold = [...]float64{
+	Level3: 192 * 192 * 192,
+	Lapack: 512 * 512 * 512,
+	Single: 0,
+}
+
+// Library is the thread control of the linked library, registered by
+// cblas (which looks it up at run time).
+type Library struct {
+	Variant Variant
+	Set     func(n int) // the calling thread's (OpenMP) or the process's count
+	Get     func() int
+}
+
+var (
+	lib     Library
+	initial int          // the library's count at start: OPENBLAS_NUM_THREADS, or the cores
+	fixed   atomic.Int64 // 0: auto; n: every call on n threads
+)
+
+// Register installs the library's thread control. In auto mode a pthreads
+// library is put on one thread. Only the first call counts.
+func Register(l Library) {
+	regOnce.Do(func() {
+		lib = l
+		initial = 1
+		if l.Get != nil {
+			initial = max(1, l.Get())
+		}
+		if lib.Variant == Pthreads && lib.Set != nil {
+			lib.Set(1)
+		}
+	})
+}
+
+var regOnce sync.Once
+
+// Initial is the library's thread count when the process started (what
+// OPENBLAS_NUM_THREADS or OMP_NUM_THREADS said, else the cores): the
+// most auto mode gives a call.
+func Initial() int { return initial }
+
+// Lib returns the registered variant.
+func Lib() Variant { return lib.Variant }
+
+// SetFixed fixes every call's count at n (n >= 1) or returns to auto mode
+// (n = 0). It returns the previous setting (0: auto).
+func SetFixed(n int) int {
+	mu.Lock()
+	defer mu.Unlock()
+	prev := int(fixed.Swap(int64(n)))
+	if lib.Set != nil {
+		switch {
+		case n > 0:
+			lib.Set(n)
+		case lib.Variant == Pthreads:
+			lib.Set(1)
+			promoted.Store(false)
+		default:
+			lib.Set(initial)
+		}
+	}
+	return prev
+}
+
+// Fixed returns the fixed count, 0 in auto mode.
+func Fixed() int { return int(fixed.Load()) }
+
+// Max is the most threads a call may use now: the fixed count, or in auto
+// mode the library's initial count capped by GOMAXPROCS.
+func Max() int {
+	if f := fixed.Load(); f > 0 {
+		return int(f)
+	}
+	if lib.Set == nil || lib.Variant == Serial {
+		return 1
+	}
+	return min(initial, runtime.GOMAXPROCS(0))
+}
+
+var (
+	mu       sync.Mutex   // serialises raising and lowering the count
+	active   atomic.Int64 // auto-mode sections in flight (pthreads)
+	promoted atomic.Bool  // the count is above one for a section in flight
+	lastHigh atomic.Int64 // when the last section with more threads ended (ns since start)
+	start    = time.Now()
+)
+
+// Section is one call into the library under the policy. Its zero value
+// is a section that changed nothing.
+type Section struct {
+	n      int32 // threads given (0: not counted)
+	raised bool  // this section raised the process-wide count
+	locked bool  // locked to its OS thread (OpenMP)
+}
+
+// Threads returns the threads the section was given (1 when the policy
+// did not decide, e.g. fixed mode, where Fixed says).
+func (s Section) Threads() int { return max(1, int(s.n)) }
+
+// Begin starts a call of the given kind and work under the policy; the
+// caller calls End when the library has returned. It allocates nothing.
+func Begin(kind Kind, work float64) Section {
+	if lib.Set == nil {
+		return Section{}
+	}
+	switch lib.Variant {
+	case Pthreads:
+		if fixed.Load() > 0 {
+			return Section{}
+		}
+		return beginShared(kind, work)
+	case OpenMP:
+		runtime.LockOSThread()
+		n := int(fixed.Load())
+		if n == 0 {
+			n = 1
+			if kind != Single && work >= threshold[kind] {
+				n = idle(Max())
+			}
+		}
+		lib.Set(n)
+		return Section{n: int32(n), locked: true}
+	}
+	return Section{}
+}
+
+func beginShared(kind Kind, work float64) Section {
+	self := active.Add(1)
+	if promoted.Load() {
+		lower()
+	}
+	if self != 1 || kind == Single || work < threshold[kind] {
+		return Section{n: 1}
+	}
+	m := Max()
+	if m < 2 {
+		return Section{n: 1}
+	}
+	n := idle(m)
+	if n < 2 {
+		return Section{n: 1}
+	}
+	mu.Lock()
+	promoted.Store(true)
+	if active.Load() != 1 || fixed.Load() > 0 { // another call started: stay on one
+		promoted.Store(false)
+		mu.Unlock()
+		return Section{n: 1}
+	}
+	lib.Set(n)
+	mu.Unlock()
+	return Section{n: int32(n), raised: true}
+}
+
+// lower puts the process-wide count back to one for a section that starts
+// while another runs with more.
+func lower() {
+	mu.Lock()
+	if promoted.Load() {
+		lib.Set(1)
+		promoted.Store(false)
+	}
+	mu.Unlock()
+}
+
+// End ends the section.
+func (s Section) End() {
+	switch {
+	case s.locked:
+		runtime.UnlockOSThread()
+	case s.n > 0:
+		if s.raised {
+			mu.Lock()
+			if promoted.Load() {
+				lib.Set(1)
+				promoted.Store(false)
+			}
+			lastHigh.Store(int64(time.Since(start)))
+			mu.Unlock()
+		}
+		active.Add(-1)
+	}
+}
+
+// Counts for tests: sections in flight and whether one runs raised.
+func InFlight() (sections int, raised bool) { return int(active.Load()), promoted.Load() }
+
+// idle returns how many of m threads the cores can take now: the cores
+// the process may use (GOMAXPROCS, the CPUs it may run on) less those
+// busy with other goroutines or, on the machine, other threads.
+func idle(m int) int {
+	cores := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
+	return max(1, min(m, cores-busyFn()))
+}
+
+// busyFn is Busy, replaced in tests.
+var busyFn = Busy
+
+var (
+	loadMu  sync.Mutex
+	samples = []metrics.Sample{
+		{Name: "/sched/goroutines/running:goroutines"},
+		{Name: "/sched/goroutines/runnable:goroutines"},
+		{Name: "/sched/goroutines/not-in-go:goroutines"},
+	}
+	haveSched = func() bool {
+		all := metrics.All()
+		for _, s := range samples {
+			found := false
+			for _, d := range all {
+				found = found || d.Name == s.Name
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	}()
+)
+
+// Busy estimates how many cores other work occupies as the calling
+// goroutine asks: other goroutines running, runnable, or in cgo or system
+// calls (runtime/metrics), and threads of other processes running on the
+// machine (/proc/loadavg's count of running threads less this process's,
+// as far as they are known; OpenBLAS's own idle threads, which spin for a
+// while after a multithreaded call, are not counted as busy).
+func Busy() int {
+	inGo := 0
+	if haveSched {
+		loadMu.Lock()
+		metrics.Read(samples)
+		running := sampleInt(samples[0]) + sampleInt(samples[2])
+		runnable := sampleInt(samples[1])
+		loadMu.Unlock()
+		inGo = max(0, running-1) + runnable // less the caller
+	}
+	sys, ok := machineRunning()
+	if !ok {
+		return inGo
+	}
+	// sys counts the caller, the goroutines counted in inGo that are on
+	// a CPU, and OpenBLAS's threads if they still spin after a call.
+	spin := 0
+	if time.Since(start)-time.Duration(lastHigh.Load()) < spinWindow && lastHigh.Load() != 0 {
+		spin = initial - 1
+	}
+	others := max(0, sys-1-inGo-spin)
+	// On a machine with more CPUs than this process may use (a CPU quota:
+	// GOMAXPROCS below the CPUs), other threads take a share of them.
+	cores := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
+	if onlineCPUs > cores {
+		others = (others*cores + onlineCPUs/2) / onlineCPUs
+	}
+	return inGo + others
+}
+
+// onlineCPUs is the number of CPUs the machine has online, 0 when
+// unknown; machineWide says whether the process may run on all of them
+// (not pinned to a subset: runtime.NumCPU counts the CPUs it may use).
+var onlineCPUs = func() int {
+	b, err := os.ReadFile("/sys/devices/system/cpu/online")
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, r := range strings.Split(strings.TrimSpace(string(b)), ",") {
+		lo, hi, found := strings.Cut(r, "-")
+		a, err1 := strconv.Atoi(lo)
+		z, err2 := a, error(nil)
+		if found {
+			z, err2 = strconv.Atoi(hi)
+		}
+		if err1 != nil || err2 != nil || z < a {
+			return 0
+		}
+		n += z - a + 1
+	}
+	return n
+}()
+
+var machineWide = onlineCPUs > 0 && runtime.NumCPU() == onlineCPUs
+
+// spinWindow is how long OpenBLAS's threads may spin after a call before
+// they sleep (0.3.21: 2^28 cycles by default, about 0.1 s).
+const spinWindow = 250 * time.Millisecond
+
+func sampleInt(s metrics.Sample) int {
+	if s.Value.Kind() == metrics.KindUint64 {
+		return int(s.Value.Uint64())
+	}
+	return 0
+}
+
+// machineRunning returns the number of threads running on the machine
+// (the fourth field of /proc/loadavg, "running/total"), or false when it
+// cannot be read or the process may not use every CPU of the machine
+// (pinned or in a cpuset: the count then says nothing about its CPUs).
+func machineRunning() (int, bool) {
+	if !machineWide {
+		return 0, false
+	}
+	var buf [128]byte
+	fd, err := syscall.Open("/proc/loadavg", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return 0, false
+	}
+	k, err := syscall.Read(fd, buf[:])
+	syscall.Close(fd)
+	if err != nil || k <= 0 {
+		return 0, false
+	}
+	return parseLoadavg(buf[:k])
+}
+
+// parseLoadavg reads "0.00 0.01 0.05 2/345 6789": the 2.
+func parseLoadavg(b []byte) (int, bool) {
+	field := 0
+	for i := 0; i < len(b); i++ {
+		if b[i] == ' ' {
+			field++
+			continue
+		}
+		if field == 3 {
+			n, digits := 0, 0
+			for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+				n = n*10 + int(b[i]-'0')
+				digits++
+			}
+			return n, digits > 0 && i < len(b) && b[i] == '/'
+		}
+	}
+	return 0, false
+}
