@@ -211,6 +211,9 @@ func testNrm2Special[T views.Scalar](t *testing.T, rng *rand.Rand) {
 }
 
 func TestNrm2Special(t *testing.T) {
+	// The comparison is with the library's nrm2; lapis's own Nrm2 runs in
+	// Go and gives +Inf there whatever the library.
+	skipIf(t, nrm2Infs())
 	rng := rand.New(rand.NewPCG(31, 31))
 	testNrm2Special[float64](t, rng)
 	testNrm2Special[float32](t, rng)
