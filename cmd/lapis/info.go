@@ -83,7 +83,7 @@ type Setting struct {
 // knobs here (one line each) as cblas, batch and views grow them.
 func threadPolicy() []Setting {
 	return []Setting{
-		{"blas_threads", cblas.Threads(), "threads OpenBLAS uses for one call (cblas.SetThreads; OPENBLAS_NUM_THREADS at start)"},
+		{"blas_threads", cblas.Threads(), "most threads one OpenBLAS call may use (cblas.SetThreads fixes it, AutoThreads returns to the policy; OPENBLAS_NUM_THREADS and GOMAXPROCS at start)"},
 		{"batch_workers", batch.Workers(), "goroutines that run a batch's chunks, each calling BLAS/LAPACK (batch.SetWorkers; default GOMAXPROCS)"},
 		{"copy_goroutines", views.CopyThreads(), "goroutines one large copy may use (views.SetCopyThreads; default GOMAXPROCS)"},
 	}
@@ -249,7 +249,7 @@ func (i Info) text() string {
 	p("CPU features", "%s%s; %d in all (-json lists them)", strings.Join(i.CPU.Features, " "), level, len(i.CPU.AllFeatures))
 	p("caches", "L1d %s, L1i %s, L2 %s, L3 %s, line %d B", size(i.CPU.L1D), size(i.CPU.L1I), size(i.CPU.L2), size(i.CPU.L3), i.CPU.CacheLine)
 	p("Go", "%s %s/%s, GOMAXPROCS %d, NumCPU %d", i.Go.Version, i.Go.OS, i.Go.Arch, i.Go.GOMAXPROCS, i.Go.NumCPU)
-	b.WriteString("thread policy:\n")
+	fmt.Fprintf(&b, "thread policy:  %s\n", cblas.ThreadPolicy())
 	for _, s := range i.Policy {
 		fmt.Fprintf(&b, "  %-16s%-4d %s\n", s.Name, s.Value, s.Doc)
 	}
