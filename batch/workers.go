@@ -27,8 +27,10 @@ var (
 	jobs      = make(chan job)
 )
 
-// SetWorkers sets how many workers run the chunks of a batch (at least 1)
-// and returns the previous setting. Workers, once started, live for the
+// SetWorkers sets how many workers run the chunks of a batch (at least 1;
+// the default is GOMAXPROCS, or 1 with a serial OpenBLAS build, which is
+// not safe to call from several threads at once) and returns the
+// previous setting. Workers, once started, live for the
 // rest of the process; lowering the setting leaves them idle.
 func SetWorkers(n int) int {
 	workersMu.Lock()
@@ -48,6 +50,14 @@ func Workers() int {
 func workersLocked() int {
 	if nWorkers == 0 {
 		nWorkers = runtime.GOMAXPROCS(0)
+		if threads.Lib() == threads.Serial {
+			// A serial OpenBLAS build (Debian's libopenblas0-serial
+			// 0.3.21, built without USE_LOCKING) is not safe to call from
+			// several threads at once (OpenMathLib/OpenBLAS#2126: wrong
+			// heevd eigenvectors, found by the Docker matrix): batch does
+			// not start that concurrency itself. SetWorkers overrides it.
+			nWorkers = 1
+		}
 	}
 	return nWorkers
 }
