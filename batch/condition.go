@@ -84,13 +84,6 @@ func largeNorm[T Scalar](norm lapack.Norm, m views.View[T], opts []Option) float
 	return best
 }
 
-// checkCondition is lapack.CheckCondition for the factors of matrix m of
-// a batch (its storage's, for a row-major one), whose norm was anorm.
-func checkCondition[T Scalar](op string, m views.View[T], anorm float64, opts []Option) error {
-	s, norm := factored(m)
-	return lapack.CheckCondition(op, norm, s, anorm, opts...)
-}
-
 // batchNorms returns, in flat batch order, the norm of each matrix of a
 // as it will be factored.
 func batchNorms[T Scalar](a views.View[T], shape []int, opts []Option) []float64 {
@@ -114,16 +107,27 @@ func batchNorms[T Scalar](a views.View[T], shape []int, opts []Option) []float64
 	return norms
 }
 
-// conditioned checks, after a run of Solve that returned err, every
-// matrix of a (holding its LU factors) that did not fail, and adds the
-// ill-conditioned ones to the *Error.
-func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []float64, err error, opts []Option) error {
+// conditioned checks, after Solve (a holds each matrix's LU factors) or
+// Inv (inverse: a holds the inverses) returned err, every matrix that did
+// not fail, and adds the ill-conditioned ones to the *Error. Up to order
+// cond.Max the reciprocal condition number is computed here in place
+// (from the factors, or exactly as 1 / (||A|| ||A^-1||) from the
+// inverse); lapack builds the error for the rare matrix below epsilon,
+// and checks the larger orders itself (CheckCondition, CheckInverse).
+func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []float64, err error, inverse bool, opts []Option) error {
 	var be *Error
 	if err != nil && !errors.As(err, &be) {
 		return err // not a per-matrix failure: nothing was computed for sure
 	}
-	n := a.Layout().Dim(0)
-	report := func(t int, cerr error) {
+	failed := func(t int) bool { return be != nil && be.Failed[t] != nil }
+	check := func(t int) {
+		s, norm := factored(matrixAt(a, shape, t))
+		var cerr error
+		if inverse {
+			cerr = lapack.CheckInverse(op, norm, s, norms[t], opts...)
+		} else {
+			cerr = lapack.CheckCondition(op, norm, s, norms[t], opts...)
+		}
 		var le *lapack.Error
 		if errors.As(cerr, &le) {
 			if be == nil {
@@ -132,11 +136,11 @@ func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []floa
 			be.Failed[t] = le
 		}
 	}
-	failed := func(t int) bool { return be != nil && be.Failed[t] != nil }
+	n := a.Layout().Dim(0)
 	if n > cond.Max {
 		for t := range norms {
 			if !failed(t) {
-				report(t, checkCondition(op, matrixAt(a, shape, t), norms[t], opts))
+				check(t)
 			}
 		}
 	} else if n > 0 && len(norms) > 0 {
@@ -148,55 +152,12 @@ func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []floa
 				return
 			}
 			f.Load(r.base, off, r.s0, r.s1, n)
-			if rcond := 1 / (norms[t] * f.InvNorm(r.inf)); rcond < eps || math.IsNaN(rcond) {
-				report(t, checkCondition(op, matrixAt(a, shape, t), norms[t], opts))
+			inv := f.Norm(r.inf)
+			if !inverse {
+				inv = f.InvNorm(r.inf)
 			}
-		})
-	}
-	if be == nil {
-		return nil
-	}
-	return be
-}
-
-// conditionedInverse is conditioned for Inv: a holds the inverses, so
-// each matrix's reciprocal condition number is exactly 1 / (||A|| ||A^-1||)
-// (lapack.CheckInverse), whichever path computed them.
-func conditionedInverse[T Scalar](op string, shape []int, a views.View[T], norms []float64, err error, opts []Option) error {
-	var be *Error
-	if err != nil && !errors.As(err, &be) {
-		return err
-	}
-	n := a.Layout().Dim(0)
-	report := func(t int, cerr error) {
-		var le *lapack.Error
-		if errors.As(cerr, &le) {
-			if be == nil {
-				be = &Error{Op: op, Shape: shape, Failed: map[int]*lapack.Error{}}
-			}
-			be.Failed[t] = le
-		}
-	}
-	failed := func(t int) bool { return be != nil && be.Failed[t] != nil }
-	if n > cond.Max {
-		for t := range norms {
-			if !failed(t) {
-				s, norm := factored(matrixAt(a, shape, t))
-				report(t, lapack.CheckInverse(op, norm, s, norms[t], opts...))
-			}
-		}
-	} else if n > 0 && len(norms) > 0 {
-		r := smallOf(a)
-		var f cond.Matrix[T]
-		eps := cond.Eps[T]() / 2
-		eachOffset(a, shape, func(t, off int) {
-			if failed(t) || norms[t] == 0 {
-				return
-			}
-			f.Load(r.base, off, r.s0, r.s1, n)
-			if rcond := 1 / (norms[t] * f.Norm(r.inf)); rcond < eps || math.IsNaN(rcond) {
-				s, norm := factored(matrixAt(a, shape, t))
-				report(t, lapack.CheckInverse(op, norm, s, norms[t], opts...))
+			if rcond := 1 / (norms[t] * inv); rcond < eps || math.IsNaN(rcond) {
+				check(t)
 			}
 		})
 	}

@@ -235,11 +235,21 @@ func Solve[T Scalar](a, b views.View[T], opts ...Option) error {
 	if check {
 		norms = batchNorms(a, shape, opts)
 	}
+	err = solveBatch(op, shape, n, a, b, opts)
+	if check {
+		err = conditioned(op, shape, a, norms, err, false, opts)
+	}
+	return err
+}
+
+// solveBatch is Solve's computation on the checked batches, by the
+// tiny kernels, stridedSolve's C loop or per matrix.
+func solveBatch[T Scalar](op string, shape []int, n int, a, b views.View[T], opts []Option) error {
 	// The tiny kernels solve in one pass over the batch from order 5 (at
 	// orders 3 and 4 the C loop of stridedSolve measured faster: README).
 	if _, _, rowMajor := storage(first(a)); !rowMajor && n >= tinySolveMin && tinyApplies[T](n, opts) && b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= kernel.MaxTinyRHS {
 		ta, tb := tinyOf(a, false), tinyOf(b, false)
-		err := tiny(op, kernel.TinySolve, shape, ta, &tb, nil, func(t int) error {
+		return tiny(op, kernel.TinySolve, shape, ta, &tb, nil, func(t int) error {
 			// The system as stridedSolve solves it: a run of one.
 			ra := runView(a, matrixAt(a, shape, t).Layout().Offset()-a.Layout().Offset(), 1, 0)
 			rb := runView(b, matrixAt(b, shape, t).Layout().Offset()-b.Layout().Offset(), 1, 0)
@@ -249,37 +259,21 @@ func Solve[T Scalar](a, b views.View[T], opts ...Option) error {
 			}
 			return err
 		})
-		if check {
-			err = conditioned(op, shape, a, norms, err, opts)
-		}
-		return err
 	}
 	if done, err := stridedSolve(op, shape, a, b, opts); done {
-		if check {
-			err = conditioned(op, shape, a, norms, err, opts)
-		}
 		return err
 	}
-	return perMatrix(op, shape, []views.View[T]{a, b}, n*n*n, pivots(n), func(t int, m []views.View[T], ipiv []int32) error {
+	return perMatrix(op, shape, []views.View[T]{a, b}, n*n*n, pivots(n), func(_ int, m []views.View[T], ipiv []int32) error {
 		s, trans, ok := storage(m[0])
 		if !ok {
-			if err := lapack.Gesv(m[0], m[1], ipiv, opts...); err != nil {
-				return err
-			}
-		} else {
-			// A row-major matrix is solved through its storage, a^T (a^H
-			// when conjugated): factor that, solve with "T" ("C"). No copy.
-			if err := lapack.Getrf(s, ipiv, opts...); err != nil {
-				return err
-			}
-			if err := lapack.Getrs(trans, s, ipiv, m[1], opts...); err != nil {
-				return err
-			}
+			return lapack.Gesv(m[0], m[1], ipiv, opts...)
 		}
-		if check {
-			return checkCondition(op, m[0], norms[t], opts)
+		// A row-major matrix is solved through its storage, a^T (a^H when
+		// conjugated): factor that, solve with "T" ("C"). No copy.
+		if err := lapack.Getrf(s, ipiv, opts...); err != nil {
+			return err
 		}
-		return nil
+		return lapack.Getrs(trans, s, ipiv, m[1], opts...)
 	})
 }
 
@@ -450,7 +444,7 @@ func Inv[T Scalar](a views.View[T], opts ...Option) error {
 		})
 	}
 	if check {
-		err = conditionedInverse(op, shape, a, norms, err, opts)
+		err = conditioned(op, shape, a, norms, err, true, opts)
 	}
 	return err
 }
