@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/views"
 )
 
 // The pure-Go level-1 loops, shared by the view-level routines (Dot,
@@ -399,6 +400,22 @@ func padIn[T Scalar](v vec, n int) (vec, *pool.Buf[T]) {
 	clear(b.Data[n:])
 	forBLAS[T](v, n, func(i int, p *T) { b.Data[i] = *p })
 	return vec{ptr: unsafe.Pointer(&b.Data[0]), inc: 1, n: n}, b
+}
+
+// overReadSafe runs call with the BLAS vectors x (nx elements, read) and
+// y (ny elements, read and written) as the library's complex level-2
+// kernels can take them: for complex T in pooled buffers with spare
+// elements (padIn), y copied back afterwards; for real T as they are.
+func overReadSafe[T Scalar](x vec, nx int, y vec, ny int, call func(x, y vec)) {
+	if !views.IsComplex[T]() {
+		call(x, y)
+		return
+	}
+	px, bx := padIn[T](x, nx)
+	py, by := padIn[T](y, ny)
+	call(px, py)
+	pool.Put(bx)
+	padOut[T](y, ny, by)
 }
 
 // padOut copies the padded vector b back into the BLAS vector dst and

@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/lapis-go/lapis/internal/policy"
-	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -525,20 +524,15 @@ func gnGemv[T Scalar](op string, tA blas.Transpose, m, n int, alpha T, a []T, ld
 	cm, cn, clda := gnInt(op, "m", m), gnInt(op, "n", n), gnInt(op, "lda", lda)
 	cx, cy := gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
-	px, py := vec{ptr: gnPtr(x), inc: cx}, vec{ptr: gnPtr(y), inc: cy}
-	if cplx { // OpenBLAS's complex gemv kernels over-read: see padIn
-		var bx, by *pool.Buf[T]
-		px, bx = padIn[T](px, lenX)
-		py, by = padIn[T](py, lenY)
-		defer padOut[T](vec{ptr: gnPtr(y), inc: cy}, lenY, by)
-		defer pool.Put(bx)
-	}
-	if cplx && tA == blas.ConjTrans {
-		// A^H x: the column-major reading would need conj(A^T).
-		xgemvRow[T](C.CblasConjTrans, cm, cn, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
-		return
-	}
-	xgemv[T](gnFlipTrans(tA), cn, cm, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
+	// OpenBLAS's complex gemv kernels over-read: see overReadSafe.
+	overReadSafe[T](vec{ptr: gnPtr(x), inc: cx}, lenX, vec{ptr: gnPtr(y), inc: cy}, lenY, func(px, py vec) {
+		if cplx && tA == blas.ConjTrans {
+			// A^H x: the column-major reading would need conj(A^T).
+			xgemvRow[T](C.CblasConjTrans, cm, cn, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
+			return
+		}
+		xgemv[T](gnFlipTrans(tA), cn, cm, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
+	})
 }
 
 // gnGbmv: row-major band storage (a[i*lda+j-i+kL] = A[i][j]) is the
@@ -746,12 +740,10 @@ func gnHemv[T Scalar](op string, ul blas.Uplo, n int, alpha T, a []T, lda int, x
 	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
 		// A^T = conj(A): no column-major form. The kernels over-read x and
-		// y: see padIn.
-		px, bx := padIn[T](vec{ptr: gnPtr(x), inc: cx}, n)
-		py, by := padIn[T](vec{ptr: gnPtr(y), inc: cy}, n)
-		xhemvRow[T](gnUplo(ul), cn, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
-		pool.Put(bx)
-		padOut[T](vec{ptr: gnPtr(y), inc: cy}, n, by)
+		// y: see overReadSafe.
+		overReadSafe[T](vec{ptr: gnPtr(x), inc: cx}, n, vec{ptr: gnPtr(y), inc: cy}, n, func(px, py vec) {
+			xhemvRow[T](gnUplo(ul), cn, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
+		})
 		return
 	}
 	xsymv[T](gnFlipUplo(ul), cn, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)

@@ -7,7 +7,6 @@ import "C"
 
 import (
 	"github.com/lapis-go/lapis/internal/policy"
-	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -75,13 +74,9 @@ func Gemv[T Scalar](alpha T, a, x views.View[T], beta T, y views.View[T], opts .
 		return err
 	}
 	policy.Calls.Add(1)
-	if views.IsComplex[T]() && am.trans == C.CblasNoTrans { // cgemv_n over-reads x: see padIn
-		px, b := padIn[T](xv, n)
-		xgemv(am.trans, M, N, alpha, am.ptr, am.ld, px.ptr, px.inc, beta, yo.ptr, yo.inc)
-		pool.Put(b)
-	} else {
-		xgemv(am.trans, M, N, alpha, am.ptr, am.ld, xv.ptr, xv.inc, beta, yo.ptr, yo.inc)
-	}
+	overReadSafe[T](xv, n, yo.vec, m, func(x, y vec) { // c/zgemv_n over-reads x
+		xgemv(am.trans, M, N, alpha, am.ptr, am.ld, x.ptr, x.inc, beta, y.ptr, y.inc)
+	})
 	yo.finish()
 	return nil
 }
@@ -196,15 +191,9 @@ func symv[T Scalar](op string, uplo Uplo, alpha T, a, x views.View[T], beta T, y
 		return err
 	}
 	policy.Calls.Add(1)
-	if views.IsComplex[T]() { // chemv over-reads x, zhemv y: see padIn
-		px, bx := padIn[T](xv, n)
-		py, by := padIn[T](yo.vec, n)
-		xhemv(uplo.c(), N, alpha, am.ptr, am.ld, px.ptr, px.inc, beta, py.ptr, py.inc)
-		pool.Put(bx)
-		padOut[T](yo.vec, n, by)
-	} else {
-		xhemv(uplo.c(), N, alpha, am.ptr, am.ld, xv.ptr, xv.inc, beta, yo.ptr, yo.inc)
-	}
+	overReadSafe[T](xv, n, yo.vec, n, func(x, y vec) { // chemv over-reads x, zhemv y
+		xhemv(uplo.c(), N, alpha, am.ptr, am.ld, x.ptr, x.inc, beta, y.ptr, y.inc)
+	})
 	yo.finish()
 	return nil
 }
