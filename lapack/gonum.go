@@ -903,36 +903,18 @@ func (Gonum) Dlansy(norm gonumlapack.MatrixNorm, ul blas.Uplo, n int, a []float6
 // Dlapmr permutes the rows of the m x n X by k: dlapmt (columns) on S,
 // no copy.
 func (Gonum) Dlapmr(forward bool, m, n int, x []float64, ldx int, k []int) {
-	switch {
-	case m < 0:
-		panic(mLT0)
-	case n < 0:
-		panic(nLT0)
-	case ldx < max(1, n):
-		panic(badLdX)
-	}
-	if m == 0 || n == 0 {
-		return
-	}
-	switch {
-	case len(x) < (m-1)*ldx+n:
-		panic(shortX)
-	case len(k) != m:
-		panic(badLenK)
-	}
-	if m == 1 {
-		return
-	}
-	gnFits(m, n, ldx)
-	p := gnInts(k, 1)
-	policy.Lapack.Add(1)
-	xlapmt[float64](gnBool(forward), n, m, ptrOf(x), ldx, p.ptr())
-	p.put()
+	gnLapm(forward, m, n, x, ldx, k, m, xlapmt[float64])
 }
 
 // Dlapmt permutes the columns of the m x n X by k: dlapmr (rows) on S,
 // no copy.
 func (Gonum) Dlapmt(forward bool, m, n int, x []float64, ldx int, k []int) {
+	gnLapm(forward, m, n, x, ldx, k, n, xlapmr[float64])
+}
+
+// gnLapm is Dlapmr (lenK m) and Dlapmt (lenK n): gonum's checks, then f,
+// the other permutation, on the transposed storage.
+func gnLapm(forward bool, m, n int, x []float64, ldx int, k []int, lenK int, f func(forward int, m, n int, x unsafe.Pointer, ldx int, k unsafe.Pointer)) {
 	switch {
 	case m < 0:
 		panic(mLT0)
@@ -947,15 +929,15 @@ func (Gonum) Dlapmt(forward bool, m, n int, x []float64, ldx int, k []int) {
 	switch {
 	case len(x) < (m-1)*ldx+n:
 		panic(shortX)
-	case len(k) != n:
+	case len(k) != lenK:
 		panic(badLenK)
 	}
-	if n == 1 {
+	if lenK == 1 {
 		return
 	}
 	gnFits(m, n, ldx)
 	p := gnInts(k, 1)
 	policy.Lapack.Add(1)
-	xlapmr[float64](gnBool(forward), n, m, ptrOf(x), ldx, p.ptr())
+	f(gnBool(forward), n, m, ptrOf(x), ldx, p.ptr())
 	p.put()
 }

@@ -16,40 +16,18 @@ import (
 // Dgeqrf computes A = Q R in place: dgelqf on S = A^T = R^T Q^T, the same
 // reflectors and tau, no copy.
 func (Gonum) Dgeqrf(m, n int, a []float64, lda int, tau, work []float64, lwork int) {
-	switch {
-	case m < 0:
-		panic(mLT0)
-	case n < 0:
-		panic(nLT0)
-	case lda < max(1, n):
-		panic(badLdA)
-	case lwork < max(1, n) && lwork != -1:
-		panic(badLWork)
-	case len(work) < max(1, lwork):
-		panic(shortWork)
-	}
-	k := min(m, n)
-	if k == 0 {
-		work[0] = 1
-		return
-	}
-	gnFits(m, n, lda, lwork)
-	if lwork == -1 {
-		work[0] = float64(max(n, gnQuery(func(w, _ unsafe.Pointer) { xgelqf[float64](n, m, nil, lda, nil, w, -1) })))
-		return
-	}
-	if len(a) < (m-1)*lda+n {
-		panic(shortA)
-	}
-	if len(tau) != k {
-		panic(badLenTau)
-	}
-	policy.Lapack.Add(1)
-	xgelqf[float64](n, m, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
+	gnQRLQ(m, n, a, lda, tau, work, lwork, n, true, xgelqf[float64])
 }
 
 // Dgelqf computes A = L Q in place: dgeqrf on S = A^T = Q^T L^T, no copy.
 func (Gonum) Dgelqf(m, n int, a []float64, lda int, tau, work []float64, lwork int) {
+	gnQRLQ(m, n, a, lda, tau, work, lwork, m, false, xgeqrf[float64])
+}
+
+// gnQRLQ is Dgeqrf and Dgelqf: gonum's checks (the least lwork minWork;
+// len(tau) exactly min(m, n) when tauExact, at least otherwise), then f,
+// the other factorisation, on the transposed storage.
+func gnQRLQ(m, n int, a []float64, lda int, tau, work []float64, lwork, minWork int, tauExact bool, f qrFunc) {
 	switch {
 	case m < 0:
 		panic(mLT0)
@@ -57,7 +35,7 @@ func (Gonum) Dgelqf(m, n int, a []float64, lda int, tau, work []float64, lwork i
 		panic(nLT0)
 	case lda < max(1, n):
 		panic(badLdA)
-	case lwork < max(1, m) && lwork != -1:
+	case lwork < max(1, minWork) && lwork != -1:
 		panic(badLWork)
 	case len(work) < max(1, lwork):
 		panic(shortWork)
@@ -69,17 +47,20 @@ func (Gonum) Dgelqf(m, n int, a []float64, lda int, tau, work []float64, lwork i
 	}
 	gnFits(m, n, lda, lwork)
 	if lwork == -1 {
-		work[0] = float64(max(m, gnQuery(func(w, _ unsafe.Pointer) { xgeqrf[float64](n, m, nil, lda, nil, w, -1) })))
+		work[0] = float64(max(minWork, gnQuery(func(w, _ unsafe.Pointer) { f(n, m, nil, lda, nil, w, -1) })))
 		return
 	}
 	if len(a) < (m-1)*lda+n {
 		panic(shortA)
 	}
-	if len(tau) < k {
+	switch {
+	case tauExact && len(tau) != k:
+		panic(badLenTau)
+	case !tauExact && len(tau) < k:
 		panic(shortTau)
 	}
 	policy.Lapack.Add(1)
-	xgeqrf[float64](n, m, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
+	f(n, m, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
 }
 
 // Dorgqr generates the m x n Q of Dgeqrf: dorglq on S = Q^T, no copy.
