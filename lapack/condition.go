@@ -21,21 +21,13 @@ import (
 // computed exactly in Go from U^-1 L^-1 (internal/cond); above, it is
 // LAPACK's estimate (Gecon). op names the caller in the error. lu is not modified.
 func CheckCondition[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, opts ...Option) error {
-	if err := checkNorm("lapack.CheckCondition", norm, true); err != nil {
-		return err
-	}
-	if lu.Rank() != 2 || lu.Layout().Dim(0) != lu.Layout().Dim(1) {
-		return layout.Errorf(layout.ErrShape, "lapack.CheckCondition", "lu", "shape %v, want a square matrix", lu.Shape())
-	}
-	n := lu.Layout().Dim(0)
-	if n == 0 || anorm == 0 {
-		return nil // an empty or zero matrix: the factorisation reported it
+	var m cond.Matrix[T]
+	small, n, err := condOperand("lapack.CheckCondition", "lu", norm, lu, &m)
+	if err != nil || n == 0 || anorm == 0 {
+		return err // an empty or zero matrix: the factorisation reported it
 	}
 	var rcond float64
-	if n <= cond.Max { // as stored: conjugation changes neither norm
-		l := lu.Layout()
-		var m cond.Matrix[T]
-		m.Load(unsafe.Pointer(unsafe.SliceData(lu.Data())), l.Offset(), l.Stride(0), l.Stride(1), n)
+	if small {
 		rcond = 1 / (anorm * m.InvNorm(norm == InfNorm))
 	} else {
 		var err error
@@ -60,21 +52,13 @@ func NoConditionCheck() Option { return policy.CondCheck(false) }
 // ErrSingular) carrying Rcond when that is below machine epsilon. op
 // names the caller in the error.
 func CheckInverse[T Scalar](op string, norm Norm, inv views.View[T], anorm float64, opts ...Option) error {
-	if err := checkNorm("lapack.CheckInverse", norm, true); err != nil {
+	var m cond.Matrix[T]
+	small, n, err := condOperand("lapack.CheckInverse", "inv", norm, inv, &m)
+	if err != nil || n == 0 || anorm == 0 {
 		return err
 	}
-	if inv.Rank() != 2 || inv.Layout().Dim(0) != inv.Layout().Dim(1) {
-		return layout.Errorf(layout.ErrShape, "lapack.CheckInverse", "inv", "shape %v, want a square matrix", inv.Shape())
-	}
-	n := inv.Layout().Dim(0)
-	if n == 0 || anorm == 0 {
-		return nil
-	}
 	var inorm float64
-	if n <= cond.Max {
-		l := inv.Layout()
-		var m cond.Matrix[T]
-		m.Load(unsafe.Pointer(unsafe.SliceData(inv.Data())), l.Offset(), l.Stride(0), l.Stride(1), n)
+	if small {
 		inorm = m.Norm(norm == InfNorm)
 	} else {
 		var err error
@@ -83,6 +67,26 @@ func CheckInverse[T Scalar](op string, norm Norm, inv views.View[T], anorm float
 		}
 	}
 	return illConditioned[T](op, 1/(anorm*inorm))
+}
+
+// condOperand checks CheckCondition's and CheckInverse's arguments (norm
+// OneNorm or InfNorm, v square) and returns v's order and whether it
+// loaded v into the caller's m for the Go computation (orders 1 to
+// cond.Max; as stored: conjugation changes neither norm).
+func condOperand[T Scalar](op, name string, norm Norm, v views.View[T], m *cond.Matrix[T]) (small bool, n int, err error) {
+	if err := checkNorm(op, norm, true); err != nil {
+		return false, 0, err
+	}
+	if v.Rank() != 2 || v.Layout().Dim(0) != v.Layout().Dim(1) {
+		return false, 0, layout.Errorf(layout.ErrShape, op, name, "shape %v, want a square matrix", v.Shape())
+	}
+	n = v.Layout().Dim(0)
+	if n == 0 || n > cond.Max {
+		return false, n, nil
+	}
+	l := v.Layout()
+	m.Load(unsafe.Pointer(unsafe.SliceData(v.Data())), l.Offset(), l.Stride(0), l.Stride(1), n)
+	return true, n, nil
 }
 
 // illConditioned returns the ErrIllConditioned error for rcond, or nil
