@@ -127,8 +127,16 @@ func newCondCheck[T Scalar](op string, m views.View[T], trans Op, opts []Option)
 	if trans != NoTrans {
 		c.norm = InfNorm
 	}
-	if !c.off {
-		c.anorm, _ = Lange(c.norm, m, opts...) // m is square, checked
+	if c.off {
+		return c
+	}
+	// m is square, checked. Small matrices are measured in Go (no cgo
+	// call), as CheckCondition then works on them.
+	var f cond.Matrix[T]
+	if small, _, _ := condOperand(op, "a", c.norm, m, &f); small {
+		c.anorm = f.Norm(c.norm == InfNorm)
+	} else {
+		c.anorm, _ = Lange(c.norm, m, opts...)
 	}
 	return c
 }
