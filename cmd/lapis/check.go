@@ -71,6 +71,7 @@ func checks() []Check {
 		{"gesdd (SVD)", svdCheck},
 		{"guard pages (over-reads, child process)", guardCheck},
 		{"concurrent calls (thread safety)", concurrencyCheck},
+		{"threads under a busy goroutine", threadsCheck},
 	}
 }
 

@@ -3,7 +3,11 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lapis-go/lapis/cblas"
@@ -70,4 +74,176 @@ func concurrencyCheck(t *tally) {
 	if info := cblas.Info(); info.Parallel == 0 {
 		t.notes = append(t.notes, "serial OpenBLAS: not safe to call from several threads unless built with USE_LOCKING=1 (OpenMathLib/OpenBLAS#2126); lapis does not serialise calls: use batch.SetWorkers(1) and call lapis from one goroutine at a time")
 	}
+}
+
+// collapseBound is the ratio to the one-thread time above which a call
+// beside a busy goroutine counts as collapsed. The collapse it looks for
+// is OpenBLAS's threads spinning while one of them has no core: 10x to
+// 1000x (README, "Threads"); a shared, loaded machine gives 1.5-3x.
+const collapseBound = 8.0
+
+// threadsCheck times a Gesv beside one goroutine running a pure-Go loop:
+// with lapis's default thread policy, with OpenBLAS fixed at one thread
+// (the baseline) and, for information, with OpenBLAS fixed at its full
+// count (what a program that leaves OpenBLAS alone gets). It is WRONG when
+// lapis's own call collapses: the fastest of its calls is more than
+// collapseBound times the fastest one-thread call, over up to four rounds
+// that alternate the two (one round when the first shows no collapse).
+// n = 256 is below the policy's LAPACK threshold (the call runs on one
+// thread whatever the load), n = 512 at it (the policy decides from the
+// load). With a library whose threads lapis does not control (not
+// OpenBLAS), the baseline is the same call with no busy goroutine.
+func threadsCheck(t *tally) {
+	restore := saveThreads()
+	defer restore()
+	controlled := cblas.SetThreads(cblas.AutoThreads) == nil
+	full := cblas.Threads()
+	if !controlled && runtime.GOMAXPROCS(0) < 2 {
+		t.status, t.detail = statusSkip, "the library's threads are not lapis's to set and GOMAXPROCS < 2: no baseline beside a busy goroutine"
+		return
+	}
+	t.workaround = "OpenBLAS stays on one thread unless a call is large, the only one in flight, and finds idle cores (the default policy; cblas.SetThreads; README \"Threads\")"
+	var lapisNotes, libNotes []string
+	for i, n := range []int{256, 512} {
+		call := gesvCall(n)
+		var base, auto []float64
+		set := func(k int) {
+			if controlled {
+				_ = cblas.SetThreads(k)
+			}
+		}
+		for round := 0; round < 4; round++ {
+			if controlled {
+				stop := startBusy()
+				set(1)
+				base = append(base, callTimes(call, 12, 60*time.Millisecond)...)
+				stop()
+			} else {
+				base = append(base, callTimes(call, 12, 60*time.Millisecond)...)
+			}
+			set(cblas.AutoThreads)
+			f := call
+			if injectWrong == t.name && i == 0 { // the test hook: the first size's calls 20x their baseline
+				f = func() error { time.Sleep(time.Duration(20 * slices.Min(base) * float64(time.Second))); return call() }
+			}
+			stop := startBusy()
+			auto = append(auto, callTimes(f, 12, 60*time.Millisecond)...)
+			stop()
+			if slices.Min(auto)/slices.Min(base) <= collapseBound {
+				break
+			}
+		}
+		t.cases++
+		b, a := slices.Min(base), slices.Min(auto)
+		where := fmt.Sprintf("gesv n=%d", n)
+		t.record(where, a/b, collapseBound)
+		if a/b > collapseBound && t.detail == "" {
+			t.detail = fmt.Sprintf("threads collapse under a busy goroutine: gesv n=%d took %s per call with lapis's thread policy (%s), %.0fx its %s %s (WRONG above %gx; fastest of %d calls)",
+				n, ms(a), cblas.ThreadPolicy(), a/b, ms(b), baselineName(controlled), collapseBound, len(auto))
+		}
+		lapisNotes = append(lapisNotes, fmt.Sprintf("n=%d %s (%.1fx)", n, ms(a), a/b))
+		if controlled && full > 1 {
+			set(full)
+			stop := startBusy()
+			forced := callTimes(call, 5, 500*time.Millisecond)
+			stop()
+			set(cblas.AutoThreads)
+			f := median(forced)
+			verdict := "no collapse here"
+			if f/b > collapseBound {
+				verdict = "the collapse lapis avoids"
+			}
+			libNotes = append(libNotes, fmt.Sprintf("n=%d %s, %.0fx: %s", n, ms(f), f/b, verdict))
+		}
+	}
+	if t.detail == "" {
+		t.detail = fmt.Sprintf("gesv beside a busy goroutine, lapis's policy (%s): %s the %s (WRONG above %gx)", cblas.ThreadPolicy(), strings.Join(lapisNotes, ", "), baselineName(controlled), collapseBound)
+	}
+	switch {
+	case len(libNotes) > 0:
+		t.notes = append(t.notes, fmt.Sprintf("OpenBLAS itself fixed at %d threads (median): %s", full, strings.Join(libNotes, "; ")))
+	case controlled:
+		t.notes = append(t.notes, "OpenBLAS runs one thread per call here (serial build, one core, or OPENBLAS_NUM_THREADS=1): nothing to collapse")
+	default:
+		t.notes = append(t.notes, "not OpenBLAS: lapis does not set this library's threads (its own setting applies, e.g. BLIS_NUM_THREADS)")
+		t.workaround = ""
+	}
+}
+
+// baselineName says what the ratio of threadsCheck is taken against.
+func baselineName(controlled bool) string {
+	if controlled {
+		return "time on one OpenBLAS thread beside the same busy goroutine"
+	}
+	return "time with no busy goroutine"
+}
+
+// gesvCall returns a call of lapack.Gesv on a fixed n x n system (the
+// operands restored before each call).
+func gesvCall(n int) func() error {
+	r := rand.New(rand.NewPCG(uint64(n), 53))
+	a0, b0 := randoms[float64](r, n*n), randoms[float64](r, n)
+	for i := 0; i < n; i++ {
+		a0[i+i*n] += float64(n)
+	}
+	av, bv, ipiv := matrix(a0, n, n, 0), matrix(b0, n, 1, 0), make([]int32, n)
+	return func() error {
+		copy(av.Data(), a0) // packed (no padding): the view's storage is a0's order
+		copy(bv.Data(), b0)
+		return lapack.Gesv(av, bv, ipiv)
+	}
+}
+
+// callTimes calls f (after one warm-up call) until it has made calls
+// calls or spent budget, and returns each call's seconds.
+func callTimes(f func() error, calls int, budget time.Duration) []float64 {
+	_ = f()
+	var ts []float64
+	start := time.Now()
+	for len(ts) < calls && (len(ts) == 0 || time.Since(start) < budget) {
+		t0 := time.Now()
+		_ = f()
+		ts = append(ts, time.Since(t0).Seconds())
+	}
+	return ts
+}
+
+func median(x []float64) float64 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// ms formats seconds as milliseconds.
+func ms(s float64) string { return fmt.Sprintf("%.3g ms", s*1e3) }
+
+// startBusy starts a goroutine that runs a pure-Go loop until stop is
+// called.
+func startBusy() (stop func()) {
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	started := make(chan struct{})
+	go func() {
+		defer wg.Done()
+		close(started)
+		x := 1.0
+		for !done.Load() {
+			for range 1000 {
+				x = x*1.0000001 + 1e-9
+			}
+		}
+		runtime.KeepAlive(x)
+	}()
+	<-started
+	return func() { done.Store(true); wg.Wait() }
+}
+
+// saveThreads returns what restores cblas's thread setting as it is now.
+func saveThreads() (restore func()) {
+	if strings.HasPrefix(cblas.ThreadPolicy(), "fixed") {
+		n := cblas.Threads()
+		return func() { _ = cblas.SetThreads(n) }
+	}
+	return func() { _ = cblas.SetThreads(cblas.AutoThreads) }
 }

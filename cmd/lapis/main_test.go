@@ -168,6 +168,18 @@ func TestCheckReportsWrong(t *testing.T) {
 	}
 }
 
+// TestCheckReportsCollapse injects a collapse (each call under lapis's
+// policy made 20 times its one-thread time) into the threads check and
+// expects WRONG naming it.
+func TestCheckReportsCollapse(t *testing.T) {
+	injectWrong = "threads under a busy goroutine"
+	defer func() { injectWrong = "" }()
+	code, out, _ := lapis(t, "check", "-run", "^threads")
+	if code != 1 || !strings.Contains(out, "WRONG    threads under a busy goroutine") || !strings.Contains(out, "threads collapse under a busy goroutine: gesv n=256") {
+		t.Errorf("status %d:\n%s", code, out)
+	}
+}
+
 // TestCheckReportsCrash makes the probe child die in a case and expects
 // CRASH naming that case, with the cases after it still run.
 func TestCheckReportsCrash(t *testing.T) {
