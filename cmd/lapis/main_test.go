@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image/png"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -194,52 +196,94 @@ func TestCheckReportsCrash(t *testing.T) {
 	}
 }
 
+// TestBench runs bench -quick as a user would, with every family, and
+// checks the tables, the PNG files (one per family, and all of them in
+// one) and -json.
 func TestBench(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "all.png")
-	args := []string{"bench", "-sizes", "8,32", "-lapack-sizes", "10,20", "-small-sizes", "2,4", "-time", "1ms"}
-	code, out, stderr := lapis(t, append(args, "-png", file, "-out", dir)...)
+	start := time.Now()
+	code, out, stderr := lapis(t, "bench", "-quick", "-png", file, "-out", dir)
+	took := time.Since(start)
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, stderr)
 	}
-	for _, want := range []string{"dgemm, GFLOP/s", "| 32 |", "dgesv lapis", "dsyevd gonum (pure Go, dsyev)", "small dgemm", "lapis, always C (ForceC)"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("bench output lacks %q:\n%s", want, out)
-		}
+	t.Logf("bench -quick took %v\n%s", took, out)
+	if took > time.Minute {
+		t.Errorf("bench -quick took %v, more than a minute", took)
 	}
-	for name, h := range map[string]int{"all.png": 3 * 480, "gemm.png": 480, "lapack.png": 480, "small.png": 480} {
-		f, err := os.Open(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
+	python, _ := findNumpy()
+	panels := 0
+	for _, f := range families() {
+		if !strings.Contains(out, "### "+f.name+": ") {
+			t.Errorf("bench output has no table for %s", f.name)
 		}
-		img, err := png.Decode(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+		for _, n := range f.quick {
+			if !strings.Contains(out, fmt.Sprintf("| %d ", n)) {
+				t.Errorf("bench output has no row n = %d for %s", n, f.name)
+			}
 		}
-		if b := img.Bounds(); b.Dx() != 900 || b.Dy() != h {
-			t.Errorf("%s is %v, want 900 x %d", name, b, h)
+		if python != "" && f.name != "threads" && !strings.Contains(out, " numpy |") {
+			t.Errorf("numpy (%s) is there but has no column", python)
 		}
+		ops := len(opsOf(familyMeasurements(t, f)))
+		panels += ops
+		checkPNG(t, filepath.Join(dir, f.name+".png"), 480*ops)
 	}
-	if md, err := os.ReadFile(filepath.Join(dir, "bench.md")); err != nil || !strings.Contains(string(md), "| 8 |") {
+	checkPNG(t, file, 480*panels)
+	if md, err := os.ReadFile(filepath.Join(dir, "bench.md")); err != nil || !strings.Contains(string(md), "### tiny: ") {
 		t.Errorf("bench.md: %v\n%s", err, md)
 	}
 
-	code, out, _ = lapis(t, append(args, "-json")...)
+	code, out, _ = lapis(t, "bench", "-families", "gemm,tiny,threads", "-sizes", "gemm=8,16", "-sizes", "tiny=2", "-sizes", "threads=16", "-time", "1ms", "-json")
 	var ms []Measurement
 	if err := json.Unmarshal([]byte(out), &ms); err != nil || code != 0 {
 		t.Fatalf("-json: status %d, %v\n%s", code, err, out)
 	}
-	if want := 2*2 + 6*2 + 3*2; len(ms) != want {
-		t.Errorf("%d measurements, want %d", len(ms), want)
-	}
+	perFamily := map[string]int{}
 	for _, m := range ms {
-		if !(m.Seconds > 0) || (m.Op == "dgemm" && !(m.GFLOPS > 0)) {
+		perFamily[m.Family]++
+		if !(m.Seconds > 0) || !(m.Value > 0) || m.Unit == "" || (m.Family == "tiny" && m.Count != 10000) {
 			t.Errorf("measurement %+v", m)
 		}
 	}
-	if code, _, _ := lapis(t, "bench", "-sizes", "8,x"); code != 2 {
-		t.Errorf("bad -sizes: status %d", code)
+	if len(perFamily) != 3 || perFamily["gemm"] < 2*3 || perFamily["tiny"] < 2*3 || perFamily["threads"] != 4 {
+		t.Errorf("measurements per family %v", perFamily)
+	}
+	for _, bad := range [][]string{{"-sizes", "gemm=8,x"}, {"-sizes", "nosuch=8"}, {"-families", "gemm,nosuch"}} {
+		if code, _, _ := lapis(t, append([]string{"bench"}, bad...)...); code != 2 {
+			t.Errorf("bench %v: status %d, want 2", bad, code)
+		}
+	}
+}
+
+// familyMeasurements lists the ops f measures, as measurements with only
+// Op set (the jobs of f's smallest quick size, without running them).
+func familyMeasurements(t *testing.T, f family) []Measurement {
+	t.Helper()
+	var ms []Measurement
+	for _, j := range f.jobs(&benchEnv{r: rand.New(rand.NewPCG(1, 2)), cThreads: 1}, 2) {
+		ms = append(ms, Measurement{Op: j.op})
+	}
+	return ms
+}
+
+// checkPNG decodes the PNG file name and checks its size.
+func checkPNG(t *testing.T, name string, height int) {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return
+	}
+	if b := img.Bounds(); b.Dx() != 900 || b.Dy() != height {
+		t.Errorf("%s is %v, want 900 x %d", name, b, height)
 	}
 }
 

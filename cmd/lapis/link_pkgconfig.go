@@ -1,0 +1,12 @@
+//go:build !lapis_cgoflags
+
+package main
+
+// The C references (cref.go) link the library lapis links: OpenBLAS as
+// pkg-config finds it by default, or with -tags lapis_cgoflags whatever
+// CGO_LDFLAGS names (README, "Other BLAS libraries").
+
+/*
+#cgo pkg-config: openblas
+*/
+import "C"
