@@ -16,8 +16,10 @@
 # apt; the tests run in it with this checkout, the host's Go toolchain and
 # the host's module cache (filled by `go mod download` first) mounted
 # read-only, offline (GOPROXY=off), and a build cache volume
-# (lapis-gocache) shared by the variants. A variant fails when its tests
-# fail or when the library it ran against is not the one it names; the
+# (lapis-gocache) shared by the variants; then `lapis check -known-ok`
+# (docker/run-tests.sh). A variant fails when its tests fail, when lapis
+# check finds a WRONG or CRASH that is not a known defect of its library,
+# or when the library it ran against is not the one it names; the
 # script then shows the end of its log and exits 1 after the table.
 #
 #   LAPIS_DOCKER_PULL=never   do not try a registry for the base images
@@ -217,7 +219,7 @@ for v in "${run[@]}"; do
   if [ "$brc" -ne 0 ]; then
     say "$v: docker build failed; end of $logs/build-$v.log:"
     tail -n 40 "$logs/build-$v.log" >&2
-    rows+=("| $v | image build failed | | | | | | | ${btime}s |")
+    rows+=("| $v | image build failed | | | | | | | | ${btime}s |")
     failed+=("$v"); continue
   fi
   say "$v: testing (image built in ${btime}s)"
@@ -232,6 +234,10 @@ for v in "${run[@]}"; do
   pass=$(grep -c -- '--- PASS:' "$log" || true)
   fail=$(grep -c -- '--- FAIL:' "$log" || true)
   skip=$(grep -c -- '--- SKIP:' "$log" || true)
+  # lapis check's summary line, e.g. "17 ok, 1 WRONG, 0 CRASH (1 of them known library defects), ...".
+  checked=$(grep -E '^[0-9]+ ok, [0-9]+ WRONG, [0-9]+ CRASH' "$log" | tail -n1 | sed 's/ in [0-9.]*s$//' || true)
+  check_rc=$(sed -n 's/^LAPIS_CHECK|rc=//p' "$log" | tail -n1)
+  [ -n "$checked" ] && [ "${check_rc:-}" != 0 ] && checked+=" (exit $check_rc)"
   stress=$(grep -o -- '--- [A-Z]*: TestStress ([0-9.]*s)' "$log" | head -n1 | sed 's/--- \([A-Z]*\): TestStress (\(.*\))/\1 \2/' || true)
   calls=$(grep -o '[0-9]* calls compared' "$log" | head -n1 | cut -d' ' -f1 || true)
   [ -n "$stress" ] && [ -n "$calls" ] && stress+=", $calls calls"
@@ -246,7 +252,7 @@ for v in "${run[@]}"; do
   [ "$(field parallel)" = 0 ] && threads+=" (serial)"
   [ "$(field parallel)" = 1 ] && threads+=" (pthreads)"
   [ "$(field parallel)" = 2 ] && threads+=" (OpenMP)"
-  rows+=("| $v | ${base[$suite]} | $lib | $(field path) | $(field intbits) | $threads | $pass / $fail / $skip | ${stress:-not run} | ${secs}s (+${btime}s build) | $verdict |")
+  rows+=("| $v | ${base[$suite]} | $lib | $(field path) | $(field intbits) | $threads | $pass / $fail / $skip | ${stress:-not run} | ${checked:-not run} | ${secs}s (+${btime}s build) | $verdict |")
   if [ "$verdict" != ok ]; then
     failed+=("$v")
     say "$v: $verdict; end of $log:"
@@ -261,8 +267,8 @@ wait "$builder" 2>/dev/null || true
 trap - EXIT
 
 echo
-echo "| variant | base | library (cblas.Info) | loaded from | int bits | threads | tests pass / fail / skip | stress test | time | result |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| variant | base | library (cblas.Info) | loaded from | int bits | threads | tests pass / fail / skip | stress test | lapis check | time | result |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
 echo "(test counts include subtests; logs in $logs)"

@@ -71,7 +71,8 @@ func concurrencyCheck(t *tally) {
 	wg.Wait()
 	v0.Release()
 	t.notes = append(t.notes, fmt.Sprintf("%d calls from %d goroutines in %v", calls, goroutines, budget))
-	if info := cblas.Info(); info.Parallel == 0 {
+	if info := cblas.Info(); info.Library == "OpenBLAS" && info.Parallel == 0 {
+		t.known = "OpenMathLib/OpenBLAS#2126"
 		t.notes = append(t.notes, "serial OpenBLAS: not safe to call from several threads unless built with USE_LOCKING=1 (OpenMathLib/OpenBLAS#2126); lapis does not serialise calls: use batch.SetWorkers(1) and call lapis from one goroutine at a time")
 	}
 }
