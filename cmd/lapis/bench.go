@@ -326,7 +326,7 @@ func seriesOf(ms []Measurement) []series {
 }
 
 // familyPanels builds a family's plots: one per op, time (or rate)
-// against n, log scales (a linear y for rates).
+// against n, log scales on both axes.
 func familyPanels(f family, ms []Measurement, title string) []panel {
 	var ps []panel
 	better := "lower is better"
@@ -337,7 +337,7 @@ func familyPanels(f family, ms []Measurement, title string) []panel {
 	for _, op := range opsOf(ms) {
 		ps = append(ps, panel{
 			Title:  fmt.Sprintf("%s %s: %s (%s)  %s", f.name, op, f.unit, better, title),
-			XLabel: "n", YLabel: f.unit, LogX: true, LogY: !higherIsBetter(f.unit),
+			XLabel: "n", YLabel: f.unit, LogX: true, LogY: true,
 			Series: seriesOf(pick(ms, f.name, op)),
 		})
 	}

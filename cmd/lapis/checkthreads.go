@@ -158,7 +158,11 @@ func threadsCheck(t *tally) {
 		}
 	}
 	if t.detail == "" {
-		t.detail = fmt.Sprintf("gesv beside a busy goroutine, lapis's policy (%s): %s the %s (WRONG above %gx)", cblas.ThreadPolicy(), strings.Join(lapisNotes, ", "), baselineName(controlled), collapseBound)
+		policy := "the library's own threads"
+		if controlled {
+			policy = "lapis's policy, " + cblas.ThreadPolicy()
+		}
+		t.detail = fmt.Sprintf("gesv beside a busy goroutine (%s): %s the %s (WRONG above %gx)", policy, strings.Join(lapisNotes, ", "), baselineName(controlled), collapseBound)
 	}
 	switch {
 	case len(libNotes) > 0:

@@ -1,16 +1,26 @@
 // Command lapis tells which BLAS and LAPACK a program built with lapis
 // really runs, whether that build computes correctly on this machine, and
-// how fast it is here against gonum's pure Go:
+// how fast it is here against C, gonum's pure Go and numpy:
 //
 //	lapis info  [-json]            library, version, kernel set, threads, integer width,
 //	                               shared objects loaded, CPU, environment, thread policy
-//	lapis check [-json] [-v]       quick correctness checks against gonum and the known
-//	                               library defects; exit status 1 on any WRONG or CRASH
-//	lapis bench [-quick] [-sizes 64,256] [-time 100ms] [-threads N] [-png out.png] [-out DIR] [-json]
-//	                               gemm GFLOP/s, LAPACK times, small-call overhead
+//	lapis check [-json] [-run RE] [-known-ok]
+//	                               quick correctness checks against gonum, the known library
+//	                               defects (guard pages, scasum, rotg, thread safety, threads
+//	                               collapsing under a busy goroutine); exit status 1 on any
+//	                               WRONG or CRASH (with -known-ok: on any not a known defect
+//	                               of the library's version)
+//	lapis bench [-quick] [-families copy,gemm,...] [-sizes FAMILY=N,N,...] [-time 100ms]
+//	            [-threads N] [-nonumpy] [-png FILE] [-out DIR] [-json]
+//	                               seven families (copy, gemm, small, lapack, batch, tiny,
+//	                               threads under a busy goroutine) against a C reference
+//	                               (cref.go), gonum and numpy when python3 has it: a Markdown
+//	                               table and a PNG per family
 //
 // Run it without installing: go run github.com/lapis-go/lapis/cmd/lapis@latest info
-// (cgo and a BLAS are needed, as for lapis itself: see the README).
+// (cgo and a BLAS are needed, as for lapis itself: see the README). The
+// C references link the library lapis links: OpenBLAS through pkg-config
+// by default, or with -tags lapis_cgoflags what CGO_LDFLAGS names.
 package main
 
 import (
@@ -31,7 +41,7 @@ const usage = `usage: lapis <verb> [flags]
 verbs:
   info    which BLAS/LAPACK library, kernel set, threads and CPU this process runs on
   check   a quick self-test of the linked library on this machine (exit status 1 on failure)
-  bench   gemm, LAPACK and small-call timings against gonum, as a table and PNG plots
+  bench   copy, gemm, LAPACK, batch and threads timings against C, gonum and numpy, as tables and PNG plots
 
 'lapis <verb> -h' lists the verb's flags.
 `
