@@ -198,7 +198,7 @@ func tinyJobs(e *benchEnv, n int) []job {
 // OpenBLAS alone gets), and gonum.
 func threadsJobs(e *benchEnv, n int) []job {
 	restoreSetting := saveThreads()
-	_ = cblas.SetThreads(cblas.AutoThreads)
+	controlled := cblas.SetThreads(cblas.AutoThreads) == nil
 	full := cblas.Threads()
 	restoreSetting()
 	a, b := diagDominant(e, n), randoms[float64](e.r, n)
@@ -207,18 +207,24 @@ func threadsJobs(e *benchEnv, n int) []job {
 	ipiv32, ipiv, cipiv := make([]int32, n), make([]int, n), cIpiv(n)
 	restore := func() { copy(work, a); copy(bw, b) }
 	lapisGesv := func() error { restore(); return lapack.Gesv(wv, bwv, ipiv32) }
+	cGesv := func() error { restore(); return cGesvLoop(1, n, 1, work, bw, cipiv) }
+	gonumGesv := job{op: "dgesv", impl: implGonum, busy: true, f: func() error {
+		restore()
+		gl.Dgetrf(n, n, work, n, ipiv)
+		gl.Dgetrs(blas.NoTrans, n, 1, work, n, ipiv, bw, 1)
+		return nil
+	}}
+	if !controlled { // not OpenBLAS: the library's own threads, whoever calls it
+		return []job{
+			{op: "dgesv", impl: implLapis + " (the library's threads)", busy: true, f: lapisGesv},
+			{op: "dgesv", impl: implC + " (the library's threads)", busy: true, f: cGesv},
+			gonumGesv,
+		}
+	}
 	return []job{
 		{op: "dgesv", impl: "lapis (default policy)", threads: threadsAuto, busy: true, f: lapisGesv},
 		{op: "dgesv", impl: "lapis, 1 thread (SetThreads(1))", threads: 1, busy: true, f: lapisGesv},
-		{op: "dgesv", impl: implC + ", OpenBLAS at its " + plural(full, "thread"), threads: full, busy: true, f: func() error {
-			restore()
-			return cGesvLoop(1, n, 1, work, bw, cipiv)
-		}},
-		{op: "dgesv", impl: implGonum, busy: true, f: func() error {
-			restore()
-			gl.Dgetrf(n, n, work, n, ipiv)
-			gl.Dgetrs(blas.NoTrans, n, 1, work, n, ipiv, bw, 1)
-			return nil
-		}},
+		{op: "dgesv", impl: implC + ", OpenBLAS at its " + plural(full, "thread"), threads: full, busy: true, f: cGesv},
+		gonumGesv,
 	}
 }

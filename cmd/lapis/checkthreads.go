@@ -106,7 +106,15 @@ func threadsCheck(t *tally) {
 	t.workaround = "OpenBLAS stays on one thread unless a call is large, the only one in flight, and finds idle cores (the default policy; cblas.SetThreads; README \"Threads\")"
 	var lapisNotes, libNotes []string
 	for i, n := range []int{256, 512} {
-		call := gesvCall(n)
+		var callErr error
+		gesv := gesvCall(n)
+		call := func() error {
+			err := gesv()
+			if err != nil && callErr == nil {
+				callErr = err
+			}
+			return err
+		}
 		var base, auto []float64
 		set := func(k int) {
 			if controlled {
@@ -133,6 +141,10 @@ func threadsCheck(t *tally) {
 			if slices.Min(auto)/slices.Min(base) <= collapseBound {
 				break
 			}
+		}
+		if callErr != nil {
+			t.fail(fmt.Sprintf("gesv n=%d", n), callErr)
+			continue
 		}
 		t.cases++
 		b, a := slices.Min(base), slices.Min(auto)

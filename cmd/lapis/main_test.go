@@ -212,22 +212,22 @@ func TestCheckReportsCrash(t *testing.T) {
 	}
 }
 
-// TestBench runs bench -quick as a user would, with every family, and
-// checks the tables, the PNG files (one per family, and all of them in
-// one) and -json.
+// TestBench runs bench -quick with every family and checks the tables,
+// the PNG files (one per family, and all of them in one) and -json.
 func TestBench(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "all.png")
 	start := time.Now()
-	code, out, stderr := lapis(t, "bench", "-quick", "-png", file, "-out", dir)
+	// -quick's sizes, with a shorter time per figure than its 15 ms to
+	// keep the test short (under -race too).
+	code, out, stderr := lapis(t, "bench", "-quick", "-time", "3ms", "-png", file, "-out", dir)
 	took := time.Since(start)
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, stderr)
 	}
+	// How long it took is logged, not asserted (speed lives in
+	// benchmarks; the README gives the time measured under the lock).
 	t.Logf("bench -quick took %v\n%s", took, out)
-	if took > time.Minute {
-		t.Errorf("bench -quick took %v, more than a minute", took)
-	}
 	python, _ := findNumpy()
 	panels := 0
 	for _, f := range families() {
@@ -263,7 +263,11 @@ func TestBench(t *testing.T) {
 			t.Errorf("measurement %+v", m)
 		}
 	}
-	if len(perFamily) != 3 || perFamily["gemm"] < 2*3 || perFamily["tiny"] < 2*3 || perFamily["threads"] != 4 {
+	threadsImpls := 4 // lapis default and one thread, C at the full count, gonum
+	if cblas.SetThreads(cblas.AutoThreads) != nil {
+		threadsImpls = 3 // not OpenBLAS: lapis and C on the library's own threads, gonum
+	}
+	if len(perFamily) != 3 || perFamily["gemm"] < 2*3 || perFamily["tiny"] < 2*3 || perFamily["threads"] != threadsImpls {
 		t.Errorf("measurements per family %v", perFamily)
 	}
 	for _, bad := range [][]string{{"-sizes", "gemm=8,x"}, {"-sizes", "nosuch=8"}, {"-families", "gemm,nosuch"}} {
