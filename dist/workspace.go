@@ -8,6 +8,7 @@ import "C"
 import (
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/pool"
 )
 
@@ -44,13 +45,16 @@ func (q *wsQuery) z() *C.lapis_z { return (*C.lapis_z)(unsafe.Pointer(&q.work[0]
 // short. Each size is the largest over the grid's ranks: the routines
 // check that LWORK is the same on every rank (PCHK1MAT), though each
 // rank's query answers for its own piece. It runs on the MPI thread, on
-// the grid's ranks.
+// the grid's ranks. A query counts as one LAPACK call in cblas.ReadStats
+// (as every routine call does), so a test can see it happen once.
 func sizes(g *Grid, key wsKey, query func(q *wsQuery) C.lapis_int, least func(*wsSize)) (wsSize, C.lapis_int) {
 	if ws, ok := world.wsCache[key]; ok {
 		return ws, 0
 	}
 	q := wsQuery{lw: -1, lrw: -1, liw: -1}
-	if info := query(&q); info != 0 {
+	info := query(&q)
+	policy.Lapack.Add(1) // a C call, counted as the routines' are
+	if info != 0 {
 		return wsSize{}, info
 	}
 	ws := wsSize{lwork: max(1, int(q.work[0])), lrwork: max(1, int(q.rwork)), liwork: max(1, int(q.iwork))}

@@ -120,6 +120,9 @@ func suite() {
 				routines[complex128](g, name+" complex128", n, nb)
 			}
 		}
+		grid := fmt.Sprintf("grid %dx%d", pq[0], pq[1])
+		queriedOnce[float64](g, grid)
+		queriedOnce[complex128](g, grid)
 		argChecks(g)
 		must(g.Exit())
 	}
@@ -642,6 +645,62 @@ func failureAt[T dist.Scalar](g *dist.Grid, name string, n, nb, k int) {
 	if !errors.Is(err, lapack.ErrRankDeficient) || !errors.Is(err, lapack.ErrSingular) || !errors.As(err, &e) || e.Index != k {
 		failf("%s: Gels with a zero column %d: %v", name, k, err)
 	}
+}
+
+// queriedOnce: the workspace routines ask ScaLAPACK for their workspace
+// the first time a shape comes on a grid (one more C call, on the grid's
+// ranks) and not the second time.
+func queriedOnce[T dist.Scalar](g *dist.Grid, grid string) {
+	const n, nb = 7, 3 // a shape no other check uses
+	calls := func(f func() error) int64 {
+		before := cblas.ReadStats().Lapack
+		must(f())
+		return cblas.ReadStats().Lapack - before
+	}
+	var made []*dist.Matrix[T]
+	defer func() {
+		for _, a := range made {
+			a.Release()
+		}
+	}()
+	fresh := func(m, n int) *dist.Matrix[T] {
+		a, err := dist.New[T](g, m, n, nb, nb)
+		must(err)
+		made = append(made, a)
+		a.Fill(func(i, j int) T { return scalar[T](1/float64(1+i+j)+float64(n)*b2f(i == j), 0) })
+		return a
+	}
+	w := make([]float64, n)
+	// In the same order on every rank (not a map's): the calls are collective.
+	for _, c := range []struct {
+		name string
+		f    func() error
+	}{
+		{"Syevd", func() error { return dist.Syevd(lapack.Upper, fresh(n, n), w, fresh(n, n)) }},
+		{"Gesvd", func() error { return dist.Gesvd(fresh(n+2, n), w, fresh(n+2, n), fresh(n, n)) }},
+		{"Gels", func() error { return dist.Gels(fresh(n+2, n), fresh(n+2, 2)) }},
+	} {
+		// Each routine call is one C call counted on every rank (ScaLAPACK's
+		// on the grid's ranks, the agreement on info on the others); a
+		// workspace query one more, on the grid's ranks.
+		first, second := int64(2), int64(1)
+		if !g.In() {
+			first = 1
+		}
+		if got := calls(c.f); got != first {
+			failf("%s %T: first %s on a shape made %d C calls, want %d", grid, *new(T), c.name, got, first)
+		}
+		if got := calls(c.f); got != second {
+			failf("%s %T: second %s on a shape made %d C calls, want %d (no query)", grid, *new(T), c.name, got, second)
+		}
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func argChecks(g *dist.Grid) {
