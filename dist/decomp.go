@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/lapis-go/lapis/lapack"
@@ -200,13 +201,13 @@ func Gesvd[T Scalar](a *Matrix[T], s []float64, u, vt *Matrix[T]) error {
 // row blocks a's). a is overwritten by the factorisation and b (max(m, n)
 // x nrhs) by x in its first n rows (for m >= n the rest hold the
 // residuals' components). pdgels does not look at the rank; Gels does, as
-// lapack.Gels does for LAPACK's exact check: a triangular factor (R, or L
-// for m < n) with an exactly zero diagonal element is an *Error matching
-// lapack.ErrRankDeficient and lapack.ErrSingular on every rank, Index the
-// global position of the first, and b then holds no solution. A matrix
-// only numerically rank deficient is not detected (lapack.Gels estimates
-// the condition number; ScaLAPACK's p?trcon is not called here): use
-// Gesvd for such problems. The workspace is asked once per shape and
+// lapack.Gels does: a triangular factor (R, or L for m < n) with an
+// exactly zero diagonal element, or whose estimated reciprocal condition
+// number (one norm, p?trcon) is at most max(m, n) eps, is an *Error
+// matching lapack.ErrRankDeficient and lapack.ErrSingular on every rank
+// (Index: the global position of the first zero, or -1; Rcond: the
+// estimate), and b then holds no reliable solution (use Gesvd for
+// rank-deficient problems). The workspaces are asked once per shape and
 // grid. Other errors (before anything runs) match ErrState or
 // layout.ErrShape.
 func Gels[T Scalar](a, b *Matrix[T]) error {
@@ -259,7 +260,60 @@ func Gels[T Scalar](a, b *Matrix[T]) error {
 		return &Error{Routine: routine, Info: info, Index: info - 1, kind: lapack.ErrRankDeficient,
 			detail: fmt.Sprintf("the triangular factor's diagonal element (%d, %d) is exactly zero (global, 0-based); b holds no solution", info-1, info-1)}
 	}
-	return infoErr(routine, info, nil)
+	if err := infoErr(routine, info, nil); err != nil {
+		return err
+	}
+	return conditionOf(routine, a)
+}
+
+// conditionOf estimates the reciprocal condition number (one norm) of the
+// triangular factor Gels left in a (p?trcon) and returns an
+// ErrRankDeficient error, the same on every rank, when it is at most
+// max(m, n) eps, as lapack.Gels does.
+func conditionOf[T Scalar](routine string, a *Matrix[T]) error {
+	k := ci(min(a.m, a.n))
+	uplo := C.char('U') // R of the QR factorisation
+	if a.m < a.n {
+		uplo = 'L' // L of the LQ factorisation
+	}
+	norm, diag := C.char('1'), C.char('N')
+	pa, da := ptr(a), a.desc
+	cz := isComplex[T]()
+	trcon := routineName[T]("pdtrcon", "pztrcon")
+	var rcond C.double
+	info := call(a.g, func() C.lapis_int {
+		run := func(work, rwork *C.double, iwork *C.lapis_int, lw, lrw, liw *C.lapis_int) C.lapis_int {
+			var info C.lapis_int
+			if cz {
+				C.pztrcon_(&norm, &uplo, &diag, &k, (*C.lapis_z)(pa), one(), one(), &da[0], &rcond,
+					(*C.lapis_z)(unsafe.Pointer(work)), lw, rwork, lrw, &info, 1, 1, 1)
+			} else {
+				C.pdtrcon_(&norm, &uplo, &diag, &k, (*C.double)(pa), one(), one(), &da[0], &rcond, work, lw, iwork, liw, &info, 1, 1, 1)
+			}
+			return info
+		}
+		key := wsKey{routine: trcon, n: int(k), mb: a.mb, nb: a.nb, grid: a.g.id, job1: byte(uplo)}
+		ws, info := sizes(a.g, key, func(q *wsQuery) C.lapis_int {
+			return run(q.d(), &q.rwork, &q.iwork, &q.lw, &q.lrw, &q.liw)
+		}, nil)
+		if info != 0 {
+			return info
+		}
+		wk := getWork[T](ws)
+		defer wk.release()
+		return run(wk.d(), wk.r(), wk.i(), &wk.lw, &wk.lrw, &wk.liw)
+	})
+	if err := infoErr(trcon, info, nil); err != nil {
+		return err
+	}
+	// RCOND is global output on the grid's ranks; the others learn it too.
+	do(func() { C.lapis_mpi_allreduce_max_double(&rcond) })
+	limit := float64(max(a.m, a.n)) * (math.Nextafter(1, 2) - 1)
+	if float64(rcond) > limit {
+		return nil
+	}
+	return &Error{Routine: routine, Index: -1, Rcond: float64(rcond), kind: lapack.ErrRankDeficient,
+		detail: fmt.Sprintf("the reciprocal condition number of its triangular factor is %.3g (%s), at most max(m, n) eps = %.3g: b holds no reliable solution", float64(rcond), trcon, limit)}
 }
 
 // zeroDiagonal returns 1 + the first global index j < min(m, n) with

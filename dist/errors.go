@@ -10,8 +10,9 @@ import (
 // position it points at. It matches lapack's sentinels with errors.Is:
 // lapack.ErrSingular (p?gesv: a zero pivot), lapack.ErrNotPositiveDefinite
 // (p?potrf), lapack.ErrNoConvergence (pdsyevd/pzheevd, p?gesvd),
-// lapack.ErrRankDeficient and ErrSingular (Gels: an exactly zero diagonal
-// element of the triangular factor), lapack.ErrArgument
+// lapack.ErrRankDeficient and ErrSingular (Gels: a triangular factor with
+// an exactly zero diagonal element or a tiny condition number),
+// lapack.ErrArgument
 // (info < 0: lapis checks arguments first, so this is a bug to report).
 // Every rank of the job returns the same Error: info is agreed on with one
 // MPI_Allreduce after the routine, so no rank goes on alone.
@@ -22,7 +23,11 @@ type Error struct {
 	// the row and column of the zero pivot U(Index, Index) or of Gels's
 	// zero diagonal element, or the order minus one of the leading minor
 	// that is not positive definite; -1 when info does not point at one.
-	Index  int
+	Index int
+	// Rcond is the estimated reciprocal condition number of Gels's
+	// triangular factor when it is numerically rank deficient (Info 0,
+	// Index -1 there).
+	Rcond  float64
 	kind   error
 	detail string
 }

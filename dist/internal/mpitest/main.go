@@ -645,6 +645,22 @@ func failureAt[T dist.Scalar](g *dist.Grid, name string, n, nb, k int) {
 	if !errors.Is(err, lapack.ErrRankDeficient) || !errors.Is(err, lapack.ErrSingular) || !errors.As(err, &e) || e.Index != k {
 		failf("%s: Gels with a zero column %d: %v", name, k, err)
 	}
+	if n < 2 {
+		return // a 1 x 1 matrix is exactly singular or well-conditioned
+	}
+	// Column k a multiple of another: R(k, k) is tiny but not zero.
+	a.Fill(func(i, j int) T {
+		if j == k {
+			j = (k + 1) % n
+			return scalar[T](3/float64(1+i+j), 3*float64(i-j)/8)
+		}
+		return scalar[T](1/float64(1+i+j), float64(i-j)/8)
+	})
+	b.Fill(func(i, j int) T { return one })
+	err = dist.Gels(a, b)
+	if !errors.Is(err, lapack.ErrRankDeficient) || !errors.As(err, &e) || e.Index != -1 || e.Rcond > float64(n)*eps[T]() {
+		failf("%s: Gels with column %d a multiple of another: %v", name, k, err)
+	}
 }
 
 // queriedOnce: the workspace routines ask ScaLAPACK for their workspace
@@ -673,25 +689,26 @@ func queriedOnce[T dist.Scalar](g *dist.Grid, grid string) {
 	w := make([]float64, n)
 	// In the same order on every rank (not a map's): the calls are collective.
 	for _, c := range []struct {
-		name string
-		f    func() error
+		name  string
+		calls int64 // routine calls (each one C call on every rank)
+		f     func() error
 	}{
-		{"Syevd", func() error { return dist.Syevd(lapack.Upper, fresh(n, n), w, fresh(n, n)) }},
-		{"Gesvd", func() error { return dist.Gesvd(fresh(n+2, n), w, fresh(n+2, n), fresh(n, n)) }},
-		{"Gels", func() error { return dist.Gels(fresh(n+2, n), fresh(n+2, 2)) }},
+		{"Syevd", 1, func() error { return dist.Syevd(lapack.Upper, fresh(n, n), w, fresh(n, n)) }},
+		{"Gesvd", 1, func() error { return dist.Gesvd(fresh(n+2, n), w, fresh(n+2, n), fresh(n, n)) }},
+		{"Gels", 2, func() error { return dist.Gels(fresh(n+2, n), fresh(n+2, 2)) }}, // p?gels, p?trcon
 	} {
-		// Each routine call is one C call counted on every rank (ScaLAPACK's
-		// on the grid's ranks, the agreement on info on the others); a
-		// workspace query one more, on the grid's ranks.
-		first, second := int64(2), int64(1)
+		// Each routine call is one C call counted on every rank
+		// (ScaLAPACK's on the grid's ranks, the agreement on info on the
+		// others); each workspace query one more, on the grid's ranks.
+		first := 2 * c.calls
 		if !g.In() {
-			first = 1
+			first = c.calls
 		}
 		if got := calls(c.f); got != first {
 			failf("%s %T: first %s on a shape made %d C calls, want %d", grid, *new(T), c.name, got, first)
 		}
-		if got := calls(c.f); got != second {
-			failf("%s %T: second %s on a shape made %d C calls, want %d (no query)", grid, *new(T), c.name, got, second)
+		if got := calls(c.f); got != c.calls {
+			failf("%s %T: second %s on a shape made %d C calls, want %d (no query)", grid, *new(T), c.name, got, c.calls)
 		}
 	}
 }
