@@ -79,8 +79,9 @@ func uploChar(u lapack.Uplo) (C.char, error) {
 func ptr[T Scalar](a *Matrix[T]) unsafe.Pointer { return first(a.local) }
 
 // Gemm computes c = alpha*op(a)*op(b) + beta*c (pdgemm / pzgemm; op is
-// lapack.NoTrans, Trans or, for complex128, ConjTrans). Any block sizes:
-// the PBLAS align them. Collective. Errors (before anything runs, on every
+// lapack.NoTrans, Trans or, for complex128, ConjTrans), overwriting c; a
+// and b are not modified. Any block sizes: the PBLAS align them.
+// Collective. Errors (before anything runs, on every
 // rank alike) match ErrState or layout.ErrShape.
 func Gemm[T Scalar](ta, tb lapack.Op, alpha T, a, b *Matrix[T], beta T, c *Matrix[T]) error {
 	const op = "dist.Gemm"
@@ -147,10 +148,7 @@ func Gesv[T Scalar](a, b *Matrix[T]) ([]int32, error) {
 	pa, pb := ptr(a), ptr(b)
 	da, db := a.desc, b.desc
 	pi := unsafe.Pointer(&ipiv[0])
-	routine := "pdgesv"
-	if isComplex[T]() {
-		routine = "pzgesv"
-	}
+	routine := routineName[T]("pdgesv", "pzgesv")
 	info := call(a.g, func() C.lapis_int {
 		var info C.lapis_int
 		n, nrhs := ci(a.n), ci(b.n)
@@ -190,8 +188,12 @@ func squareSystem[T Scalar](op string, a, b *Matrix[T]) error {
 }
 
 // Potrf computes the Cholesky factor of the symmetric (Hermitian)
-// positive definite a in place, in the triangle uplo (pdpotrf / pzpotrf;
-// square blocks). An a that is not positive definite is an *Error
+// positive definite a in place (pdpotrf / pzpotrf; square blocks): only
+// the triangle uplo of the global matrix is read and it is overwritten by
+// the factor (Lower: L with a = L L^H; Upper: U with a = U^H U); the other
+// triangle is left as it was. uplo is lapack.Lower or lapack.Upper, the
+// values lapack.Potrf and lapack.Triangle take. An a that is not positive
+// definite is an *Error
 // matching lapack.ErrNotPositiveDefinite on every rank (Index: the order
 // minus one of the failing minor). Other errors match ErrState or
 // layout.ErrShape.
@@ -214,10 +216,7 @@ func Potrf[T Scalar](uplo lapack.Uplo, a *Matrix[T]) error {
 		return nil
 	}
 	pa, da := ptr(a), a.desc
-	routine := "pdpotrf"
-	if isComplex[T]() {
-		routine = "pzpotrf"
-	}
+	routine := routineName[T]("pdpotrf", "pzpotrf")
 	info := call(a.g, func() C.lapis_int {
 		var info C.lapis_int
 		n := ci(a.n)
@@ -232,7 +231,7 @@ func Potrf[T Scalar](uplo lapack.Uplo, a *Matrix[T]) error {
 }
 
 // Potrs solves a x = b with a's Cholesky factor from Potrf (same uplo),
-// overwriting b (pdpotrs / pzpotrs). Errors match ErrState or
+// overwriting b (pdpotrs / pzpotrs); a is not modified. Errors match ErrState or
 // layout.ErrShape.
 func Potrs[T Scalar](uplo lapack.Uplo, a, b *Matrix[T]) error {
 	const op = "dist.Potrs"
@@ -251,10 +250,7 @@ func Potrs[T Scalar](uplo lapack.Uplo, a, b *Matrix[T]) error {
 	}
 	pa, pb := ptr(a), ptr(b)
 	da, db := a.desc, b.desc
-	routine := "pdpotrs"
-	if isComplex[T]() {
-		routine = "pzpotrs"
-	}
+	routine := routineName[T]("pdpotrs", "pzpotrs")
 	info := call(a.g, func() C.lapis_int {
 		var info C.lapis_int
 		n, nrhs := ci(a.n), ci(b.n)
