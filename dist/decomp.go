@@ -36,17 +36,8 @@ func routineName[T Scalar](d, z string) string {
 // rank.
 func Syevd[T Scalar](uplo lapack.Uplo, a *Matrix[T], w []float64, z *Matrix[T]) error {
 	const op = "dist.Syevd"
-	if err := sameGrid(op, a, map[string]*Matrix[T]{"z": z}); err != nil {
-		return err
-	}
-	u, err := uploChar(uplo)
+	u, err := triangleArgs(op, uplo, a, map[string]*Matrix[T]{"z": z})
 	if err != nil {
-		return err
-	}
-	if a.m != a.n {
-		return layout.Errorf(layout.ErrShape, op, "a", "%d x %d is not square", a.m, a.n)
-	}
-	if err := squareBlocks(op, "a", a); err != nil {
 		return err
 	}
 	if z.m != a.m || z.n != a.n || z.mb != a.mb || z.nb != a.nb {

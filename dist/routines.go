@@ -169,13 +169,31 @@ func Gesv[T Scalar](a, b *Matrix[T]) ([]int32, error) {
 	return ipiv, infoErr(routine, info, lapack.ErrSingular)
 }
 
-// squareSystem checks a (n x n, square blocks) against b (n x nrhs whose
-// row blocks are a's).
-func squareSystem[T Scalar](op string, a, b *Matrix[T]) error {
+// squareMatrix checks that a is square, in square blocks.
+func squareMatrix[T Scalar](op string, a *Matrix[T]) error {
 	if a.m != a.n {
 		return layout.Errorf(layout.ErrShape, op, "a", "%d x %d is not square", a.m, a.n)
 	}
-	if err := squareBlocks(op, "a", a); err != nil {
+	return squareBlocks(op, "a", a)
+}
+
+// triangleArgs checks the operands of a routine reading triangle uplo of
+// the square a (in square blocks) and returns uplo for ScaLAPACK.
+func triangleArgs[T Scalar](op string, uplo lapack.Uplo, a *Matrix[T], others map[string]*Matrix[T]) (C.char, error) {
+	if err := sameGrid(op, a, others); err != nil {
+		return 0, err
+	}
+	u, err := uploChar(uplo)
+	if err != nil {
+		return 0, err
+	}
+	return u, squareMatrix(op, a)
+}
+
+// squareSystem checks a (n x n, square blocks) against b (n x nrhs whose
+// row blocks are a's).
+func squareSystem[T Scalar](op string, a, b *Matrix[T]) error {
+	if err := squareMatrix(op, a); err != nil {
 		return err
 	}
 	if b.m != a.n {
@@ -199,17 +217,8 @@ func squareSystem[T Scalar](op string, a, b *Matrix[T]) error {
 // layout.ErrShape.
 func Potrf[T Scalar](uplo lapack.Uplo, a *Matrix[T]) error {
 	const op = "dist.Potrf"
-	if err := sameGrid(op, a, nil); err != nil {
-		return err
-	}
-	u, err := uploChar(uplo)
+	u, err := triangleArgs(op, uplo, a, nil)
 	if err != nil {
-		return err
-	}
-	if a.m != a.n {
-		return layout.Errorf(layout.ErrShape, op, "a", "%d x %d is not square", a.m, a.n)
-	}
-	if err := squareBlocks(op, "a", a); err != nil {
 		return err
 	}
 	if a.n == 0 {
@@ -235,10 +244,7 @@ func Potrf[T Scalar](uplo lapack.Uplo, a *Matrix[T]) error {
 // layout.ErrShape.
 func Potrs[T Scalar](uplo lapack.Uplo, a, b *Matrix[T]) error {
 	const op = "dist.Potrs"
-	if err := sameGrid(op, a, map[string]*Matrix[T]{"b": b}); err != nil {
-		return err
-	}
-	u, err := uploChar(uplo)
+	u, err := triangleArgs(op, uplo, a, map[string]*Matrix[T]{"b": b})
 	if err != nil {
 		return err
 	}
