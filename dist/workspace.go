@@ -35,8 +35,9 @@ type wsQuery struct {
 	lw, lrw, liw C.lapis_int
 }
 
-func (q *wsQuery) d() *C.double  { return &q.work[0] }
-func (q *wsQuery) z() *C.lapis_z { return (*C.lapis_z)(unsafe.Pointer(&q.work[0])) }
+// d is WORK's address as ScaLAPACK's d routines take it (the z routines
+// take it converted).
+func (q *wsQuery) d() *C.double { return &q.work[0] }
 
 // sizes returns key's workspace sizes, asking ScaLAPACK the first time:
 // query calls the routine with q's arrays and lengths of -1 and returns
@@ -76,20 +77,20 @@ func gridMax(g *Grid, x int) int {
 
 // work is one call's workspaces, of ws's sizes, from lapis's pool.
 type work[T Scalar] struct {
-	w  *pool.Buf[T]
-	rw *pool.Buf[float64]
-	iw *pool.Buf[int32]
-	// The lengths and addresses to hand ScaLAPACK.
-	lw, lrw, liw C.lapis_int
+	w            *pool.Buf[T]
+	rw           *pool.Buf[float64]
+	iw           *pool.Buf[int32]
+	lw, lrw, liw C.lapis_int // the lengths to hand ScaLAPACK
 }
 
+// getWork takes ws's workspaces from the pool (at least one element each,
+// so that every address is valid); release gives them back.
 func getWork[T Scalar](ws wsSize) *work[T] {
 	return &work[T]{w: pool.Get[T](ws.lwork), rw: pool.Get[float64](ws.lrwork), iw: pool.Get[int32](ws.liwork),
 		lw: ci(ws.lwork), lrw: ci(ws.lrwork), liw: ci(ws.liwork)}
 }
 
 func (w *work[T]) d() *C.double    { return (*C.double)(unsafe.Pointer(&w.w.Data[0])) }
-func (w *work[T]) z() *C.lapis_z   { return (*C.lapis_z)(unsafe.Pointer(&w.w.Data[0])) }
 func (w *work[T]) r() *C.double    { return (*C.double)(unsafe.Pointer(&w.rw.Data[0])) }
 func (w *work[T]) i() *C.lapis_int { return (*C.lapis_int)(unsafe.Pointer(&w.iw.Data[0])) }
 func (w *work[T]) release()        { pool.Put(w.w); pool.Put(w.rw); pool.Put(w.iw) }
