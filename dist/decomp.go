@@ -94,7 +94,7 @@ func Syevd[T Scalar](uplo lapack.Uplo, a *Matrix[T], w []float64, z *Matrix[T]) 
 		info = run(wk.d(), wk.r(), wk.i(), &wk.lw, &wk.lrw, &wk.liw)
 		// pdsyevd leaves w unwritten on ranks that hold none of a (n <=
 		// nb on a grid wider than one, seen with n = 13 in blocks of
-		// 16; pzheevd shares the code): w goes from grid process (0, 0),
+		// 16, pzheevd alike): w goes from grid process (0, 0),
 		// which always holds a's first block, to the others.
 		if a.g.row == 0 && a.g.col == 0 {
 			C.Cdgebs2d(a.g.ctxt, &allScope[0], &spaceTop[0], n, 1, pw, n)
