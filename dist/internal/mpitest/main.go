@@ -241,8 +241,8 @@ func hT[T dist.Scalar](a views.View[T]) views.View[T] {
 	return h
 }
 
-// residual returns ||a x - b||_1 / (max(m, n) eps ||a|| ||x||) (with ||b||
-// in the denominator too, for least squares).
+// residual returns ||a x - b||_1 / (max(m, n) eps max(||a|| ||x||, ||b||)),
+// one norms: at most a small constant for a backward-stable solve.
 func residual[T dist.Scalar](a, x, b views.View[T]) float64 {
 	r := b.ToColMajor()
 	must(cblas.Gemm(scalar[T](-1, 0), a, x, scalar[T](1, 0), r.View()))
