@@ -729,6 +729,8 @@ func b2f(b bool) float64 {
 	return 0
 }
 
+// argChecks: bad operands are errors naming the argument, on every rank,
+// before anything runs (a rank left in a collective would hang the job).
 func argChecks(g *dist.Grid) {
 	a, err := dist.New[float64](g, 10, 10, 3, 4)
 	must(err)
@@ -742,4 +744,35 @@ func argChecks(g *dist.Grid) {
 	}
 	a.Release()
 	b.Release()
+	argChecksOf[complex128](g)
+}
+
+func argChecksOf[T dist.Scalar](g *dist.Grid) {
+	mat := func(m, n, mb, nb int) *dist.Matrix[T] {
+		a, err := dist.New[T](g, m, n, mb, nb)
+		must(err)
+		return a
+	}
+	a, z, b, u := mat(8, 8, 3, 3), mat(8, 8, 2, 2), mat(7, 2, 3, 3), mat(8, 8, 3, 3)
+	defer a.Release()
+	defer z.Release()
+	defer b.Release()
+	defer u.Release()
+	for _, c := range []struct {
+		what, arg string
+		err       error
+	}{
+		{"Syevd with z in other blocks", "z", dist.Syevd(lapack.Lower, a, make([]float64, 8), z)},
+		{"Syevd with w too short", "w", dist.Syevd(lapack.Lower, a, make([]float64, 7), u)},
+		{"Syevd with uplo 99", "uplo", dist.Syevd(lapack.Uplo(99), a, make([]float64, 8), u)},
+		{"Gesvd with u and no vt", "u, vt", dist.Gesvd(a, make([]float64, 8), u, nil)},
+		{"Gesvd with vt in other blocks", "u, vt", dist.Gesvd(a, make([]float64, 8), u, z)},
+		{"Gels with b of 7 rows", "b", dist.Gels(a, b)},
+		{"Potrs with b of 7 rows", "b", dist.Potrs(lapack.Upper, a, b)},
+	} {
+		var le *layout.Error
+		if !errors.Is(c.err, layout.ErrShape) || !errors.As(c.err, &le) || le.Arg != c.arg {
+			failf("%T %s: %v, want layout.ErrShape naming %s", *new(T), c.what, c.err, c.arg)
+		}
+	}
 }
