@@ -126,9 +126,10 @@ func mpirun(t *testing.T, np int, scenario string, timeout time.Duration) (strin
 func itoa(n int) string { return string(rune('0' + n)) }
 
 // The suite (grids 1x1, 1x2, 2x1, 2x2, 1x4, 4x1, 1x3 as the job allows;
-// n 1, 13, 64 in blocks of 1, 5, 16; every routine against lapack, plus
-// singular and indefinite matrices reported on every rank) on 1, 2 and 4
-// ranks.
+// n 1, 13, 64 in blocks of 1, 5, 16; every routine for float64 and
+// complex128 against lapack, plus singular, indefinite and rank-deficient
+// matrices reported on every rank, and workspaces asked once per shape)
+// on 1, 2 and 4 ranks, each under a timeout that fails the test.
 func TestSuite(t *testing.T) {
 	for _, np := range []int{1, 2, 4} {
 		out, code := mpirun(t, np, "suite", 5*time.Minute)

@@ -31,14 +31,27 @@
 // is returned on every rank and none is left waiting; a root's check of
 // its own Scatter/Gather operand is shared with one MPI_Allreduce.
 //
-// Routines (float64 and complex128 unless noted): Gemm (p?gemm), Gesv
-// (p?gesv), Potrf and Potrs (p?potrf, p?potrs), Syevd (pdsyevd, float64),
-// Gesvd (pdgesvd, float64), Gels (pdgels, float64). They work in place, as
-// ScaLAPACK does. ScaLAPACK's info is agreed on by every rank (one
-// MPI_Allreduce) and returned as an *Error matching lapack's sentinels
-// (lapack.ErrSingular, lapack.ErrNotPositiveDefinite, ...), with the
-// global index it points at. Workspaces are asked once per shape and grid
-// and taken from lapis's pool.
+// Routines, each for float64 and complex128 (ScaLAPACK's d and z):
+//
+//	Gemm    p?gemm    c = alpha op(a) op(b) + beta c     (a, b kept)
+//	Gesv    p?gesv    a x = b by LU                      (a: LU, b: x)
+//	Potrf   p?potrf   Cholesky, triangle uplo            (that triangle: factor)
+//	Potrs   p?potrs   a x = b with Potrf's factor        (b: x)
+//	Syevd   pdsyevd / pzheevd   a z = z diag(w), uplo    (that triangle destroyed)
+//	Gesvd   p?gesvd   a = u diag(s) vt, tall or wide     (a destroyed)
+//	Gels    p?gels    least squares / minimum norm       (a: QR or LQ, b: x)
+//
+// They work in place, as ScaLAPACK does; each routine's comment says
+// which operands it overwrites. uplo is lapack.Upper or lapack.Lower, the
+// values lapack.Potrf, lapack.Syevd and lapack.Triangle take, naming a
+// triangle of the global matrix. ScaLAPACK's info is agreed on by every
+// rank (one MPI_Allreduce) and returned as an *Error matching lapack's
+// sentinels (lapack.ErrSingular, lapack.ErrNotPositiveDefinite,
+// lapack.ErrNoConvergence, lapack.ErrRankDeficient: Gels checks the rank
+// as lapack.Gels does, exactly and by p?trcon), with the global index it
+// points at. Workspaces are asked once per shape and grid (the largest
+// over the grid's ranks) and taken from lapis's pool. float32 and
+// complex64 (ScaLAPACK's s and c) are not offered.
 //
 // Copies and aliasing. Local pieces are never copied: ScaLAPACK gets their
 // address and LLD. Scatter, Gather and Redistribute are pdgemr2d calls

@@ -8,19 +8,26 @@ import (
 
 // Error is ScaLAPACK's info, kept: the routine, its value, and the global
 // position it points at. It matches lapack's sentinels with errors.Is:
-// lapack.ErrSingular (pdgesv: a zero pivot), lapack.ErrNotPositiveDefinite
-// (pdpotrf), lapack.ErrNoConvergence (pdsyevd, pdgesvd), lapack.ErrArgument
+// lapack.ErrSingular (p?gesv: a zero pivot), lapack.ErrNotPositiveDefinite
+// (p?potrf), lapack.ErrNoConvergence (pdsyevd/pzheevd, p?gesvd),
+// lapack.ErrRankDeficient and ErrSingular (Gels: a triangular factor with
+// an exactly zero diagonal element or a tiny condition number),
+// lapack.ErrArgument
 // (info < 0: lapis checks arguments first, so this is a bug to report).
 // Every rank of the job returns the same Error: info is agreed on with one
 // MPI_Allreduce after the routine, so no rank goes on alone.
 type Error struct {
-	Routine string // the ScaLAPACK routine, e.g. "pdgesv"
+	Routine string // the ScaLAPACK routine, e.g. "pdgesv", "pzheevd"
 	Info    int    // ScaLAPACK's info (the largest over the ranks)
 	// Index is the 0-based global position info > 0 points at (Info-1):
-	// the row and column of the zero pivot U(Index, Index), or the order
-	// minus one of the leading minor that is not positive definite; -1
-	// when info does not point at one.
-	Index  int
+	// the row and column of the zero pivot U(Index, Index) or of Gels's
+	// zero diagonal element, or the order minus one of the leading minor
+	// that is not positive definite; -1 when info does not point at one.
+	Index int
+	// Rcond is the estimated reciprocal condition number of Gels's
+	// triangular factor when it is numerically rank deficient (Info 0,
+	// Index -1 there).
+	Rcond  float64
 	kind   error
 	detail string
 }
@@ -36,6 +43,12 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%s: its leading minor of order %d is not positive definite", s, e.Info)
 	}
 	return fmt.Sprintf("%s (info %d)", s, e.Info)
+}
+
+// Is makes a rank-deficiency error match lapack.ErrSingular too, as
+// lapack's do.
+func (e *Error) Is(target error) bool {
+	return target == lapack.ErrSingular && e.kind == lapack.ErrRankDeficient
 }
 
 // Unwrap returns the lapack sentinel e matches.

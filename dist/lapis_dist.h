@@ -95,10 +95,32 @@ void pdgesvd_(const char *jobu, const char *jobvt, const lapis_int *m, const lap
               double *s, double *u, const lapis_int *iu, const lapis_int *ju, const lapis_int *descu,
               double *vt, const lapis_int *ivt, const lapis_int *jvt, const lapis_int *descvt,
               double *work, const lapis_int *lwork, lapis_int *info, size_t, size_t);
+void pzheevd_(const char *jobz, const char *uplo, const lapis_int *n, lapis_z *a,
+              const lapis_int *ia, const lapis_int *ja, const lapis_int *desca, double *w,
+              lapis_z *z, const lapis_int *iz, const lapis_int *jz, const lapis_int *descz,
+              lapis_z *work, const lapis_int *lwork, double *rwork, const lapis_int *lrwork,
+              lapis_int *iwork, const lapis_int *liwork, lapis_int *info, size_t, size_t);
+void pzgesvd_(const char *jobu, const char *jobvt, const lapis_int *m, const lapis_int *n,
+              lapis_z *a, const lapis_int *ia, const lapis_int *ja, const lapis_int *desca,
+              double *s, lapis_z *u, const lapis_int *iu, const lapis_int *ju, const lapis_int *descu,
+              lapis_z *vt, const lapis_int *ivt, const lapis_int *jvt, const lapis_int *descvt,
+              lapis_z *work, const lapis_int *lwork, double *rwork, lapis_int *info, size_t, size_t);
 void pdgels_(const char *trans, const lapis_int *m, const lapis_int *n, const lapis_int *nrhs,
              double *a, const lapis_int *ia, const lapis_int *ja, const lapis_int *desca,
              double *b, const lapis_int *ib, const lapis_int *jb, const lapis_int *descb,
              double *work, const lapis_int *lwork, lapis_int *info, size_t);
+void pzgels_(const char *trans, const lapis_int *m, const lapis_int *n, const lapis_int *nrhs,
+             lapis_z *a, const lapis_int *ia, const lapis_int *ja, const lapis_int *desca,
+             lapis_z *b, const lapis_int *ib, const lapis_int *jb, const lapis_int *descb,
+             lapis_z *work, const lapis_int *lwork, lapis_int *info, size_t);
+void pdtrcon_(const char *norm, const char *uplo, const char *diag, const lapis_int *n,
+              const double *a, const lapis_int *ia, const lapis_int *ja, const lapis_int *desca,
+              double *rcond, double *work, const lapis_int *lwork, lapis_int *iwork,
+              const lapis_int *liwork, lapis_int *info, size_t, size_t, size_t);
+void pztrcon_(const char *norm, const char *uplo, const char *diag, const lapis_int *n,
+              const lapis_z *a, const lapis_int *ia, const lapis_int *ja, const lapis_int *desca,
+              double *rcond, lapis_z *work, const lapis_int *lwork, double *rwork,
+              const lapis_int *lrwork, lapis_int *info, size_t, size_t, size_t);
 
 // MPI, through functions (MPI_COMM_WORLD is a macro over an address).
 static inline int lapis_mpi_init(int required, int *provided) {
@@ -113,6 +135,9 @@ static inline int lapis_mpi_barrier(void) { return MPI_Barrier(MPI_COMM_WORLD); 
 static inline int lapis_mpi_abort(int code) { return MPI_Abort(MPI_COMM_WORLD, code); }
 static inline int lapis_mpi_allreduce_max_int(int *x) {
 	return MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+}
+static inline int lapis_mpi_allreduce_max_double(double *x) {
+	return MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 }
 static inline int lapis_mpi_allreduce_sum_double(double *x, int n) {
 	return MPI_Allreduce(MPI_IN_PLACE, x, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);

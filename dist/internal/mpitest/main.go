@@ -110,49 +110,94 @@ func grids() [][2]int {
 }
 
 func suite() {
-	eps := math.Nextafter(1, 2) - 1
 	for _, pq := range grids() {
 		g, err := dist.NewGrid(pq[0], pq[1])
 		must(err)
 		for _, n := range []int{1, 13, 64} {
 			for _, nb := range []int{1, 5, 16} { // 5 and 16 do not divide 13 nor (5) 64
 				name := fmt.Sprintf("grid %dx%d n=%d nb=%d", pq[0], pq[1], n, nb)
-				moves(g, name, n, nb)
-				solve(g, name, n, nb, eps)
-				cholesky(g, name, n, nb, eps)
-				gemm(g, name, n, nb, eps)
-				eig(g, name, n, nb, eps)
-				svd(g, name, n, nb, eps)
-				gels(g, name, n, nb, eps)
-				complexSolve(g, name, n, nb, eps)
-				failuresAgree(g, name, n, nb)
+				routines[float64](g, name+" float64", n, nb)
+				routines[complex128](g, name+" complex128", n, nb)
 			}
 		}
+		grid := fmt.Sprintf("grid %dx%d", pq[0], pq[1])
+		queriedOnce[float64](g, grid)
+		queriedOnce[complex128](g, grid)
 		argChecks(g)
 		must(g.Exit())
 	}
 }
 
-func random(seed uint64, m, n int) *views.Tensor[float64] {
-	r := rand.New(rand.NewPCG(seed, 7))
-	t, _ := views.Zeros[float64](m, n)
-	for i := range t.Data() {
-		t.Data()[i] = r.Float64()*2 - 1
+// routines checks every routine for T against single-process lapack.
+func routines[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
+	moves[T](g, name, n, nb)
+	solve[T](g, name, n, nb)
+	cholesky[T](g, name, n, nb)
+	gemm[T](g, name, n, nb)
+	eig[T](g, name, n, nb)
+	svd[T](g, name, n+4, n, nb) // tall
+	svd[T](g, name, n, n+3, nb) // wide
+	gels[T](g, name, n+5, n, nb)
+	gels[T](g, name, n, n+5, nb)
+	failuresAgree[T](g, name, n, nb)
+}
+
+func eps[T dist.Scalar]() float64 { return math.Nextafter(1, 2) - 1 }
+
+func isComplex[T dist.Scalar]() bool {
+	_, ok := any(*new(T)).(complex128)
+	return ok
+}
+
+// scalar makes a T of re (and im, for complex128).
+func scalar[T dist.Scalar](re, im float64) T {
+	var t T
+	switch p := any(&t).(type) {
+	case *float64:
+		*p = re
+	case *complex128:
+		*p = complex(re, im)
 	}
 	return t
 }
 
-func onRoot(t *views.Tensor[float64]) views.View[float64] {
+func abs[T dist.Scalar](x T) float64 {
+	switch x := any(x).(type) {
+	case float64:
+		return math.Abs(x)
+	case complex128:
+		return cmplx.Abs(x)
+	}
+	panic("unreachable")
+}
+
+func conj[T dist.Scalar](x T) T {
+	if c, ok := any(x).(complex128); ok {
+		return any(cmplx.Conj(c)).(T)
+	}
+	return x
+}
+
+func random[T dist.Scalar](seed uint64, m, n int) *views.Tensor[T] {
+	r := rand.New(rand.NewPCG(seed, 7))
+	t, _ := views.Zeros[T](m, n)
+	for i := range t.Data() {
+		t.Data()[i] = scalar[T](r.Float64()*2-1, r.Float64()*2-1)
+	}
+	return t
+}
+
+func onRoot[T dist.Scalar](t *views.Tensor[T]) views.View[T] {
 	if dist.Rank() == 0 {
 		return t.View()
 	}
-	return views.View[float64]{}
+	return views.View[T]{}
 }
 
 // scatter distributes the global t (every rank has it; root 0's is read).
-func scatter(g *dist.Grid, t *views.Tensor[float64], mb, nb int) *dist.Matrix[float64] {
+func scatter[T dist.Scalar](g *dist.Grid, t *views.Tensor[T], mb, nb int) *dist.Matrix[T] {
 	sh := t.Shape()
-	a, err := dist.New[float64](g, sh[0], sh[1], mb, nb)
+	a, err := dist.New[T](g, sh[0], sh[1], mb, nb)
 	must(err)
 	must(a.Scatter(0, onRoot(t)))
 	return a
@@ -160,11 +205,11 @@ func scatter(g *dist.Grid, t *views.Tensor[float64], mb, nb int) *dist.Matrix[fl
 
 // gather collects a on every rank (gather to 0, then each rank in turn:
 // a test of Gather to several roots).
-func gather(a *dist.Matrix[float64]) *views.Tensor[float64] {
+func gather[T dist.Scalar](a *dist.Matrix[T]) *views.Tensor[T] {
 	m, n := a.Dims()
-	t, _ := views.Zeros[float64](m, n)
+	t, _ := views.Zeros[T](m, n)
 	for r := 0; r < dist.Size(); r++ {
-		v := views.View[float64]{}
+		v := views.View[T]{}
 		if r == dist.Rank() {
 			v = t.View()
 		}
@@ -173,24 +218,40 @@ func gather(a *dist.Matrix[float64]) *views.Tensor[float64] {
 	return t
 }
 
-func maxDiff(a, b views.View[float64]) float64 {
+func maxDiff[T dist.Scalar](a, b views.View[T]) float64 {
 	d := 0.0
 	sh := a.Shape()
 	for j := 0; j < sh[1]; j++ {
 		for i := 0; i < sh[0]; i++ {
-			d = max(d, math.Abs(a.At(i, j)-b.At(i, j)))
+			d = max(d, abs(a.At(i, j)-b.At(i, j)))
 		}
 	}
 	return d
 }
 
-func norm1(a views.View[float64]) float64 {
+func norm1[T dist.Scalar](a views.View[T]) float64 {
 	n, _ := lapack.Lange(lapack.OneNorm, a)
 	return n
 }
 
-func moves(g *dist.Grid, name string, n, nb int) {
-	at := random(1, n, n+3)
+// hT is a^H (a^T for float64), as a view.
+func hT[T dist.Scalar](a views.View[T]) views.View[T] {
+	h, err := a.H()
+	must(err)
+	return h
+}
+
+// residual returns ||a x - b||_1 / (max(m, n) eps max(||a|| ||x||, ||b||)),
+// one norms: at most a small constant for a backward-stable solve.
+func residual[T dist.Scalar](a, x, b views.View[T]) float64 {
+	r := b.ToColMajor()
+	must(cblas.Gemm(scalar[T](-1, 0), a, x, scalar[T](1, 0), r.View()))
+	sh := a.Shape()
+	return norm1(r.View()) / (float64(max(sh[0], sh[1])) * eps[T]() * max(norm1(a)*norm1(x), norm1(b), 1e-300))
+}
+
+func moves[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
+	at := random[T](1, n, n+3)
 	a := scatter(g, at, nb, nb)
 	defer a.Release()
 	// The local piece is the matrix's elements by the index maps.
@@ -212,16 +273,24 @@ func moves(g *dist.Grid, name string, n, nb int) {
 	if d := maxDiff(gather(a).View(), at.View()); d != 0 {
 		failf("%s: scatter+gather differs by %g", name, d)
 	}
+	// Fill gives the same matrix as Scatter.
+	f, err := dist.New[T](g, n, n+3, nb, nb)
+	must(err)
+	f.Fill(func(i, j int) T { return at.At(i, j) })
+	if d := maxDiff(gather(f).View(), at.View()); d != 0 {
+		failf("%s: Fill differs from the matrix by %g", name, d)
+	}
+	f.Release()
 	// Redistribute to other blocks on a 1 x Size grid and back.
 	g2, err := dist.NewGrid(1, dist.Size())
 	must(err)
-	b, err := dist.New[float64](g2, n, n+3, 3, 2)
+	b, err := dist.New[T](g2, n, n+3, 3, 2)
 	must(err)
 	must(dist.Redistribute(b, a))
 	if d := maxDiff(gather(b).View(), at.View()); d != 0 {
 		failf("%s: redistributed to 1x%d 3x2 blocks differs by %g", name, dist.Size(), d)
 	}
-	c, err := dist.New[float64](g, n, n+3, nb, nb)
+	c, err := dist.New[T](g, n, n+3, nb, nb)
 	must(err)
 	must(dist.Redistribute(c, b))
 	if d := maxDiff(gather(c).View(), at.View()); d != 0 {
@@ -230,9 +299,9 @@ func moves(g *dist.Grid, name string, n, nb int) {
 	// A row-major view on the root goes through one counted copy.
 	rm, _ := at.View().T()
 	before := cblas.ReadStats().Copies
-	d, err := dist.New[float64](g, n+3, n, nb, nb)
+	d, err := dist.New[T](g, n+3, n, nb, nb)
 	must(err)
-	v := views.View[float64]{}
+	v := views.View[T]{}
 	if dist.Rank() == 0 {
 		v = rm
 	}
@@ -253,12 +322,12 @@ func moves(g *dist.Grid, name string, n, nb int) {
 	must(g2.Exit())
 }
 
-func solve(g *dist.Grid, name string, n, nb int, eps float64) {
-	at := random(2, n, n)
+func solve[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
+	at := random[T](2, n, n)
 	for i := 0; i < n; i++ {
-		at.Set(at.At(i, i)+float64(n), i, i)
+		at.Set(at.At(i, i)+scalar[T](float64(n), 0), i, i)
 	}
-	bt := random(3, n, 2)
+	bt := random[T](3, n, 2)
 	a, b := scatter(g, at, nb, nb), scatter(g, bt, nb, 4)
 	defer a.Release()
 	defer b.Release()
@@ -269,251 +338,285 @@ func solve(g *dist.Grid, name string, n, nb int, eps float64) {
 	x := gather(b)
 	ref, err := lapack.Solve(at.View(), bt.View())
 	must(err)
-	// Residual ||A x - b|| / (n eps ||A|| ||x||), and agreement with lapack.
-	r := bt.View().ToColMajor()
-	must(cblas.Gemm(-1, at.View(), x.View(), 1, r.View()))
-	res := norm1(r.View()) / (float64(n) * eps * norm1(at.View()) * norm1(x.View()))
-	if res > 10 {
+	if res := residual(at.View(), x.View(), bt.View()); res > 10 {
 		failf("%s: Gesv residual %g", name, res)
 	}
-	if d := maxDiff(x.View(), ref.View()); d > 100*float64(n)*eps*norm1(ref.View()) {
+	if d := maxDiff(x.View(), ref.View()); d > 100*float64(n)*eps[T]()*norm1(ref.View()) {
 		failf("%s: Gesv differs from lapack.Solve by %g", name, d)
 	}
 }
 
-func spd(seed uint64, n int) *views.Tensor[float64] {
-	m := random(seed, n, n)
-	a, _ := views.Zeros[float64](n, n)
-	mt, _ := m.View().T()
-	must(cblas.Gemm(1, m.View(), mt, 0, a.View()))
+// spd returns m m^H + n I: symmetric (Hermitian) positive definite.
+func spd[T dist.Scalar](seed uint64, n int) *views.Tensor[T] {
+	m := random[T](seed, n, n)
+	a, _ := views.Zeros[T](n, n)
+	must(cblas.Gemm(scalar[T](1, 0), m.View(), hT(m.View()), scalar[T](0, 0), a.View()))
 	for i := 0; i < n; i++ {
-		a.Set(a.At(i, i)+float64(n), i, i)
+		a.Set(scalar[T](abs(a.At(i, i))+float64(n), 0), i, i) // m m^H has a real positive diagonal
 	}
 	return a
 }
 
-func cholesky(g *dist.Grid, name string, n, nb int, eps float64) {
-	at := spd(4, n)
-	bt := random(5, n, 3)
+// spoiled returns a copy of the symmetric (Hermitian) a with the triangle
+// that uplo does not name (without the diagonal) overwritten by garbage,
+// which a routine reading only uplo's triangle never sees.
+func spoiled[T dist.Scalar](a *views.Tensor[T], uplo lapack.Uplo) *views.Tensor[T] {
+	s := a.View().ToColMajor()
+	n := a.Shape()[0]
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			if (uplo == lapack.Lower && i < j) || (uplo == lapack.Upper && i > j) {
+				s.Set(scalar[T](1e6+float64(i), -7), i, j)
+			}
+		}
+	}
+	return s
+}
+
+func cholesky[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
+	at := spd[T](4, n)
+	bt := random[T](5, n, 3)
 	for _, uplo := range []lapack.Uplo{lapack.Lower, lapack.Upper} {
-		a, b := scatter(g, at, nb, nb), scatter(g, bt, nb, nb)
+		a, b := scatter(g, spoiled(at, uplo), nb, nb), scatter(g, bt, nb, nb)
 		if err := dist.Potrf(uplo, a); err != nil {
 			failf("%s: Potrf: %v", name, err)
 		} else if err := dist.Potrs(uplo, a, b); err != nil {
 			failf("%s: Potrs: %v", name, err)
-		} else {
-			x := gather(b)
-			r := bt.View().ToColMajor()
-			must(cblas.Gemm(-1, at.View(), x.View(), 1, r.View()))
-			if res := norm1(r.View()) / (float64(n) * eps * norm1(at.View()) * norm1(x.View())); res > 10 {
-				failf("%s: Potrf+Potrs (uplo %v) residual %g", name, uplo, res)
-			}
+		} else if res := residual(at.View(), gather(b).View(), bt.View()); res > 10 {
+			failf("%s: Potrf+Potrs (uplo %v) residual %g", name, uplo, res)
 		}
 		a.Release()
 		b.Release()
 	}
 }
 
-func gemm(g *dist.Grid, name string, n, nb int, eps float64) {
-	at, bt := random(6, n, n+2), random(7, n, n+1)
-	ct := random(8, n+2, n+1)
-	// c = 2 a^T b - c, with different block sizes for each operand.
-	a, b, c := scatter(g, at, nb, nb), scatter(g, bt, nb, 3), scatter(g, ct, 2, 3)
-	defer a.Release()
-	defer b.Release()
-	defer c.Release()
-	if err := dist.Gemm(lapack.Trans, lapack.NoTrans, 2, a, b, -1, c); err != nil {
-		failf("%s: Gemm: %v", name, err)
-		return
+func gemm[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
+	at, bt := random[T](6, n, n+2), random[T](7, n, n+1)
+	ct := random[T](8, n+2, n+1)
+	// c = 2 op(a) b - c, with different block sizes for each operand
+	// (op: ^T, and ^H for complex128).
+	ops := []lapack.Op{lapack.Trans}
+	if isComplex[T]() {
+		ops = append(ops, lapack.ConjTrans)
 	}
-	ref := ct.View().ToColMajor()
-	atT, _ := at.View().T()
-	must(cblas.Gemm(2, atT, bt.View(), -1, ref.View()))
-	if d := maxDiff(gather(c).View(), ref.View()); d > 10*float64(n)*eps*norm1(at.View())*norm1(bt.View()) {
-		failf("%s: Gemm differs from cblas.Gemm by %g", name, d)
+	for _, op := range ops {
+		a, b, c := scatter(g, at, nb, nb), scatter(g, bt, nb, 3), scatter(g, ct, 2, 3)
+		alpha := scalar[T](2, 0.5)
+		if err := dist.Gemm(op, lapack.NoTrans, alpha, a, b, scalar[T](-1, 0), c); err != nil {
+			failf("%s: Gemm: %v", name, err)
+		} else {
+			ref := ct.View().ToColMajor()
+			opa, _ := at.View().T()
+			if op == lapack.ConjTrans {
+				opa = hT(at.View())
+			}
+			must(cblas.Gemm(alpha, opa, bt.View(), scalar[T](-1, 0), ref.View()))
+			if d := maxDiff(gather(c).View(), ref.View()); d > 10*float64(n)*eps[T]()*norm1(at.View())*norm1(bt.View()) {
+				failf("%s: Gemm (op %c) differs from cblas.Gemm by %g", name, op, d)
+			}
+		}
+		a.Release()
+		b.Release()
+		c.Release()
 	}
 }
 
-func symmetric(seed uint64, n int) *views.Tensor[float64] {
-	m := random(seed, n, n)
-	a, _ := views.Zeros[float64](n, n)
+// hermitian returns m + m^H.
+func hermitian[T dist.Scalar](seed uint64, n int) *views.Tensor[T] {
+	m := random[T](seed, n, n)
+	a, _ := views.Zeros[T](n, n)
 	for j := 0; j < n; j++ {
 		for i := 0; i < n; i++ {
-			a.Set(m.At(i, j)+m.At(j, i), i, j)
+			a.Set(m.At(i, j)+conj(m.At(j, i)), i, j)
 		}
 	}
 	return a
 }
 
-func eig(g *dist.Grid, name string, n, nb int, eps float64) {
-	at := symmetric(9, n)
-	a := scatter(g, at, nb, nb)
-	z, err := dist.New[float64](g, n, n, nb, nb)
-	must(err)
-	defer a.Release()
-	defer z.Release()
-	w := make([]float64, n)
-	if err := dist.Syevd(lapack.Lower, a, w, z); err != nil {
-		failf("%s: Syevd: %v", name, err)
-		return
-	}
-	zt := gather(z) // collective: before any rank returns
-	if !g.In() {
-		return // w is written on the grid's ranks
-	}
+// eig: the eigenvalues are lapack.EigSym's, A Z = Z diag(w) and Z^H Z =
+// I, reading either triangle only.
+func eig[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
+	at := hermitian[T](9, n)
 	wref, _, err := lapack.EigSym(at.View())
 	must(err)
 	an := norm1(at.View())
-	for i := range w {
-		if math.Abs(w[i]-wref[i]) > 10*float64(n)*eps*an {
-			failf("%s: Syevd eigenvalue %d = %g, lapack %g", name, i, w[i], wref[i])
-			break
+	tol := 10 * float64(n) * eps[T]()
+	for _, uplo := range []lapack.Uplo{lapack.Lower, lapack.Upper} {
+		a := scatter(g, spoiled(at, uplo), nb, nb)
+		z, err := dist.New[T](g, n, n, nb, nb)
+		must(err)
+		w := make([]float64, n)
+		err = dist.Syevd(uplo, a, w, z)
+		zt := gather(z) // collective: before any rank returns
+		a.Release()
+		z.Release()
+		if err != nil {
+			failf("%s: Syevd (uplo %v): %v", name, uplo, err)
+			continue
 		}
-	}
-	// A Z = Z diag(w)
-	az, _ := cblas.Mul(at.View(), zt.View())
-	for j := 0; j < n; j++ {
-		for i := 0; i < n; i++ {
-			az.Set(az.At(i, j)-zt.At(i, j)*w[j], i, j)
+		if !g.In() {
+			continue // w is written on the grid's ranks
 		}
-	}
-	if res := norm1(az.View()) / (float64(n) * eps * an); res > 10 {
-		failf("%s: Syevd residual %g", name, res)
+		for i := range w {
+			if math.Abs(w[i]-wref[i]) > tol*an {
+				failf("%s: Syevd (uplo %v) eigenvalue %d = %g, lapack %g", name, uplo, i, w[i], wref[i])
+				break
+			}
+		}
+		az, _ := cblas.Mul(at.View(), zt.View())
+		for j := 0; j < n; j++ {
+			for i := 0; i < n; i++ {
+				az.Set(az.At(i, j)-zt.At(i, j)*scalar[T](w[j], 0), i, j)
+			}
+		}
+		if res := norm1(az.View()) / (tol * an); res > 1 {
+			failf("%s: Syevd (uplo %v) residual A Z - Z W: %g", name, uplo, res)
+		}
+		if res := orthonormality(zt.View()) / tol; res > 1 {
+			failf("%s: Syevd (uplo %v) Z^H Z - I: %g", name, uplo, res)
+		}
 	}
 }
 
-func svd(g *dist.Grid, name string, n, nb int, eps float64) {
-	m := n + 4
-	at := random(10, m, n)
+// orthonormality returns ||q^H q - I||_1.
+func orthonormality[T dist.Scalar](q views.View[T]) float64 {
+	k := q.Shape()[1]
+	e, _ := views.Zeros[T](k, k)
+	for i := 0; i < k; i++ {
+		e.Set(scalar[T](1, 0), i, i)
+	}
+	must(cblas.Gemm(scalar[T](1, 0), hT(q), q, scalar[T](-1, 0), e.View()))
+	return norm1(e.View())
+}
+
+// svd: the singular values (alone, and with the vectors) are lapack.SVD's,
+// U S V^H = A, and U and V have orthonormal columns, for the m x n a.
+func svd[T dist.Scalar](g *dist.Grid, name string, m, n, nb int) {
+	name = fmt.Sprintf("%s %dx%d", name, m, n)
+	at := random[T](10, m, n)
 	k := min(m, n)
 	a := scatter(g, at, nb, nb)
-	u, err := dist.New[float64](g, m, k, nb, nb)
+	u, err := dist.New[T](g, m, k, nb, nb)
 	must(err)
-	vt, err := dist.New[float64](g, k, n, nb, nb)
+	vt, err := dist.New[T](g, k, n, nb, nb)
 	must(err)
 	defer a.Release()
 	defer u.Release()
 	defer vt.Release()
+	// The values alone first (jobs N), on a copy of a.
+	s0 := make([]float64, k)
+	a0, err := dist.New[T](g, m, n, nb, nb)
+	must(err)
+	must(dist.Redistribute(a0, a))
+	if err := dist.Gesvd(a0, s0, nil, nil); err != nil {
+		failf("%s: Gesvd, values only: %v", name, err)
+	}
+	a0.Release()
 	s := make([]float64, k)
-	if err := dist.Gesvd(a, s, u, vt); err != nil {
+	err = dist.Gesvd(a, s, u, vt)
+	ut, vtt := gather(u), gather(vt) // collective: before any rank returns
+	if err != nil {
 		failf("%s: Gesvd: %v", name, err)
 		return
 	}
-	ut, vtt := gather(u), gather(vt) // collective: before any rank returns
 	if !g.In() {
 		return // s is written on the grid's ranks
 	}
 	sref, _, _, err := lapack.SVD(at.View())
 	must(err)
 	an := norm1(at.View())
+	tol := 10 * float64(max(m, n)) * eps[T]()
 	for i := range s {
-		if math.Abs(s[i]-sref[i]) > 10*float64(n)*eps*an {
-			failf("%s: Gesvd singular value %d = %g, lapack %g", name, i, s[i], sref[i])
+		if math.Abs(s[i]-sref[i]) > tol*an || math.Abs(s0[i]-sref[i]) > tol*an {
+			failf("%s: Gesvd singular value %d = %g (values only: %g), lapack %g", name, i, s[i], s0[i], sref[i])
 			break
 		}
 	}
+	if res := orthonormality(ut.View()) / tol; res > 1 {
+		failf("%s: Gesvd U^H U - I: %g", name, res)
+	}
+	if res := orthonormality(hT(vtt.View())) / tol; res > 1 {
+		failf("%s: Gesvd V^H V - I: %g", name, res)
+	}
 	for j := 0; j < k; j++ {
 		for i := 0; i < m; i++ {
-			ut.Set(ut.At(i, j)*s[j], i, j)
+			ut.Set(ut.At(i, j)*scalar[T](s[j], 0), i, j)
 		}
 	}
 	r := at.View().ToColMajor()
-	must(cblas.Gemm(-1, ut.View(), vtt.View(), 1, r.View()))
-	if res := norm1(r.View()) / (float64(max(m, n)) * eps * an); res > 10 {
-		failf("%s: Gesvd reconstruction residual %g", name, res)
+	must(cblas.Gemm(scalar[T](-1, 0), ut.View(), vtt.View(), scalar[T](1, 0), r.View()))
+	if res := norm1(r.View()) / (tol * an); res > 1 {
+		failf("%s: Gesvd reconstruction U S V^H - A: %g", name, res)
 	}
 }
 
-func gels(g *dist.Grid, name string, n, nb int, eps float64) {
-	m := n + 5
-	at, bt := random(11, m, n), random(12, m, 2)
-	a, b := scatter(g, at, nb, nb), scatter(g, bt, nb, nb)
+// gels: for a tall a, x satisfies the normal equations A^H (A x - b) = 0;
+// for a wide a, A x = b and x = A^H y is in a's row space (minimum norm);
+// both equal lapack.LeastSquares's x.
+func gels[T dist.Scalar](g *dist.Grid, name string, m, n, nb int) {
+	name = fmt.Sprintf("%s %dx%d", name, m, n)
+	at, bt := random[T](11, m, n), random[T](12, m, 2)
+	bbig, _ := views.Zeros[T](max(m, n), 2)
+	top, _ := bbig.View().Slice(0, 0, m, 1)
+	must(views.Copy(top, bt.View()))
+	a, b := scatter(g, at, nb, nb), scatter(g, bbig, nb, nb)
 	defer a.Release()
 	defer b.Release()
 	if err := dist.Gels(a, b); err != nil {
 		failf("%s: Gels: %v", name, err)
 		return
 	}
-	x := gather(b)
-	xv, _ := x.View().Slice(0, 0, n, 1)
+	xv, _ := gather(b).View().Slice(0, 0, n, 1)
+	x := xv.ToColMajor()
+	tol := float64(max(m, n)) * eps[T]() * norm1(at.View())
+	if m >= n {
+		r := bt.View().ToColMajor() // r = b - a x, then a^H r
+		must(cblas.Gemm(scalar[T](-1, 0), at.View(), x.View(), scalar[T](1, 0), r.View()))
+		ne, _ := cblas.Mul(hT(at.View()), r.View())
+		if res := norm1(ne.View()) / (tol * norm1(at.View()) * max(norm1(x.View()), norm1(bt.View()))); res > 10 {
+			failf("%s: Gels normal equations A^H (A x - b): %g", name, res)
+		}
+	} else {
+		if res := residual(at.View(), x.View(), bt.View()); res > 10 {
+			failf("%s: Gels residual A x - b: %g", name, res)
+		}
+		// x in a's row space: x = A^H y with y = (A A^H)^-1 A x.
+		aah, _ := cblas.Mul(at.View(), hT(at.View()))
+		ax, _ := cblas.Mul(at.View(), x.View())
+		y, err := lapack.Solve(aah.View(), ax.View())
+		must(err)
+		ahy, _ := cblas.Mul(hT(at.View()), y.View())
+		if d := maxDiff(ahy.View(), x.View()); d > 1e3*tol*norm1(x.View()) {
+			failf("%s: Gels x is not in a's row space (differs by %g)", name, d)
+		}
+	}
 	ref, err := lapack.LeastSquares(at.View(), bt.View())
 	must(err)
-	if d := maxDiff(xv, ref.View()); d > 1e3*float64(m)*eps*norm1(ref.View()) {
+	if d := maxDiff(x.View(), ref.View()); d > 1e3*tol*norm1(ref.View()) {
 		failf("%s: Gels differs from lapack.LeastSquares by %g", name, d)
 	}
 }
 
-func complexSolve(g *dist.Grid, name string, n, nb int, eps float64) {
-	r := rand.New(rand.NewPCG(13, 7))
-	at, _ := views.Zeros[complex128](n, n)
-	bt, _ := views.Zeros[complex128](n, 1)
-	for j := 0; j < n; j++ {
-		for i := 0; i < n; i++ {
-			at.Set(complex(r.Float64(), r.Float64()), i, j)
-		}
-		at.Set(at.At(j, j)+complex(float64(n), 0), j, j)
-		bt.Set(complex(r.Float64(), -r.Float64()), j, 0)
-	}
-	a, err := dist.New[complex128](g, n, n, nb, nb)
-	must(err)
-	b, err := dist.New[complex128](g, n, 1, nb, nb)
-	must(err)
-	c, err := dist.New[complex128](g, n, 1, nb, nb)
-	must(err)
-	defer a.Release()
-	defer b.Release()
-	defer c.Release()
-	// Fill instead of Scatter: every rank has the matrix.
-	a.Fill(func(i, j int) complex128 { return at.At(i, j) })
-	b.Fill(func(i, j int) complex128 { return bt.At(i, j) })
-	a0, err := dist.New[complex128](g, n, n, nb, nb)
-	must(err)
-	defer a0.Release()
-	must(dist.Redistribute(a0, a))
-	if _, err := dist.Gesv(a, b); err != nil {
-		failf("%s: complex Gesv: %v", name, err)
-		return
-	}
-	// c = a0 x - b0, through pzgemm.
-	c.Fill(func(i, j int) complex128 { return bt.At(i, j) })
-	must(dist.Gemm(lapack.NoTrans, lapack.NoTrans, 1, a0, b, -1, c))
-	xt, _ := views.Zeros[complex128](n, 1)
-	ct, _ := views.Zeros[complex128](n, 1)
-	v, w := views.View[complex128]{}, views.View[complex128]{}
-	if dist.Rank() == 0 {
-		v, w = xt.View(), ct.View()
-	}
-	must(b.Gather(0, v))
-	must(c.Gather(0, w))
-	if dist.Rank() == 0 {
-		res, xn := 0.0, 0.0
-		for i := 0; i < n; i++ {
-			res, xn = max(res, cmplx.Abs(ct.At(i, 0))), max(xn, cmplx.Abs(xt.At(i, 0)))
-		}
-		if res > 10*float64(n)*eps*float64(2*n)*xn {
-			failf("%s: complex Gesv residual %g", name, res)
-		}
-	}
-}
-
-// failuresAgree: a singular matrix and one that is not positive definite
-// are reported on every rank, with the global index.
-func failuresAgree(g *dist.Grid, name string, n, nb int) {
+// failuresAgree: a singular matrix, one that is not positive definite and
+// a rank-deficient least-squares problem are reported on every rank, with
+// the global index.
+func failuresAgree[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
 	for _, k := range []int{n / 2, n - 1} {
-		failureAt(g, name, n, nb, k)
+		failureAt[T](g, name, n, nb, k)
 	}
 }
 
-func failureAt(g *dist.Grid, name string, n, nb, k int) {
-	a, err := dist.New[float64](g, n, n, nb, nb)
+func failureAt[T dist.Scalar](g *dist.Grid, name string, n, nb, k int) {
+	a, err := dist.New[T](g, n, n, nb, nb)
 	must(err)
-	b, err := dist.New[float64](g, n, 1, nb, nb)
+	b, err := dist.New[T](g, n, 1, nb, nb)
 	must(err)
 	defer a.Release()
 	defer b.Release()
-	a.Fill(func(i, j int) float64 {
+	one := scalar[T](1, 0.5)
+	a.Fill(func(i, j int) T {
 		if i == j && i != k {
-			return 1
+			return one
 		}
 		return 0
 	})
@@ -522,12 +625,16 @@ func failureAt(g *dist.Grid, name string, n, nb, k int) {
 	if !errors.Is(err, lapack.ErrSingular) || !errors.As(err, &e) || e.Index != k {
 		failf("%s: singular Gesv (U(%d, %d) = 0): %v", name, k, k, err)
 	}
-	a.Fill(func(i, j int) float64 {
+	a.Fill(func(i, j int) T {
 		switch {
 		case i == j && i == k:
-			return -1
+			return scalar[T](-1, 0)
 		case i == j:
-			return 2
+			return scalar[T](2, 0)
+		case i == j+1:
+			return scalar[T](0.5, 0.25) // read (Lower)
+		case j == i+1:
+			return scalar[T](math.NaN(), 0) // never read
 		}
 		return 0
 	})
@@ -535,8 +642,95 @@ func failureAt(g *dist.Grid, name string, n, nb, k int) {
 	if !errors.Is(err, lapack.ErrNotPositiveDefinite) || !errors.As(err, &e) || e.Index != k {
 		failf("%s: Potrf of an indefinite matrix: %v", name, err)
 	}
+	// Column k of a zero: R(k, k) is exactly zero.
+	a.Fill(func(i, j int) T {
+		if j == k {
+			return 0
+		}
+		return scalar[T](1/float64(1+i+j), float64(i-j)/8)
+	})
+	b.Fill(func(i, j int) T { return one })
+	err = dist.Gels(a, b)
+	if !errors.Is(err, lapack.ErrRankDeficient) || !errors.Is(err, lapack.ErrSingular) || !errors.As(err, &e) || e.Index != k {
+		failf("%s: Gels with a zero column %d: %v", name, k, err)
+	}
+	if n < 2 {
+		return // a 1 x 1 matrix is exactly singular or well-conditioned
+	}
+	// Column k a multiple of another: R(k, k) is tiny but not zero.
+	a.Fill(func(i, j int) T {
+		if j == k {
+			j = (k + 1) % n
+			return scalar[T](3/float64(1+i+j), 3*float64(i-j)/8)
+		}
+		return scalar[T](1/float64(1+i+j), float64(i-j)/8)
+	})
+	b.Fill(func(i, j int) T { return one })
+	err = dist.Gels(a, b)
+	if !errors.Is(err, lapack.ErrRankDeficient) || !errors.As(err, &e) || e.Index != -1 || e.Rcond > float64(n)*eps[T]() {
+		failf("%s: Gels with column %d a multiple of another: %v", name, k, err)
+	}
 }
 
+// queriedOnce: the workspace routines ask ScaLAPACK for their workspace
+// the first time a shape comes on a grid (one more C call, on the grid's
+// ranks) and not the second time.
+func queriedOnce[T dist.Scalar](g *dist.Grid, grid string) {
+	const n, nb = 7, 3 // a shape no other check uses
+	calls := func(f func() error) int64 {
+		before := cblas.ReadStats().Lapack
+		must(f())
+		return cblas.ReadStats().Lapack - before
+	}
+	var made []*dist.Matrix[T]
+	defer func() {
+		for _, a := range made {
+			a.Release()
+		}
+	}()
+	fresh := func(m, n int) *dist.Matrix[T] {
+		a, err := dist.New[T](g, m, n, nb, nb)
+		must(err)
+		made = append(made, a)
+		a.Fill(func(i, j int) T { return scalar[T](1/float64(1+i+j)+float64(n)*b2f(i == j), 0) })
+		return a
+	}
+	w := make([]float64, n)
+	// In the same order on every rank (not a map's): the calls are collective.
+	for _, c := range []struct {
+		name  string
+		calls int64 // routine calls (each one C call on every rank)
+		f     func() error
+	}{
+		{"Syevd", 1, func() error { return dist.Syevd(lapack.Upper, fresh(n, n), w, fresh(n, n)) }},
+		{"Gesvd", 1, func() error { return dist.Gesvd(fresh(n+2, n), w, fresh(n+2, n), fresh(n, n)) }},
+		{"Gels", 2, func() error { return dist.Gels(fresh(n+2, n), fresh(n+2, 2)) }}, // p?gels, p?trcon
+	} {
+		// Each routine call is one C call counted on every rank
+		// (ScaLAPACK's on the grid's ranks, the agreement on info on the
+		// others); each workspace query one more, on the grid's ranks.
+		first := 2 * c.calls
+		if !g.In() {
+			first = c.calls
+		}
+		if got := calls(c.f); got != first {
+			failf("%s %T: first %s on a shape made %d C calls, want %d", grid, *new(T), c.name, got, first)
+		}
+		if got := calls(c.f); got != c.calls {
+			failf("%s %T: second %s on a shape made %d C calls, want %d (no query)", grid, *new(T), c.name, got, c.calls)
+		}
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// argChecks: bad operands are errors naming the argument, on every rank,
+// before anything runs (a rank left in a collective would hang the job).
 func argChecks(g *dist.Grid) {
 	a, err := dist.New[float64](g, 10, 10, 3, 4)
 	must(err)
@@ -545,6 +739,40 @@ func argChecks(g *dist.Grid) {
 	if _, err := dist.Gesv(a, b); !errors.Is(err, layout.ErrShape) || !strings.Contains(err.Error(), "square blocks") {
 		failf("Gesv with 3 x 4 blocks: %v", err)
 	}
+	if err := dist.Potrf(lapack.Uplo(99), a); !errors.Is(err, layout.ErrShape) || !strings.Contains(err.Error(), "uplo") {
+		failf("Potrf with uplo 99: %v", err)
+	}
 	a.Release()
 	b.Release()
+	argChecksOf[complex128](g)
+}
+
+func argChecksOf[T dist.Scalar](g *dist.Grid) {
+	mat := func(m, n, mb, nb int) *dist.Matrix[T] {
+		a, err := dist.New[T](g, m, n, mb, nb)
+		must(err)
+		return a
+	}
+	a, z, b, u := mat(8, 8, 3, 3), mat(8, 8, 2, 2), mat(7, 2, 3, 3), mat(8, 8, 3, 3)
+	defer a.Release()
+	defer z.Release()
+	defer b.Release()
+	defer u.Release()
+	for _, c := range []struct {
+		what, arg string
+		err       error
+	}{
+		{"Syevd with z in other blocks", "z", dist.Syevd(lapack.Lower, a, make([]float64, 8), z)},
+		{"Syevd with w too short", "w", dist.Syevd(lapack.Lower, a, make([]float64, 7), u)},
+		{"Syevd with uplo 99", "uplo", dist.Syevd(lapack.Uplo(99), a, make([]float64, 8), u)},
+		{"Gesvd with u and no vt", "u, vt", dist.Gesvd(a, make([]float64, 8), u, nil)},
+		{"Gesvd with vt in other blocks", "u, vt", dist.Gesvd(a, make([]float64, 8), u, z)},
+		{"Gels with b of 7 rows", "b", dist.Gels(a, b)},
+		{"Potrs with b of 7 rows", "b", dist.Potrs(lapack.Upper, a, b)},
+	} {
+		var le *layout.Error
+		if !errors.Is(c.err, layout.ErrShape) || !errors.As(c.err, &le) || le.Arg != c.arg {
+			failf("%T %s: %v, want layout.ErrShape naming %s", *new(T), c.what, c.err, c.arg)
+		}
+	}
 }
