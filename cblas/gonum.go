@@ -309,7 +309,7 @@ func gnAsum[T Scalar](op string, n int, x []T, incX int) float64 {
 	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
 	policy.Calls.Add(1)
-	return xasum[T](cn, gnPtr(x), cx)
+	return asumC[T](cn, gnPtr(x), cx)
 }
 
 // gnIamax returns -1 for n == 0 or a negative incX, as gonum does.

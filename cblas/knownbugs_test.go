@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -16,25 +15,6 @@ import (
 // Known bugs of the libraries lapis is tested against, keyed to the
 // library, version (and kernel set) cblas.Info reports at run time, so
 // that a library without the bug runs the cases the others skip.
-
-// versionLess compares dotted version numbers ("0.3.21" < "0.3.24");
-// a part that is not a number compares as 0.
-func versionLess(a, b string) bool {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(as) || i < len(bs); i++ {
-		var x, y int
-		if i < len(as) {
-			x, _ = strconv.Atoi(strings.TrimLeft(as[i], "v"))
-		}
-		if i < len(bs) {
-			y, _ = strconv.Atoi(bs[i])
-		}
-		if x != y {
-			return x < y
-		}
-	}
-	return false
-}
 
 // libraryID names the library for the known-bug keys: Info's Library
 // and Version, or for a CBLAS without OpenBLAS's or BLIS's extensions
@@ -102,29 +82,20 @@ func nrm2Infs() string {
 	return ""
 }
 
-// casumTail returns why the linked library's cblas_scasum is known to
-// miss the tail of some vectors, or "": OpenBLAS before 0.3.25 runs its
-// generic C casum kernel on Cooperlake and Sapphire Rapids cores, and that
-// kernel reads the tail from the start of the vector instead of where the
-// loop stopped (OpenMathLib/OpenBLAS#4282; Cooperlake and Sapphire Rapids
-// use the AVX-512 kernel since 0.3.25, #4287, and the C kernel is fixed
-// in 0.3.26, #4326). Found by TestLevel1 on this machine's Cooper Lake
-// Xeon, where OpenBLAS 0.3.21 picks the Cooperlake kernels unless
-// OPENBLAS_CORETYPE says otherwise.
-func casumTail() string {
-	info := Info()
-	if info.Library == "OpenBLAS" && versionLess(info.Version, "0.3.25") && (info.Core == "Cooperlake" || info.Core == "SapphireRapids") {
-		return fmt.Sprintf("OpenBLAS %s's casum kernel for %s drops the tail of the vector (OpenMathLib/OpenBLAS#4282, fixed in 0.3.25)", info.Version, info.Core)
+// TestScasum checks complex64 Asum for every length up to 40 (the tail
+// cases CasumDefect names) on the C path, as the linked library runs it
+// and with the Go sum lapis takes where the library is known to be wrong.
+func TestScasum(t *testing.T) {
+	t.Logf("CasumDefect: %q", CasumDefect())
+	for _, defect := range []string{casumDefect(), "forced"} {
+		saved := casumDefect
+		casumDefect = func() string { return defect }
+		testScasum(t, defect)
+		casumDefect = saved
 	}
-	return ""
 }
 
-// TestScasum checks complex64 Asum for every length up to 40 (the tail
-// cases casumTail names) on the C path.
-func TestScasum(t *testing.T) {
-	if why := casumTail(); why != "" {
-		t.Skip(why)
-	}
+func testScasum(t *testing.T, defect string) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for n := 1; n <= 40; n++ {
 		x := make([]complex64, n)
@@ -142,7 +113,17 @@ func TestScasum(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got, err := Asum(v, ForceC()); err != nil || math.Abs(got-want) > 1e-5*(1+want) {
-			t.Errorf("%s: complex64 Asum of %d elements = %v, %v; want %v", Info().Library, n, got, err, want)
+			t.Errorf("%s (defect %q): complex64 Asum of %d elements = %v, %v; want %v", Info().Library, defect, n, got, err, want)
+		}
+		// Every other element, through the gonum adapter (increment 2).
+		wide := make([]complex64, 2*n)
+		want2 := 0.0
+		for i := range x {
+			wide[2*i], wide[2*i+1] = x[i], complex(float32(1e6), 0)
+			want2 += math.Abs(float64(real(x[i]))) + math.Abs(float64(imag(x[i])))
+		}
+		if got := float64((Gonum{}).Scasum(n, wide, 2)); math.Abs(got-want2) > 1e-5*(1+want2) {
+			t.Errorf("%s (defect %q): Gonum.Scasum of %d elements, increment 2 = %v; want %v", Info().Library, defect, n, got, want2)
 		}
 	}
 }

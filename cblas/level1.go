@@ -261,7 +261,7 @@ func Nrm2[T Scalar](x views.View[T], opts ...Option) (float64, error) {
 
 // Asum returns sum_i |Re x[i]| + |Im x[i]| for the rank-1 view x.
 func Asum[T Scalar](x views.View[T], opts ...Option) (float64, error) {
-	return reduce("cblas.Asum", &x, configure(opts), 0, nil, xasum[T])
+	return reduce("cblas.Asum", &x, configure(opts), 0, nil, asumC[T])
 }
 
 // Iamax returns the index of the element of the rank-1 view x with the
@@ -309,7 +309,7 @@ func Iamax[T Scalar](x views.View[T], opts ...Option) (int, error) {
 // whether the library's answer stands; when it does not, the elements are
 // scanned in Go.
 func iamaxC[T Scalar](n C.blasint, p unsafe.Pointer, inc C.blasint) int {
-	if !math.IsNaN(xasum[T](n, p, inc)) {
+	if !math.IsNaN(asumC[T](n, p, inc)) {
 		return ixamax[T](n, p, inc)
 	}
 	return iamaxGo[T](int(n), p, int(inc))

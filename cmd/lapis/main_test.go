@@ -113,8 +113,6 @@ func TestParseMaps(t *testing.T) {
 func knownDefect(r Result) bool {
 	info := cblas.Info()
 	switch {
-	case strings.HasPrefix(r.Name, "asum"):
-		return casumTail(info) && r.Known == "OpenMathLib/OpenBLAS#4282"
 	case strings.HasPrefix(r.Name, "concurrent"):
 		return info.Library == "OpenBLAS" && info.Parallel == 0 && r.Known == "OpenMathLib/OpenBLAS#2126"
 	}
