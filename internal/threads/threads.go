@@ -7,9 +7,19 @@
 // on more only when three things hold as it starts: its work is above the
 // size where more threads paid off (Lapack, Level3: measured), no other
 // lapis call or batch is in flight, and the process and the machine have
-// idle cores (runtime/metrics: goroutines running, runnable, or in cgo and
-// system calls besides the caller; /proc/loadavg: threads running on the
-// machine). A call given more threads raises OpenBLAS's process-wide
+// idle cores. Idle is judged from instantaneous counts, read as the call
+// starts: goroutines running or runnable besides the caller
+// (runtime/metrics), and threads running on the machine besides those
+// (/proc/loadavg's fourth field: other processes, and this process's
+// threads that run in cgo or system calls). One count often includes a
+// thread that runs for microseconds only (an M of the Go scheduler
+// spinning for work, a kernel thread), so a count that finds other work
+// is read again, up to three times, and the least kept: a busy goroutine
+// or process is in every reading. OpenBLAS's own threads, which spin for
+// a while after a call gave them work, are not counted for spinWindow
+// after such a call. The look costs about 1.5 us on a quiet process (one
+// reading) and 5 us on a busy one, only for calls above the thresholds.
+// A call given more threads raises OpenBLAS's process-wide
 // count for its duration only; any lapis call that starts meanwhile puts
 // it back to one first, so that calls never overlap with more than one
 // OpenBLAS thread each (OpenBLAS's threads spin while they wait for each
@@ -125,6 +135,9 @@ func SetFixed(n int) int {
 	mu.Lock()
 	defer mu.Unlock()
 	prev := int(fixed.Swap(int64(n)))
+	if prev > 1 {
+		ranOn(prev) // its calls' threads may still spin
+	}
 	if lib.Set != nil {
 		switch {
 		case n > 0:
@@ -159,6 +172,7 @@ var (
 	active   atomic.Int64 // auto-mode sections in flight (pthreads)
 	promoted atomic.Bool  // the count is above one for a section in flight
 	lastHigh atomic.Int64 // when the last section with more threads ended (ns since start)
+	lastN    atomic.Int64 // and how many threads it had
 	start    = time.Now()
 )
 
@@ -244,6 +258,9 @@ func lower() {
 func (s Section) End() {
 	switch {
 	case s.locked:
+		if s.n > 1 {
+			ranOn(int(s.n))
+		}
 		runtime.UnlockOSThread()
 	case s.n > 0:
 		if s.raised {
@@ -252,11 +269,27 @@ func (s Section) End() {
 				lib.Set(1)
 				promoted.Store(false)
 			}
-			lastHigh.Store(int64(time.Since(start)))
+			ranOn(int(s.n))
 			mu.Unlock()
 		}
 		active.Add(-1)
 	}
+}
+
+// ranOn notes that a call on n threads has just ended: for spinWindow
+// its n-1 helper threads may spin, and Busy does not count them.
+func ranOn(n int) {
+	lastN.Store(int64(n))
+	lastHigh.Store(int64(time.Since(start)))
+}
+
+// spinning is how many of OpenBLAS's threads may be spinning now.
+func spinning() int {
+	last := lastHigh.Load()
+	if last == 0 || time.Since(start)-time.Duration(last) >= spinWindow {
+		return 0
+	}
+	return int(lastN.Load()) - 1
 }
 
 // Counts for tests: sections in flight and whether one runs raised.
@@ -267,15 +300,92 @@ func InFlight() (sections int, raised bool) { return int(active.Load()), promote
 // busy with other goroutines or, on the machine, other threads.
 func idle(m int) int {
 	cores := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
-	return max(1, min(m, cores-busyFn()))
+	n := max(1, min(m, cores-busyFn()))
+	looked.Add(1)
+	if n > 1 {
+		found.Add(1)
+	}
+	return n
 }
+
+var looked, found atomic.Int64
+
+// Looks returns how many calls so far looked at the load (auto mode,
+// above the thresholds, alone) and how many of them found idle cores for
+// more than one thread: benchmarks report the share.
+func Looks() (looks, idle int64) { return looked.Load(), found.Load() }
 
 // busyFn is Busy, replaced in tests.
 var busyFn = Busy
 
+// A reading is one look at what else runs as a call starts.
+type reading struct {
+	// The Go scheduler's counts (runtime/metrics), the caller included
+	// in running: goroutines on a P (running Go code, or an M spinning
+	// for work), runnable, and in cgo or system calls.
+	running, runnable, notInGo int
+	// machine is the number of threads running or runnable on the
+	// machine (/proc/loadavg), the caller's included; machineOK says it
+	// was read.
+	machine   int
+	machineOK bool
+}
+
+// reads is how many readings Busy takes at most: a reading that finds
+// other work is taken again, and the least count kept, because one
+// instantaneous count often includes a thread that runs for microseconds
+// only (an M of the Go scheduler spinning for work, a kernel thread),
+// and on two cores one such thread is enough to keep a call on one
+// thread (measured: 1 in 5 decisions of a quiet potrf 1024).
+const reads = 3
+
+// readFn takes one reading; replaced in tests.
+var readFn = read
+
+// Busy estimates how many cores other work occupies as the calling
+// goroutine asks: the least of up to three readings of other goroutines
+// on a P or runnable (runtime/metrics), and of the threads running on
+// the machine besides them (/proc/loadavg's running count, which sees
+// other processes and this process's threads in cgo and system calls
+// that really run, but not OpenBLAS's threads within spinWindow of a
+// call that gave them work). A first reading of zero ends the look: a
+// quiet process pays one reading, about 1.5 us.
+func Busy() int {
+	spin := spinning()
+	cores := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
+	b := busyOf(readFn(), spin, cores, onlineCPUs)
+	for i := 1; i < reads && b > 0; i++ {
+		b = min(b, busyOf(readFn(), spin, cores, onlineCPUs))
+	}
+	return b
+}
+
+// busyOf is the cores one reading finds occupied by other work, with spin
+// of OpenBLAS's threads perhaps spinning after a call, cores the CPUs the
+// process may use and online the machine's (0: unknown).
+func busyOf(r reading, spin, cores, online int) int {
+	inGo := max(0, r.running-1) + r.runnable // less the caller
+	if !r.machineOK {
+		// Without the machine's count, a goroutine in cgo or a system
+		// call may be running: count it.
+		return inGo + r.notInGo
+	}
+	// r.machine counts the caller, the goroutines of inGo that are on a
+	// CPU, OpenBLAS's spinning threads, and everything else that runs:
+	// other processes, and goroutines in cgo or system calls that run
+	// (not those blocked there, which need no core).
+	others := max(0, r.machine-1-inGo-spin)
+	// On a machine with more CPUs than this process may use (a CPU quota:
+	// GOMAXPROCS below the CPUs), other threads take a share of them.
+	if online > cores {
+		others = (others*cores + online/2) / online
+	}
+	return inGo + others
+}
+
 var (
-	loadMu  sync.Mutex
-	samples = []metrics.Sample{
+	schedMu sync.Mutex
+	samples = [...]metrics.Sample{
 		{Name: "/sched/goroutines/running:goroutines"},
 		{Name: "/sched/goroutines/runnable:goroutines"},
 		{Name: "/sched/goroutines/not-in-go:goroutines"},
@@ -295,40 +405,19 @@ var (
 	}()
 )
 
-// Busy estimates how many cores other work occupies as the calling
-// goroutine asks: other goroutines running, runnable, or in cgo or system
-// calls (runtime/metrics), and threads of other processes running on the
-// machine (/proc/loadavg's count of running threads less this process's,
-// as far as they are known; OpenBLAS's own idle threads, which spin for a
-// while after a multithreaded call, are not counted as busy).
-func Busy() int {
-	inGo := 0
+// read takes one reading.
+func read() reading {
+	var r reading
 	if haveSched {
-		loadMu.Lock()
-		metrics.Read(samples)
-		running := sampleInt(samples[0]) + sampleInt(samples[2])
-		runnable := sampleInt(samples[1])
-		loadMu.Unlock()
-		inGo = max(0, running-1) + runnable // less the caller
+		schedMu.Lock()
+		metrics.Read(samples[:])
+		r.running, r.runnable, r.notInGo = sampleInt(samples[0]), sampleInt(samples[1]), sampleInt(samples[2])
+		schedMu.Unlock()
+	} else {
+		r.running = 1
 	}
-	sys, ok := machineRunning()
-	if !ok {
-		return inGo
-	}
-	// sys counts the caller, the goroutines counted in inGo that are on
-	// a CPU, and OpenBLAS's threads if they still spin after a call.
-	spin := 0
-	if time.Since(start)-time.Duration(lastHigh.Load()) < spinWindow && lastHigh.Load() != 0 {
-		spin = initial - 1
-	}
-	others := max(0, sys-1-inGo-spin)
-	// On a machine with more CPUs than this process may use (a CPU quota:
-	// GOMAXPROCS below the CPUs), other threads take a share of them.
-	cores := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
-	if onlineCPUs > cores {
-		others = (others*cores + onlineCPUs/2) / onlineCPUs
-	}
-	return inGo + others
+	r.machine, r.machineOK = machineRunning()
+	return r
 }
 
 // onlineCPUs is the number of CPUs the machine has online, 0 when
@@ -372,22 +461,32 @@ func sampleInt(s metrics.Sample) int {
 // (the fourth field of /proc/loadavg, "running/total"), or false when it
 // cannot be read or the process may not use every CPU of the machine
 // (pinned or in a cpuset: the count then says nothing about its CPUs).
+// The file stays open (pread costs about 1 us; open, read and close
+// about 5).
 func machineRunning() (int, bool) {
 	if !machineWide {
 		return 0, false
 	}
-	var buf [128]byte
-	fd, err := syscall.Open("/proc/loadavg", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
+	fd := loadavgFD()
+	if fd < 0 {
 		return 0, false
 	}
-	k, err := syscall.Read(fd, buf[:])
-	syscall.Close(fd)
+	var buf [128]byte
+	k, err := syscall.Pread(fd, buf[:], 0)
 	if err != nil || k <= 0 {
 		return 0, false
 	}
 	return parseLoadavg(buf[:k])
 }
+
+// loadavgFD is /proc/loadavg opened once (-1 when it cannot be).
+var loadavgFD = sync.OnceValue(func() int {
+	fd, err := syscall.Open("/proc/loadavg", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return -1
+	}
+	return fd
+})
 
 // parseLoadavg reads "0.00 0.01 0.05 2/345 6789": the 2.
 func parseLoadavg(b []byte) (int, bool) {

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // fake is a pthreads library whose process-wide count the tests read.
@@ -20,12 +21,16 @@ func withFake(t *testing.T, max, busy int) *fake {
 	}
 	f := &fake{}
 	f.count.Store(1)
-	savedLib, savedInitial, savedBusy, savedFixed := lib, initial, busyFn, fixed.Load()
+	savedLib, savedInitial, savedBusy, savedFixed, savedHigh := lib, initial, busyFn, fixed.Load(), lastHigh.Load()
 	lib = Library{Variant: Pthreads, Set: func(n int) { f.count.Store(int64(n)) }, Get: func() int { return int(f.count.Load()) }}
 	initial = max
 	busyFn = func() int { return busy }
 	fixed.Store(0)
-	t.Cleanup(func() { lib, initial, busyFn = savedLib, savedInitial, savedBusy; fixed.Store(savedFixed) })
+	t.Cleanup(func() {
+		lib, initial, busyFn = savedLib, savedInitial, savedBusy
+		fixed.Store(savedFixed)
+		lastHigh.Store(savedHigh)
+	})
 	return f
 }
 
@@ -153,15 +158,183 @@ func TestConcurrent(t *testing.T) {
 }
 
 func TestParseLoadavg(t *testing.T) {
-	for in, want := range map[string]int{"0.00 0.01 0.05 2/345 6789\n": 2, "1.5 1.2 1.0 17/900 1": 17} {
+	for in, want := range map[string]int{
+		"0.00 0.01 0.05 2/345 6789\n": 2,
+		"1.5 1.2 1.0 17/900 1":        17,
+		"0.00 0.00 0.00 1/1 1":        1,
+		"9.99 9.99 9.99 1234/99999 5": 1234,
+	} {
 		if n, ok := parseLoadavg([]byte(in)); !ok || n != want {
 			t.Errorf("%q: %d, %v; want %d", in, n, ok, want)
 		}
 	}
-	for _, in := range []string{"", "0.00 0.01 0.05", "0.00 0.01 0.05 x/3"} {
-		if _, ok := parseLoadavg([]byte(in)); ok {
-			t.Errorf("%q parsed", in)
+	for _, in := range []string{"", "0.00 0.01 0.05", "0.00 0.01 0.05 x/3", "0.00 0.01 0.05 /3", "0.00 0.01 0.05 2", "0.00 0.01 0.05 2 345"} {
+		if n, ok := parseLoadavg([]byte(in)); ok {
+			t.Errorf("%q parsed as %d", in, n)
 		}
+	}
+}
+
+// TestMachineRunning reads the real /proc/loadavg: the running count
+// includes the thread reading it.
+func TestMachineRunning(t *testing.T) {
+	if !machineWide {
+		t.Skip("the process may not use every CPU: the machine's count is not used")
+	}
+	for range 3 {
+		n, ok := machineRunning()
+		if !ok || n < 1 {
+			t.Fatalf("machineRunning() = %d, %v; want at least 1 (this thread), true", n, ok)
+		}
+	}
+}
+
+// TestBusyOf: what one reading says for each state of the process and
+// the machine (2 cores).
+func TestBusyOf(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		r            reading
+		spin, online int
+		want         int
+	}{
+		{"quiet", reading{running: 1, machine: 1, machineOK: true}, 0, 2, 0},
+		{"one busy goroutine", reading{running: 2, machine: 2, machineOK: true}, 0, 2, 1},
+		{"one busy goroutine, preempted", reading{running: 1, runnable: 1, machine: 2, machineOK: true}, 0, 2, 1},
+		{"two busy goroutines", reading{running: 2, runnable: 1, machine: 3, machineOK: true}, 0, 2, 2},
+		{"another process", reading{running: 1, machine: 2, machineOK: true}, 0, 2, 1},
+		{"two other processes", reading{running: 1, machine: 3, machineOK: true}, 0, 2, 2},
+		{"a goroutine blocked in cgo", reading{running: 1, notInGo: 1, machine: 1, machineOK: true}, 0, 2, 0},
+		{"a goroutine running in cgo", reading{running: 1, notInGo: 1, machine: 2, machineOK: true}, 0, 2, 1},
+		{"cgo, machine unknown", reading{running: 1, notInGo: 1}, 0, 0, 1},
+		{"busy goroutine, machine unknown", reading{running: 2}, 0, 0, 1},
+		{"OpenBLAS spinning after a call", reading{running: 1, machine: 2, machineOK: true}, 1, 2, 0},
+		{"spinning and another process", reading{running: 1, machine: 3, machineOK: true}, 1, 2, 1},
+		{"machine count below the process's", reading{running: 3, machine: 1, machineOK: true}, 0, 2, 2},
+		{"CPU quota: 2 of 8 CPUs, 4 others", reading{running: 1, machine: 5, machineOK: true}, 0, 8, 1},
+		{"CPU quota: 2 of 8 CPUs, 1 other", reading{running: 1, machine: 2, machineOK: true}, 0, 8, 0},
+	} {
+		if got := busyOf(c.r, c.spin, 2, c.online); got != c.want {
+			t.Errorf("%s: busyOf(%+v, spin %d) = %d; want %d", c.name, c.r, c.spin, got, c.want)
+		}
+	}
+}
+
+// withReadings makes Busy read the given readings in turn (the last one
+// again when they run out) and returns how many it took.
+func withReadings(t *testing.T, rs ...reading) *int {
+	t.Helper()
+	saved, savedHigh := readFn, lastHigh.Load()
+	taken := new(int)
+	readFn = func() reading {
+		r := rs[min(*taken, len(rs)-1)]
+		*taken++
+		return r
+	}
+	lastHigh.Store(0)
+	t.Cleanup(func() { readFn = saved; lastHigh.Store(savedHigh) })
+	return taken
+}
+
+// TestBusyReadings: a quiet first reading ends the look; a busy one is
+// read again and the least count kept, so a thread that runs for an
+// instant does not count, while a busy goroutine or process, in every
+// reading, does.
+func TestBusyReadings(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 || runtime.NumCPU() < 2 {
+		t.Skip("needs two cores and GOMAXPROCS >= 2")
+	}
+	quiet := reading{running: 1, machine: 1, machineOK: true}
+	spinningM := reading{running: 2, machine: 2, machineOK: true}
+	kernelThread := reading{running: 1, machine: 2, machineOK: true}
+	busyG := reading{running: 2, machine: 2, machineOK: true}
+	otherProc := reading{running: 1, machine: 2, machineOK: true}
+	for _, c := range []struct {
+		name        string
+		rs          []reading
+		want, taken int
+	}{
+		{"quiet", []reading{quiet}, 0, 1},
+		{"an M spinning for an instant", []reading{spinningM, quiet}, 0, 2},
+		{"a kernel thread for an instant", []reading{kernelThread, kernelThread, quiet}, 0, 3},
+		{"a busy goroutine", []reading{busyG}, 1, reads},
+		{"another process", []reading{otherProc}, 1, reads},
+		{"two busy goroutines, one preempted at the second look", []reading{{running: 3, machine: 3, machineOK: true}, {running: 2, runnable: 1, machine: 3, machineOK: true}}, 2, reads},
+	} {
+		taken := withReadings(t, c.rs...)
+		if got := Busy(); got != c.want || *taken != c.taken {
+			t.Errorf("%s: Busy() = %d after %d readings; want %d after %d", c.name, got, *taken, c.want, c.taken)
+		}
+	}
+}
+
+// TestSpinning: OpenBLAS's threads are not counted as other work for
+// spinWindow after a call ran on them, raised in auto mode or in a fixed
+// mode just left.
+func TestSpinning(t *testing.T) {
+	f := withFake(t, 2, 0)
+	busyFn = Busy
+	withReadings(t, reading{running: 1, machine: 2, machineOK: true}) // the caller and one more thread
+	if got := Busy(); got != 1 {
+		t.Fatalf("no call yet: Busy() = %d; want 1 (the other thread is someone else's)", got)
+	}
+	s := Begin(Level3, threshold[Level3])
+	if f.count.Load() != 1 {
+		t.Fatalf("a thread of another process: library at %d; want 1", f.count.Load())
+	}
+	s.End()
+	ranOn(2)
+	if got := Busy(); got != 0 {
+		t.Errorf("just after a call on two threads: Busy() = %d; want 0 (its helper spins)", got)
+	}
+	lastHigh.Store(int64(time.Since(start) - spinWindow))
+	if got := Busy(); got != 1 {
+		t.Errorf("spinWindow after the call: Busy() = %d; want 1", got)
+	}
+	SetFixed(2)
+	SetFixed(0)
+	if got := spinning(); got != 1 {
+		t.Errorf("just after leaving fixed 2: spinning() = %d; want 1", got)
+	}
+	s = Begin(Level3, threshold[Level3])
+	if !s.raised || f.count.Load() != 2 {
+		t.Errorf("large call just after fixed 2 ended: raised %v, library at %d; want true, 2", s.raised, f.count.Load())
+	}
+	s.End()
+}
+
+// TestDecisionsFromReadings: Begin's choice from what Busy reads, for the
+// states of issue 16 (2 cores, a library of 2 threads, a large call).
+func TestDecisionsFromReadings(t *testing.T) {
+	big := threshold[Level3] * 8
+	for _, c := range []struct {
+		name string
+		rs   []reading
+		want int
+	}{
+		{"quiet process, quiet machine", []reading{{running: 1, machine: 1, machineOK: true}}, 2},
+		{"quiet, one instant of a spinning M", []reading{{running: 2, machine: 2, machineOK: true}, {running: 1, machine: 1, machineOK: true}}, 2},
+		{"one busy goroutine", []reading{{running: 2, machine: 2, machineOK: true}}, 1},
+		{"two busy goroutines", []reading{{running: 2, runnable: 1, machine: 3, machineOK: true}}, 1},
+		{"another process loading a core", []reading{{running: 1, machine: 2, machineOK: true}}, 1},
+		{"other processes loading both cores", []reading{{running: 1, machine: 3, machineOK: true}}, 1},
+		{"a goroutine blocked in a system call", []reading{{running: 1, notInGo: 1, machine: 1, machineOK: true}}, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := withFake(t, 2, 0)
+			busyFn = Busy
+			withReadings(t, c.rs...)
+			looks, idles := Looks()
+			s := Begin(Level3, big)
+			if s.Threads() != c.want || f.count.Load() != int64(c.want) {
+				t.Errorf("%d threads, library at %d; want %d", s.Threads(), f.count.Load(), c.want)
+			}
+			s.End()
+			l, i := Looks()
+			if l != looks+1 || (i-idles == 1) != (c.want > 1) {
+				t.Errorf("Looks went from %d, %d to %d, %d", looks, idles, l, i)
+			}
+		})
 	}
 }
 
