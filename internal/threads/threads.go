@@ -7,18 +7,29 @@
 // on more only when three things hold as it starts: its work is above the
 // size where more threads paid off (Lapack, Level3: measured), no other
 // lapis call or batch is in flight, and the process and the machine have
-// idle cores. Idle is judged from instantaneous counts, read as the call
-// starts: goroutines running or runnable besides the caller
-// (runtime/metrics), and threads running on the machine besides those
-// (/proc/loadavg's fourth field: other processes, and this process's
-// threads that run in cgo or system calls). One count often includes a
-// thread that runs for microseconds only (an M of the Go scheduler
-// spinning for work, a kernel thread), so a count that finds other work
-// is read again, up to three times, and the least kept: a busy goroutine
-// or process is in every reading. OpenBLAS's own threads, which spin for
-// a while after a call gave them work, are not counted for spinWindow
-// after such a call. The look costs about 1.5 us on a quiet process (one
-// reading) and 5 us on a busy one, only for calls above the thresholds.
+// idle cores. Idle is judged as the call starts from what runs besides
+// the caller:
+//
+//   - goroutines of this process running or runnable (runtime/metrics);
+//   - threads running on the machine besides those (/proc/loadavg's
+//     fourth field: other processes, and this process's threads that run
+//     in cgo or system calls; a goroutine blocked in a system call needs
+//     no core and is not counted), but no more than other processes kept
+//     busy on average over the last window of at least 100 ms (the
+//     machine's busy CPU time from /proc/stat less this process's, from
+//     getrusage): a thread that runs for an instant, a kernel thread or a
+//     short command, does not keep a large call off a core;
+//   - not OpenBLAS's own threads, which spin for a while after a call gave
+//     them work (spinWindow).
+//
+// One count often includes a thread that runs for microseconds only (an M
+// of the Go scheduler spinning for work after sysmon preempted the caller
+// following a long cgo call), so a count that finds other work is read
+// again, up to three times, and the least kept: a busy goroutine or
+// process is in every reading. The look costs about 1.5 us on a quiet
+// process (one reading) and 5 us on a busy one, plus about 10 us once per
+// window for /proc/stat, and only calls above the thresholds look.
+//
 // A call given more threads raises OpenBLAS's process-wide
 // count for its duration only; any lapis call that starts meanwhile puts
 // it back to one first, so that calls never overlap with more than one
@@ -34,14 +45,10 @@
 package threads
 
 import (
-	"os"
 	"runtime"
 	"runtime/metrics"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -339,31 +346,41 @@ type reading struct {
 // thread (measured: 1 in 5 decisions of a quiet potrf 1024).
 const reads = 3
 
-// readFn takes one reading; replaced in tests.
-var readFn = read
+// readFn takes one reading and avgFn reads othersAverage; replaced in
+// tests.
+var readFn, avgFn = read, othersAverage
 
 // Busy estimates how many cores other work occupies as the calling
-// goroutine asks: the least of up to three readings of other goroutines
-// on a P or runnable (runtime/metrics), and of the threads running on
-// the machine besides them (/proc/loadavg's running count, which sees
-// other processes and this process's threads in cgo and system calls
-// that really run, but not OpenBLAS's threads within spinWindow of a
-// call that gave them work). A first reading of zero ends the look: a
-// quiet process pays one reading, about 1.5 us.
+// goroutine asks: other goroutines on a P or runnable (runtime/metrics),
+// and threads running on the machine besides them (/proc/loadavg's running
+// count, which sees other processes and this process's threads in cgo and
+// system calls that really run, but not OpenBLAS's threads within
+// spinWindow of a call that gave them work), the latter no more than other
+// processes kept busy on average over the last window (othersAverage). A
+// reading that finds other work is taken again, up to reads times, and
+// the least kept. A first reading of zero ends the look: a quiet process
+// pays one reading, about 1.5 us.
 func Busy() int {
-	spin := spinning()
-	cores := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
-	b := busyOf(readFn(), spin, cores, onlineCPUs)
+	l := context{spin: spinning(), cores: min(runtime.GOMAXPROCS(0), runtime.NumCPU()), online: onlineCPUs}
+	l.avg, l.avgOK = avgFn()
+	b := busyOf(readFn(), l)
 	for i := 1; i < reads && b > 0; i++ {
-		b = min(b, busyOf(readFn(), spin, cores, onlineCPUs))
+		b = min(b, busyOf(readFn(), l))
 	}
 	return b
 }
 
-// busyOf is the cores one reading finds occupied by other work, with spin
-// of OpenBLAS's threads perhaps spinning after a call, cores the CPUs the
-// process may use and online the machine's (0: unknown).
-func busyOf(r reading, spin, cores, online int) int {
+// context is what Busy knows besides a reading: spin of OpenBLAS's
+// threads may be spinning after a call, the process may use cores CPUs
+// and the machine has online (0: unknown), and other processes kept avg
+// cores busy over the last window (when avgOK).
+type context struct {
+	spin, cores, online, avg int
+	avgOK                    bool
+}
+
+// busyOf is the cores one reading finds occupied by other work.
+func busyOf(r reading, l context) int {
 	inGo := max(0, r.running-1) + r.runnable // less the caller
 	if !r.machineOK {
 		// Without the machine's count, a goroutine in cgo or a system
@@ -374,11 +391,18 @@ func busyOf(r reading, spin, cores, online int) int {
 	// CPU, OpenBLAS's spinning threads, and everything else that runs:
 	// other processes, and goroutines in cgo or system calls that run
 	// (not those blocked there, which need no core).
-	others := max(0, r.machine-1-inGo-spin)
+	others := max(0, r.machine-1-inGo-l.spin)
+	// A thread of another process running now counts only as far as
+	// other processes kept cores busy over the last window: one that
+	// runs for an instant (a kernel thread, a short command) does not
+	// keep a large call off a core it will not use.
+	if l.avgOK {
+		others = min(others, l.avg)
+	}
 	// On a machine with more CPUs than this process may use (a CPU quota:
 	// GOMAXPROCS below the CPUs), other threads take a share of them.
-	if online > cores {
-		others = (others*cores + online/2) / online
+	if l.online > l.cores {
+		others = (others*l.cores + l.online/2) / l.online
 	}
 	return inGo + others
 }
@@ -420,32 +444,6 @@ func read() reading {
 	return r
 }
 
-// onlineCPUs is the number of CPUs the machine has online, 0 when
-// unknown; machineWide says whether the process may run on all of them
-// (not pinned to a subset: runtime.NumCPU counts the CPUs it may use).
-var onlineCPUs = func() int {
-	b, err := os.ReadFile("/sys/devices/system/cpu/online")
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for _, r := range strings.Split(strings.TrimSpace(string(b)), ",") {
-		lo, hi, found := strings.Cut(r, "-")
-		a, err1 := strconv.Atoi(lo)
-		z, err2 := a, error(nil)
-		if found {
-			z, err2 = strconv.Atoi(hi)
-		}
-		if err1 != nil || err2 != nil || z < a {
-			return 0
-		}
-		n += z - a + 1
-	}
-	return n
-}()
-
-var machineWide = onlineCPUs > 0 && runtime.NumCPU() == onlineCPUs
-
 // spinWindow is how long OpenBLAS's threads may spin after a call before
 // they sleep (0.3.21: 2^28 cycles by default, about 0.1 s).
 const spinWindow = 250 * time.Millisecond
@@ -455,55 +453,4 @@ func sampleInt(s metrics.Sample) int {
 		return int(s.Value.Uint64())
 	}
 	return 0
-}
-
-// machineRunning returns the number of threads running on the machine
-// (the fourth field of /proc/loadavg, "running/total"), or false when it
-// cannot be read or the process may not use every CPU of the machine
-// (pinned or in a cpuset: the count then says nothing about its CPUs).
-// The file stays open (pread costs about 1 us; open, read and close
-// about 5).
-func machineRunning() (int, bool) {
-	if !machineWide {
-		return 0, false
-	}
-	fd := loadavgFD()
-	if fd < 0 {
-		return 0, false
-	}
-	var buf [128]byte
-	k, err := syscall.Pread(fd, buf[:], 0)
-	if err != nil || k <= 0 {
-		return 0, false
-	}
-	return parseLoadavg(buf[:k])
-}
-
-// loadavgFD is /proc/loadavg opened once (-1 when it cannot be).
-var loadavgFD = sync.OnceValue(func() int {
-	fd, err := syscall.Open("/proc/loadavg", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return -1
-	}
-	return fd
-})
-
-// parseLoadavg reads "0.00 0.01 0.05 2/345 6789": the 2.
-func parseLoadavg(b []byte) (int, bool) {
-	field := 0
-	for i := 0; i < len(b); i++ {
-		if b[i] == ' ' {
-			field++
-			continue
-		}
-		if field == 3 {
-			n, digits := 0, 0
-			for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-				n = n*10 + int(b[i]-'0')
-				digits++
-			}
-			return n, digits > 0 && i < len(b) && b[i] == '/'
-		}
-	}
-	return 0, false
 }

@@ -197,34 +197,43 @@ func TestBusyOf(t *testing.T) {
 		r            reading
 		spin, online int
 		want         int
+		avg          int
+		avgOK        bool
 	}{
-		{"quiet", reading{running: 1, machine: 1, machineOK: true}, 0, 2, 0},
-		{"one busy goroutine", reading{running: 2, machine: 2, machineOK: true}, 0, 2, 1},
-		{"one busy goroutine, preempted", reading{running: 1, runnable: 1, machine: 2, machineOK: true}, 0, 2, 1},
-		{"two busy goroutines", reading{running: 2, runnable: 1, machine: 3, machineOK: true}, 0, 2, 2},
-		{"another process", reading{running: 1, machine: 2, machineOK: true}, 0, 2, 1},
-		{"two other processes", reading{running: 1, machine: 3, machineOK: true}, 0, 2, 2},
-		{"a goroutine blocked in cgo", reading{running: 1, notInGo: 1, machine: 1, machineOK: true}, 0, 2, 0},
-		{"a goroutine running in cgo", reading{running: 1, notInGo: 1, machine: 2, machineOK: true}, 0, 2, 1},
-		{"cgo, machine unknown", reading{running: 1, notInGo: 1}, 0, 0, 1},
-		{"busy goroutine, machine unknown", reading{running: 2}, 0, 0, 1},
-		{"OpenBLAS spinning after a call", reading{running: 1, machine: 2, machineOK: true}, 1, 2, 0},
-		{"spinning and another process", reading{running: 1, machine: 3, machineOK: true}, 1, 2, 1},
-		{"machine count below the process's", reading{running: 3, machine: 1, machineOK: true}, 0, 2, 2},
-		{"CPU quota: 2 of 8 CPUs, 4 others", reading{running: 1, machine: 5, machineOK: true}, 0, 8, 1},
-		{"CPU quota: 2 of 8 CPUs, 1 other", reading{running: 1, machine: 2, machineOK: true}, 0, 8, 0},
+		{"quiet", reading{running: 1, machine: 1, machineOK: true}, 0, 2, 0, 0, false},
+		{"one busy goroutine", reading{running: 2, machine: 2, machineOK: true}, 0, 2, 1, 0, false},
+		{"one busy goroutine, preempted", reading{running: 1, runnable: 1, machine: 2, machineOK: true}, 0, 2, 1, 0, false},
+		{"two busy goroutines", reading{running: 2, runnable: 1, machine: 3, machineOK: true}, 0, 2, 2, 0, false},
+		{"another process", reading{running: 1, machine: 2, machineOK: true}, 0, 2, 1, 0, false},
+		{"two other processes", reading{running: 1, machine: 3, machineOK: true}, 0, 2, 2, 0, false},
+		{"a goroutine blocked in cgo", reading{running: 1, notInGo: 1, machine: 1, machineOK: true}, 0, 2, 0, 0, false},
+		{"a goroutine running in cgo", reading{running: 1, notInGo: 1, machine: 2, machineOK: true}, 0, 2, 1, 0, false},
+		{"cgo, machine unknown", reading{running: 1, notInGo: 1}, 0, 0, 1, 0, false},
+		{"busy goroutine, machine unknown", reading{running: 2}, 0, 0, 1, 0, false},
+		{"OpenBLAS spinning after a call", reading{running: 1, machine: 2, machineOK: true}, 1, 2, 0, 0, false},
+		{"spinning and another process", reading{running: 1, machine: 3, machineOK: true}, 1, 2, 1, 0, false},
+		{"machine count below the process's", reading{running: 3, machine: 1, machineOK: true}, 0, 2, 2, 0, false},
+		{"CPU quota: 2 of 8 CPUs, 4 others", reading{running: 1, machine: 5, machineOK: true}, 0, 8, 1, 0, false},
+		{"CPU quota: 2 of 8 CPUs, 1 other", reading{running: 1, machine: 2, machineOK: true}, 0, 8, 0, 0, false},
+		{"another process now, idle on average", reading{running: 1, machine: 2, machineOK: true}, 0, 2, 0, 0, true},
+		{"another process now and on average", reading{running: 1, machine: 2, machineOK: true}, 0, 2, 1, 1, true},
+		{"two other processes now, one on average", reading{running: 1, machine: 3, machineOK: true}, 0, 2, 1, 1, true},
+		{"none now, one on average (it stopped)", reading{running: 1, machine: 1, machineOK: true}, 0, 2, 0, 1, true},
+		{"busy goroutine, others idle on average", reading{running: 2, machine: 3, machineOK: true}, 0, 2, 1, 0, true},
 	} {
-		if got := busyOf(c.r, c.spin, 2, c.online); got != c.want {
+		if got := busyOf(c.r, context{spin: c.spin, cores: 2, online: c.online, avg: c.avg, avgOK: c.avgOK}); got != c.want {
 			t.Errorf("%s: busyOf(%+v, spin %d) = %d; want %d", c.name, c.r, c.spin, got, c.want)
 		}
 	}
 }
 
 // withReadings makes Busy read the given readings in turn (the last one
-// again when they run out) and returns how many it took.
+// again when they run out), with other processes' average unknown, and
+// returns how many it took.
 func withReadings(t *testing.T, rs ...reading) *int {
 	t.Helper()
-	saved, savedHigh := readFn, lastHigh.Load()
+	saved, savedAvg, savedHigh := readFn, avgFn, lastHigh.Load()
+	avgFn = func() (int, bool) { return 0, false }
 	taken := new(int)
 	readFn = func() reading {
 		r := rs[min(*taken, len(rs)-1)]
@@ -232,7 +241,7 @@ func withReadings(t *testing.T, rs ...reading) *int {
 		return r
 	}
 	lastHigh.Store(0)
-	t.Cleanup(func() { readFn = saved; lastHigh.Store(savedHigh) })
+	t.Cleanup(func() { readFn, avgFn = saved, savedAvg; lastHigh.Store(savedHigh) })
 	return taken
 }
 
@@ -308,22 +317,28 @@ func TestSpinning(t *testing.T) {
 func TestDecisionsFromReadings(t *testing.T) {
 	big := threshold[Level3] * 8
 	for _, c := range []struct {
-		name string
-		rs   []reading
-		want int
+		name  string
+		rs    []reading
+		want  int
+		avg   int
+		avgOK bool
 	}{
-		{"quiet process, quiet machine", []reading{{running: 1, machine: 1, machineOK: true}}, 2},
-		{"quiet, one instant of a spinning M", []reading{{running: 2, machine: 2, machineOK: true}, {running: 1, machine: 1, machineOK: true}}, 2},
-		{"one busy goroutine", []reading{{running: 2, machine: 2, machineOK: true}}, 1},
-		{"two busy goroutines", []reading{{running: 2, runnable: 1, machine: 3, machineOK: true}}, 1},
-		{"another process loading a core", []reading{{running: 1, machine: 2, machineOK: true}}, 1},
-		{"other processes loading both cores", []reading{{running: 1, machine: 3, machineOK: true}}, 1},
-		{"a goroutine blocked in a system call", []reading{{running: 1, notInGo: 1, machine: 1, machineOK: true}}, 2},
+		{"another process for an instant, idle on average", []reading{{running: 1, machine: 2, machineOK: true}}, 2, 0, true},
+		{"another process loading a core, now and on average", []reading{{running: 1, machine: 2, machineOK: true}}, 1, 1, true},
+		{"one busy goroutine, others idle on average", []reading{{running: 2, machine: 2, machineOK: true}}, 1, 0, true},
+		{"quiet process, quiet machine", []reading{{running: 1, machine: 1, machineOK: true}}, 2, 0, false},
+		{"quiet, one instant of a spinning M", []reading{{running: 2, machine: 2, machineOK: true}, {running: 1, machine: 1, machineOK: true}}, 2, 0, false},
+		{"one busy goroutine", []reading{{running: 2, machine: 2, machineOK: true}}, 1, 0, false},
+		{"two busy goroutines", []reading{{running: 2, runnable: 1, machine: 3, machineOK: true}}, 1, 0, false},
+		{"another process loading a core", []reading{{running: 1, machine: 2, machineOK: true}}, 1, 0, false},
+		{"other processes loading both cores", []reading{{running: 1, machine: 3, machineOK: true}}, 1, 0, false},
+		{"a goroutine blocked in a system call", []reading{{running: 1, notInGo: 1, machine: 1, machineOK: true}}, 2, 0, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := withFake(t, 2, 0)
 			busyFn = Busy
 			withReadings(t, c.rs...)
+			avgFn = func() (int, bool) { return c.avg, c.avgOK }
 			looks, idles := Looks()
 			s := Begin(Level3, big)
 			if s.Threads() != c.want || f.count.Load() != int64(c.want) {
@@ -341,5 +356,114 @@ func TestDecisionsFromReadings(t *testing.T) {
 func TestBusyRuns(t *testing.T) {
 	if b := Busy(); b < 0 {
 		t.Errorf("Busy() = %d", b)
+	}
+}
+
+func TestOthersOver(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		name string
+		a, b cpuTimes
+		want int64
+	}{
+		{"idle machine", cpuTimes{0, 100, 0}, cpuTimes{100 * ms, 120, 0}, 0},
+		{"this process on one core", cpuTimes{0, 100, 0}, cpuTimes{100 * ms, 110, 100 * ms}, 0},
+		{"this process on both", cpuTimes{0, 100, 5 * ms}, cpuTimes{100 * ms, 100, 205 * ms}, 0},
+		{"another process on one core", cpuTimes{0, 100, 0}, cpuTimes{100 * ms, 110, 0}, 1000},
+		{"another on one core, this on the other", cpuTimes{0, 100, 0}, cpuTimes{200 * ms, 100, 200 * ms}, 1000},
+		{"another at 30%", cpuTimes{time.Second, 100, 0}, cpuTimes{2 * time.Second, 270, 0}, 300},
+		{"rounding below this process's time", cpuTimes{0, 100, 0}, cpuTimes{100 * ms, 111, 100 * ms}, 0},
+		{"no time passed", cpuTimes{ms, 100, 0}, cpuTimes{ms, 100, 0}, -1},
+	} {
+		if got := othersOver(c.a, c.b, 2); got != c.want {
+			t.Errorf("%s: othersOver = %d; want %d", c.name, got, c.want)
+		}
+	}
+}
+
+func TestParseStat(t *testing.T) {
+	for in, want := range map[string]int64{
+		"cpu  48708 177405 42161 44921 317 0 228 1501 0 0\ncpu0 24402 89146 20465 22720 171 0 43 662 0 0\n": 44921 + 317,
+		"cpu  1 2 3 4 5\n":      9,
+		"cpu 1 2 3 4 5 6 7 8\n": 9,
+	} {
+		if got, ok := parseStat([]byte(in)); !ok || got != want {
+			t.Errorf("%q: %d, %v; want %d", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "cpu", "cpu  1 2 3 4\n", "cpu0 1 2 3 4 5 6\n", "cpu  1 2 3 x 5 6\n", "cpu  1 2 3 4x 5 6\n", "cpu  1 2 3 -4 5 6\n", "cpu  1 2 3 4 5", "cpu  1 2 3 99999999999999999999 5 6\n"} {
+		if n, ok := parseStat([]byte(in)); ok {
+			t.Errorf("%q parsed as %d", in, n)
+		}
+	}
+}
+
+// TestReadCPUTimes reads the real /proc/stat and the process's CPU time.
+func TestReadCPUTimes(t *testing.T) {
+	c, ok := readCPUTimes(time.Second)
+	if !ok {
+		t.Fatal("readCPUTimes failed")
+	}
+	if c.wall != time.Second || c.idle < 0 || c.own <= 0 {
+		t.Errorf("readCPUTimes = %+v; want wall 1s, idle >= 0, own > 0", c)
+	}
+}
+
+// TestOthersAverage: the first look sets the window's start, a look within
+// statWindow changes nothing, and a look after it averages the window.
+func TestOthersAverage(t *testing.T) {
+	savedFn, savedWide, savedOnline := cpuFn, machineWide, onlineCPUs
+	statMu.Lock()
+	savedLast, savedHave := lastCPU, haveLastCPU
+	haveLastCPU = false
+	statMu.Unlock()
+	savedMilli := othersMilli.Swap(-1)
+	t.Cleanup(func() {
+		cpuFn, machineWide, onlineCPUs = savedFn, savedWide, savedOnline
+		statMu.Lock()
+		lastCPU, haveLastCPU = savedLast, savedHave
+		statMu.Unlock()
+		othersMilli.Store(savedMilli)
+	})
+	machineWide, onlineCPUs = true, 2
+	idle, calls := int64(1000), 0
+	cpuFn = func(now time.Duration) (cpuTimes, bool) {
+		calls++
+		return cpuTimes{wall: now, idle: idle}, true
+	}
+	if n, ok := othersAverage(); ok || calls != 1 {
+		t.Fatalf("first look: %d, %v after %d samples; want unknown after 1", n, ok, calls)
+	}
+	if _, ok := othersAverage(); ok || calls != 1 {
+		t.Fatalf("look within statWindow: known %v after %d samples; want unknown after 1", ok, calls)
+	}
+	// Move the window's start 300 ms back; over it the CPUs were idle for
+	// 300 ms of their 600: another process kept one core busy.
+	statMu.Lock()
+	lastCPU.wall -= 300 * time.Millisecond
+	statMu.Unlock()
+	idle += 30
+	if n, ok := othersAverage(); !ok || n != 1 || calls != 2 {
+		t.Errorf("after the window: %d, %v after %d samples; want 1, true after 2", n, ok, calls)
+	}
+	statMu.Lock()
+	lastCPU.wall -= 300 * time.Millisecond
+	statMu.Unlock()
+	idle += 60
+	if n, ok := othersAverage(); !ok || n != 0 || calls != 3 {
+		t.Errorf("an idle window: %d, %v after %d samples; want 0, true after 3", n, ok, calls)
+	}
+	machineWide = false
+	if _, ok := othersAverage(); ok {
+		t.Error("a process that may not use every CPU: the average is known")
+	}
+}
+
+// BenchmarkBusy is the cost of one look at the load (what a call above the
+// thresholds pays): one reading on a quiet process and machine, three on a
+// busy one.
+func BenchmarkBusy(b *testing.B) {
+	for b.Loop() {
+		Busy()
 	}
 }
