@@ -39,9 +39,15 @@
 // With a fixed count (SetThreads(n)) every call runs with n threads and
 // nothing is decided per call.
 //
-// With OpenBLAS's OpenMP build the count is per calling OS thread: a call
-// locks its goroutine to its OS thread and sets that thread's count, and
-// nothing is shared.
+// With OpenBLAS's OpenMP build a call locks its goroutine to its OS thread
+// and sets the count there (openblas_set_num_threads: that thread's
+// OpenMP count and OpenBLAS's process-wide one). OpenBLAS (0.3.21 and
+// later) runs a call on one thread when the process-wide count is one, and
+// otherwise on the calling thread's OpenMP count, which it then makes the
+// process-wide one. So a call on one thread stays on one whatever other
+// threads set, and a call given more is lowered to one by any call that
+// starts meanwhile, as with pthreads; the same rule (more threads only
+// for a call alone) applies.
 package threads
 
 import (
@@ -186,9 +192,10 @@ var (
 // Section is one call into the library under the policy. Its zero value
 // is a section that changed nothing.
 type Section struct {
-	n      int32 // threads given (0: not counted)
-	raised bool  // this section raised the process-wide count
-	locked bool  // locked to its OS thread (OpenMP)
+	n       int32 // threads given (0: not counted)
+	raised  bool  // this section raised the process-wide count
+	locked  bool  // locked to its OS thread (OpenMP)
+	counted bool  // counted in active (OpenMP, auto mode)
 }
 
 // Threads returns the threads the section was given (1 when the policy
@@ -209,15 +216,19 @@ func Begin(kind Kind, work float64) Section {
 		return beginShared(kind, work)
 	case OpenMP:
 		runtime.LockOSThread()
-		n := int(fixed.Load())
-		if n == 0 {
-			n = 1
-			if kind != Single && work >= threshold[kind] {
-				n = idle(Max())
-			}
+		if n := int(fixed.Load()); n > 0 {
+			lib.Set(n)
+			return Section{n: int32(n), locked: true}
+		}
+		// As with pthreads, only a call alone may have more than one
+		// thread: OpenBLAS keeps a process-wide count beside each
+		// thread's (see the package documentation).
+		n := 1
+		if active.Add(1) == 1 && kind != Single && work >= threshold[kind] {
+			n = idle(Max())
 		}
 		lib.Set(n)
-		return Section{n: int32(n), locked: true}
+		return Section{n: int32(n), locked: true, counted: true}
 	}
 	return Section{}
 }
@@ -267,6 +278,9 @@ func (s Section) End() {
 	case s.locked:
 		if s.n > 1 {
 			ranOn(int(s.n))
+		}
+		if s.counted {
+			active.Add(-1)
 		}
 		runtime.UnlockOSThread()
 	case s.n > 0:

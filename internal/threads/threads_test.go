@@ -467,3 +467,48 @@ func BenchmarkBusy(b *testing.B) {
 		Busy()
 	}
 }
+
+// TestOpenMPSections: with an OpenMP library a section sets the count on
+// its own OS thread; only a large call alone gets more than one thread, a
+// call starting meanwhile sets one (which OpenBLAS then makes the
+// process-wide count: see the package documentation), and fixed mode
+// sets the fixed count without counting sections.
+func TestOpenMPSections(t *testing.T) {
+	f := withFake(t, 2, 0)
+	lib.Variant = OpenMP
+	big := threshold[Lapack] * 2
+	s := Begin(Lapack, big)
+	if s.Threads() != 2 || f.count.Load() != 2 || !s.locked {
+		t.Fatalf("large call alone: %d threads, library at %d, locked %v; want 2, 2, true", s.Threads(), f.count.Load(), s.locked)
+	}
+	done := make(chan Section)
+	go func() { // another goroutine, another OS thread
+		o := Begin(Lapack, big)
+		done <- o
+		<-done
+		o.End()
+		done <- o
+	}()
+	o := <-done
+	if o.Threads() != 1 || f.count.Load() != 1 {
+		t.Errorf("large call while another runs: %d threads, library set to %d; want 1, 1", o.Threads(), f.count.Load())
+	}
+	done <- o
+	<-done
+	s.End()
+	if n, _ := InFlight(); n != 0 {
+		t.Errorf("after both ended: %d sections in flight", n)
+	}
+	small := Begin(Level3, 1)
+	if small.Threads() != 1 || f.count.Load() != 1 {
+		t.Errorf("small call: %d threads, library at %d; want 1, 1", small.Threads(), f.count.Load())
+	}
+	small.End()
+	SetFixed(3)
+	fx := Begin(Level3, 1)
+	if n, _ := InFlight(); fx.Threads() != 3 || f.count.Load() != 3 || n != 0 {
+		t.Errorf("fixed 3: %d threads, library at %d, %d counted; want 3, 3, 0", fx.Threads(), f.count.Load(), n)
+	}
+	fx.End()
+	SetFixed(0)
+}
