@@ -50,26 +50,41 @@ func machineRunning() (int, bool) {
 	if !machineWide {
 		return 0, false
 	}
-	fd := loadavgFD()
-	if fd < 0 {
-		return 0, false
-	}
 	var buf [128]byte
-	k, err := syscall.Pread(fd, buf[:], 0)
-	if err != nil || k <= 0 {
+	b := pread(loadavgFD, buf[:])
+	if b == nil {
 		return 0, false
 	}
-	return parseLoadavg(buf[:k])
+	return parseLoadavg(b)
 }
 
-// loadavgFD is /proc/loadavg opened once (-1 when it cannot be).
-var loadavgFD = sync.OnceValue(func() int {
-	fd, err := syscall.Open("/proc/loadavg", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return -1
+// The /proc files read, each opened once, on first use (-1 when it cannot
+// be).
+var loadavgFD, statFD = procFile("/proc/loadavg"), procFile("/proc/stat")
+
+func procFile(path string) func() int {
+	return sync.OnceValue(func() int {
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			return -1
+		}
+		return fd
+	})
+}
+
+// pread reads the start of the file fd opens into buf and returns what
+// it read, nil when nothing could be.
+func pread(fd func() int, buf []byte) []byte {
+	f := fd()
+	if f < 0 {
+		return nil
 	}
-	return fd
-})
+	k, err := syscall.Pread(f, buf, 0)
+	if err != nil || k <= 0 {
+		return nil
+	}
+	return buf[:k]
+}
 
 // parseLoadavg reads "0.00 0.01 0.05 2/345 6789": the 2.
 func parseLoadavg(b []byte) (int, bool) {
@@ -166,16 +181,8 @@ const userHZ = 100
 
 // readCPUTimes reads the machine's idle time and the process's CPU time.
 func readCPUTimes(now time.Duration) (cpuTimes, bool) {
-	fd := statFD()
-	if fd < 0 {
-		return cpuTimes{}, false
-	}
 	var buf [256]byte
-	k, err := syscall.Pread(fd, buf[:], 0)
-	if err != nil || k <= 0 {
-		return cpuTimes{}, false
-	}
-	idle, ok := parseStat(buf[:k])
+	idle, ok := parseStat(pread(statFD, buf[:]))
 	if !ok {
 		return cpuTimes{}, false
 	}
@@ -186,15 +193,6 @@ func readCPUTimes(now time.Duration) (cpuTimes, bool) {
 	own := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	return cpuTimes{wall: now, idle: idle, own: own}, true
 }
-
-// statFD is /proc/stat opened once (-1 when it cannot be).
-var statFD = sync.OnceValue(func() int {
-	fd, err := syscall.Open("/proc/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return -1
-	}
-	return fd
-})
 
 // parseStat reads the first line of /proc/stat, "cpu  user nice system
 // idle iowait irq softirq steal ...", and returns idle + iowait.

@@ -437,21 +437,22 @@ func TestOthersAverage(t *testing.T) {
 	if _, ok := othersAverage(); ok || calls != 1 {
 		t.Fatalf("look within statWindow: known %v after %d samples; want unknown after 1", ok, calls)
 	}
-	// Move the window's start 300 ms back; over it the CPUs were idle for
-	// 300 ms of their 600: another process kept one core busy.
-	statMu.Lock()
-	lastCPU.wall -= 300 * time.Millisecond
-	statMu.Unlock()
-	idle += 30
-	if n, ok := othersAverage(); !ok || n != 1 || calls != 2 {
-		t.Errorf("after the window: %d, %v after %d samples; want 1, true after 2", n, ok, calls)
-	}
-	statMu.Lock()
-	lastCPU.wall -= 300 * time.Millisecond
-	statMu.Unlock()
-	idle += 60
-	if n, ok := othersAverage(); !ok || n != 0 || calls != 3 {
-		t.Errorf("an idle window: %d, %v after %d samples; want 0, true after 3", n, ok, calls)
+	// Each window: its start moved 300 ms back, with the CPUs idle for the
+	// given 1/100 s of their 600 ms.
+	for i, w := range []struct {
+		idle int64
+		want int
+	}{
+		{30, 1}, // another process kept one core busy
+		{60, 0}, // idle
+	} {
+		statMu.Lock()
+		lastCPU.wall -= 300 * time.Millisecond
+		statMu.Unlock()
+		idle += w.idle
+		if n, ok := othersAverage(); !ok || n != w.want || calls != 2+i {
+			t.Errorf("window %d (idle %d/100 s): %d, %v after %d samples; want %d, true after %d", i, w.idle, n, ok, calls, w.want, 2+i)
+		}
 	}
 	machineWide = false
 	if _, ok := othersAverage(); ok {
@@ -511,4 +512,19 @@ func TestOpenMPSections(t *testing.T) {
 	}
 	fx.End()
 	SetFixed(0)
+}
+
+// TestLookAllocatesNothing: the look at the load (every large call) and a
+// window's sample allocate nothing.
+func TestLookAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are checked without -race")
+	}
+	Busy()
+	if n := testing.AllocsPerRun(100, func() { Busy() }); n != 0 {
+		t.Errorf("Busy: %v allocations", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { readCPUTimes(0) }); n != 0 {
+		t.Errorf("readCPUTimes: %v allocations", n)
+	}
 }
