@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/threads"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
@@ -17,9 +18,12 @@ import (
 // other goroutines run a pure-Go loop (busy=), with lapis's default thread
 // policy (threads=auto) and with OpenBLAS fixed at 1 and 2 threads
 // (cblas.SetThreads), side by side in one run: issue 16. Each iteration
-// restores the operands (an O(n^2) copy, the same for every variant).
+// restores the operands (an O(n^2) copy, the same for every variant). The
+// auto rows report raised/op: the share of calls the policy gave more
+// than one thread. scripts/bench-threads.sh runs it and prints the README
+// table through bench/report -threads:
 //
-//	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench '^BenchmarkThreads$' -benchtime 0.3s -count 5 ./bench
+//	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench '^BenchmarkThreads$' -benchtime 0.3s -count 5 ./bench | go run ./bench/report -threads
 func BenchmarkThreads(b *testing.B) {
 	ops := []struct {
 		name string
@@ -41,10 +45,14 @@ func BenchmarkThreads(b *testing.B) {
 						defer restore()
 						stop := startBusy(busy)
 						defer stop()
+						_, raised0 := threads.Looks()
 						for b.Loop() {
 							if err := call(); err != nil {
 								b.Fatal(err)
 							}
+						}
+						if _, raised := threads.Looks(); th == "auto" {
+							b.ReportMetric(float64(raised-raised0)/float64(b.N), "raised/op")
 						}
 					})
 				}

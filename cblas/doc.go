@@ -75,9 +75,13 @@
 //     one thread unless all of these hold as it starts: it is a level-3
 //     call of m*n*k >= 192^3 or a LAPACK routine of about n >= 512; no
 //     other lapis call or batch is in flight; and the process and the
-//     machine have idle cores (runtime/metrics: goroutines running,
-//     runnable or in cgo and system calls besides the caller;
-//     /proc/loadavg: threads running on the machine).
+//     machine have idle cores: no other goroutine running or runnable
+//     (runtime/metrics), and no other process's thread running now
+//     (/proc/loadavg) that also kept a core busy on average over the
+//     last 100 ms or more (/proc/stat less this process's CPU time), so
+//     that a thread running for an instant does not count; a count that
+//     finds other work is read again, up to three times, and the least
+//     kept. The look costs about 1.5 us, only for calls above the sizes.
 //   - Such a call gets up to Threads() threads (the library's count at
 //     start, i.e. OPENBLAS_NUM_THREADS or the cores, capped by
 //     GOMAXPROCS; fewer when some cores are busy) for its duration only.
@@ -86,8 +90,12 @@
 //     call runs with more than one thread, and a call given one thread
 //     runs on one, which makes calls below the thresholds bit-for-bit
 //     reproducible whatever else runs.
-//   - With the OpenMP build the count is per calling OS thread: a call
-//     locks its goroutine to its thread and sets that thread's count.
+//   - With the OpenMP build a call locks its goroutine to its OS thread
+//     and sets the count there. OpenBLAS keeps a process-wide count beside
+//     each thread's OpenMP count and runs a call on one thread when
+//     either is one, so the same rule holds: a call given one thread runs
+//     on one, and a call given more is lowered by any call starting
+//     meanwhile.
 //
 // SetThreads(n) fixes every call at n threads instead (no decision per
 // call, as OpenBLAS's own setting); SetThreads(AutoThreads) returns to the

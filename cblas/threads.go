@@ -20,6 +20,7 @@ typedef struct {
 	char *(*corename)(void);
 	int (*parallel)(void);
 	const char *(*blis_version)(void);
+	int (*omp_max_threads)(void);
 } lapis_ext_t;
 
 static lapis_ext_t lapis_ext_v;
@@ -32,6 +33,7 @@ static void lapis_ext_init(void) {
 	lapis_ext_v.corename = (char *(*)(void))dlsym(RTLD_DEFAULT, "openblas_get_corename");
 	lapis_ext_v.parallel = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_parallel");
 	lapis_ext_v.blis_version = (const char *(*)(void))dlsym(RTLD_DEFAULT, "bli_info_get_version_str");
+	lapis_ext_v.omp_max_threads = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_max_threads");
 }
 
 static const lapis_ext_t *lapis_ext(void) {
@@ -46,6 +48,7 @@ static int lapis_has_thread_control(void) { return lapis_ext()->set_threads != 0
 static const char *lapis_config(void) { return lapis_ext()->config ? lapis_ext()->config() : "unknown (not OpenBLAS)"; }
 static const char *lapis_corename(void) { return lapis_ext()->corename ? lapis_ext()->corename() : "unknown"; }
 static int lapis_parallel(void) { return lapis_ext()->parallel ? lapis_ext()->parallel() : -1; }
+static int lapis_omp_max_threads(void) { return lapis_ext()->omp_max_threads ? lapis_ext()->omp_max_threads() : -1; }
 static const char *lapis_blis_version(void) { return lapis_ext()->blis_version ? lapis_ext()->blis_version() : ""; }
 
 // lapis_blas_path is the file cblas_dgemm comes from, as the dynamic
@@ -251,3 +254,11 @@ func level3(m, n, k int) threads.Section {
 
 // libraryThreads is OpenBLAS's own process-wide count (tests).
 func libraryThreads() int { return int(C.lapis_threads()) }
+
+// setLibraryThreads sets OpenBLAS's count directly, as code calling
+// openblas_set_num_threads outside lapis would (tests).
+func setLibraryThreads(n int) { C.lapis_set_threads(C.int(n)) }
+
+// ompMaxThreads is the calling OS thread's OpenMP count
+// (omp_get_max_threads), -1 when no OpenMP runtime is loaded (tests).
+func ompMaxThreads() int { return int(C.lapis_omp_max_threads()) }

@@ -5,6 +5,15 @@
 // impls (memcpy and lapis by default).
 //
 //	go test -run '^$' -bench Copy -count 4 ./bench | go run ./bench/report
+//
+// With -threads it reads BenchmarkThreads instead (issue 16) and prints
+// one table: each call and load state with the thread policy's median
+// time (auto), OpenBLAS fixed at 1 and 2 threads, auto against the
+// better of the two (target 1.3 with busy goroutines) and against 2
+// threads, lapis's old default (target 1.05 on a quiet process), and the
+// share of calls the policy raised.
+//
+//	go test -run '^$' -bench '^BenchmarkThreads$' -count 5 ./bench | go run ./bench/report -threads
 package main
 
 import (
@@ -27,8 +36,15 @@ type key struct{ family, group string }
 
 func main() {
 	refs := flag.String("ref", "memcpy,lapis", "comma-separated impls to divide by, in order")
+	thr := flag.Bool("threads", false, "read BenchmarkThreads and print the thread policy's table")
 	flag.Parse()
-	if err := run(os.Stdin, os.Stdout, strings.Split(*refs, ",")); err != nil {
+	var err error
+	if *thr {
+		err = runThreads(os.Stdin, os.Stdout)
+	} else {
+		err = run(os.Stdin, os.Stdout, strings.Split(*refs, ","))
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		os.Exit(1)
 	}

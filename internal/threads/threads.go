@@ -7,9 +7,30 @@
 // on more only when three things hold as it starts: its work is above the
 // size where more threads paid off (Lapack, Level3: measured), no other
 // lapis call or batch is in flight, and the process and the machine have
-// idle cores (runtime/metrics: goroutines running, runnable, or in cgo and
-// system calls besides the caller; /proc/loadavg: threads running on the
-// machine). A call given more threads raises OpenBLAS's process-wide
+// idle cores. Idle is judged as the call starts from what runs besides
+// the caller:
+//
+//   - goroutines of this process running or runnable (runtime/metrics);
+//   - threads running on the machine besides those (/proc/loadavg's
+//     fourth field: other processes, and this process's threads that run
+//     in cgo or system calls; a goroutine blocked in a system call needs
+//     no core and is not counted), but no more than other processes kept
+//     busy on average over the last window of at least 100 ms (the
+//     machine's busy CPU time from /proc/stat less this process's, from
+//     getrusage): a thread that runs for an instant, a kernel thread or a
+//     short command, does not keep a large call off a core;
+//   - not OpenBLAS's own threads, which spin for a while after a call gave
+//     them work (spinWindow).
+//
+// One count often includes a thread that runs for microseconds only (an M
+// of the Go scheduler spinning for work after sysmon preempted the caller
+// following a long cgo call), so a count that finds other work is read
+// again, up to three times, and the least kept: a busy goroutine or
+// process is in every reading. The look costs about 1.5 us on a quiet
+// process (one reading) and 5 us on a busy one, plus about 10 us once per
+// window for /proc/stat, and only calls above the thresholds look.
+//
+// A call given more threads raises OpenBLAS's process-wide
 // count for its duration only; any lapis call that starts meanwhile puts
 // it back to one first, so that calls never overlap with more than one
 // OpenBLAS thread each (OpenBLAS's threads spin while they wait for each
@@ -18,20 +39,22 @@
 // With a fixed count (SetThreads(n)) every call runs with n threads and
 // nothing is decided per call.
 //
-// With OpenBLAS's OpenMP build the count is per calling OS thread: a call
-// locks its goroutine to its OS thread and sets that thread's count, and
-// nothing is shared.
+// With OpenBLAS's OpenMP build a call locks its goroutine to its OS thread
+// and sets the count there (openblas_set_num_threads: that thread's
+// OpenMP count and OpenBLAS's process-wide one). OpenBLAS (0.3.21 and
+// later) runs a call on one thread when the process-wide count is one, and
+// otherwise on the calling thread's OpenMP count, which it then makes the
+// process-wide one. So a call on one thread stays on one whatever other
+// threads set, and a call given more is lowered to one by any call that
+// starts meanwhile, as with pthreads; the same rule (more threads only
+// for a call alone) applies.
 package threads
 
 import (
-	"os"
 	"runtime"
 	"runtime/metrics"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -125,6 +148,9 @@ func SetFixed(n int) int {
 	mu.Lock()
 	defer mu.Unlock()
 	prev := int(fixed.Swap(int64(n)))
+	if prev > 1 {
+		ranOn(prev) // its calls' threads may still spin
+	}
 	if lib.Set != nil {
 		switch {
 		case n > 0:
@@ -159,15 +185,17 @@ var (
 	active   atomic.Int64 // auto-mode sections in flight (pthreads)
 	promoted atomic.Bool  // the count is above one for a section in flight
 	lastHigh atomic.Int64 // when the last section with more threads ended (ns since start)
+	lastN    atomic.Int64 // and how many threads it had
 	start    = time.Now()
 )
 
 // Section is one call into the library under the policy. Its zero value
 // is a section that changed nothing.
 type Section struct {
-	n      int32 // threads given (0: not counted)
-	raised bool  // this section raised the process-wide count
-	locked bool  // locked to its OS thread (OpenMP)
+	n       int32 // threads given (0: not counted)
+	raised  bool  // this section raised the process-wide count
+	locked  bool  // locked to its OS thread (OpenMP)
+	counted bool  // counted in active (OpenMP, auto mode)
 }
 
 // Threads returns the threads the section was given (1 when the policy
@@ -188,15 +216,19 @@ func Begin(kind Kind, work float64) Section {
 		return beginShared(kind, work)
 	case OpenMP:
 		runtime.LockOSThread()
-		n := int(fixed.Load())
-		if n == 0 {
-			n = 1
-			if kind != Single && work >= threshold[kind] {
-				n = idle(Max())
-			}
+		if n := int(fixed.Load()); n > 0 {
+			lib.Set(n)
+			return Section{n: int32(n), locked: true}
+		}
+		// As with pthreads, only a call alone may have more than one
+		// thread: OpenBLAS keeps a process-wide count beside each
+		// thread's (see the package documentation).
+		n := 1
+		if active.Add(1) == 1 && kind != Single && work >= threshold[kind] {
+			n = idle(Max())
 		}
 		lib.Set(n)
-		return Section{n: int32(n), locked: true}
+		return Section{n: int32(n), locked: true, counted: true}
 	}
 	return Section{}
 }
@@ -244,6 +276,12 @@ func lower() {
 func (s Section) End() {
 	switch {
 	case s.locked:
+		if s.n > 1 {
+			ranOn(int(s.n))
+		}
+		if s.counted {
+			active.Add(-1)
+		}
 		runtime.UnlockOSThread()
 	case s.n > 0:
 		if s.raised {
@@ -252,11 +290,27 @@ func (s Section) End() {
 				lib.Set(1)
 				promoted.Store(false)
 			}
-			lastHigh.Store(int64(time.Since(start)))
+			ranOn(int(s.n))
 			mu.Unlock()
 		}
 		active.Add(-1)
 	}
+}
+
+// ranOn notes that a call on n threads has just ended: for spinWindow
+// its n-1 helper threads may spin, and Busy does not count them.
+func ranOn(n int) {
+	lastN.Store(int64(n))
+	lastHigh.Store(int64(time.Since(start)))
+}
+
+// spinning is how many of OpenBLAS's threads may be spinning now.
+func spinning() int {
+	last := lastHigh.Load()
+	if last == 0 || time.Since(start)-time.Duration(last) >= spinWindow {
+		return 0
+	}
+	return int(lastN.Load()) - 1
 }
 
 // Counts for tests: sections in flight and whether one runs raised.
@@ -267,15 +321,109 @@ func InFlight() (sections int, raised bool) { return int(active.Load()), promote
 // busy with other goroutines or, on the machine, other threads.
 func idle(m int) int {
 	cores := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
-	return max(1, min(m, cores-busyFn()))
+	n := max(1, min(m, cores-busyFn()))
+	looked.Add(1)
+	if n > 1 {
+		found.Add(1)
+	}
+	return n
 }
+
+var looked, found atomic.Int64
+
+// Looks returns how many calls so far looked at the load (auto mode,
+// above the thresholds, alone) and how many of them found idle cores for
+// more than one thread: benchmarks report the share.
+func Looks() (looks, idle int64) { return looked.Load(), found.Load() }
 
 // busyFn is Busy, replaced in tests.
 var busyFn = Busy
 
+// A reading is one look at what else runs as a call starts.
+type reading struct {
+	// The Go scheduler's counts (runtime/metrics), the caller included
+	// in running: goroutines on a P (running Go code, or an M spinning
+	// for work), runnable, and in cgo or system calls.
+	running, runnable, notInGo int
+	// machine is the number of threads running or runnable on the
+	// machine (/proc/loadavg), the caller's included; machineOK says it
+	// was read.
+	machine   int
+	machineOK bool
+}
+
+// reads is how many readings Busy takes at most: a reading that finds
+// other work is taken again, and the least count kept, because one
+// instantaneous count often includes a thread that runs for microseconds
+// only (an M of the Go scheduler spinning for work, a kernel thread),
+// and on two cores one such thread is enough to keep a call on one
+// thread (measured: 1 in 5 decisions of a quiet potrf 1024).
+const reads = 3
+
+// readFn takes one reading and avgFn reads othersAverage; replaced in
+// tests.
+var readFn, avgFn = read, othersAverage
+
+// Busy estimates how many cores other work occupies as the calling
+// goroutine asks: other goroutines on a P or runnable (runtime/metrics),
+// and threads running on the machine besides them (/proc/loadavg's running
+// count, which sees other processes and this process's threads in cgo and
+// system calls that really run, but not OpenBLAS's threads within
+// spinWindow of a call that gave them work), the latter no more than other
+// processes kept busy on average over the last window (othersAverage). A
+// reading that finds other work is taken again, up to reads times, and
+// the least kept. A first reading of zero ends the look: a quiet process
+// pays one reading, about 1.5 us.
+func Busy() int {
+	l := context{spin: spinning(), cores: min(runtime.GOMAXPROCS(0), runtime.NumCPU()), online: onlineCPUs}
+	l.avg, l.avgOK = avgFn()
+	b := busyOf(readFn(), l)
+	for i := 1; i < reads && b > 0; i++ {
+		b = min(b, busyOf(readFn(), l))
+	}
+	return b
+}
+
+// context is what Busy knows besides a reading: spin of OpenBLAS's
+// threads may be spinning after a call, the process may use cores CPUs
+// and the machine has online (0: unknown), and other processes kept avg
+// cores busy over the last window (when avgOK).
+type context struct {
+	spin, cores, online, avg int
+	avgOK                    bool
+}
+
+// busyOf is the cores one reading finds occupied by other work.
+func busyOf(r reading, l context) int {
+	inGo := max(0, r.running-1) + r.runnable // less the caller
+	if !r.machineOK {
+		// Without the machine's count, a goroutine in cgo or a system
+		// call may be running: count it.
+		return inGo + r.notInGo
+	}
+	// r.machine counts the caller, the goroutines of inGo that are on a
+	// CPU, OpenBLAS's spinning threads, and everything else that runs:
+	// other processes, and goroutines in cgo or system calls that run
+	// (not those blocked there, which need no core).
+	others := max(0, r.machine-1-inGo-l.spin)
+	// A thread of another process running now counts only as far as
+	// other processes kept cores busy over the last window: one that
+	// runs for an instant (a kernel thread, a short command) does not
+	// keep a large call off a core it will not use.
+	if l.avgOK {
+		others = min(others, l.avg)
+	}
+	// On a machine with more CPUs than this process may use (a CPU quota:
+	// GOMAXPROCS below the CPUs), other threads take a share of them.
+	if l.online > l.cores {
+		others = (others*l.cores + l.online/2) / l.online
+	}
+	return inGo + others
+}
+
 var (
-	loadMu  sync.Mutex
-	samples = []metrics.Sample{
+	schedMu sync.Mutex
+	samples = [...]metrics.Sample{
 		{Name: "/sched/goroutines/running:goroutines"},
 		{Name: "/sched/goroutines/runnable:goroutines"},
 		{Name: "/sched/goroutines/not-in-go:goroutines"},
@@ -295,67 +443,20 @@ var (
 	}()
 )
 
-// Busy estimates how many cores other work occupies as the calling
-// goroutine asks: other goroutines running, runnable, or in cgo or system
-// calls (runtime/metrics), and threads of other processes running on the
-// machine (/proc/loadavg's count of running threads less this process's,
-// as far as they are known; OpenBLAS's own idle threads, which spin for a
-// while after a multithreaded call, are not counted as busy).
-func Busy() int {
-	inGo := 0
+// read takes one reading.
+func read() reading {
+	var r reading
 	if haveSched {
-		loadMu.Lock()
-		metrics.Read(samples)
-		running := sampleInt(samples[0]) + sampleInt(samples[2])
-		runnable := sampleInt(samples[1])
-		loadMu.Unlock()
-		inGo = max(0, running-1) + runnable // less the caller
+		schedMu.Lock()
+		metrics.Read(samples[:])
+		r.running, r.runnable, r.notInGo = sampleInt(samples[0]), sampleInt(samples[1]), sampleInt(samples[2])
+		schedMu.Unlock()
+	} else {
+		r.running = 1
 	}
-	sys, ok := machineRunning()
-	if !ok {
-		return inGo
-	}
-	// sys counts the caller, the goroutines counted in inGo that are on
-	// a CPU, and OpenBLAS's threads if they still spin after a call.
-	spin := 0
-	if time.Since(start)-time.Duration(lastHigh.Load()) < spinWindow && lastHigh.Load() != 0 {
-		spin = initial - 1
-	}
-	others := max(0, sys-1-inGo-spin)
-	// On a machine with more CPUs than this process may use (a CPU quota:
-	// GOMAXPROCS below the CPUs), other threads take a share of them.
-	cores := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
-	if onlineCPUs > cores {
-		others = (others*cores + onlineCPUs/2) / onlineCPUs
-	}
-	return inGo + others
+	r.machine, r.machineOK = machineRunning()
+	return r
 }
-
-// onlineCPUs is the number of CPUs the machine has online, 0 when
-// unknown; machineWide says whether the process may run on all of them
-// (not pinned to a subset: runtime.NumCPU counts the CPUs it may use).
-var onlineCPUs = func() int {
-	b, err := os.ReadFile("/sys/devices/system/cpu/online")
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for _, r := range strings.Split(strings.TrimSpace(string(b)), ",") {
-		lo, hi, found := strings.Cut(r, "-")
-		a, err1 := strconv.Atoi(lo)
-		z, err2 := a, error(nil)
-		if found {
-			z, err2 = strconv.Atoi(hi)
-		}
-		if err1 != nil || err2 != nil || z < a {
-			return 0
-		}
-		n += z - a + 1
-	}
-	return n
-}()
-
-var machineWide = onlineCPUs > 0 && runtime.NumCPU() == onlineCPUs
 
 // spinWindow is how long OpenBLAS's threads may spin after a call before
 // they sleep (0.3.21: 2^28 cycles by default, about 0.1 s).
@@ -366,45 +467,4 @@ func sampleInt(s metrics.Sample) int {
 		return int(s.Value.Uint64())
 	}
 	return 0
-}
-
-// machineRunning returns the number of threads running on the machine
-// (the fourth field of /proc/loadavg, "running/total"), or false when it
-// cannot be read or the process may not use every CPU of the machine
-// (pinned or in a cpuset: the count then says nothing about its CPUs).
-func machineRunning() (int, bool) {
-	if !machineWide {
-		return 0, false
-	}
-	var buf [128]byte
-	fd, err := syscall.Open("/proc/loadavg", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return 0, false
-	}
-	k, err := syscall.Read(fd, buf[:])
-	syscall.Close(fd)
-	if err != nil || k <= 0 {
-		return 0, false
-	}
-	return parseLoadavg(buf[:k])
-}
-
-// parseLoadavg reads "0.00 0.01 0.05 2/345 6789": the 2.
-func parseLoadavg(b []byte) (int, bool) {
-	field := 0
-	for i := 0; i < len(b); i++ {
-		if b[i] == ' ' {
-			field++
-			continue
-		}
-		if field == 3 {
-			n, digits := 0, 0
-			for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-				n = n*10 + int(b[i]-'0')
-				digits++
-			}
-			return n, digits > 0 && i < len(b) && b[i] == '/'
-		}
-	}
-	return 0, false
 }

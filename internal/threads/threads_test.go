@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // fake is a pthreads library whose process-wide count the tests read.
@@ -20,12 +21,16 @@ func withFake(t *testing.T, max, busy int) *fake {
 	}
 	f := &fake{}
 	f.count.Store(1)
-	savedLib, savedInitial, savedBusy, savedFixed := lib, initial, busyFn, fixed.Load()
+	savedLib, savedInitial, savedBusy, savedFixed, savedHigh := lib, initial, busyFn, fixed.Load(), lastHigh.Load()
 	lib = Library{Variant: Pthreads, Set: func(n int) { f.count.Store(int64(n)) }, Get: func() int { return int(f.count.Load()) }}
 	initial = max
 	busyFn = func() int { return busy }
 	fixed.Store(0)
-	t.Cleanup(func() { lib, initial, busyFn = savedLib, savedInitial, savedBusy; fixed.Store(savedFixed) })
+	t.Cleanup(func() {
+		lib, initial, busyFn = savedLib, savedInitial, savedBusy
+		fixed.Store(savedFixed)
+		lastHigh.Store(savedHigh)
+	})
 	return f
 }
 
@@ -153,20 +158,373 @@ func TestConcurrent(t *testing.T) {
 }
 
 func TestParseLoadavg(t *testing.T) {
-	for in, want := range map[string]int{"0.00 0.01 0.05 2/345 6789\n": 2, "1.5 1.2 1.0 17/900 1": 17} {
+	for in, want := range map[string]int{
+		"0.00 0.01 0.05 2/345 6789\n": 2,
+		"1.5 1.2 1.0 17/900 1":        17,
+		"0.00 0.00 0.00 1/1 1":        1,
+		"9.99 9.99 9.99 1234/99999 5": 1234,
+	} {
 		if n, ok := parseLoadavg([]byte(in)); !ok || n != want {
 			t.Errorf("%q: %d, %v; want %d", in, n, ok, want)
 		}
 	}
-	for _, in := range []string{"", "0.00 0.01 0.05", "0.00 0.01 0.05 x/3"} {
-		if _, ok := parseLoadavg([]byte(in)); ok {
-			t.Errorf("%q parsed", in)
+	for _, in := range []string{"", "0.00 0.01 0.05", "0.00 0.01 0.05 x/3", "0.00 0.01 0.05 /3", "0.00 0.01 0.05 2", "0.00 0.01 0.05 2 345"} {
+		if n, ok := parseLoadavg([]byte(in)); ok {
+			t.Errorf("%q parsed as %d", in, n)
 		}
+	}
+}
+
+// TestMachineRunning reads the real /proc/loadavg: the running count
+// includes the thread reading it.
+func TestMachineRunning(t *testing.T) {
+	if !machineWide {
+		t.Skip("the process may not use every CPU: the machine's count is not used")
+	}
+	for range 3 {
+		n, ok := machineRunning()
+		if !ok || n < 1 {
+			t.Fatalf("machineRunning() = %d, %v; want at least 1 (this thread), true", n, ok)
+		}
+	}
+}
+
+// TestBusyOf: what one reading says for each state of the process and
+// the machine (2 cores).
+func TestBusyOf(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		r            reading
+		spin, online int
+		want         int
+		avg          int
+		avgOK        bool
+	}{
+		{"quiet", reading{running: 1, machine: 1, machineOK: true}, 0, 2, 0, 0, false},
+		{"one busy goroutine", reading{running: 2, machine: 2, machineOK: true}, 0, 2, 1, 0, false},
+		{"one busy goroutine, preempted", reading{running: 1, runnable: 1, machine: 2, machineOK: true}, 0, 2, 1, 0, false},
+		{"two busy goroutines", reading{running: 2, runnable: 1, machine: 3, machineOK: true}, 0, 2, 2, 0, false},
+		{"another process", reading{running: 1, machine: 2, machineOK: true}, 0, 2, 1, 0, false},
+		{"two other processes", reading{running: 1, machine: 3, machineOK: true}, 0, 2, 2, 0, false},
+		{"a goroutine blocked in cgo", reading{running: 1, notInGo: 1, machine: 1, machineOK: true}, 0, 2, 0, 0, false},
+		{"a goroutine running in cgo", reading{running: 1, notInGo: 1, machine: 2, machineOK: true}, 0, 2, 1, 0, false},
+		{"cgo, machine unknown", reading{running: 1, notInGo: 1}, 0, 0, 1, 0, false},
+		{"busy goroutine, machine unknown", reading{running: 2}, 0, 0, 1, 0, false},
+		{"OpenBLAS spinning after a call", reading{running: 1, machine: 2, machineOK: true}, 1, 2, 0, 0, false},
+		{"spinning and another process", reading{running: 1, machine: 3, machineOK: true}, 1, 2, 1, 0, false},
+		{"machine count below the process's", reading{running: 3, machine: 1, machineOK: true}, 0, 2, 2, 0, false},
+		{"CPU quota: 2 of 8 CPUs, 4 others", reading{running: 1, machine: 5, machineOK: true}, 0, 8, 1, 0, false},
+		{"CPU quota: 2 of 8 CPUs, 1 other", reading{running: 1, machine: 2, machineOK: true}, 0, 8, 0, 0, false},
+		{"another process now, idle on average", reading{running: 1, machine: 2, machineOK: true}, 0, 2, 0, 0, true},
+		{"another process now and on average", reading{running: 1, machine: 2, machineOK: true}, 0, 2, 1, 1, true},
+		{"two other processes now, one on average", reading{running: 1, machine: 3, machineOK: true}, 0, 2, 1, 1, true},
+		{"none now, one on average (it stopped)", reading{running: 1, machine: 1, machineOK: true}, 0, 2, 0, 1, true},
+		{"busy goroutine, others idle on average", reading{running: 2, machine: 3, machineOK: true}, 0, 2, 1, 0, true},
+	} {
+		if got := busyOf(c.r, context{spin: c.spin, cores: 2, online: c.online, avg: c.avg, avgOK: c.avgOK}); got != c.want {
+			t.Errorf("%s: busyOf(%+v, spin %d) = %d; want %d", c.name, c.r, c.spin, got, c.want)
+		}
+	}
+}
+
+// withReadings makes Busy read the given readings in turn (the last one
+// again when they run out), with other processes' average unknown, and
+// returns how many it took.
+func withReadings(t *testing.T, rs ...reading) *int {
+	t.Helper()
+	saved, savedAvg, savedHigh := readFn, avgFn, lastHigh.Load()
+	avgFn = func() (int, bool) { return 0, false }
+	taken := new(int)
+	readFn = func() reading {
+		r := rs[min(*taken, len(rs)-1)]
+		*taken++
+		return r
+	}
+	lastHigh.Store(0)
+	t.Cleanup(func() { readFn, avgFn = saved, savedAvg; lastHigh.Store(savedHigh) })
+	return taken
+}
+
+// TestBusyReadings: a quiet first reading ends the look; a busy one is
+// read again and the least count kept, so a thread that runs for an
+// instant does not count, while a busy goroutine or process, in every
+// reading, does.
+func TestBusyReadings(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 || runtime.NumCPU() < 2 {
+		t.Skip("needs two cores and GOMAXPROCS >= 2")
+	}
+	quiet := reading{running: 1, machine: 1, machineOK: true}
+	spinningM := reading{running: 2, machine: 2, machineOK: true}
+	kernelThread := reading{running: 1, machine: 2, machineOK: true}
+	busyG := reading{running: 2, machine: 2, machineOK: true}
+	otherProc := reading{running: 1, machine: 2, machineOK: true}
+	for _, c := range []struct {
+		name        string
+		rs          []reading
+		want, taken int
+	}{
+		{"quiet", []reading{quiet}, 0, 1},
+		{"an M spinning for an instant", []reading{spinningM, quiet}, 0, 2},
+		{"a kernel thread for an instant", []reading{kernelThread, kernelThread, quiet}, 0, 3},
+		{"a busy goroutine", []reading{busyG}, 1, reads},
+		{"another process", []reading{otherProc}, 1, reads},
+		{"two busy goroutines, one preempted at the second look", []reading{{running: 3, machine: 3, machineOK: true}, {running: 2, runnable: 1, machine: 3, machineOK: true}}, 2, reads},
+	} {
+		taken := withReadings(t, c.rs...)
+		if got := Busy(); got != c.want || *taken != c.taken {
+			t.Errorf("%s: Busy() = %d after %d readings; want %d after %d", c.name, got, *taken, c.want, c.taken)
+		}
+	}
+}
+
+// TestSpinning: OpenBLAS's threads are not counted as other work for
+// spinWindow after a call ran on them, raised in auto mode or in a fixed
+// mode just left.
+func TestSpinning(t *testing.T) {
+	f := withFake(t, 2, 0)
+	busyFn = Busy
+	withReadings(t, reading{running: 1, machine: 2, machineOK: true}) // the caller and one more thread
+	if got := Busy(); got != 1 {
+		t.Fatalf("no call yet: Busy() = %d; want 1 (the other thread is someone else's)", got)
+	}
+	s := Begin(Level3, threshold[Level3])
+	if f.count.Load() != 1 {
+		t.Fatalf("a thread of another process: library at %d; want 1", f.count.Load())
+	}
+	s.End()
+	ranOn(2)
+	if got := Busy(); got != 0 {
+		t.Errorf("just after a call on two threads: Busy() = %d; want 0 (its helper spins)", got)
+	}
+	lastHigh.Store(int64(time.Since(start) - spinWindow))
+	if got := Busy(); got != 1 {
+		t.Errorf("spinWindow after the call: Busy() = %d; want 1", got)
+	}
+	SetFixed(2)
+	SetFixed(0)
+	if got := spinning(); got != 1 {
+		t.Errorf("just after leaving fixed 2: spinning() = %d; want 1", got)
+	}
+	s = Begin(Level3, threshold[Level3])
+	if !s.raised || f.count.Load() != 2 {
+		t.Errorf("large call just after fixed 2 ended: raised %v, library at %d; want true, 2", s.raised, f.count.Load())
+	}
+	s.End()
+}
+
+// TestDecisionsFromReadings: Begin's choice from what Busy reads, for the
+// states of issue 16 (2 cores, a library of 2 threads, a large call).
+func TestDecisionsFromReadings(t *testing.T) {
+	big := threshold[Level3] * 8
+	for _, c := range []struct {
+		name  string
+		rs    []reading
+		want  int
+		avg   int
+		avgOK bool
+	}{
+		{"another process for an instant, idle on average", []reading{{running: 1, machine: 2, machineOK: true}}, 2, 0, true},
+		{"another process loading a core, now and on average", []reading{{running: 1, machine: 2, machineOK: true}}, 1, 1, true},
+		{"one busy goroutine, others idle on average", []reading{{running: 2, machine: 2, machineOK: true}}, 1, 0, true},
+		{"quiet process, quiet machine", []reading{{running: 1, machine: 1, machineOK: true}}, 2, 0, false},
+		{"quiet, one instant of a spinning M", []reading{{running: 2, machine: 2, machineOK: true}, {running: 1, machine: 1, machineOK: true}}, 2, 0, false},
+		{"one busy goroutine", []reading{{running: 2, machine: 2, machineOK: true}}, 1, 0, false},
+		{"two busy goroutines", []reading{{running: 2, runnable: 1, machine: 3, machineOK: true}}, 1, 0, false},
+		{"another process loading a core", []reading{{running: 1, machine: 2, machineOK: true}}, 1, 0, false},
+		{"other processes loading both cores", []reading{{running: 1, machine: 3, machineOK: true}}, 1, 0, false},
+		{"a goroutine blocked in a system call", []reading{{running: 1, notInGo: 1, machine: 1, machineOK: true}}, 2, 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := withFake(t, 2, 0)
+			busyFn = Busy
+			withReadings(t, c.rs...)
+			avgFn = func() (int, bool) { return c.avg, c.avgOK }
+			looks, idles := Looks()
+			s := Begin(Level3, big)
+			if s.Threads() != c.want || f.count.Load() != int64(c.want) {
+				t.Errorf("%d threads, library at %d; want %d", s.Threads(), f.count.Load(), c.want)
+			}
+			s.End()
+			l, i := Looks()
+			if l != looks+1 || (i-idles == 1) != (c.want > 1) {
+				t.Errorf("Looks went from %d, %d to %d, %d", looks, idles, l, i)
+			}
+		})
 	}
 }
 
 func TestBusyRuns(t *testing.T) {
 	if b := Busy(); b < 0 {
 		t.Errorf("Busy() = %d", b)
+	}
+}
+
+func TestOthersOver(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		name string
+		a, b cpuTimes
+		want int64
+	}{
+		{"idle machine", cpuTimes{0, 100, 0}, cpuTimes{100 * ms, 120, 0}, 0},
+		{"this process on one core", cpuTimes{0, 100, 0}, cpuTimes{100 * ms, 110, 100 * ms}, 0},
+		{"this process on both", cpuTimes{0, 100, 5 * ms}, cpuTimes{100 * ms, 100, 205 * ms}, 0},
+		{"another process on one core", cpuTimes{0, 100, 0}, cpuTimes{100 * ms, 110, 0}, 1000},
+		{"another on one core, this on the other", cpuTimes{0, 100, 0}, cpuTimes{200 * ms, 100, 200 * ms}, 1000},
+		{"another at 30%", cpuTimes{time.Second, 100, 0}, cpuTimes{2 * time.Second, 270, 0}, 300},
+		{"rounding below this process's time", cpuTimes{0, 100, 0}, cpuTimes{100 * ms, 111, 100 * ms}, 0},
+		{"no time passed", cpuTimes{ms, 100, 0}, cpuTimes{ms, 100, 0}, -1},
+	} {
+		if got := othersOver(c.a, c.b, 2); got != c.want {
+			t.Errorf("%s: othersOver = %d; want %d", c.name, got, c.want)
+		}
+	}
+}
+
+func TestParseStat(t *testing.T) {
+	for in, want := range map[string]int64{
+		"cpu  48708 177405 42161 44921 317 0 228 1501 0 0\ncpu0 24402 89146 20465 22720 171 0 43 662 0 0\n": 44921 + 317,
+		"cpu  1 2 3 4 5\n":      9,
+		"cpu 1 2 3 4 5 6 7 8\n": 9,
+	} {
+		if got, ok := parseStat([]byte(in)); !ok || got != want {
+			t.Errorf("%q: %d, %v; want %d", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "cpu", "cpu  1 2 3 4\n", "cpu0 1 2 3 4 5 6\n", "cpu  1 2 3 x 5 6\n", "cpu  1 2 3 4x 5 6\n", "cpu  1 2 3 -4 5 6\n", "cpu  1 2 3 4 5", "cpu  1 2 3 99999999999999999999 5 6\n"} {
+		if n, ok := parseStat([]byte(in)); ok {
+			t.Errorf("%q parsed as %d", in, n)
+		}
+	}
+}
+
+// TestReadCPUTimes reads the real /proc/stat and the process's CPU time.
+func TestReadCPUTimes(t *testing.T) {
+	c, ok := readCPUTimes(time.Second)
+	if !ok {
+		t.Fatal("readCPUTimes failed")
+	}
+	if c.wall != time.Second || c.idle < 0 || c.own <= 0 {
+		t.Errorf("readCPUTimes = %+v; want wall 1s, idle >= 0, own > 0", c)
+	}
+}
+
+// TestOthersAverage: the first look sets the window's start, a look within
+// statWindow changes nothing, and a look after it averages the window.
+func TestOthersAverage(t *testing.T) {
+	savedFn, savedWide, savedOnline := cpuFn, machineWide, onlineCPUs
+	statMu.Lock()
+	savedLast, savedHave := lastCPU, haveLastCPU
+	haveLastCPU = false
+	statMu.Unlock()
+	savedMilli := othersMilli.Swap(-1)
+	t.Cleanup(func() {
+		cpuFn, machineWide, onlineCPUs = savedFn, savedWide, savedOnline
+		statMu.Lock()
+		lastCPU, haveLastCPU = savedLast, savedHave
+		statMu.Unlock()
+		othersMilli.Store(savedMilli)
+	})
+	machineWide, onlineCPUs = true, 2
+	idle, calls := int64(1000), 0
+	cpuFn = func(now time.Duration) (cpuTimes, bool) {
+		calls++
+		return cpuTimes{wall: now, idle: idle}, true
+	}
+	if n, ok := othersAverage(); ok || calls != 1 {
+		t.Fatalf("first look: %d, %v after %d samples; want unknown after 1", n, ok, calls)
+	}
+	if _, ok := othersAverage(); ok || calls != 1 {
+		t.Fatalf("look within statWindow: known %v after %d samples; want unknown after 1", ok, calls)
+	}
+	// Each window: its start moved 300 ms back, with the CPUs idle for the
+	// given 1/100 s of their 600 ms.
+	for i, w := range []struct {
+		idle int64
+		want int
+	}{
+		{30, 1}, // another process kept one core busy
+		{60, 0}, // idle
+	} {
+		statMu.Lock()
+		lastCPU.wall -= 300 * time.Millisecond
+		statMu.Unlock()
+		idle += w.idle
+		if n, ok := othersAverage(); !ok || n != w.want || calls != 2+i {
+			t.Errorf("window %d (idle %d/100 s): %d, %v after %d samples; want %d, true after %d", i, w.idle, n, ok, calls, w.want, 2+i)
+		}
+	}
+	machineWide = false
+	if _, ok := othersAverage(); ok {
+		t.Error("a process that may not use every CPU: the average is known")
+	}
+}
+
+// BenchmarkBusy is the cost of one look at the load (what a call above the
+// thresholds pays): one reading on a quiet process and machine, three on a
+// busy one.
+func BenchmarkBusy(b *testing.B) {
+	for b.Loop() {
+		Busy()
+	}
+}
+
+// TestOpenMPSections: with an OpenMP library a section sets the count on
+// its own OS thread; only a large call alone gets more than one thread, a
+// call starting meanwhile sets one (which OpenBLAS then makes the
+// process-wide count: see the package documentation), and fixed mode
+// sets the fixed count without counting sections.
+func TestOpenMPSections(t *testing.T) {
+	f := withFake(t, 2, 0)
+	lib.Variant = OpenMP
+	big := threshold[Lapack] * 2
+	s := Begin(Lapack, big)
+	if s.Threads() != 2 || f.count.Load() != 2 || !s.locked {
+		t.Fatalf("large call alone: %d threads, library at %d, locked %v; want 2, 2, true", s.Threads(), f.count.Load(), s.locked)
+	}
+	done := make(chan Section)
+	go func() { // another goroutine, another OS thread
+		o := Begin(Lapack, big)
+		done <- o
+		<-done
+		o.End()
+		done <- o
+	}()
+	o := <-done
+	if o.Threads() != 1 || f.count.Load() != 1 {
+		t.Errorf("large call while another runs: %d threads, library set to %d; want 1, 1", o.Threads(), f.count.Load())
+	}
+	done <- o
+	<-done
+	s.End()
+	if n, _ := InFlight(); n != 0 {
+		t.Errorf("after both ended: %d sections in flight", n)
+	}
+	small := Begin(Level3, 1)
+	if small.Threads() != 1 || f.count.Load() != 1 {
+		t.Errorf("small call: %d threads, library at %d; want 1, 1", small.Threads(), f.count.Load())
+	}
+	small.End()
+	SetFixed(3)
+	fx := Begin(Level3, 1)
+	if n, _ := InFlight(); fx.Threads() != 3 || f.count.Load() != 3 || n != 0 {
+		t.Errorf("fixed 3: %d threads, library at %d, %d counted; want 3, 3, 0", fx.Threads(), f.count.Load(), n)
+	}
+	fx.End()
+	SetFixed(0)
+}
+
+// TestLookAllocatesNothing: the look at the load (every large call) and a
+// window's sample allocate nothing.
+func TestLookAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are checked without -race")
+	}
+	Busy()
+	if n := testing.AllocsPerRun(100, func() { Busy() }); n != 0 {
+		t.Errorf("Busy: %v allocations", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { readCPUTimes(0) }); n != 0 {
+		t.Errorf("readCPUTimes: %v allocations", n)
 	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package threads
+
+const raceEnabled = false
