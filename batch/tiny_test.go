@@ -18,9 +18,10 @@ import (
 // per-matrix lapack) for every order 1 to 9 around the kernels' 2..8,
 // batch sizes that are not a multiple of the lane count, column-major,
 // row-major and batch-innermost layouts, and bad matrices (not positive
-// definite, singular, NaN, Inf) in the middle and in the last (tail)
-// lane: the same failed indices with the same lapack.Error kinds and
-// Index, and results within rounding.
+// definite, singular, NaN, Inf, ill-conditioned for Solve's and Inv's
+// check, or just above its threshold) in the middle and in the last
+// (tail) lane: the same failed indices with the same lapack.Error kinds
+// and Index, and results within rounding.
 func TestTiny(t *testing.T) {
 	tm.ForTypes(t, testTiny[float32], testTiny[float64])
 }
@@ -44,7 +45,7 @@ func testTiny[T float32 | float64](t *testing.T) {
 	for n := 1; n <= 9; n++ {
 		for _, count := range []int{1, 3, 9, 17} {
 			for layout := range 3 {
-				for _, bad := range []string{"", "neg", "zero", "nan", "inf"} {
+				for _, bad := range []string{"", "neg", "zero", "nan", "inf", "ill", "poor"} {
 					if bad != "" && count < 3 {
 						continue
 					}
@@ -74,6 +75,27 @@ func testTiny[T float32 | float64](t *testing.T) {
 							break
 						}
 						k := min(n-1, 1+m%2)
+						if bad == "ill" || bad == "poor" {
+							// The identity with s at (k, k): reciprocal
+							// condition number s exactly, 2^-17 (ill) or
+							// 2^3 (poor: a candidate of the kernels'
+							// check that the exact check clears) times
+							// epsilon / 2.
+							s := math.Ldexp(tm.Eps[T]()/2, map[string]int{"ill": -17, "poor": 3}[bad])
+							for j := range n {
+								for i := range n {
+									v := 0.0
+									if i == j {
+										v = 1
+									}
+									if i == k && j == k {
+										v = s
+									}
+									spd[tinyIdx(layout, n, n, count, i, j, m)] = T(v)
+								}
+							}
+							continue
+						}
 						for i := range n {
 							switch bad {
 							case "neg": // not positive definite at minor k+1

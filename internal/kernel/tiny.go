@@ -78,6 +78,26 @@ type tinyArgs struct {
 	aix, bix   [8]int64       // byte offsets of each lane's matrix from a (b)
 	aix4, bix4 [8]int32       // the same for float32's 32-bit gathers
 	pf         int            // byte distance to the lanes to prefetch (two calls on)
+	cond       unsafe.Pointer // nil, or [4][lanes]T: ||A||_1, ||A||_inf, ||A^-1||_1, ||A^-1||_inf
+}
+
+// TinyCheck asks TinySolve and TinyInv for the conditioning check
+// (lapack.CheckCondition) in the same pass: the kernel takes the norms of
+// each matrix as read and of its inverse (Inv's result; for Solve, from
+// the LU factors by n more substitutions), and every matrix that is not
+// flagged and whose 1 / (||A|| ||A^-1||) is below Thresh or NaN is
+// appended to Ill with ||A||, for the caller's exact check.
+type TinyCheck struct {
+	Inf    bool    // infinity norms (else one norms)
+	Thresh float64 // a margin above the threshold: the caller decides exactly
+	Ill    []TinyIll
+}
+
+// TinyIll is a candidate of TinyCheck: matrix T, with norm ANorm and
+// 1 / (||A|| ||A^-1||) Rcond as the kernel computed them.
+type TinyIll struct {
+	T            int
+	ANorm, Rcond float64
 }
 
 // TinyLanes returns how many matrices of type T a kernel call runs.
@@ -86,23 +106,34 @@ func TinyLanes[T float32 | float64]() int { return 32 / int(unsafe.Sizeof(T(0)))
 // Tiny runs op on the count matrices of a (and the right-hand sides b,
 // [n, nrhs] each, for the solves), n in MinTiny..MaxTiny, 1 <= nrhs <=
 // MaxTinyRHS. For TinyDet, det (length >= count) receives the
-// determinants (those of flagged matrices are meaningless). It returns
+// determinants (those of flagged matrices are meaningless). check, when
+// not nil, adds the conditioning check to TinySolve and TinyInv. It returns
 // flagged with the indices of the matrices it flagged appended: those are
 // unchanged. Tiny trusts its arguments, as DgemmStrided does: every
 // element of every matrix must be addressable, outputs must not overlap
 // inputs other than themselves, and one matrix's elements must be
 // distinct.
-func Tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det []T, flagged []int) []int {
-	return tiny(op, n, count, a, b, nrhs, det, flagged, true)
+func Tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det []T, check *TinyCheck, flagged []int) []int {
+	return tiny(op, n, count, a, b, nrhs, det, check, flagged, true)
 }
 
 // tiny is Tiny, on the assembly kernel only if asm is set (tests run both).
-func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det []T, flagged []int, asm bool) []int {
+func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det []T, check *TinyCheck, flagged []int, asm bool) []int {
 	size := int(unsafe.Sizeof(T(0)))
 	lanes := 32 / size
 	var dbuf [8]T
+	var cbuf [4][8]T
 	p := &tinyArgs{ars: a.RS * size, acs: a.CS * size, brs: b.RS * size, bcs: b.CS * size, nrhs: nrhs}
 	p.det = unsafe.Pointer(&dbuf[0])
+	if check != nil && (op == TinySolve || op == TinyInv) {
+		p.cond = unsafe.Pointer(&cbuf[0][0])
+	} else {
+		check = nil
+	}
+	inf := 0
+	if check != nil && check.Inf {
+		inf = 1
+	}
 	p.pf = 2 * lanes * a.BS * size
 	k := tinyKernel[T](op, n)
 	if !asm {
@@ -135,11 +166,20 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 			}
 		}
 		for l := range live {
-			if flags>>l&1 != 0 {
-				flagged = append(flagged, g+l)
-			}
 			if op == TinyDet {
 				det[g+l] = dbuf[l]
+			}
+			if flags>>l&1 != 0 {
+				flagged = append(flagged, g+l)
+				continue
+			}
+			if check != nil {
+				// Vector k of the kernel's norms is at byte 32k.
+				an := float64(*at[T](p.cond, inf*32+l*size))
+				in := float64(*at[T](p.cond, (2+inf)*32+l*size))
+				if rc := 1 / (an * in); !(rc >= check.Thresh) {
+					check.Ill = append(check.Ill, TinyIll{T: g + l, ANorm: an, Rcond: rc})
+				}
 			}
 		}
 	}
@@ -196,6 +236,9 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 		}
 	}
 	nrhs := p.nrhs
+	if p.cond != nil && (op == TinySolve || op == TinyInv) {
+		tinyNorms(p, l, 0, n, a[:])
+	}
 	switch op {
 	case TinyCholesky:
 		for j := range n {
@@ -316,6 +359,9 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 			}
 			solve(xc)
 		}
+		if p.cond != nil {
+			tinyInvNorms(p, l, n, a[:])
+		}
 		if ok {
 			storeA(pa, p, n, a[:])
 			storeRHS(pb, p, n, nrhs, x[:])
@@ -325,6 +371,9 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 			xc := x[c*n : c*n+n]
 			xc[c] = 1
 			solve(xc)
+		}
+		if p.cond != nil {
+			tinyNorms(p, l, 2, n, x[:])
 		}
 		if ok {
 			storeA(pa, p, n, x[:])
@@ -342,6 +391,74 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 		*at[T](p.det, l*int(unsafe.Sizeof(d))) = d
 	}
 	return ok
+}
+
+// vmax is VMAXPD's max(x, y): x if x > y, else y (y when either is NaN).
+func vmax[T float32 | float64](x, y T) T {
+	if x > y {
+		return x
+	}
+	return y
+}
+
+// tinyNorms writes lane l of the one and infinity norms of the n x n
+// matrix m (column-major) to vectors k and k+1 of p.cond, as the kernels
+// take them: sums of magnitudes in T, in order.
+func tinyNorms[T float32 | float64](p *tinyArgs, l, k, n int, m []T) {
+	var rows [maxTiny]T
+	var one T
+	for j := range n {
+		s := abs(m[j*n])
+		if j == 0 {
+			rows[0] = s
+		} else {
+			rows[0] += s
+		}
+		for i := 1; i < n; i++ {
+			v := abs(m[i+j*n])
+			s += v
+			if j == 0 {
+				rows[i] = v
+			} else {
+				rows[i] += v
+			}
+		}
+		if j == 0 {
+			one = s
+		} else {
+			one = vmax(one, s)
+		}
+	}
+	inf := rows[0]
+	for i := 1; i < n; i++ {
+		inf = vmax(inf, rows[i])
+	}
+	size := int(unsafe.Sizeof(one))
+	*at[T](p.cond, k*32+l*size) = one
+	*at[T](p.cond, (k+1)*32+l*size) = inf
+}
+
+// tinyInvNorms writes lane l of the norms of A^-1 (vectors 2 and 3 of
+// p.cond) from A's LU factors in lu, as the kernels take them: U^-1 L^-1
+// (A^-1 with its columns permuted) one column at a time.
+func tinyInvNorms[T float32 | float64](p *tinyArgs, l, n int, lu []T) {
+	var inv [maxTiny * maxTiny]T
+	for c := range n {
+		y := inv[c*n : c*n+n]
+		y[c] = 1
+		for k := c; k < n; k++ {
+			for i := k + 1; i < n; i++ {
+				y[i] = fnma(lu[i+k*n], y[k], y[i])
+			}
+		}
+		for k := n - 1; k >= 0; k-- {
+			y[k] /= lu[k+k*n]
+			for i := range k {
+				y[i] = fnma(lu[i+k*n], y[k], y[i])
+			}
+		}
+	}
+	tinyNorms(p, l, 2, n, inv[:])
 }
 
 func storeA[T float32 | float64](pa unsafe.Pointer, p *tinyArgs, n int, a []T) {

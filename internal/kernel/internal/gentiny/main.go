@@ -52,6 +52,7 @@ const (
 	offAIX4 = 192 // [8]int32 of a
 	offBIX4 = 224 // [8]int32 of b
 	offPF   = 256 // byte distance from a's lanes to the matrices to prefetch
+	offCond = 264 // nil, or where Solve and Inv write the norms (condNorms)
 )
 
 // Constant table offsets (per type, 32 bytes each).
@@ -94,7 +95,8 @@ func (g *gen) ins(op string, args ...any) {
 func (g *gen) aoff(i, j int) int { return (i + j*g.n) * 32 }
 func (g *gen) xoff() int         { return g.n * g.n * 32 }
 func (g *gen) poff() int         { return g.xoff() + g.n*maxRHS*32 }
-func (g *gen) frame() int        { return g.poff() + g.n*32 + 32 }
+func (g *gen) roff() int         { return g.poff() + g.n*32 }
+func (g *gen) frame() int        { return g.roff() + g.n*32 + 32 }
 
 func (g *gen) a(i, j int) string { return fmt.Sprintf("%d(DI)", g.aoff(i, j)) }
 func (g *gen) piv(k int) string  { return fmt.Sprintf("%d(DI)", g.poff()+32*k) }
@@ -357,6 +359,107 @@ func (g *gen) checkDiag() {
 	}
 }
 
+// condNorms is where the conditioning check's norms go (p.cond, when
+// set): four vectors of lanes, ||A||_1, ||A||_inf, ||A^-1||_1 and
+// ||A^-1||_inf, A the matrix as read (before it is factored).
+const (
+	condA   = 0
+	condInv = 64
+)
+
+// ifCond runs body when p.cond is set (AX then holds it).
+func (g *gen) ifCond(body func()) {
+	skip := g.newLabel()
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offCond), "AX")
+	g.ins("TESTQ", "AX", "AX")
+	g.ins("JEQ", skip)
+	body()
+	fmt.Fprintf(&g.b, "%s:\n", skip)
+}
+
+// norms writes the one and infinity norms of the n x n matrix whose
+// element (i, j) is at el(i, j) to dst(AX) and dst+32(AX): column and
+// row sums of magnitudes in order, as cond.Matrix.Norm takes them. Uses
+// Y0-Y11.
+func (g *gen) norms(el func(i, j int) string, dst int) {
+	n := g.n
+	g.ins(g.op("VMOVU"), g.c(cAbs), "Y10")
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			g.ins(g.op("VAND"), el(i, j), "Y10", "Y11")
+			if i == 0 {
+				g.ins(g.op("VMOVA"), "Y11", "Y8")
+			} else {
+				g.ins(g.op("VADD"), "Y11", "Y8", "Y8")
+			}
+			if j == 0 {
+				g.ins(g.op("VMOVA"), "Y11", y(i))
+			} else {
+				g.ins(g.op("VADD"), "Y11", y(i), y(i))
+			}
+		}
+		if j == 0 {
+			g.ins(g.op("VMOVA"), "Y8", "Y9")
+		} else {
+			g.ins(g.op("VMAX"), "Y8", "Y9", "Y9")
+		}
+	}
+	for i := 1; i < n; i++ {
+		g.ins(g.op("VMAX"), y(i), "Y0", "Y0")
+	}
+	g.ins(g.op("VMOVU"), "Y9", fmt.Sprintf("%d(AX)", dst))
+	g.ins(g.op("VMOVU"), "Y0", fmt.Sprintf("%d(AX)", dst+32))
+}
+
+// invNorms writes the norms of A^-1 (condInv) from the LU factors in the
+// A area: column c of U^-1 L^-1 (A^-1 with its columns permuted, which
+// changes neither norm) by forward and back substitution from e_c, its
+// magnitudes summed into the column's sum and the row sums (scratch R).
+func (g *gen) invNorms() {
+	n := g.n
+	r := func(i int) string { return fmt.Sprintf("%d(DI)", g.roff()+32*i) }
+	for c := 0; c < n; c++ {
+		for i := 0; i < n; i++ {
+			src := "Y15"
+			if i == c {
+				src = "Y14"
+			}
+			g.ins(g.op("VMOVA"), src, y(i))
+		}
+		for k := c; k < n; k++ {
+			for i := k + 1; i < n; i++ {
+				g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), y(i))
+			}
+		}
+		g.backU()
+		g.ins(g.op("VMOVU"), g.c(cAbs), "Y10")
+		for i := 0; i < n; i++ {
+			g.ins(g.op("VAND"), y(i), "Y10", y(i))
+			if i == 0 {
+				g.ins(g.op("VMOVA"), y(i), "Y8")
+			} else {
+				g.ins(g.op("VADD"), y(i), "Y8", "Y8")
+			}
+			if c > 0 {
+				g.ins(g.op("VADD"), r(i), y(i), y(i))
+			}
+			g.ins(g.op("VMOVA"), y(i), r(i))
+		}
+		if c == 0 {
+			g.ins(g.op("VMOVA"), "Y8", "Y9")
+		} else {
+			g.ins(g.op("VMAX"), "Y8", "Y9", "Y9")
+		}
+	}
+	g.ins(g.op("VMOVA"), r(0), "Y0")
+	for i := 1; i < n; i++ {
+		g.ins(g.op("VMAX"), r(i), "Y0", "Y0")
+	}
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offCond), "AX")
+	g.ins(g.op("VMOVU"), "Y9", fmt.Sprintf("%d(AX)", condInv))
+	g.ins(g.op("VMOVU"), "Y0", fmt.Sprintf("%d(AX)", condInv+32))
+}
+
 // flags leaves the flagged lanes' bits in R13 and returns it.
 func (g *gen) flags() {
 	g.ins(g.op("VCMP"), "$3", "Y12", "Y12", "Y0")
@@ -493,8 +596,10 @@ func (g *gen) cholsolve() {
 func (g *gen) solve() {
 	g.prologue("solve")
 	g.gatherA(false)
+	g.ifCond(func() { g.norms(g.a, condA) })
 	g.lu()
 	g.rhsLoop(g.luSolve)
+	g.ifCond(g.invNorms)
 	g.flags()
 	g.storeLanes(offA, offARS, offACS, offAIX, g.n, g.n, false, g.aoff, all)
 	g.storeLanes(offB, offBRS, offBCS, offBIX, g.n, 0, true, nil, nil)
@@ -505,6 +610,7 @@ func (g *gen) inv() {
 	n := g.n
 	g.prologue("inv")
 	g.gatherA(false)
+	g.ifCond(func() { g.norms(g.a, condA) })
 	g.lu()
 	for c := 0; c < n; c++ {
 		g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()+c*n*32), "R10")
@@ -517,6 +623,7 @@ func (g *gen) inv() {
 		}
 		g.luSolve()
 	}
+	g.ifCond(func() { g.norms(func(i, j int) string { return fmt.Sprintf("%d(DI)", g.xoff()+(i+j*n)*32) }, condInv) })
 	g.flags()
 	g.storeLanes(offA, offARS, offACS, offAIX, n, n, false, func(i, j int) int { return g.xoff() + (i+j*n)*32 }, all)
 	g.epilogue()
