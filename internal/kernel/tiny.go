@@ -79,7 +79,18 @@ type tinyArgs struct {
 	aix4, bix4 [8]int32       // the same for float32's 32-bit gathers
 	pf         int            // byte distance to the lanes to prefetch (two calls on)
 	cond       unsafe.Pointer // nil, or [4][lanes]T: ||A||_1, ||A||_inf, ||A^-1||_1, ||A^-1||_inf
+	mode       int            // how a's lanes are read and written (tinyGather...)
+	bseq       int            // 1: b's lanes are consecutive elements (batch stride 1)
 }
+
+// Modes of reading and writing a's lanes (tinyArgs.mode), for a full lane
+// group; a partial one (the batch's tail) is always gathered.
+const (
+	tinyGather     = iota // VGATHER from any strides, stored lane by lane
+	tinyCompact           // compact column-major [n, n, B]: each lane's n*n elements one after another, read with whole-vector loads and transposed in registers (4x4 float64, 8x8 float32)
+	tinyCompactT          // the same storage read as the transpose (row-major matrices, Cholesky's upper triangle)
+	tinyContiguous        // batch stride 1: element (i, j) of the lanes is one vector load
+)
 
 // TinyCheck asks TinySolve and TinyInv for the conditioning check
 // (lapack.CheckCondition) in the same pass: the kernel takes the norms of
@@ -134,6 +145,19 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 	if check != nil && check.Inf {
 		inf = 1
 	}
+	mode := tinyGather
+	switch {
+	case a.BS == 1:
+		mode = tinyContiguous
+	case a.BS == n*n && n*n >= lanes && a.RS == 1 && a.CS == n:
+		mode = tinyCompact
+	case a.BS == n*n && n*n >= lanes && a.RS == n && a.CS == 1:
+		mode = tinyCompactT
+	}
+	bseq := 0
+	if b.P != nil && b.BS == 1 {
+		bseq = 1
+	}
 	p.pf = 2 * lanes * a.BS * size
 	k := tinyKernel[T](op, n)
 	if !asm {
@@ -148,6 +172,10 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 			p.b = unsafe.Add(b.P, g*b.BS*size)
 		}
 		live := min(lanes, count-g)
+		p.mode, p.bseq = tinyGather, 0
+		if live == lanes {
+			p.mode, p.bseq = mode, bseq
+		}
 		for l := range lanes {
 			// Lanes past the end repeat the last matrix: every lane is
 			// gathered before any is stored, so they store what it does.

@@ -53,6 +53,17 @@ const (
 	offBIX4 = 224 // [8]int32 of b
 	offPF   = 256 // byte distance from a's lanes to the matrices to prefetch
 	offCond = 264 // nil, or where Solve and Inv write the norms (condNorms)
+	offMode = 272 // how a's lanes are read and written (modeGather...)
+	offBSeq = 280 // 1: b's lanes are consecutive elements (batch stride 1)
+)
+
+// Modes of reading and writing a's lanes (offMode), set per call by the
+// Go side for a full lane group.
+const (
+	modeGather     = 0 // VGATHER, any strides; stores lane by lane
+	modeCompact    = 1 // compact column-major: the lanes' n*n elements one after another
+	modeCompactT   = 2 // the same, read as the transpose (row-major storage)
+	modeContiguous = 3 // batch stride 1: element (i, j) of the lanes is one vector
 )
 
 // Constant table offsets (per type, 32 bytes each).
@@ -115,6 +126,11 @@ func (g *gen) prologue(name string) {
 	g.ins("MOVQ", "p+0(FP)", "SI")
 	g.ins("LEAQ", "31(SP)", "DI")
 	g.ins("ANDQ", "$-32", "DI")
+	g.consts()
+}
+
+// consts sets Y12-Y15 (after the float32 transposes, which use them).
+func (g *gen) consts() {
 	g.ins(g.op("VXOR"), "Y15", "Y15", "Y15")
 	g.ins(g.op("VMOVU"), g.c(cOne), "Y14")
 	g.ins("VPCMPEQD", "Y13", "Y13", "Y13")
@@ -135,6 +151,252 @@ func (g *gen) gather1(ptr string, dst string) {
 		g.ins("VGATHERDPS", "Y10", fmt.Sprintf("(%s)(Y11*1)", ptr), "Y0")
 	}
 	g.ins(g.op("VMOVA"), "Y0", dst)
+}
+
+// compactOK reports whether a lane group's n*n elements hold a vector
+// (float32 n = 2 does not: the Go side never sets the compact modes).
+func (g *gen) compactOK() bool { return g.n*g.n >= g.t.lanes }
+
+// blocks returns the first elements of the runs of lanes consecutive
+// elements that cover a compact matrix's n*n (the last one ending at n*n,
+// overlapping the one before when lanes does not divide n*n).
+func (g *gen) blocks() []int {
+	nn, L := g.n*g.n, g.t.lanes
+	var r []int
+	for e := 0; e+L <= nn; e += L {
+		r = append(r, e)
+	}
+	if nn%L != 0 {
+		r = append(r, nn-L)
+	}
+	return r
+}
+
+// elem returns the (i, j) of a compact matrix's element e (trans: the
+// kernel reads the transpose of column-major storage).
+func (g *gen) elem(e int, trans bool) (int, int) {
+	if trans {
+		return e / g.n, e % g.n
+	}
+	return e % g.n, e / g.n
+}
+
+// transpose transposes the lanes x lanes block in Y0..Y(lanes-1) (row r
+// in Yr) and returns the registers holding its columns, in order. The
+// float32 one uses every register (consts restores Y12-Y15).
+func (g *gen) transpose() []string {
+	if g.t.size == 8 {
+		g.ins("VUNPCKLPD", "Y1", "Y0", "Y4")
+		g.ins("VUNPCKHPD", "Y1", "Y0", "Y5")
+		g.ins("VUNPCKLPD", "Y3", "Y2", "Y6")
+		g.ins("VUNPCKHPD", "Y3", "Y2", "Y7")
+		g.ins("VPERM2F128", "$0x20", "Y6", "Y4", "Y0")
+		g.ins("VPERM2F128", "$0x20", "Y7", "Y5", "Y1")
+		g.ins("VPERM2F128", "$0x31", "Y6", "Y4", "Y2")
+		g.ins("VPERM2F128", "$0x31", "Y7", "Y5", "Y3")
+		return []string{"Y0", "Y1", "Y2", "Y3"}
+	}
+	for k := 0; k < 4; k++ {
+		g.ins("VUNPCKLPS", y(2*k+1), y(2*k), y(8+2*k))
+		g.ins("VUNPCKHPS", y(2*k+1), y(2*k), y(9+2*k))
+	}
+	for h := 0; h < 2; h++ { // rows 0-3, then 4-7
+		t := 8 + 4*h
+		g.ins("VSHUFPS", "$0x44", y(t+2), y(t), y(4*h))
+		g.ins("VSHUFPS", "$0xEE", y(t+2), y(t), y(4*h+1))
+		g.ins("VSHUFPS", "$0x44", y(t+3), y(t+1), y(4*h+2))
+		g.ins("VSHUFPS", "$0xEE", y(t+3), y(t+1), y(4*h+3))
+	}
+	for k := 0; k < 4; k++ {
+		g.ins("VPERM2F128", "$0x20", y(4+k), y(k), y(8+k))
+		g.ins("VPERM2F128", "$0x31", y(4+k), y(k), y(12+k))
+	}
+	return []string{"Y8", "Y9", "Y10", "Y11", "Y12", "Y13", "Y14", "Y15"}
+}
+
+// compactLoad reads a compact lane group (AX its first element) with
+// whole-vector loads, transposed in registers into the A area.
+func (g *gen) compactLoad(trans bool) {
+	nn := g.n * g.n
+	for _, e0 := range g.blocks() {
+		for l := 0; l < g.t.lanes; l++ {
+			g.ins(g.op("VMOVU"), fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size), y(l))
+		}
+		for q, r := range g.transpose() {
+			i, j := g.elem(e0+q, trans)
+			g.ins(g.op("VMOVA"), r, g.a(i, j))
+		}
+	}
+	if g.t.size == 4 {
+		g.consts()
+	}
+}
+
+// compactStore writes the scratch elements off(i, j) where keep(i, j) to
+// a compact lane group (AX), transposed back in registers; runs of
+// elements not all kept are written element by element.
+func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j int) bool) {
+	nn, L := g.n*g.n, g.t.lanes
+	for _, e0 := range g.blocks() {
+		kept := 0
+		for q := 0; q < L; q++ {
+			if keep(g.elem(e0+q, trans)) {
+				kept++
+			}
+		}
+		switch {
+		case kept == 0:
+		case kept == L:
+			for q := 0; q < L; q++ {
+				i, j := g.elem(e0+q, trans)
+				g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), y(q))
+			}
+			for l, r := range g.transpose() {
+				g.ins(g.op("VMOVU"), r, fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size))
+			}
+		default:
+			for l := 0; l < L; l++ {
+				for q := 0; q < L; q++ {
+					if i, j := g.elem(e0+q, trans); keep(i, j) {
+						g.ins(g.mov(), fmt.Sprintf("%d(DI)", off(i, j)+l*g.t.size), "R11")
+						g.ins(g.mov(), "R11", fmt.Sprintf("%d(AX)", (l*nn+e0+q)*g.t.size))
+					}
+				}
+			}
+		}
+	}
+}
+
+// contiguous walks a's elements (i, j) where keep(i, j) for a lane group
+// with batch stride 1 (AX element (0, 0) of lane 0, CX and DX the row
+// and column strides), calling at(i, j, addr) with each one's address.
+func (g *gen) contiguous(keep func(i, j int) bool, at func(i, j int, addr string)) {
+	n := g.n
+	for j := 0; j < n; j++ {
+		g.ins("MOVQ", "AX", "R8")
+		last := -1
+		for i := 0; i < n; i++ {
+			if keep(i, j) {
+				last = i
+			}
+		}
+		for i := 0; i <= last; i++ {
+			if keep(i, j) {
+				at(i, j, "(R8)")
+			}
+			if i < last {
+				g.ins("ADDQ", "CX", "R8")
+			}
+		}
+		if j < n-1 {
+			g.ins("ADDQ", "DX", "AX")
+		}
+	}
+}
+
+// loadA reads a's lane group into the A area (lower: only i >= j is
+// needed) by the call's mode.
+func (g *gen) loadA(lower bool) {
+	keep := all
+	if lower {
+		keep = func(i, j int) bool { return i >= j }
+	}
+	gather, contig, done := g.newLabel(), g.newLabel(), g.newLabel()
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offMode), "BX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offA), "AX")
+	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeGather))
+	g.ins("JEQ", gather)
+	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeContiguous))
+	g.ins("JEQ", contig)
+	if g.compactOK() {
+		tr := g.newLabel()
+		g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeCompactT))
+		g.ins("JEQ", tr)
+		g.compactLoad(false)
+		g.ins("JMP", done)
+		fmt.Fprintf(&g.b, "%s:\n", tr)
+		g.compactLoad(true)
+		g.ins("JMP", done)
+	}
+	fmt.Fprintf(&g.b, "%s:\n", contig)
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offARS), "CX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offACS), "DX")
+	g.contiguous(keep, func(i, j int, addr string) {
+		g.ins(g.op("VMOVU"), addr, "Y0")
+		g.ins(g.op("VMOVA"), "Y0", g.a(i, j))
+	})
+	g.ins("JMP", done)
+	fmt.Fprintf(&g.b, "%s:\n", gather)
+	g.gatherA(lower)
+	fmt.Fprintf(&g.b, "%s:\n", done)
+}
+
+// storeA writes the scratch elements off(i, j) where keep(i, j) to a's
+// lanes whose bit in R13 is clear: whole vectors when no lane is flagged
+// and the mode allows, else lane by lane.
+func (g *gen) storeA(off func(i, j int) int, keep func(i, j int) bool) {
+	slow, contig, done := g.newLabel(), g.newLabel(), g.newLabel()
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offMode), "BX")
+	g.ins("TESTQ", "R13", "R13")
+	g.ins("JNE", slow)
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offA), "AX")
+	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeGather))
+	g.ins("JEQ", slow)
+	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeContiguous))
+	g.ins("JEQ", contig)
+	if g.compactOK() {
+		tr := g.newLabel()
+		g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeCompactT))
+		g.ins("JEQ", tr)
+		g.compactStore(false, off, keep)
+		g.ins("JMP", done)
+		fmt.Fprintf(&g.b, "%s:\n", tr)
+		g.compactStore(true, off, keep)
+		g.ins("JMP", done)
+	}
+	fmt.Fprintf(&g.b, "%s:\n", contig)
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offARS), "CX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offACS), "DX")
+	g.contiguous(keep, func(i, j int, addr string) {
+		g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), "Y0")
+		g.ins(g.op("VMOVU"), "Y0", addr)
+	})
+	g.ins("JMP", done)
+	fmt.Fprintf(&g.b, "%s:\n", slow)
+	g.storeLanes(offA, offARS, offACS, offAIX, g.n, g.n, false, off, keep)
+	fmt.Fprintf(&g.b, "%s:\n", done)
+}
+
+// storeB writes the solutions (the X area, nrhs columns) to b's lanes
+// whose bit in R13 is clear: whole vectors when no lane is flagged and
+// b's lanes are consecutive, else lane by lane.
+func (g *gen) storeB() {
+	slow, done, loop := g.newLabel(), g.newLabel(), g.newLabel()
+	g.ins("TESTQ", "R13", "R13")
+	g.ins("JNE", slow)
+	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), "$0")
+	g.ins("JEQ", slow)
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offB), "AX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offBRS), "CX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offNRHS), "R9")
+	g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()), "R10")
+	fmt.Fprintf(&g.b, "%s:\n", loop)
+	g.ins("MOVQ", "AX", "R8")
+	for i := 0; i < g.n; i++ {
+		g.ins(g.op("VMOVA"), fmt.Sprintf("%d(R10)", 32*i), "Y0")
+		g.ins(g.op("VMOVU"), "Y0", "(R8)")
+		if i < g.n-1 {
+			g.ins("ADDQ", "CX", "R8")
+		}
+	}
+	g.ins("ADDQ", fmt.Sprintf("%d(SI)", offBCS), "AX")
+	g.ins("ADDQ", fmt.Sprintf("$%d", 32*g.n), "R10")
+	g.ins("DECQ", "R9")
+	g.ins("JNZ", loop)
+	g.ins("JMP", done)
+	fmt.Fprintf(&g.b, "%s:\n", slow)
+	g.storeLanes(offB, offBRS, offBCS, offBIX, g.n, 0, true, nil, nil)
+	fmt.Fprintf(&g.b, "%s:\n", done)
 }
 
 // gatherA gathers a's elements (i, j) (lower: i >= j only) into the A area.
@@ -560,13 +822,26 @@ func (g *gen) rhsLoop(body func()) {
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offNRHS), "R9")
 	g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()), "R10")
 	fmt.Fprintf(&g.b, "%s:\n", loop)
+	seq, loaded := g.newLabel(), g.newLabel()
 	g.ins("MOVQ", "BX", "R8")
+	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), "$0")
+	g.ins("JNE", seq)
 	for i := 0; i < n; i++ {
 		g.gather1("R8", fmt.Sprintf("%d(R10)", 32*i))
 		if i < n-1 {
 			g.ins("ADDQ", "CX", "R8")
 		}
 	}
+	g.ins("JMP", loaded)
+	fmt.Fprintf(&g.b, "%s:\n", seq)
+	for i := 0; i < n; i++ {
+		g.ins(g.op("VMOVU"), "(R8)", "Y0")
+		g.ins(g.op("VMOVA"), "Y0", fmt.Sprintf("%d(R10)", 32*i))
+		if i < n-1 {
+			g.ins("ADDQ", "CX", "R8")
+		}
+	}
+	fmt.Fprintf(&g.b, "%s:\n", loaded)
 	body()
 	g.ins("ADDQ", fmt.Sprintf("%d(SI)", offBCS), "BX")
 	g.ins("ADDQ", fmt.Sprintf("$%d", 32*n), "R10")
@@ -576,40 +851,40 @@ func (g *gen) rhsLoop(body func()) {
 
 func (g *gen) chol() {
 	g.prologue("chol")
-	g.gatherA(true)
+	g.loadA(true)
 	g.cholesky()
 	g.flags()
-	g.storeLanes(offA, offARS, offACS, offAIX, g.n, g.n, false, g.aoff, func(i, j int) bool { return i >= j })
+	g.storeA(g.aoff, func(i, j int) bool { return i >= j })
 	g.epilogue()
 }
 
 func (g *gen) cholsolve() {
 	g.prologue("cholsolve")
-	g.gatherA(true)
+	g.loadA(true)
 	g.checkDiag()
 	g.rhsLoop(g.cholSolve)
 	g.flags()
-	g.storeLanes(offB, offBRS, offBCS, offBIX, g.n, 0, true, nil, nil)
+	g.storeB()
 	g.epilogue()
 }
 
 func (g *gen) solve() {
 	g.prologue("solve")
-	g.gatherA(false)
+	g.loadA(false)
 	g.ifCond(func() { g.norms(g.a, condA) })
 	g.lu()
 	g.rhsLoop(g.luSolve)
 	g.ifCond(g.invNorms)
 	g.flags()
-	g.storeLanes(offA, offARS, offACS, offAIX, g.n, g.n, false, g.aoff, all)
-	g.storeLanes(offB, offBRS, offBCS, offBIX, g.n, 0, true, nil, nil)
+	g.storeA(g.aoff, all)
+	g.storeB()
 	g.epilogue()
 }
 
 func (g *gen) inv() {
 	n := g.n
 	g.prologue("inv")
-	g.gatherA(false)
+	g.loadA(false)
 	g.ifCond(func() { g.norms(g.a, condA) })
 	g.lu()
 	for c := 0; c < n; c++ {
@@ -625,7 +900,7 @@ func (g *gen) inv() {
 	}
 	g.ifCond(func() { g.norms(func(i, j int) string { return fmt.Sprintf("%d(DI)", g.xoff()+(i+j*n)*32) }, condInv) })
 	g.flags()
-	g.storeLanes(offA, offARS, offACS, offAIX, n, n, false, func(i, j int) int { return g.xoff() + (i+j*n)*32 }, all)
+	g.storeA(func(i, j int) int { return g.xoff() + (i+j*n)*32 }, all)
 	g.epilogue()
 }
 
@@ -635,7 +910,7 @@ func (g *gen) inv() {
 // elements).
 func (g *gen) det() {
 	g.prologue("det")
-	g.gatherA(false)
+	g.loadA(false)
 	g.lu()
 	g.ins(g.op("VMOVA"), "Y14", "Y0")
 	for k := 0; k < g.n; k++ {
