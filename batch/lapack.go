@@ -231,7 +231,7 @@ func Solve[T Scalar](a, b views.View[T], opts ...Option) error {
 		return err
 	}
 	check := !policy.Configure(opts).NoCondCheck
-	if _, _, rowMajor := storage(first(a)); !rowMajor && n >= tinySolveMin(check) && tinyApplies[T](n, opts) && b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= kernel.MaxTinyRHS {
+	if _, _, rowMajor := storage(first(a)); !rowMajor && n >= tinySolveMin(check, tinyVectorized(a)) && tinyApplies[T](n, opts) && b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= kernel.MaxTinyRHS {
 		return tinySolve(op, shape, n, a, b, check, opts)
 	}
 	var norms []float64

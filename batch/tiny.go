@@ -41,15 +41,31 @@ func tinyOf[T Scalar](v views.View[T], transpose bool) tinyOperand[T] {
 }
 
 // tinySolveMin returns the smallest order Solve gives the kernels, with
-// the conditioning check (check) or without. Without it, below that
-// order lapack.GesvStrided's C loop measured faster (README); with it
-// the kernels, which make the check in their pass, are faster from
-// order 2, where the C loop is followed by the check in Go.
-func tinySolveMin(check bool) int {
-	if check {
+// the conditioning check (check) or without, for a batch whose lane
+// groups the kernels read with whole-vector loads (vectorized:
+// tinyVectorized) or gather. Measured (BenchmarkTinySolvePath, README):
+// on whole-vector loads the kernels are faster than lapack.GesvStrided's
+// C loop from order 2; gathering, the C loop is faster below order 5.
+// With the check, the kernels (which make it in their pass) are faster
+// from order 2 either way: the C loop is followed by the check in Go.
+func tinySolveMin(check, vectorized bool) int {
+	if check || vectorized {
 		return kernel.MinTiny
 	}
 	return 5
+}
+
+// tinyVectorized reports whether the kernels read a's matrices (order n,
+// type T) with whole-vector loads: a compact column-major batch [n, n,
+// B...] or one whose first batch axis has stride 1.
+func tinyVectorized[T Scalar](a views.View[T]) bool {
+	l := a.Layout()
+	if l.Rank() < 3 {
+		return false
+	}
+	n, s := l.Dim(0), l.Stride(2)
+	lanes := 32 / int(unsafe.Sizeof(*new(T)))
+	return s == 1 || s == n*n && n*n >= lanes && l.Stride(0) == 1 && l.Stride(1) == n
 }
 
 // tinyApplies reports whether the kernels take a batch of order n of

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
@@ -160,6 +161,10 @@ func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layou
 			r.err = Solve(av, bv, opts...)
 		case "Inv":
 			r.err = Inv(av, opts...)
+		case "SolveNoCheck":
+			r.err = Solve(av, bv, append(opts, NoConditionCheck())...)
+		case "InvNoCheck":
+			r.err = Inv(av, append(opts, NoConditionCheck())...)
 		case "Det":
 			r.det, r.err = Det(av, opts...)
 		case "LogDet":
@@ -167,7 +172,7 @@ func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layou
 		}
 		return r
 	}
-	for _, op := range []string{"Cholesky", "CholeskyUpper", "CholeskySolve", "Solve", "Inv", "Det", "LogDet"} {
+	for _, op := range []string{"Cholesky", "CholeskyUpper", "CholeskySolve", "Solve", "Inv", "SolveNoCheck", "InvNoCheck", "Det", "LogDet"} {
 		what := name + "/" + op
 		got, want := do(op), do(op, cblas.ForceC())
 		var ge, we *Error
@@ -215,4 +220,53 @@ func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layou
 		}
 	}
 	_ = lapack.ErrSingular
+}
+
+// BenchmarkTinySolvePath measures the crossover that tinySolveMin(false)
+// encodes: Solve without the conditioning check on 10000 float64 systems
+// (compact [n, n, 10000], one right-hand side, the copy that keeps a
+// included) by the tiny kernels (path=kernel) and by lapack.GesvStrided's
+// C loop (path=cloop), one worker.
+//
+//	go test -run '^$' -bench TinySolvePath -count 5 ./batch
+func BenchmarkTinySolvePath(b *testing.B) {
+	oneThread(b)
+	prev := SetWorkers(1)
+	defer SetWorkers(prev)
+	rng := rand.New(rand.NewPCG(14, 2))
+	opts := []Option{NoConditionCheck()}
+	for n := 2; n <= 8; n++ {
+		const count = 10000
+		a0, b0 := make([]float64, n*n*count), make([]float64, n*count)
+		for i := range a0 { // diagonally dominant
+			a0[i] = rng.Float64()*2 - 1
+			if i%(n*n)%(n+1) == 0 {
+				a0[i] += float64(n)
+			}
+		}
+		for i := range b0 {
+			b0[i] = rng.Float64()*2 - 1
+		}
+		a, x := slices.Clone(a0), slices.Clone(b0)
+		av := must(views.FromColMajor(a, n, n, count)).View()
+		xv := must(views.FromColMajor(x, n, 1, count)).View()
+		shape := []int{count}
+		for _, path := range []string{"kernel", "cloop"} {
+			b.Run(fmt.Sprintf("n=%d/path=%s", n, path), func(b *testing.B) {
+				for b.Loop() {
+					copy(a, a0)
+					copy(x, b0)
+					var err error
+					if path == "kernel" {
+						err = tinySolve("batch.Solve", shape, n, av, xv, false, opts)
+					} else {
+						err = solveBatch("batch.Solve", shape, n, av, xv, opts)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

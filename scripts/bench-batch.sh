@@ -38,19 +38,23 @@ for n, cnt in ((4, 10000), (16, 10000), (64, 1000)):
 a = rng.random((10000, 8, 8)) + 16 * np.eye(8)
 b = rng.random((10000, 8, 1))
 bench("BatchSolve/op=solve/n=8/count=10000", lambda: np.linalg.solve(a, b), 10)
-# BenchmarkBatchTiny's stacks: 10000 SPD matrices m m^T + n I.
-for n in (3, 4, 8):
-    m = rng.random((10000, n, n)) * 2 - 1
-    a = m @ m.transpose(0, 2, 1) + n * np.eye(n)
-    b = rng.random((10000, n, 1)) * 2 - 1
-    l = np.linalg.cholesky(a)
-    g = f"BatchTiny/op=%s/n={n}/count=10000"
-    bench(g % "solve", lambda: np.linalg.solve(a, b), 20)
-    bench(g % "cholesky", lambda: np.linalg.cholesky(a), 20)
-    # cho_solve is scipy's; numpy solves with the factor as two triangular
-    # solves through np.linalg.solve, which does not know they are.
-    bench(g % "det", lambda: np.linalg.det(a), 20)
-    bench(g % "inv", lambda: np.linalg.inv(a), 20)
+# BenchmarkBatchTiny's stacks: 10000 SPD matrices m m^T + n I, float64
+# and float32, reported under both of its layouts' names (numpy's own
+# (10000, n, n) stack is the layout numpy is fast on).
+for dt in ("float64", "float32"):
+    for n in (3, 4, 8):
+        m = rng.random((10000, n, n)) * 2 - 1
+        a = (m @ m.transpose(0, 2, 1) + n * np.eye(n)).astype(dt)
+        b = (rng.random((10000, n, 1)) * 2 - 1).astype(dt)
+        for layout in ("compact", "inner"):
+            g = f"BatchTiny/t={dt}/layout={layout}/op=%s/n={n}/count=10000"
+            bench(g % "solve", lambda: np.linalg.solve(a, b), 20)
+            bench(g % "cholesky", lambda: np.linalg.cholesky(a), 20)
+            # cho_solve is scipy's; numpy solves with the factor as two
+            # triangular solves through np.linalg.solve, which does not
+            # know they are.
+            bench(g % "det", lambda: np.linalg.det(a), 20)
+            bench(g % "inv", lambda: np.linalg.inv(a), 20)
 PY
 else
   echo "numpy not found (/usr/bin/python3 -c 'import numpy' failed): numpy rows skipped" >&2
