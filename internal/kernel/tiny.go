@@ -368,12 +368,7 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 				xc[i] = fnma(a[i+k*n], xc[k], xc[i])
 			}
 		}
-		for k := n - 1; k >= 0; k-- {
-			xc[k] /= a[k+k*n]
-			for i := range k {
-				xc[i] = fnma(a[i+k*n], xc[k], xc[i])
-			}
-		}
+		backU(a[:], xc, n)
 		for i := range n {
 			ok = ok && finite(xc[i])
 		}
@@ -479,14 +474,20 @@ func tinyInvNorms[T float32 | float64](p *tinyArgs, l, n int, lu []T) {
 				y[i] = fnma(lu[i+k*n], y[k], y[i])
 			}
 		}
-		for k := n - 1; k >= 0; k-- {
-			y[k] /= lu[k+k*n]
-			for i := range k {
-				y[i] = fnma(lu[i+k*n], y[k], y[i])
-			}
-		}
+		backU(lu, y, n)
 	}
 	tinyNorms(p, l, 2, n, inv[:])
+}
+
+// backU solves U x = y in place in y, U the upper triangle of the n x n
+// column-major u, as the kernels do (gentiny's backU).
+func backU[T float32 | float64](u, y []T, n int) {
+	for k := n - 1; k >= 0; k-- {
+		y[k] /= u[k+k*n]
+		for i := range k {
+			y[i] = fnma(u[i+k*n], y[k], y[i])
+		}
+	}
 }
 
 func storeA[T float32 | float64](pa unsafe.Pointer, p *tinyArgs, n int, a []T) {

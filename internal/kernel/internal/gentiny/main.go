@@ -363,7 +363,7 @@ func (g *gen) storeA(off func(i, j int) int, keep func(i, j int) bool) {
 	})
 	g.ins("JMP", done)
 	fmt.Fprintf(&g.b, "%s:\n", slow)
-	g.storeLanes(offA, offARS, offACS, offAIX, g.n, g.n, false, off, keep)
+	g.storeLanes(offA, offARS, offACS, offAIX, g.n, false, off, keep)
 	fmt.Fprintf(&g.b, "%s:\n", done)
 }
 
@@ -395,7 +395,7 @@ func (g *gen) storeB() {
 	g.ins("JNZ", loop)
 	g.ins("JMP", done)
 	fmt.Fprintf(&g.b, "%s:\n", slow)
-	g.storeLanes(offB, offBRS, offBCS, offBIX, g.n, 0, true, nil, nil)
+	g.storeLanes(offB, offBRS, offBCS, offBIX, g.n, true, nil, nil)
 	fmt.Fprintf(&g.b, "%s:\n", done)
 }
 
@@ -747,10 +747,10 @@ func (g *gen) mov() string {
 
 // storeLanes stores, for every lane whose bit in R13 is clear, the
 // elements of the scratch area sel(i, j) (at scratch offset off(i, j),
-// rows x cols, only where keep(i, j)) to the operand at ptrOff with
-// strides rsOff, csOff and lane offsets ixOff. cols may be the runtime
-// nrhs (colsReg set): then the scratch columns are n*32 apart.
-func (g *gen) storeLanes(ptrOff, rsOff, csOff, ixOff int, rows, cols int, colsReg bool, off func(i, j int) int, keep func(i, j int) bool) {
+// n x n, only where keep(i, j); or rows x nrhs, the runtime count, when
+// colsReg is set: then the scratch columns are n*32 apart) to the operand
+// at ptrOff with strides rsOff, csOff and lane offsets ixOff.
+func (g *gen) storeLanes(ptrOff, rsOff, csOff, ixOff int, rows int, colsReg bool, off func(i, j int) int, keep func(i, j int) bool) {
 	for l := 0; l < g.t.lanes; l++ {
 		skip := g.newLabel()
 		g.ins("BTQ", fmt.Sprintf("$%d", l), "R13")
@@ -778,27 +778,10 @@ func (g *gen) storeLanes(ptrOff, rsOff, csOff, ixOff int, rows, cols int, colsRe
 			g.ins("DECQ", "R9")
 			g.ins("JNZ", loop)
 		} else {
-			for j := 0; j < cols; j++ {
-				g.ins("MOVQ", "AX", "R8")
-				last := -1
-				for i := 0; i < rows; i++ {
-					if keep(i, j) {
-						last = i
-					}
-				}
-				for i := 0; i <= last; i++ {
-					if keep(i, j) {
-						g.ins(g.mov(), fmt.Sprintf("%d(DI)", off(i, j)+l*g.t.size), "R11")
-						g.ins(g.mov(), "R11", "(R8)")
-					}
-					if i < last {
-						g.ins("ADDQ", "CX", "R8")
-					}
-				}
-				if j < cols-1 {
-					g.ins("ADDQ", "DX", "AX")
-				}
-			}
+			g.contiguous(keep, func(i, j int, addr string) {
+				g.ins(g.mov(), fmt.Sprintf("%d(DI)", off(i, j)+l*g.t.size), "R11")
+				g.ins(g.mov(), "R11", addr)
+			})
 		}
 		fmt.Fprintf(&g.b, "%s:\n", skip)
 	}
