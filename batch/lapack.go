@@ -206,14 +206,17 @@ func pivots(n int) func() []int32 { return func() []int32 { return make([]int32,
 // its b is left unchanged. A row-major matrix of a is factored through its
 // storage, which holds a^T (a^H when conjugated), without a copy: a then
 // holds the LU factors of a^T as lapack.Getrs(lapack.Trans, ...) reads
-// them. Systems of order n <= 16 with column-major
-// matrices are solved in one C loop per chunk with LAPACK's unblocked
-// algorithm (getf2 and the triangular solves) instead of one gesv call
-// each: the same method, a fraction of the cost (README), results equal
-// within rounding to gesv's. Ill-conditioned matrices (reciprocal
-// condition number below machine epsilon: lapack.CheckCondition) are
-// reported in the *Error with their solution written, unless
-// lapack.NoConditionCheck is passed.
+// them. Real systems of order 2 to 8 with column-major matrices run on
+// the tiny kernels (tinySolveMin: with the conditioning check every
+// order, without it from order 5 when they gather); other systems of
+// order n <= 16 with column-major matrices are solved in one C loop per
+// chunk with LAPACK's unblocked algorithm (getf2 and the triangular
+// solves) instead of one gesv call each: the same method, a fraction of
+// the cost (README), results equal within rounding to gesv's.
+// Ill-conditioned matrices (reciprocal condition number below machine
+// epsilon: lapack.CheckCondition) are reported in the *Error with their
+// solution written, unless lapack.NoConditionCheck is passed; on the
+// tiny kernels the check is made in their pass (tinyCond).
 func Solve[T Scalar](a, b views.View[T], opts ...Option) error {
 	const op = "batch.Solve"
 	shape, err := operands(op, []string{"a", "b"}, []views.View[T]{a, b})

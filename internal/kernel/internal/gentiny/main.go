@@ -5,14 +5,18 @@
 // scripts/test.sh fails when the checked-in files differ from its output.
 //
 // Each kernel is straight-line code for one order n: the matrices' lanes
-// are gathered (VGATHERQPD / VGATHERDPS, one element of every lane at a
-// time, any strides) into a 32-byte aligned scratch area in the frame,
-// where element (i, j) of every lane is one vector; the algorithm runs on
-// those vectors with the order's loops unrolled; each lane that is not
-// flagged is then stored back with scalar moves. A lane is flagged (bit l
-// of the result) when its computation met anything the slow path must
-// handle (a zero or non-positive pivot, a non-finite result, a determinant
-// outside the normal range); flagged lanes write nothing.
+// are read into a 32-byte aligned scratch area in the frame, where
+// element (i, j) of every lane is one vector, by the call's mode (whole
+// vectors transposed in registers for a compact run, one vector per
+// element for batch stride 1, VGATHERQPD / VGATHERDPS for any strides);
+// the algorithm runs on those vectors with the order's loops unrolled;
+// the lanes that are not flagged are then stored back the same way (lane
+// by lane with scalar moves when any lane is flagged or the mode
+// gathers). Solve and Inv also write the norms of each matrix and of
+// its inverse for the conditioning check when asked. A lane is flagged
+// (bit l of the result) when its computation met anything the slow path
+// must handle (a zero or non-positive pivot, a non-finite result, a
+// determinant outside the normal range); flagged lanes write nothing.
 package main
 
 import (
