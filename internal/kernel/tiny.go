@@ -178,16 +178,19 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 			p.b = unsafe.Add(b.P, g*b.BS*size)
 		}
 		live := min(lanes, count-g)
-		p.mode, p.bseq = tinyGather, 0
-		if live == lanes {
-			p.mode, p.bseq = mode, bseq
-		}
-		for l := range lanes {
-			// Lanes past the end repeat the last matrix: every lane is
-			// gathered before any is stored, so they store what it does.
-			t := min(l, live-1)
-			p.aix[l], p.bix[l] = int64(t*a.BS*size), int64(t*b.BS*size)
-			p.aix4[l], p.bix4[l] = int32(t*a.BS*size), int32(t*b.BS*size)
+		if g == 0 || live < lanes { // the lane offsets: the same for every full group
+			p.mode, p.bseq = tinyGather, 0
+			if live == lanes {
+				p.mode, p.bseq = mode, bseq
+			}
+			for l := range lanes {
+				// Lanes past the end repeat the last matrix: every lane
+				// is gathered before any is stored, so they store what it
+				// does.
+				t := min(l, live-1)
+				p.aix[l], p.bix[l] = int64(t*a.BS*size), int64(t*b.BS*size)
+				p.aix4[l], p.bix4[l] = int32(t*a.BS*size), int32(t*b.BS*size)
+			}
 		}
 		var flags int
 		if k != nil {
@@ -198,6 +201,9 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 					flags |= 1 << l
 				}
 			}
+		}
+		if flags == 0 && op != TinyDet && check == nil {
+			continue
 		}
 		for l := range live {
 			if op == TinyDet {
