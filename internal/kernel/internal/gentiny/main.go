@@ -489,8 +489,9 @@ func (g *gen) cholesky() {
 // the first element of largest magnitude in the column, a swap of whole
 // rows, scaling by the reciprocal of the pivot, a rank-1 update); piv(k)
 // receives each lane's pivot row as a float. A zero pivot clears the
-// lane's ok bit.
-func (g *gen) lu() {
+// lane's ok bit. With trailing set only the columns from k on are
+// swapped: enough for the determinant, which reads U's diagonal alone.
+func (g *gen) lu(trailing bool) {
 	n := g.n
 	g.ins(g.op("VMOVU"), g.c(cAbs), "Y10")
 	for k := 0; k < n; k++ {
@@ -513,7 +514,11 @@ func (g *gen) lu() {
 		for i := k + 1; i < n; i++ {
 			g.ins(g.op("VCMP"), "$0", g.c(cIdx+32*i), "Y9", y(i-k-1))
 		}
-		for j := 0; j < n; j++ {
+		j0 := 0
+		if trailing {
+			j0 = k
+		}
+		for j := j0; j < n; j++ {
 			g.ins(g.op("VMOVA"), g.a(k, j), "Y7")
 			g.ins(g.op("VMOVA"), "Y7", "Y8")
 			for i := k + 1; i < n; i++ {
@@ -859,7 +864,7 @@ func (g *gen) solve() {
 	g.prologue("solve")
 	g.loadA(false)
 	g.ifCond(func() { g.norms(g.a, condA) })
-	g.lu()
+	g.lu(false)
 	g.rhsLoop(g.luSolve)
 	g.ifCond(g.invNorms)
 	g.flags()
@@ -873,7 +878,7 @@ func (g *gen) inv() {
 	g.prologue("inv")
 	g.loadA(false)
 	g.ifCond(func() { g.norms(g.a, condA) })
-	g.lu()
+	g.lu(false)
 	for c := 0; c < n; c++ {
 		g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()+c*n*32), "R10")
 		for i := 0; i < n; i++ {
@@ -898,7 +903,7 @@ func (g *gen) inv() {
 func (g *gen) det() {
 	g.prologue("det")
 	g.loadA(false)
-	g.lu()
+	g.lu(true)
 	g.ins(g.op("VMOVA"), "Y14", "Y0")
 	for k := 0; k < g.n; k++ {
 		g.ins(g.op("VMUL"), g.a(k, k), "Y0", "Y0")
