@@ -305,69 +305,55 @@ func (g *gen) loadA(lower bool) {
 	if lower {
 		keep = func(i, j int) bool { return i >= j }
 	}
-	gather, contig, done := g.newLabel(), g.newLabel(), g.newLabel()
-	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offMode), "BX")
-	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offA), "AX")
-	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeGather))
-	g.ins("JEQ", gather)
-	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeContiguous))
-	g.ins("JEQ", contig)
-	if g.compactOK() {
-		tr := g.newLabel()
-		g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeCompactT))
-		g.ins("JEQ", tr)
-		g.compactLoad(false)
-		g.ins("JMP", done)
-		fmt.Fprintf(&g.b, "%s:\n", tr)
-		g.compactLoad(true)
-		g.ins("JMP", done)
-	}
-	fmt.Fprintf(&g.b, "%s:\n", contig)
-	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offARS), "CX")
-	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offACS), "DX")
-	g.contiguous(keep, func(i, j int, addr string) {
+	g.byMode(false, keep, g.compactLoad, func(i, j int, addr string) {
 		g.ins(g.op("VMOVU"), addr, "Y0")
 		g.ins(g.op("VMOVA"), "Y0", g.a(i, j))
-	})
-	g.ins("JMP", done)
-	fmt.Fprintf(&g.b, "%s:\n", gather)
-	g.gatherA(lower)
-	fmt.Fprintf(&g.b, "%s:\n", done)
+	}, func() { g.gatherA(lower) })
 }
 
 // storeA writes the scratch elements off(i, j) where keep(i, j) to a's
 // lanes whose bit in R13 is clear: whole vectors when no lane is flagged
 // and the mode allows, else lane by lane.
 func (g *gen) storeA(off func(i, j int) int, keep func(i, j int) bool) {
-	slow, contig, done := g.newLabel(), g.newLabel(), g.newLabel()
+	g.byMode(true, keep, func(trans bool) { g.compactStore(trans, off, keep) }, func(i, j int, addr string) {
+		g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), "Y0")
+		g.ins(g.op("VMOVU"), "Y0", addr)
+	}, func() { g.storeLanes(offA, offARS, offACS, offAIX, g.n, false, off, keep) })
+}
+
+// byMode dispatches on the call's mode (BX) with AX a's lane group:
+// compact(trans) for the compact modes, at(i, j, address) for each kept
+// element of a group with batch stride 1, other when the mode gathers
+// (and, for a store, when any lane is flagged: R13 not zero).
+func (g *gen) byMode(store bool, keep func(i, j int) bool, compact func(trans bool), at func(i, j int, addr string), other func()) {
+	otherL, contig, done := g.newLabel(), g.newLabel(), g.newLabel()
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offMode), "BX")
-	g.ins("TESTQ", "R13", "R13")
-	g.ins("JNE", slow)
+	if store {
+		g.ins("TESTQ", "R13", "R13")
+		g.ins("JNE", otherL)
+	}
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offA), "AX")
 	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeGather))
-	g.ins("JEQ", slow)
+	g.ins("JEQ", otherL)
 	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeContiguous))
 	g.ins("JEQ", contig)
 	if g.compactOK() {
 		tr := g.newLabel()
 		g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeCompactT))
 		g.ins("JEQ", tr)
-		g.compactStore(false, off, keep)
+		compact(false)
 		g.ins("JMP", done)
 		fmt.Fprintf(&g.b, "%s:\n", tr)
-		g.compactStore(true, off, keep)
+		compact(true)
 		g.ins("JMP", done)
 	}
 	fmt.Fprintf(&g.b, "%s:\n", contig)
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offARS), "CX")
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offACS), "DX")
-	g.contiguous(keep, func(i, j int, addr string) {
-		g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), "Y0")
-		g.ins(g.op("VMOVU"), "Y0", addr)
-	})
+	g.contiguous(keep, at)
 	g.ins("JMP", done)
-	fmt.Fprintf(&g.b, "%s:\n", slow)
-	g.storeLanes(offA, offARS, offACS, offAIX, g.n, false, off, keep)
+	fmt.Fprintf(&g.b, "%s:\n", otherL)
+	other()
 	fmt.Fprintf(&g.b, "%s:\n", done)
 }
 
