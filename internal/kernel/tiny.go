@@ -369,7 +369,9 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 			}
 		}
 	}
-	solve := func(xc []T) {
+	// solve runs getrs on xc; rec, when not nil, holds the reciprocals of
+	// U's diagonal to multiply by (Inv) instead of dividing.
+	solve := func(xc, rec []T) {
 		for k := range n - 1 {
 			if piv[k] != k {
 				xc[k], xc[piv[k]] = xc[piv[k]], xc[k]
@@ -380,7 +382,7 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 				xc[i] = fnma(a[i+k*n], xc[k], xc[i])
 			}
 		}
-		backU(a[:], xc, n)
+		backU(a[:], xc, rec, n)
 		for i := range n {
 			ok = ok && finite(xc[i])
 		}
@@ -392,7 +394,7 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 			for i := range n {
 				xc[i] = *at[T](pb, i*p.brs+c*p.bcs)
 			}
-			solve(xc)
+			solve(xc, nil)
 		}
 		if p.cond != nil {
 			tinyInvNorms(p, l, n, a[:])
@@ -402,10 +404,11 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 			storeRHS(pb, p, n, nrhs, x[:])
 		}
 	case TinyInv:
+		rec := recips(a[:], n)
 		for c := range n {
 			xc := x[c*n : c*n+n]
 			xc[c] = 1
-			solve(xc)
+			solve(xc, rec[:n])
 		}
 		if p.cond != nil {
 			tinyNorms(p, l, 2, n, x[:])
@@ -478,6 +481,7 @@ func tinyNorms[T float32 | float64](p *tinyArgs, l, k, n int, m []T) {
 // (A^-1 with its columns permuted) one column at a time.
 func tinyInvNorms[T float32 | float64](p *tinyArgs, l, n int, lu []T) {
 	var inv [maxTiny * maxTiny]T
+	rec := recips(lu, n)
 	for c := range n {
 		y := inv[c*n : c*n+n]
 		y[c] = 1
@@ -486,16 +490,31 @@ func tinyInvNorms[T float32 | float64](p *tinyArgs, l, n int, lu []T) {
 				y[i] = fnma(lu[i+k*n], y[k], y[i])
 			}
 		}
-		backU(lu, y, n)
+		backU(lu, y, rec[:n], n)
 	}
 	tinyNorms(p, l, 2, n, inv[:])
 }
 
+// recips returns the reciprocals of the diagonal of the n x n
+// column-major u.
+func recips[T float32 | float64](u []T, n int) [maxTiny]T {
+	var r [maxTiny]T
+	for k := range n {
+		r[k] = 1 / u[k+k*n]
+	}
+	return r
+}
+
 // backU solves U x = y in place in y, U the upper triangle of the n x n
-// column-major u, as the kernels do (gentiny's backU).
-func backU[T float32 | float64](u, y []T, n int) {
+// column-major u, as the kernels do (gentiny's backU): dividing by U's
+// diagonal, or multiplying by its reciprocals rec when not nil.
+func backU[T float32 | float64](u, y, rec []T, n int) {
 	for k := n - 1; k >= 0; k-- {
-		y[k] /= u[k+k*n]
+		if rec != nil {
+			y[k] *= rec[k]
+		} else {
+			y[k] /= u[k+k*n]
+		}
 		for i := range k {
 			y[i] = fnma(u[i+k*n], y[k], y[i])
 		}

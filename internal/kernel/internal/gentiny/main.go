@@ -111,7 +111,8 @@ func (g *gen) aoff(i, j int) int { return (i + j*g.n) * 32 }
 func (g *gen) xoff() int         { return g.n * g.n * 32 }
 func (g *gen) poff() int         { return g.xoff() + g.n*maxRHS*32 }
 func (g *gen) roff() int         { return g.poff() + g.n*32 }
-func (g *gen) frame() int        { return g.roff() + g.n*32 + 32 }
+func (g *gen) doff() int         { return g.roff() + g.n*32 }
+func (g *gen) frame() int        { return g.doff() + g.n*32 + 32 }
 
 func (g *gen) a(i, j int) string { return fmt.Sprintf("%d(DI)", g.aoff(i, j)) }
 func (g *gen) piv(k int) string  { return fmt.Sprintf("%d(DI)", g.poff()+32*k) }
@@ -535,8 +536,9 @@ func (g *gen) lu(trailing bool) {
 }
 
 // luSolve solves with the LU factors for the column at R10 (getrs: the
-// row swaps in order, L then U), checking the solution is finite.
-func (g *gen) luSolve() {
+// row swaps in order, L then U; backU's recip), checking the solution is
+// finite.
+func (g *gen) luSolve(recip bool) {
 	n := g.n
 	x := func(i int) string { return fmt.Sprintf("%d(R10)", 32*i) }
 	for k := 0; k < n-1; k++ {
@@ -563,17 +565,33 @@ func (g *gen) luSolve() {
 			g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), y(i))
 		}
 	}
-	g.backU()
+	g.backU(recip)
 	for i := 0; i < n; i++ {
 		g.finite(y(i))
 		g.ins(g.op("VMOVA"), y(i), x(i))
 	}
 }
 
-// backU solves U x = y for y in Y0..Y(n-1), U the A area's upper triangle.
-func (g *gen) backU() {
+// recips leaves the reciprocals of U's diagonal in the D area, for the
+// n substitutions of Inv and of the check's inverse (n divisions instead
+// of n*n; LAPACK's trtri also inverts by the diagonal's reciprocals).
+func (g *gen) recips() {
+	for k := 0; k < g.n; k++ {
+		g.ins(g.op("VDIV"), g.a(k, k), "Y14", "Y0")
+		g.ins(g.op("VMOVA"), "Y0", fmt.Sprintf("%d(DI)", g.doff()+32*k))
+	}
+}
+
+// backU solves U x = y for y in Y0..Y(n-1), U the A area's upper
+// triangle, dividing by its diagonal or (recip) multiplying by the
+// reciprocals recips left.
+func (g *gen) backU(recip bool) {
 	for k := g.n - 1; k >= 0; k-- {
-		g.ins(g.op("VDIV"), g.a(k, k), y(k), y(k))
+		if recip {
+			g.ins(g.op("VMUL"), fmt.Sprintf("%d(DI)", g.doff()+32*k), y(k), y(k))
+		} else {
+			g.ins(g.op("VDIV"), g.a(k, k), y(k), y(k))
+		}
 		for i := 0; i < k; i++ {
 			g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), y(i))
 		}
@@ -675,6 +693,7 @@ func (g *gen) norms(el func(i, j int) string, dst int) {
 func (g *gen) invNorms() {
 	n := g.n
 	r := func(i int) string { return fmt.Sprintf("%d(DI)", g.roff()+32*i) }
+	g.recips()
 	for c := 0; c < n; c++ {
 		for i := 0; i < n; i++ {
 			src := "Y15"
@@ -688,7 +707,7 @@ func (g *gen) invNorms() {
 				g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), y(i))
 			}
 		}
-		g.backU()
+		g.backU(true)
 		g.ins(g.op("VMOVU"), g.c(cAbs), "Y10")
 		for i := 0; i < n; i++ {
 			g.ins(g.op("VAND"), y(i), "Y10", y(i))
@@ -851,7 +870,7 @@ func (g *gen) solve() {
 	g.loadA(false)
 	g.ifCond(func() { g.norms(g.a, condA) })
 	g.lu(false)
-	g.rhsLoop(g.luSolve)
+	g.rhsLoop(func() { g.luSolve(false) })
 	g.ifCond(g.invNorms)
 	g.flags()
 	g.storeA(g.aoff, all)
@@ -865,6 +884,7 @@ func (g *gen) inv() {
 	g.loadA(false)
 	g.ifCond(func() { g.norms(g.a, condA) })
 	g.lu(false)
+	g.recips()
 	for c := 0; c < n; c++ {
 		g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()+c*n*32), "R10")
 		for i := 0; i < n; i++ {
@@ -874,7 +894,7 @@ func (g *gen) inv() {
 			}
 			g.ins(g.op("VMOVA"), src, fmt.Sprintf("%d(R10)", 32*i))
 		}
-		g.luSolve()
+		g.luSolve(true)
 	}
 	g.ifCond(func() { g.norms(func(i, j int) string { return fmt.Sprintf("%d(DI)", g.xoff()+(i+j*n)*32) }, condInv) })
 	g.flags()
