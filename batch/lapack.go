@@ -206,14 +206,17 @@ func pivots(n int) func() []int32 { return func() []int32 { return make([]int32,
 // its b is left unchanged. A row-major matrix of a is factored through its
 // storage, which holds a^T (a^H when conjugated), without a copy: a then
 // holds the LU factors of a^T as lapack.Getrs(lapack.Trans, ...) reads
-// them. Systems of order n <= 16 with column-major
-// matrices are solved in one C loop per chunk with LAPACK's unblocked
-// algorithm (getf2 and the triangular solves) instead of one gesv call
-// each: the same method, a fraction of the cost (README), results equal
-// within rounding to gesv's. Ill-conditioned matrices (reciprocal
-// condition number below machine epsilon: lapack.CheckCondition) are
-// reported in the *Error with their solution written, unless
-// lapack.NoConditionCheck is passed.
+// them. Real systems of order 2 to 8 with column-major matrices run on
+// the tiny kernels (tinySolveMin: with the conditioning check every
+// order, without it from order 5 when they gather); other systems of
+// order n <= 16 with column-major matrices are solved in one C loop per
+// chunk with LAPACK's unblocked algorithm (getf2 and the triangular
+// solves) instead of one gesv call each: the same method, a fraction of
+// the cost (README), results equal within rounding to gesv's.
+// Ill-conditioned matrices (reciprocal condition number below machine
+// epsilon: lapack.CheckCondition) are reported in the *Error with their
+// solution written, unless lapack.NoConditionCheck is passed; on the
+// tiny kernels the check is made in their pass (tinyCond).
 func Solve[T Scalar](a, b views.View[T], opts ...Option) error {
 	const op = "batch.Solve"
 	shape, err := operands(op, []string{"a", "b"}, []views.View[T]{a, b})
@@ -231,6 +234,9 @@ func Solve[T Scalar](a, b views.View[T], opts ...Option) error {
 		return err
 	}
 	check := !policy.Configure(opts).NoCondCheck
+	if _, _, rowMajor := storage(first(a)); !rowMajor && n >= tinySolveMin(check, tinyVectorized(a)) && tinyApplies[T](n, opts) && b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= kernel.MaxTinyRHS {
+		return tinySolve(op, shape, n, a, b, check, opts)
+	}
 	var norms []float64
 	if check {
 		norms = batchNorms(a, shape, opts)
@@ -242,24 +248,38 @@ func Solve[T Scalar](a, b views.View[T], opts ...Option) error {
 	return err
 }
 
-// solveBatch is Solve's computation on the checked batches, by the
-// tiny kernels, stridedSolve's C loop or per matrix.
-func solveBatch[T Scalar](op string, shape []int, n int, a, b views.View[T], opts []Option) error {
-	// The tiny kernels solve in one pass over the batch from order 5 (at
-	// orders 3 and 4 the C loop of stridedSolve measured faster: README).
-	if _, _, rowMajor := storage(first(a)); !rowMajor && n >= tinySolveMin && tinyApplies[T](n, opts) && b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= kernel.MaxTinyRHS {
-		ta, tb := tinyOf(a, false), tinyOf(b, false)
-		return tiny(op, kernel.TinySolve, shape, ta, &tb, nil, func(t int) error {
-			// The system as stridedSolve solves it: a run of one.
-			ra := runView(a, matrixAt(a, shape, t).Layout().Offset()-a.Layout().Offset(), 1, 0)
-			rb := runView(b, matrixAt(b, shape, t).Layout().Offset()-b.Layout().Offset(), 1, 0)
-			failed, err := lapack.GesvStrided(ra, rb, opts...)
-			if err == nil && failed[0] != nil {
-				err = failed[0]
-			}
-			return err
-		})
+// tinySolve is Solve on the tiny kernels, with the conditioning check in
+// their pass when check is set.
+func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], check bool, opts []Option) error {
+	var tc *tinyCond
+	if check {
+		tc = &tinyCond{exact: func(t int, anorm float64) error {
+			return lapack.CheckCondition(op, lapack.OneNorm, matrixAt(a, shape, t), anorm, opts...)
+		}}
 	}
+	ta, tb := tinyOf(a, false), tinyOf(b, false)
+	return tiny(op, kernel.TinySolve, shape, ta, &tb, nil, tc, func(t int) error {
+		var anorm float64
+		if tc != nil {
+			anorm = matrixNorm(matrixAt(a, shape, t), opts)
+		}
+		// The system as stridedSolve solves it: a run of one.
+		ra := runView(a, matrixAt(a, shape, t).Layout().Offset()-a.Layout().Offset(), 1, 0)
+		rb := runView(b, matrixAt(b, shape, t).Layout().Offset()-b.Layout().Offset(), 1, 0)
+		failed, err := lapack.GesvStrided(ra, rb, opts...)
+		if err == nil && failed[0] != nil {
+			err = failed[0]
+		}
+		if err == nil && tc != nil {
+			err = tc.exact(t, anorm)
+		}
+		return err
+	})
+}
+
+// solveBatch is Solve's computation on the checked batches, by
+// stridedSolve's C loop or per matrix.
+func solveBatch[T Scalar](op string, shape []int, n int, a, b views.View[T], opts []Option) error {
 	if done, err := stridedSolve(op, shape, a, b, opts); done {
 		return err
 	}
@@ -417,10 +437,6 @@ func Inv[T Scalar](a views.View[T], opts ...Option) error {
 		return err
 	}
 	check := !policy.Configure(opts).NoCondCheck
-	var norms []float64
-	if check {
-		norms = batchNorms(a, shape, opts)
-	}
 	inv := func(m views.View[T], ipiv []int32) error {
 		// The inverse of a row-major matrix's storage a^T is (a^-1)^T:
 		// inverting the storage in place inverts the matrix. No copy.
@@ -433,16 +449,36 @@ func Inv[T Scalar](a views.View[T], opts ...Option) error {
 		return lapack.Getri(m, ipiv, opts...)
 	}
 	if tinyApplies[T](n, opts) {
-		// Row-major matrices through their storage, as below.
+		// Row-major matrices through their storage, as below; the check
+		// in the kernels' pass.
 		_, _, rowMajor := storage(first(a))
-		err = tiny(op, kernel.TinyInv, shape, tinyOf(a, rowMajor), nil, nil, func(t int) error {
-			return inv(matrixAt(a, shape, t), make([]int32, n))
-		})
-	} else {
-		err = perMatrix(op, shape, []views.View[T]{a}, n*n*n, pivots(n), func(_ int, m []views.View[T], ipiv []int32) error {
-			return inv(m[0], ipiv)
+		var tc *tinyCond
+		if check {
+			tc = &tinyCond{inf: rowMajor, exact: func(t int, anorm float64) error {
+				s, norm := factored(matrixAt(a, shape, t))
+				return lapack.CheckInverse(op, norm, s, anorm, opts...)
+			}}
+		}
+		return tiny(op, kernel.TinyInv, shape, tinyOf(a, rowMajor), nil, nil, tc, func(t int) error {
+			m := matrixAt(a, shape, t)
+			var anorm float64
+			if tc != nil {
+				anorm = matrixNorm(m, opts)
+			}
+			err := inv(m, make([]int32, n))
+			if err == nil && tc != nil {
+				err = tc.exact(t, anorm)
+			}
+			return err
 		})
 	}
+	var norms []float64
+	if check {
+		norms = batchNorms(a, shape, opts)
+	}
+	err = perMatrix(op, shape, []views.View[T]{a}, n*n*n, pivots(n), func(_ int, m []views.View[T], ipiv []int32) error {
+		return inv(m[0], ipiv)
+	})
 	if check {
 		err = conditioned(op, shape, a, norms, err, true, opts)
 	}
@@ -461,7 +497,7 @@ func Cholesky[T Scalar](uplo Uplo, a views.View[T], opts ...Option) error {
 	n, _ := dims(a)
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) {
 		// The upper triangle is the lower one of the transpose.
-		return tiny(op, kernel.TinyCholesky, shape, tinyOf(a, uplo == Upper), nil, nil, func(t int) error {
+		return tiny(op, kernel.TinyCholesky, shape, tinyOf(a, uplo == Upper), nil, nil, nil, func(t int) error {
 			return lapack.Potrf(uplo, matrixAt(a, shape, t), opts...)
 		})
 	}
@@ -485,7 +521,7 @@ func CholeskySolve[T Scalar](uplo Uplo, f, b views.View[T], opts ...Option) erro
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) && b.Rank() >= 2 && b.Layout().Dim(0) == n &&
 		b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= kernel.MaxTinyRHS {
 		tb := tinyOf(b, false)
-		return tiny(op, kernel.TinyCholeskySolve, shape, tinyOf(f, uplo == Upper), &tb, nil, func(t int) error {
+		return tiny(op, kernel.TinyCholeskySolve, shape, tinyOf(f, uplo == Upper), &tb, nil, nil, func(t int) error {
 			return lapack.Potrs(uplo, matrixAt(f, shape, t), matrixAt(b, shape, t), opts...)
 		})
 	}
@@ -551,7 +587,7 @@ func LogDet[T Scalar](a views.View[T], opts ...Option) (logAbs []float64, sign [
 		_, _, rowMajor := storage(first(a))
 		det := make([]T, total)
 		slow := make([]bool, total)
-		err = tiny(op, kernel.TinyDet, shape, tinyOf(a, rowMajor), nil, det, func(t int) error {
+		err = tiny(op, kernel.TinyDet, shape, tinyOf(a, rowMajor), nil, det, nil, func(t int) error {
 			slow[t] = true
 			var err error
 			logAbs[t], sign[t], err = lapack.LogDet(matrixAt(a, shape, t), opts...)
@@ -584,7 +620,7 @@ func Det[T Scalar](a views.View[T], opts ...Option) ([]T, error) {
 	det := make([]T, count(shape))
 	if n == a.Layout().Dim(1) && tinyApplies[T](n, opts) {
 		_, _, rowMajor := storage(first(a))
-		err = tiny(op, kernel.TinyDet, shape, tinyOf(a, rowMajor), nil, det, func(t int) error {
+		err = tiny(op, kernel.TinyDet, shape, tinyOf(a, rowMajor), nil, det, nil, func(t int) error {
 			var err error
 			det[t], err = lapack.Det(matrixAt(a, shape, t), opts...)
 			return err

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/cond"
 	"github.com/lapis-go/lapis/internal/kernel"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/lapack"
@@ -39,12 +40,36 @@ func tinyOf[T Scalar](v views.View[T], transpose bool) tinyOperand[T] {
 	return o
 }
 
+// tinySolveMin returns the smallest order Solve gives the kernels, with
+// the conditioning check (check) or without, for a batch whose lane
+// groups the kernels read with whole-vector loads (vectorized:
+// tinyVectorized) or gather. Measured (BenchmarkTinySolvePath, README):
+// on whole-vector loads the kernels are faster than lapack.GesvStrided's
+// C loop from order 2; gathering, the C loop is faster below order 5.
+// With the check, the kernels (which make it in their pass) are faster
+// from order 2 either way: the C loop is followed by the check in Go.
+func tinySolveMin(check, vectorized bool) int {
+	if check || vectorized {
+		return kernel.MinTiny
+	}
+	return 5
+}
+
+// tinyVectorized reports whether the kernels read a's matrices (order n,
+// type T) with whole-vector loads: a compact column-major batch [n, n,
+// B...] or one whose first batch axis has stride 1.
+func tinyVectorized[T Scalar](a views.View[T]) bool {
+	l := a.Layout()
+	if l.Rank() < 3 {
+		return false
+	}
+	n, s := l.Dim(0), l.Stride(2)
+	lanes := 32 / int(unsafe.Sizeof(*new(T)))
+	return s == 1 || s == n*n && n*n >= lanes && l.Stride(0) == 1 && l.Stride(1) == n
+}
+
 // tinyApplies reports whether the kernels take a batch of order n of
 // element type T in a call with options opts.
-// tinySolveMin is the smallest order Solve gives the kernels: below it
-// lapack.GesvStrided's C loop measured faster (10000 systems, n = 4: 0.75
-// against 1.47 ms; n = 8: 7.5 against 3.2 ms; README).
-const tinySolveMin = 5
 
 func tinyApplies[T Scalar](n int, opts []Option) bool {
 	switch any(*new(T)).(type) {
@@ -55,21 +80,43 @@ func tinyApplies[T Scalar](n int, opts []Option) bool {
 	return n >= kernel.MinTiny && n <= kernel.MaxTiny && policy.Configure(opts).Path != policy.PathC
 }
 
+// tinyCond is the conditioning check of a tiny Solve or Inv, made in the
+// kernels' pass: they take each matrix's norm as they read it and its
+// inverse's (Inv's result; for Solve from the LU factors), and the
+// matrices whose 1 / (||A|| ||A^-1||) they find below condMargin times
+// the threshold go to exact (lapack.CheckCondition or CheckInverse, with
+// the kernel's ||A||), which decides as the per-matrix check does. inf
+// selects infinity norms: the kernels read a row-major batch's storage,
+// whose infinity norm the check takes (factored). Matrices the kernels
+// flag are checked by the slow path itself.
+type tinyCond struct {
+	inf   bool
+	exact func(t int, anorm float64) error
+}
+
+// condMargin is how far above the check's threshold (epsilon / 2) a
+// kernel's reciprocal condition number sends its matrix to the exact
+// check: the kernels' inverse (FMA, another order of operations) is not
+// the one the check computes, and near the threshold it has few correct
+// digits.
+const condMargin = 16
+
 // tiny runs op on the batch (a, and b for the solves) of batch shape
 // shape with the kernels, det receiving TinyDet's determinants, and
 // slow(t) on every matrix they flag (in the chunk that met it); the
-// errors slow returns are gathered as perMatrix gathers them. The caller
-// has checked tinyApplies.
-func tiny[T Scalar](op string, k kernel.TinyOp, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, slow func(t int) error) error {
+// errors slow returns are gathered as perMatrix gathers them. tc, when
+// not nil, adds Solve's and Inv's conditioning check. The caller has
+// checked tinyApplies.
+func tiny[T Scalar](op string, k kernel.TinyOp, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, tc *tinyCond, slow func(t int) error) error {
 	switch any(*new(T)).(type) {
 	case float64:
-		return tinyRun[T, float64](op, k, shape, a, b, det, slow)
+		return tinyRun[T, float64](op, k, shape, a, b, det, tc, slow)
 	default:
-		return tinyRun[T, float32](op, k, shape, a, b, det, slow)
+		return tinyRun[T, float32](op, k, shape, a, b, det, tc, slow)
 	}
 }
 
-func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, slow func(t int) error) error {
+func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, tc *tinyCond, slow func(t int) error) error {
 	total := count(shape)
 	if total == 0 {
 		return nil
@@ -105,6 +152,10 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 	run(chunks, func(ch int) {
 		lo, hi := ch*total/chunks, (ch+1)*total/chunks
 		var flagged []int
+		var check *kernel.TinyCheck
+		if tc != nil {
+			check = &kernel.TinyCheck{Inf: tc.inf, Thresh: condMargin * cond.Eps[F]() / 2}
+		}
 		for t := lo; t < hi; {
 			cnt := min(hi-t, d0-t%d0)
 			var am, bm kernel.Mat
@@ -128,17 +179,24 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 			if dets != nil {
 				d = dets[t : t+cnt]
 			}
-			from := len(flagged)
-			flagged = kernel.Tiny(k, n, cnt, am, bm, nrhs, d, flagged)
+			from, ifrom := len(flagged), 0
+			if check != nil {
+				ifrom = len(check.Ill)
+			}
+			flagged = kernel.Tiny(k, n, cnt, am, bm, nrhs, d, check, flagged)
 			for i := from; i < len(flagged); i++ {
 				flagged[i] += t
 			}
+			if check != nil {
+				for i := ifrom; i < len(check.Ill); i++ {
+					check.Ill[i].T += t
+				}
+			}
 			t += cnt
 		}
-		for _, t := range flagged {
-			err := slow(t)
+		record := func(t int, err error) {
 			if err == nil {
-				continue
+				return
 			}
 			mu.Lock()
 			var le *lapack.Error
@@ -148,6 +206,14 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 				fatal = err
 			}
 			mu.Unlock()
+		}
+		for _, t := range flagged {
+			record(t, slow(t))
+		}
+		if check != nil {
+			for _, c := range check.Ill {
+				record(c.T, tc.exact(c.T, c.ANorm))
+			}
 		}
 	})
 	if fatal != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
@@ -18,9 +19,10 @@ import (
 // per-matrix lapack) for every order 1 to 9 around the kernels' 2..8,
 // batch sizes that are not a multiple of the lane count, column-major,
 // row-major and batch-innermost layouts, and bad matrices (not positive
-// definite, singular, NaN, Inf) in the middle and in the last (tail)
-// lane: the same failed indices with the same lapack.Error kinds and
-// Index, and results within rounding.
+// definite, singular, NaN, Inf, ill-conditioned for Solve's and Inv's
+// check, or just above its threshold) in the middle and in the last
+// (tail) lane: the same failed indices with the same lapack.Error kinds
+// and Index, and results within rounding.
 func TestTiny(t *testing.T) {
 	tm.ForTypes(t, testTiny[float32], testTiny[float64])
 }
@@ -44,7 +46,7 @@ func testTiny[T float32 | float64](t *testing.T) {
 	for n := 1; n <= 9; n++ {
 		for _, count := range []int{1, 3, 9, 17} {
 			for layout := range 3 {
-				for _, bad := range []string{"", "neg", "zero", "nan", "inf"} {
+				for _, bad := range []string{"", "neg", "zero", "nan", "inf", "ill", "poor"} {
 					if bad != "" && count < 3 {
 						continue
 					}
@@ -74,6 +76,27 @@ func testTiny[T float32 | float64](t *testing.T) {
 							break
 						}
 						k := min(n-1, 1+m%2)
+						if bad == "ill" || bad == "poor" {
+							// The identity with s at (k, k): reciprocal
+							// condition number s exactly, 2^-17 (ill) or
+							// 2^3 (poor: a candidate of the kernels'
+							// check that the exact check clears) times
+							// epsilon / 2.
+							s := math.Ldexp(tm.Eps[T]()/2, map[string]int{"ill": -17, "poor": 3}[bad])
+							for j := range n {
+								for i := range n {
+									v := 0.0
+									if i == j {
+										v = 1
+									}
+									if i == k && j == k {
+										v = s
+									}
+									spd[tinyIdx(layout, n, n, count, i, j, m)] = T(v)
+								}
+							}
+							continue
+						}
 						for i := range n {
 							switch bad {
 							case "neg": // not positive definite at minor k+1
@@ -138,6 +161,10 @@ func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layou
 			r.err = Solve(av, bv, opts...)
 		case "Inv":
 			r.err = Inv(av, opts...)
+		case "SolveNoCheck":
+			r.err = Solve(av, bv, append(opts, NoConditionCheck())...)
+		case "InvNoCheck":
+			r.err = Inv(av, append(opts, NoConditionCheck())...)
 		case "Det":
 			r.det, r.err = Det(av, opts...)
 		case "LogDet":
@@ -145,7 +172,7 @@ func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layou
 		}
 		return r
 	}
-	for _, op := range []string{"Cholesky", "CholeskyUpper", "CholeskySolve", "Solve", "Inv", "Det", "LogDet"} {
+	for _, op := range []string{"Cholesky", "CholeskyUpper", "CholeskySolve", "Solve", "Inv", "SolveNoCheck", "InvNoCheck", "Det", "LogDet"} {
 		what := name + "/" + op
 		got, want := do(op), do(op, cblas.ForceC())
 		var ge, we *Error
@@ -193,4 +220,53 @@ func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layou
 		}
 	}
 	_ = lapack.ErrSingular
+}
+
+// BenchmarkTinySolvePath measures the crossover that tinySolveMin(false)
+// encodes: Solve without the conditioning check on 10000 float64 systems
+// (compact [n, n, 10000], one right-hand side, the copy that keeps a
+// included) by the tiny kernels (path=kernel) and by lapack.GesvStrided's
+// C loop (path=cloop), one worker.
+//
+//	go test -run '^$' -bench TinySolvePath -count 5 ./batch
+func BenchmarkTinySolvePath(b *testing.B) {
+	oneThread(b)
+	prev := SetWorkers(1)
+	defer SetWorkers(prev)
+	rng := rand.New(rand.NewPCG(14, 2))
+	opts := []Option{NoConditionCheck()}
+	for n := 2; n <= 8; n++ {
+		const count = 10000
+		a0, b0 := make([]float64, n*n*count), make([]float64, n*count)
+		for i := range a0 { // diagonally dominant
+			a0[i] = rng.Float64()*2 - 1
+			if i%(n*n)%(n+1) == 0 {
+				a0[i] += float64(n)
+			}
+		}
+		for i := range b0 {
+			b0[i] = rng.Float64()*2 - 1
+		}
+		a, x := slices.Clone(a0), slices.Clone(b0)
+		av := must(views.FromColMajor(a, n, n, count)).View()
+		xv := must(views.FromColMajor(x, n, 1, count)).View()
+		shape := []int{count}
+		for _, path := range []string{"kernel", "cloop"} {
+			b.Run(fmt.Sprintf("n=%d/path=%s", n, path), func(b *testing.B) {
+				for b.Loop() {
+					copy(a, a0)
+					copy(x, b0)
+					var err error
+					if path == "kernel" {
+						err = tinySolve("batch.Solve", shape, n, av, xv, false, opts)
+					} else {
+						err = solveBatch("batch.Solve", shape, n, av, xv, opts)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

@@ -10,75 +10,120 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// BenchmarkBatchTiny: 10000 float64 SPD matrices of order 3, 4 and 8 in
-// compact column-major batches [n, n, 10000], one goroutine, timed as a
-// user runs them: an in-place operation (solve with one right-hand side,
-// cholesky, inv) includes the copy that keeps its input, since numpy's
-// functions are out of place; det writes nothing. impl=lapis is batch
-// with one worker (the tiny kernels), lapis-w2 two workers, lapis-old the
-// per-matrix path batch took before the kernels (cblas.ForceC(): LAPACK
-// through cgo, Solve's C loop). OpenBLAS runs one thread. numpy's
-// np.linalg.solve / cholesky / det / inv on the same (10000, n, n) stacks
-// are timed by scripts/bench-batch.sh in the same run.
+// BenchmarkBatchTiny: 10000 SPD matrices of order 3, 4 and 8, float64
+// and float32, in compact column-major batches [n, n, 10000]
+// (layout=compact) and with the batch axis innermost (layout=inner: a
+// view [n, n, 10000] of (n, n, 10000)-shaped storage, batch stride 1),
+// one goroutine, timed as a user runs them: an in-place operation (solve
+// with one right-hand side, cholesky, cholsolve, inv) includes the copy
+// that keeps its input, since numpy's functions are out of place; det
+// writes nothing. impl=lapis is batch with one worker (the tiny kernels,
+// Solve's and Inv's conditioning check on, as by default), lapis-w2 two
+// workers, lapis-nocheck (solve, inv) one worker with
+// batch.NoConditionCheck(), lapis-old the per-matrix path batch took
+// before the kernels (cblas.ForceC(): LAPACK through cgo, Solve's C loop,
+// the check in Go). OpenBLAS runs one thread. numpy's np.linalg.solve /
+// cholesky / det / inv on (10000, n, n) stacks of the same type are timed
+// by scripts/bench-batch.sh in the same run (under both layouts' names:
+// numpy's own stack is its fast layout).
 //
 //	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench BatchTiny -count 4 ./bench | go run ./bench/report -ref lapis
 func BenchmarkBatchTiny(b *testing.B) {
 	prev := setBLASThreads(1)
 	defer setBLASThreads(prev)
+	for _, typ := range []string{"float64", "float32"} {
+		for _, layout := range []string{"compact", "inner"} {
+			for _, n := range []int{3, 4, 8} {
+				if typ == "float64" {
+					benchTiny[float64](b, typ, layout, n)
+				} else {
+					benchTiny[float32](b, typ, layout, n)
+				}
+			}
+		}
+	}
+}
+
+func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 	const count = 10000
-	for _, n := range []int{3, 4, 8} {
-		rng := rand.New(rand.NewPCG(uint64(n), 14))
-		a0, b0 := spdStack(rng, n, count), random(rng, n*count)
-		a, bb := make([]float64, len(a0)), make([]float64, len(b0))
-		av := must(views.FromColMajor(a, n, n, count)).View()
-		bv := must(views.FromColMajor(bb, n, 1, count)).View()
-		a0v := must(views.FromColMajor(a0, n, n, count)).View()
-		for _, op := range []string{"solve", "cholesky", "cholsolve", "det", "inv"} {
-			for _, impl := range []string{"lapis", "lapis-w2", "lapis-old"} {
-				var opts []batch.Option
-				if impl == "lapis-old" {
-					opts = append(opts, cblas.ForceC())
+	rng := rand.New(rand.NewPCG(uint64(n), 14))
+	spd, rhs := spdStack(rng, n, count), random(rng, n*count)
+	a0, b0 := make([]T, len(spd)), make([]T, len(rhs))
+	for t := range count { // matrix t's (i, j) at t + count*(i + n*j) when inner
+		for e := range n * n {
+			if layout == "inner" {
+				a0[t+count*e] = T(spd[e+t*n*n])
+			} else {
+				a0[e+t*n*n] = T(spd[e+t*n*n])
+			}
+		}
+		for i := range n {
+			if layout == "inner" {
+				b0[t+count*i] = T(rhs[i+t*n])
+			} else {
+				b0[i+t*n] = T(rhs[i+t*n])
+			}
+		}
+	}
+	a, bb := make([]T, len(a0)), make([]T, len(b0))
+	view := func(s []T, cols int) views.View[T] {
+		if layout == "inner" {
+			return must(must(views.FromColMajor(s, count, n, cols)).View().Permute(1, 2, 0))
+		}
+		return must(views.FromColMajor(s, n, cols, count)).View()
+	}
+	av, bv, a0v := view(a, n), view(bb, 1), view(a0, n)
+	for _, op := range []string{"solve", "cholesky", "cholsolve", "det", "inv"} {
+		for _, impl := range []string{"lapis", "lapis-w2", "lapis-nocheck", "lapis-old"} {
+			var opts []batch.Option
+			switch impl {
+			case "lapis-old":
+				opts = append(opts, cblas.ForceC())
+			case "lapis-nocheck":
+				if op != "solve" && op != "inv" {
+					continue
 				}
-				w := 1
-				if impl == "lapis-w2" {
-					w = 2
+				opts = append(opts, batch.NoConditionCheck())
+			}
+			w := 1
+			if impl == "lapis-w2" {
+				w = 2
+			}
+			// cholsolve solves with a factor made once, outside the timing.
+			copy(a, a0)
+			if op == "cholsolve" {
+				if err := batch.Cholesky(batch.Lower, av); err != nil {
+					b.Fatal(err)
 				}
-				// cholsolve solves with a factor made once, outside the timing.
-				copy(a, a0)
-				if op == "cholsolve" {
-					if err := batch.Cholesky(batch.Lower, av); err != nil {
+			}
+			b.Run(fmt.Sprintf("t=%s/layout=%s/op=%s/n=%d/count=%d/impl=%s", typ, layout, op, n, count, impl), func(b *testing.B) {
+				prevW := batch.SetWorkers(w)
+				defer batch.SetWorkers(prevW)
+				var err error
+				for b.Loop() {
+					switch op {
+					case "solve":
+						copy(a, a0)
+						copy(bb, b0)
+						err = batch.Solve(av, bv, opts...)
+					case "cholesky":
+						copy(a, a0)
+						err = batch.Cholesky(batch.Lower, av, opts...)
+					case "cholsolve":
+						copy(bb, b0)
+						err = batch.CholeskySolve(batch.Lower, av, bv, opts...)
+					case "det":
+						_, err = batch.Det(a0v, opts...)
+					case "inv":
+						copy(a, a0)
+						err = batch.Inv(av, opts...)
+					}
+					if err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.Run(fmt.Sprintf("op=%s/n=%d/count=%d/impl=%s", op, n, count, impl), func(b *testing.B) {
-					prevW := batch.SetWorkers(w)
-					defer batch.SetWorkers(prevW)
-					var err error
-					for b.Loop() {
-						switch op {
-						case "solve":
-							copy(a, a0)
-							copy(bb, b0)
-							err = batch.Solve(av, bv, opts...)
-						case "cholesky":
-							copy(a, a0)
-							err = batch.Cholesky(batch.Lower, av, opts...)
-						case "cholsolve":
-							copy(bb, b0)
-							err = batch.CholeskySolve(batch.Lower, av, bv, opts...)
-						case "det":
-							_, err = batch.Det(a0v, opts...)
-						case "inv":
-							copy(a, a0)
-							err = batch.Inv(av, opts...)
-						}
-						if err != nil {
-							b.Fatal(err)
-						}
-					}
-					b.ReportMetric(float64(count)*float64(b.N)/b.Elapsed().Seconds(), "matrices/s")
-				})
-			}
+				b.ReportMetric(float64(count)*float64(b.N)/b.Elapsed().Seconds(), "matrices/s")
+			})
 		}
 	}
 }

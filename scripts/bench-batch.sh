@@ -24,33 +24,38 @@ import sys, time
 import numpy as np
 count = int(sys.argv[1])
 rng = np.random.default_rng(1)
-def bench(name, f, reps):
+def bench(name, f, reps, aliases=()):
     f()
     for _ in range(count):
         t = time.perf_counter()
         for _ in range(reps):
             f()
         ns = (time.perf_counter() - t) / reps * 1e9
-        print(f"Benchmark{name}/impl=numpy 1 {ns:.0f} ns/op")
+        for nm in (name,) + tuple(aliases):
+            print(f"Benchmark{nm}/impl=numpy 1 {ns:.0f} ns/op")
 for n, cnt in ((4, 10000), (16, 10000), (64, 1000)):
     a, b = rng.random((cnt, n, n)), rng.random((cnt, n, n))
     bench(f"BatchGemm/op=gemm/n={n}/count={cnt}", lambda: np.matmul(a, b), 20 if n < 64 else 3)
 a = rng.random((10000, 8, 8)) + 16 * np.eye(8)
 b = rng.random((10000, 8, 1))
 bench("BatchSolve/op=solve/n=8/count=10000", lambda: np.linalg.solve(a, b), 10)
-# BenchmarkBatchTiny's stacks: 10000 SPD matrices m m^T + n I.
-for n in (3, 4, 8):
-    m = rng.random((10000, n, n)) * 2 - 1
-    a = m @ m.transpose(0, 2, 1) + n * np.eye(n)
-    b = rng.random((10000, n, 1)) * 2 - 1
-    l = np.linalg.cholesky(a)
-    g = f"BatchTiny/op=%s/n={n}/count=10000"
-    bench(g % "solve", lambda: np.linalg.solve(a, b), 20)
-    bench(g % "cholesky", lambda: np.linalg.cholesky(a), 20)
-    # cho_solve is scipy's; numpy solves with the factor as two triangular
-    # solves through np.linalg.solve, which does not know they are.
-    bench(g % "det", lambda: np.linalg.det(a), 20)
-    bench(g % "inv", lambda: np.linalg.inv(a), 20)
+# BenchmarkBatchTiny's stacks: 10000 SPD matrices m m^T + n I, float64
+# and float32, timed once and reported under both of its layouts' names
+# (numpy's own (10000, n, n) stack is the layout numpy is fast on).
+for dt in ("float64", "float32"):
+    for n in (3, 4, 8):
+        m = rng.random((10000, n, n)) * 2 - 1
+        a = (m @ m.transpose(0, 2, 1) + n * np.eye(n)).astype(dt)
+        b = (rng.random((10000, n, 1)) * 2 - 1).astype(dt)
+        g = f"BatchTiny/t={dt}/layout=compact/op=%s/n={n}/count=10000"
+        inner = lambda op: (g.replace("compact", "inner") % op,)
+        bench(g % "solve", lambda: np.linalg.solve(a, b), 20, inner("solve"))
+        bench(g % "cholesky", lambda: np.linalg.cholesky(a), 20, inner("cholesky"))
+        # cho_solve is scipy's; numpy solves with the factor as two
+        # triangular solves through np.linalg.solve, which does not know
+        # they are.
+        bench(g % "det", lambda: np.linalg.det(a), 20, inner("det"))
+        bench(g % "inv", lambda: np.linalg.inv(a), 20, inner("inv"))
 PY
 else
   echo "numpy not found (/usr/bin/python3 -c 'import numpy' failed): numpy rows skipped" >&2

@@ -17,6 +17,7 @@ packages=(
   libscalapack-openmpi-dev # ScaLAPACK + BLACS on Open MPI (package dist)
   libopenmpi-dev    # MPI headers and libmpi (package dist)
   openmpi-bin       # mpirun, to run dist's multi-rank tests and examples/dist
+  python3-numpy     # benchmarks only: the numpy columns of scripts/bench-*.sh
 )
 min_go="1.26"
 

@@ -110,11 +110,12 @@ func tinyGuardCases[T float32 | float64]() []guard.Case {
 					am, bm := mat(v[0]), mat(v[1])
 					det := make([]T, count)
 					var flagged []int
-					flagged = Tiny(TinyDet, n, count, am, bm, 0, det, flagged)
-					flagged = Tiny[T](TinyCholesky, n, count, am, bm, 0, nil, flagged)
-					flagged = Tiny[T](TinyCholeskySolve, n, count, am, bm, 2, nil, flagged)
-					flagged = Tiny[T](TinySolve, n, count, am, bm, 2, nil, flagged)
-					flagged = Tiny[T](TinyInv, n, count, am, bm, 0, nil, flagged)
+					check := &TinyCheck{Thresh: 0.5}
+					flagged = Tiny(TinyDet, n, count, am, bm, 0, det, nil, flagged)
+					flagged = Tiny[T](TinyCholesky, n, count, am, bm, 0, nil, nil, flagged)
+					flagged = Tiny[T](TinyCholeskySolve, n, count, am, bm, 2, nil, nil, flagged)
+					flagged = Tiny[T](TinySolve, n, count, am, bm, 2, nil, check, flagged)
+					flagged = Tiny[T](TinyInv, n, count, am, bm, 0, nil, check, flagged)
 					return [2]any{det, flagged}, nil
 				})...)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -103,10 +104,10 @@ func (c *tinyCase[T]) clone() *tinyCase[T] {
 	return &d
 }
 
-func (c *tinyCase[T]) run(op TinyOp, asm bool) ([]T, []int) {
+func (c *tinyCase[T]) run(op TinyOp, asm bool, check *TinyCheck) ([]T, []int) {
 	am, bm := c.mats()
 	det := make([]T, c.count)
-	return det, tiny(op, c.n, c.count, am, bm, c.nrhs, det, nil, asm)
+	return det, tiny(op, c.n, c.count, am, bm, c.nrhs, det, check, nil, asm)
 }
 
 func sameBits[T float32 | float64](x, y T) bool {
@@ -156,8 +157,12 @@ func testTinyAgainstGo[T float32 | float64](t *testing.T) {
 func compareTiny[T float32 | float64](t *testing.T, name string, op TinyOp, c *tinyCase[T], tol float64) {
 	t.Helper()
 	x, y := c.clone(), c.clone()
-	dx, fx := x.run(op, true)
-	dy, fy := y.run(op, false)
+	// Every matrix a candidate of the conditioning check (Solve, Inv):
+	// the kernels' norms are compared too, alternately one and infinity.
+	inf := c.count%2 == 1
+	cx, cy := &TinyCheck{Inf: inf, Thresh: math.Inf(1)}, &TinyCheck{Inf: inf, Thresh: math.Inf(1)}
+	dx, fx := x.run(op, true, cx)
+	dy, fy := y.run(op, false, cy)
 	if fmt.Sprint(fx) != fmt.Sprint(fy) {
 		t.Errorf("%s: flagged %v (asm), %v (Go)", name, fx, fy)
 		return
@@ -180,6 +185,20 @@ func compareTiny[T float32 | float64](t *testing.T, name string, op TinyOp, c *t
 			return
 		}
 	}
+	if fmt.Sprint(ills(cx.Ill)) != fmt.Sprint(ills(cy.Ill)) {
+		t.Errorf("%s: check candidates %v (asm), %v (Go)", name, ills(cx.Ill), ills(cy.Ill))
+		return
+	}
+	for i, u := range cx.Ill {
+		v := cy.Ill[i]
+		if !close(T(u.ANorm), T(v.ANorm)) || !close(T(u.Rcond), T(v.Rcond)) {
+			t.Errorf("%s: matrix %d: norm %v, rcond %v (asm); %v, %v (Go)", name, u.T, u.ANorm, u.Rcond, v.ANorm, v.Rcond)
+			return
+		}
+	}
+	if (op == TinySolve || op == TinyInv) && len(cy.Ill) != c.count-len(fy) {
+		t.Errorf("%s: %d check candidates, want every one of the %d matrices not flagged", name, len(cy.Ill), c.count-len(fy))
+	}
 	if op == TinyDet {
 		flagged := map[int]bool{}
 		for _, f := range fx {
@@ -194,6 +213,122 @@ func compareTiny[T float32 | float64](t *testing.T, name string, op TinyOp, c *t
 	}
 }
 
+func ills(c []TinyIll) []int {
+	var r []int
+	for _, x := range c {
+		r = append(r, x.T)
+	}
+	return r
+}
+
+// TestTinyCondition checks the kernels' reciprocal condition numbers
+// (TinyCheck's Rcond, one and infinity norms) against 1 / (||A|| ||A^-1||)
+// from a float64 Gauss-Jordan inverse of each original matrix, and that
+// Thresh selects exactly the matrices below it.
+func TestTinyCondition(t *testing.T) {
+	testTinyCondition[float64](t, 1e-9)
+	testTinyCondition[float32](t, 1e-3)
+}
+
+func testTinyCondition[T float32 | float64](t *testing.T, tol float64) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, op := range []TinyOp{TinySolve, TinyInv} {
+		for n := MinTiny; n <= MaxTiny; n++ {
+			for li := range 4 {
+				for _, inf := range []bool{false, true} {
+					const count = 11
+					c := newTinyCase[T](rng, op, n, count, 1, li)
+					want := make([]float64, count)
+					for m := range count {
+						a := make([]float64, n*n)
+						for j := range n {
+							for i := range n {
+								a[i+j*n] = float64(c.a[c.aoff+i*c.am.RS+j*c.am.CS+m*c.am.BS])
+							}
+						}
+						want[m] = 1 / (norm(a, n, inf) * norm(gaussJordan(a, n), n, inf))
+					}
+					for _, asm := range []bool{true, false} {
+						name := fmt.Sprintf("%T/%s/n=%d/layout=%d/inf=%v/asm=%v", T(0), tinyOpNames[op], n, li, inf, asm)
+						// The threshold between the 5th and 6th smallest.
+						sorted := append([]float64(nil), want...)
+						slices.Sort(sorted)
+						check := &TinyCheck{Inf: inf, Thresh: (sorted[4] + sorted[5]) / 2}
+						c.clone().run(op, asm, check)
+						var got []int
+						for _, x := range check.Ill {
+							got = append(got, x.T)
+							if math.Abs(x.Rcond-want[x.T]) > tol*want[x.T] {
+								t.Errorf("%s: matrix %d: rcond %v, want %v", name, x.T, x.Rcond, want[x.T])
+							}
+						}
+						var exp []int
+						for m, w := range want {
+							if w < check.Thresh {
+								exp = append(exp, m)
+							}
+						}
+						if fmt.Sprint(got) != fmt.Sprint(exp) {
+							t.Errorf("%s: candidates %v, want %v", name, got, exp)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func norm(a []float64, n int, inf bool) float64 {
+	best := 0.0
+	for j := range n {
+		s := 0.0
+		for i := range n {
+			if inf {
+				s += math.Abs(a[j+i*n])
+			} else {
+				s += math.Abs(a[i+j*n])
+			}
+		}
+		best = max(best, s)
+	}
+	return best
+}
+
+func gaussJordan(a []float64, n int) []float64 {
+	m := append([]float64(nil), a...)
+	inv := make([]float64, n*n)
+	for i := range n {
+		inv[i+i*n] = 1
+	}
+	for c := range n {
+		p := c
+		for r := c + 1; r < n; r++ {
+			if math.Abs(m[r+c*n]) > math.Abs(m[p+c*n]) {
+				p = r
+			}
+		}
+		for j := range n {
+			m[c+j*n], m[p+j*n] = m[p+j*n], m[c+j*n]
+			inv[c+j*n], inv[p+j*n] = inv[p+j*n], inv[c+j*n]
+		}
+		d := m[c+c*n]
+		for j := range n {
+			m[c+j*n] /= d
+			inv[c+j*n] /= d
+		}
+		for r := range n {
+			if r != c {
+				f := m[r+c*n]
+				for j := range n {
+					m[r+j*n] -= f * m[c+j*n]
+					inv[r+j*n] -= f * inv[c+j*n]
+				}
+			}
+		}
+	}
+	return inv
+}
+
 // TestTinyArgsOffsets checks the field offsets gentiny's kernels assume.
 func TestTinyArgsOffsets(t *testing.T) {
 	var p tinyArgs
@@ -206,6 +341,7 @@ func TestTinyArgsOffsets(t *testing.T) {
 		{"nrhs", unsafe.Offsetof(p.nrhs), 48}, {"det", unsafe.Offsetof(p.det), 56},
 		{"aix", unsafe.Offsetof(p.aix), 64}, {"bix", unsafe.Offsetof(p.bix), 128},
 		{"aix4", unsafe.Offsetof(p.aix4), 192}, {"bix4", unsafe.Offsetof(p.bix4), 224}, {"pf", unsafe.Offsetof(p.pf), 256},
+		{"cond", unsafe.Offsetof(p.cond), 264}, {"mode", unsafe.Offsetof(p.mode), 272}, {"bseq", unsafe.Offsetof(p.bseq), 280},
 	} {
 		if f.got != f.want {
 			t.Errorf("tinyArgs.%s at %d, gentiny assumes %d", f.name, f.got, f.want)

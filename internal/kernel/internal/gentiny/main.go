@@ -5,14 +5,18 @@
 // scripts/test.sh fails when the checked-in files differ from its output.
 //
 // Each kernel is straight-line code for one order n: the matrices' lanes
-// are gathered (VGATHERQPD / VGATHERDPS, one element of every lane at a
-// time, any strides) into a 32-byte aligned scratch area in the frame,
-// where element (i, j) of every lane is one vector; the algorithm runs on
-// those vectors with the order's loops unrolled; each lane that is not
-// flagged is then stored back with scalar moves. A lane is flagged (bit l
-// of the result) when its computation met anything the slow path must
-// handle (a zero or non-positive pivot, a non-finite result, a determinant
-// outside the normal range); flagged lanes write nothing.
+// are read into a 32-byte aligned scratch area in the frame, where
+// element (i, j) of every lane is one vector, by the call's mode (whole
+// vectors transposed in registers for a compact run, one vector per
+// element for batch stride 1, VGATHERQPD / VGATHERDPS for any strides);
+// the algorithm runs on those vectors with the order's loops unrolled;
+// the lanes that are not flagged are then stored back the same way (lane
+// by lane with scalar moves when any lane is flagged or the mode
+// gathers). Solve and Inv also write the norms of each matrix and of
+// its inverse for the conditioning check when asked. A lane is flagged
+// (bit l of the result) when its computation met anything the slow path
+// must handle (a zero or non-positive pivot, a non-finite result, a
+// determinant outside the normal range); flagged lanes write nothing.
 package main
 
 import (
@@ -52,6 +56,18 @@ const (
 	offAIX4 = 192 // [8]int32 of a
 	offBIX4 = 224 // [8]int32 of b
 	offPF   = 256 // byte distance from a's lanes to the matrices to prefetch
+	offCond = 264 // nil, or where Solve and Inv write the norms (condNorms)
+	offMode = 272 // how a's lanes are read and written (modeGather...)
+	offBSeq = 280 // 1: b's lanes are consecutive elements (batch stride 1)
+)
+
+// Modes of reading and writing a's lanes (offMode), set per call by the
+// Go side for a full lane group.
+const (
+	modeGather     = 0 // VGATHER, any strides; stores lane by lane
+	modeCompact    = 1 // compact column-major: the lanes' n*n elements one after another
+	modeCompactT   = 2 // the same, read as the transpose (row-major storage)
+	modeContiguous = 3 // batch stride 1: element (i, j) of the lanes is one vector
 )
 
 // Constant table offsets (per type, 32 bytes each).
@@ -94,7 +110,9 @@ func (g *gen) ins(op string, args ...any) {
 func (g *gen) aoff(i, j int) int { return (i + j*g.n) * 32 }
 func (g *gen) xoff() int         { return g.n * g.n * 32 }
 func (g *gen) poff() int         { return g.xoff() + g.n*maxRHS*32 }
-func (g *gen) frame() int        { return g.poff() + g.n*32 + 32 }
+func (g *gen) roff() int         { return g.poff() + g.n*32 }
+func (g *gen) doff() int         { return g.roff() + g.n*32 }
+func (g *gen) frame() int        { return g.doff() + g.n*32 + 32 }
 
 func (g *gen) a(i, j int) string { return fmt.Sprintf("%d(DI)", g.aoff(i, j)) }
 func (g *gen) piv(k int) string  { return fmt.Sprintf("%d(DI)", g.poff()+32*k) }
@@ -113,6 +131,11 @@ func (g *gen) prologue(name string) {
 	g.ins("MOVQ", "p+0(FP)", "SI")
 	g.ins("LEAQ", "31(SP)", "DI")
 	g.ins("ANDQ", "$-32", "DI")
+	g.consts()
+}
+
+// consts sets Y12-Y15 (after the float32 transposes, which use them).
+func (g *gen) consts() {
 	g.ins(g.op("VXOR"), "Y15", "Y15", "Y15")
 	g.ins(g.op("VMOVU"), g.c(cOne), "Y14")
 	g.ins("VPCMPEQD", "Y13", "Y13", "Y13")
@@ -133,6 +156,238 @@ func (g *gen) gather1(ptr string, dst string) {
 		g.ins("VGATHERDPS", "Y10", fmt.Sprintf("(%s)(Y11*1)", ptr), "Y0")
 	}
 	g.ins(g.op("VMOVA"), "Y0", dst)
+}
+
+// compactOK reports whether a lane group's n*n elements hold a vector
+// (float32 n = 2 does not: the Go side never sets the compact modes).
+func (g *gen) compactOK() bool { return g.n*g.n >= g.t.lanes }
+
+// blocks returns the first elements of the runs of lanes consecutive
+// elements that cover a compact matrix's n*n (the last one ending at n*n,
+// overlapping the one before when lanes does not divide n*n).
+func (g *gen) blocks() []int {
+	nn, L := g.n*g.n, g.t.lanes
+	var r []int
+	for e := 0; e+L <= nn; e += L {
+		r = append(r, e)
+	}
+	if nn%L != 0 {
+		r = append(r, nn-L)
+	}
+	return r
+}
+
+// elem returns the (i, j) of a compact matrix's element e (trans: the
+// kernel reads the transpose of column-major storage).
+func (g *gen) elem(e int, trans bool) (int, int) {
+	if trans {
+		return e / g.n, e % g.n
+	}
+	return e % g.n, e / g.n
+}
+
+// transpose transposes the lanes x lanes block in Y0..Y(lanes-1) (row r
+// in Yr) and returns the registers holding its columns, in order. The
+// float32 one uses every register (consts restores Y12-Y15).
+func (g *gen) transpose() []string {
+	if g.t.size == 8 {
+		g.ins("VUNPCKLPD", "Y1", "Y0", "Y4")
+		g.ins("VUNPCKHPD", "Y1", "Y0", "Y5")
+		g.ins("VUNPCKLPD", "Y3", "Y2", "Y6")
+		g.ins("VUNPCKHPD", "Y3", "Y2", "Y7")
+		g.ins("VPERM2F128", "$0x20", "Y6", "Y4", "Y0")
+		g.ins("VPERM2F128", "$0x20", "Y7", "Y5", "Y1")
+		g.ins("VPERM2F128", "$0x31", "Y6", "Y4", "Y2")
+		g.ins("VPERM2F128", "$0x31", "Y7", "Y5", "Y3")
+		return []string{"Y0", "Y1", "Y2", "Y3"}
+	}
+	for k := 0; k < 4; k++ {
+		g.ins("VUNPCKLPS", y(2*k+1), y(2*k), y(8+2*k))
+		g.ins("VUNPCKHPS", y(2*k+1), y(2*k), y(9+2*k))
+	}
+	for h := 0; h < 2; h++ { // rows 0-3, then 4-7
+		t := 8 + 4*h
+		g.ins("VSHUFPS", "$0x44", y(t+2), y(t), y(4*h))
+		g.ins("VSHUFPS", "$0xEE", y(t+2), y(t), y(4*h+1))
+		g.ins("VSHUFPS", "$0x44", y(t+3), y(t+1), y(4*h+2))
+		g.ins("VSHUFPS", "$0xEE", y(t+3), y(t+1), y(4*h+3))
+	}
+	for k := 0; k < 4; k++ {
+		g.ins("VPERM2F128", "$0x20", y(4+k), y(k), y(8+k))
+		g.ins("VPERM2F128", "$0x31", y(4+k), y(k), y(12+k))
+	}
+	return []string{"Y8", "Y9", "Y10", "Y11", "Y12", "Y13", "Y14", "Y15"}
+}
+
+// compactLoad reads a compact lane group (AX its first element) with
+// whole-vector loads, transposed in registers into the A area.
+func (g *gen) compactLoad(trans bool) {
+	nn := g.n * g.n
+	for _, e0 := range g.blocks() {
+		for l := 0; l < g.t.lanes; l++ {
+			g.ins(g.op("VMOVU"), fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size), y(l))
+		}
+		for q, r := range g.transpose() {
+			i, j := g.elem(e0+q, trans)
+			g.ins(g.op("VMOVA"), r, g.a(i, j))
+		}
+	}
+	if g.t.size == 4 {
+		g.consts()
+	}
+}
+
+// compactStore writes the scratch elements off(i, j) where keep(i, j) to
+// a compact lane group (AX), transposed back in registers; runs of
+// elements not all kept are written element by element.
+func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j int) bool) {
+	nn, L := g.n*g.n, g.t.lanes
+	for _, e0 := range g.blocks() {
+		kept := 0
+		for q := 0; q < L; q++ {
+			if keep(g.elem(e0+q, trans)) {
+				kept++
+			}
+		}
+		switch {
+		case kept == 0:
+		case kept == L:
+			for q := 0; q < L; q++ {
+				i, j := g.elem(e0+q, trans)
+				g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), y(q))
+			}
+			for l, r := range g.transpose() {
+				g.ins(g.op("VMOVU"), r, fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size))
+			}
+		default:
+			for l := 0; l < L; l++ {
+				for q := 0; q < L; q++ {
+					if i, j := g.elem(e0+q, trans); keep(i, j) {
+						g.ins(g.mov(), fmt.Sprintf("%d(DI)", off(i, j)+l*g.t.size), "R11")
+						g.ins(g.mov(), "R11", fmt.Sprintf("%d(AX)", (l*nn+e0+q)*g.t.size))
+					}
+				}
+			}
+		}
+	}
+}
+
+// contiguous walks a's elements (i, j) where keep(i, j) for a lane group
+// with batch stride 1 (AX element (0, 0) of lane 0, CX and DX the row
+// and column strides), calling at(i, j, addr) with each one's address.
+func (g *gen) contiguous(keep func(i, j int) bool, at func(i, j int, addr string)) {
+	n := g.n
+	for j := 0; j < n; j++ {
+		g.ins("MOVQ", "AX", "R8")
+		last := -1
+		for i := 0; i < n; i++ {
+			if keep(i, j) {
+				last = i
+			}
+		}
+		for i := 0; i <= last; i++ {
+			if keep(i, j) {
+				at(i, j, "(R8)")
+			}
+			if i < last {
+				g.ins("ADDQ", "CX", "R8")
+			}
+		}
+		if j < n-1 {
+			g.ins("ADDQ", "DX", "AX")
+		}
+	}
+}
+
+// loadA reads a's lane group into the A area (lower: only i >= j is
+// needed) by the call's mode.
+func (g *gen) loadA(lower bool) {
+	keep := all
+	if lower {
+		keep = func(i, j int) bool { return i >= j }
+	}
+	g.byMode(false, keep, g.compactLoad, func(i, j int, addr string) {
+		g.ins(g.op("VMOVU"), addr, "Y0")
+		g.ins(g.op("VMOVA"), "Y0", g.a(i, j))
+	}, func() { g.gatherA(lower) })
+}
+
+// storeA writes the scratch elements off(i, j) where keep(i, j) to a's
+// lanes whose bit in R13 is clear: whole vectors when no lane is flagged
+// and the mode allows, else lane by lane.
+func (g *gen) storeA(off func(i, j int) int, keep func(i, j int) bool) {
+	g.byMode(true, keep, func(trans bool) { g.compactStore(trans, off, keep) }, func(i, j int, addr string) {
+		g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), "Y0")
+		g.ins(g.op("VMOVU"), "Y0", addr)
+	}, func() { g.storeLanes(offA, offARS, offACS, offAIX, g.n, false, off, keep) })
+}
+
+// byMode dispatches on the call's mode (BX) with AX a's lane group:
+// compact(trans) for the compact modes, at(i, j, address) for each kept
+// element of a group with batch stride 1, other when the mode gathers
+// (and, for a store, when any lane is flagged: R13 not zero).
+func (g *gen) byMode(store bool, keep func(i, j int) bool, compact func(trans bool), at func(i, j int, addr string), other func()) {
+	otherL, contig, done := g.newLabel(), g.newLabel(), g.newLabel()
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offMode), "BX")
+	if store {
+		g.ins("TESTQ", "R13", "R13")
+		g.ins("JNE", otherL)
+	}
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offA), "AX")
+	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeGather))
+	g.ins("JEQ", otherL)
+	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeContiguous))
+	g.ins("JEQ", contig)
+	if g.compactOK() {
+		tr := g.newLabel()
+		g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeCompactT))
+		g.ins("JEQ", tr)
+		compact(false)
+		g.ins("JMP", done)
+		fmt.Fprintf(&g.b, "%s:\n", tr)
+		compact(true)
+		g.ins("JMP", done)
+	}
+	fmt.Fprintf(&g.b, "%s:\n", contig)
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offARS), "CX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offACS), "DX")
+	g.contiguous(keep, at)
+	g.ins("JMP", done)
+	fmt.Fprintf(&g.b, "%s:\n", otherL)
+	other()
+	fmt.Fprintf(&g.b, "%s:\n", done)
+}
+
+// storeB writes the solutions (the X area, nrhs columns) to b's lanes
+// whose bit in R13 is clear: whole vectors when no lane is flagged and
+// b's lanes are consecutive, else lane by lane.
+func (g *gen) storeB() {
+	slow, done, loop := g.newLabel(), g.newLabel(), g.newLabel()
+	g.ins("TESTQ", "R13", "R13")
+	g.ins("JNE", slow)
+	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), "$0")
+	g.ins("JEQ", slow)
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offB), "AX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offBRS), "CX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offNRHS), "R9")
+	g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()), "R10")
+	fmt.Fprintf(&g.b, "%s:\n", loop)
+	g.ins("MOVQ", "AX", "R8")
+	for i := 0; i < g.n; i++ {
+		g.ins(g.op("VMOVA"), fmt.Sprintf("%d(R10)", 32*i), "Y0")
+		g.ins(g.op("VMOVU"), "Y0", "(R8)")
+		if i < g.n-1 {
+			g.ins("ADDQ", "CX", "R8")
+		}
+	}
+	g.ins("ADDQ", fmt.Sprintf("%d(SI)", offBCS), "AX")
+	g.ins("ADDQ", fmt.Sprintf("$%d", 32*g.n), "R10")
+	g.ins("DECQ", "R9")
+	g.ins("JNZ", loop)
+	g.ins("JMP", done)
+	fmt.Fprintf(&g.b, "%s:\n", slow)
+	g.storeLanes(offB, offBRS, offBCS, offBIX, g.n, true, nil, nil)
+	fmt.Fprintf(&g.b, "%s:\n", done)
 }
 
 // gatherA gathers a's elements (i, j) (lower: i >= j only) into the A area.
@@ -221,8 +476,9 @@ func (g *gen) cholesky() {
 // the first element of largest magnitude in the column, a swap of whole
 // rows, scaling by the reciprocal of the pivot, a rank-1 update); piv(k)
 // receives each lane's pivot row as a float. A zero pivot clears the
-// lane's ok bit.
-func (g *gen) lu() {
+// lane's ok bit. With trailing set only the columns from k on are
+// swapped: enough for the determinant, which reads U's diagonal alone.
+func (g *gen) lu(trailing bool) {
 	n := g.n
 	g.ins(g.op("VMOVU"), g.c(cAbs), "Y10")
 	for k := 0; k < n; k++ {
@@ -245,7 +501,11 @@ func (g *gen) lu() {
 		for i := k + 1; i < n; i++ {
 			g.ins(g.op("VCMP"), "$0", g.c(cIdx+32*i), "Y9", y(i-k-1))
 		}
-		for j := 0; j < n; j++ {
+		j0 := 0
+		if trailing {
+			j0 = k
+		}
+		for j := j0; j < n; j++ {
 			g.ins(g.op("VMOVA"), g.a(k, j), "Y7")
 			g.ins(g.op("VMOVA"), "Y7", "Y8")
 			for i := k + 1; i < n; i++ {
@@ -276,8 +536,9 @@ func (g *gen) lu() {
 }
 
 // luSolve solves with the LU factors for the column at R10 (getrs: the
-// row swaps in order, L then U), checking the solution is finite.
-func (g *gen) luSolve() {
+// row swaps in order, L then U; backU's recip), checking the solution is
+// finite.
+func (g *gen) luSolve(recip bool) {
 	n := g.n
 	x := func(i int) string { return fmt.Sprintf("%d(R10)", 32*i) }
 	for k := 0; k < n-1; k++ {
@@ -304,17 +565,33 @@ func (g *gen) luSolve() {
 			g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), y(i))
 		}
 	}
-	g.backU()
+	g.backU(recip)
 	for i := 0; i < n; i++ {
 		g.finite(y(i))
 		g.ins(g.op("VMOVA"), y(i), x(i))
 	}
 }
 
-// backU solves U x = y for y in Y0..Y(n-1), U the A area's upper triangle.
-func (g *gen) backU() {
+// recips leaves the reciprocals of U's diagonal in the D area, for the
+// n substitutions of Inv and of the check's inverse (n divisions instead
+// of n*n; LAPACK's trtri also inverts by the diagonal's reciprocals).
+func (g *gen) recips() {
+	for k := 0; k < g.n; k++ {
+		g.ins(g.op("VDIV"), g.a(k, k), "Y14", "Y0")
+		g.ins(g.op("VMOVA"), "Y0", fmt.Sprintf("%d(DI)", g.doff()+32*k))
+	}
+}
+
+// backU solves U x = y for y in Y0..Y(n-1), U the A area's upper
+// triangle, dividing by its diagonal or (recip) multiplying by the
+// reciprocals recips left.
+func (g *gen) backU(recip bool) {
 	for k := g.n - 1; k >= 0; k-- {
-		g.ins(g.op("VDIV"), g.a(k, k), y(k), y(k))
+		if recip {
+			g.ins(g.op("VMUL"), fmt.Sprintf("%d(DI)", g.doff()+32*k), y(k), y(k))
+		} else {
+			g.ins(g.op("VDIV"), g.a(k, k), y(k), y(k))
+		}
 		for i := 0; i < k; i++ {
 			g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), y(i))
 		}
@@ -357,6 +634,108 @@ func (g *gen) checkDiag() {
 	}
 }
 
+// condNorms is where the conditioning check's norms go (p.cond, when
+// set): four vectors of lanes, ||A||_1, ||A||_inf, ||A^-1||_1 and
+// ||A^-1||_inf, A the matrix as read (before it is factored).
+const (
+	condA   = 0
+	condInv = 64
+)
+
+// ifCond runs body when p.cond is set (AX then holds it).
+func (g *gen) ifCond(body func()) {
+	skip := g.newLabel()
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offCond), "AX")
+	g.ins("TESTQ", "AX", "AX")
+	g.ins("JEQ", skip)
+	body()
+	fmt.Fprintf(&g.b, "%s:\n", skip)
+}
+
+// norms writes the one and infinity norms of the n x n matrix whose
+// element (i, j) is at el(i, j) to dst(AX) and dst+32(AX): column and
+// row sums of magnitudes in order, as cond.Matrix.Norm takes them. Uses
+// Y0-Y11.
+func (g *gen) norms(el func(i, j int) string, dst int) {
+	n := g.n
+	g.ins(g.op("VMOVU"), g.c(cAbs), "Y10")
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			g.ins(g.op("VAND"), el(i, j), "Y10", "Y11")
+			if i == 0 {
+				g.ins(g.op("VMOVA"), "Y11", "Y8")
+			} else {
+				g.ins(g.op("VADD"), "Y11", "Y8", "Y8")
+			}
+			if j == 0 {
+				g.ins(g.op("VMOVA"), "Y11", y(i))
+			} else {
+				g.ins(g.op("VADD"), "Y11", y(i), y(i))
+			}
+		}
+		if j == 0 {
+			g.ins(g.op("VMOVA"), "Y8", "Y9")
+		} else {
+			g.ins(g.op("VMAX"), "Y8", "Y9", "Y9")
+		}
+	}
+	for i := 1; i < n; i++ {
+		g.ins(g.op("VMAX"), y(i), "Y0", "Y0")
+	}
+	g.ins(g.op("VMOVU"), "Y9", fmt.Sprintf("%d(AX)", dst))
+	g.ins(g.op("VMOVU"), "Y0", fmt.Sprintf("%d(AX)", dst+32))
+}
+
+// invNorms writes the norms of A^-1 (condInv) from the LU factors in the
+// A area: column c of U^-1 L^-1 (A^-1 with its columns permuted, which
+// changes neither norm) by forward and back substitution from e_c, its
+// magnitudes summed into the column's sum and the row sums (scratch R).
+func (g *gen) invNorms() {
+	n := g.n
+	r := func(i int) string { return fmt.Sprintf("%d(DI)", g.roff()+32*i) }
+	g.recips()
+	for c := 0; c < n; c++ {
+		for i := 0; i < n; i++ {
+			src := "Y15"
+			if i == c {
+				src = "Y14"
+			}
+			g.ins(g.op("VMOVA"), src, y(i))
+		}
+		for k := c; k < n; k++ {
+			for i := k + 1; i < n; i++ {
+				g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), y(i))
+			}
+		}
+		g.backU(true)
+		g.ins(g.op("VMOVU"), g.c(cAbs), "Y10")
+		for i := 0; i < n; i++ {
+			g.ins(g.op("VAND"), y(i), "Y10", y(i))
+			if i == 0 {
+				g.ins(g.op("VMOVA"), y(i), "Y8")
+			} else {
+				g.ins(g.op("VADD"), y(i), "Y8", "Y8")
+			}
+			if c > 0 {
+				g.ins(g.op("VADD"), r(i), y(i), y(i))
+			}
+			g.ins(g.op("VMOVA"), y(i), r(i))
+		}
+		if c == 0 {
+			g.ins(g.op("VMOVA"), "Y8", "Y9")
+		} else {
+			g.ins(g.op("VMAX"), "Y8", "Y9", "Y9")
+		}
+	}
+	g.ins(g.op("VMOVA"), r(0), "Y0")
+	for i := 1; i < n; i++ {
+		g.ins(g.op("VMAX"), r(i), "Y0", "Y0")
+	}
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offCond), "AX")
+	g.ins(g.op("VMOVU"), "Y9", fmt.Sprintf("%d(AX)", condInv))
+	g.ins(g.op("VMOVU"), "Y0", fmt.Sprintf("%d(AX)", condInv+32))
+}
+
 // flags leaves the flagged lanes' bits in R13 and returns it.
 func (g *gen) flags() {
 	g.ins(g.op("VCMP"), "$3", "Y12", "Y12", "Y0")
@@ -382,10 +761,10 @@ func (g *gen) mov() string {
 
 // storeLanes stores, for every lane whose bit in R13 is clear, the
 // elements of the scratch area sel(i, j) (at scratch offset off(i, j),
-// rows x cols, only where keep(i, j)) to the operand at ptrOff with
-// strides rsOff, csOff and lane offsets ixOff. cols may be the runtime
-// nrhs (colsReg set): then the scratch columns are n*32 apart.
-func (g *gen) storeLanes(ptrOff, rsOff, csOff, ixOff int, rows, cols int, colsReg bool, off func(i, j int) int, keep func(i, j int) bool) {
+// n x n, only where keep(i, j); or rows x nrhs, the runtime count, when
+// colsReg is set: then the scratch columns are n*32 apart) to the operand
+// at ptrOff with strides rsOff, csOff and lane offsets ixOff.
+func (g *gen) storeLanes(ptrOff, rsOff, csOff, ixOff int, rows int, colsReg bool, off func(i, j int) int, keep func(i, j int) bool) {
 	for l := 0; l < g.t.lanes; l++ {
 		skip := g.newLabel()
 		g.ins("BTQ", fmt.Sprintf("$%d", l), "R13")
@@ -413,27 +792,10 @@ func (g *gen) storeLanes(ptrOff, rsOff, csOff, ixOff int, rows, cols int, colsRe
 			g.ins("DECQ", "R9")
 			g.ins("JNZ", loop)
 		} else {
-			for j := 0; j < cols; j++ {
-				g.ins("MOVQ", "AX", "R8")
-				last := -1
-				for i := 0; i < rows; i++ {
-					if keep(i, j) {
-						last = i
-					}
-				}
-				for i := 0; i <= last; i++ {
-					if keep(i, j) {
-						g.ins(g.mov(), fmt.Sprintf("%d(DI)", off(i, j)+l*g.t.size), "R11")
-						g.ins(g.mov(), "R11", "(R8)")
-					}
-					if i < last {
-						g.ins("ADDQ", "CX", "R8")
-					}
-				}
-				if j < cols-1 {
-					g.ins("ADDQ", "DX", "AX")
-				}
-			}
+			g.contiguous(keep, func(i, j int, addr string) {
+				g.ins(g.mov(), fmt.Sprintf("%d(DI)", off(i, j)+l*g.t.size), "R11")
+				g.ins(g.mov(), "R11", addr)
+			})
 		}
 		fmt.Fprintf(&g.b, "%s:\n", skip)
 	}
@@ -457,13 +819,26 @@ func (g *gen) rhsLoop(body func()) {
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offNRHS), "R9")
 	g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()), "R10")
 	fmt.Fprintf(&g.b, "%s:\n", loop)
+	seq, loaded := g.newLabel(), g.newLabel()
 	g.ins("MOVQ", "BX", "R8")
+	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), "$0")
+	g.ins("JNE", seq)
 	for i := 0; i < n; i++ {
 		g.gather1("R8", fmt.Sprintf("%d(R10)", 32*i))
 		if i < n-1 {
 			g.ins("ADDQ", "CX", "R8")
 		}
 	}
+	g.ins("JMP", loaded)
+	fmt.Fprintf(&g.b, "%s:\n", seq)
+	for i := 0; i < n; i++ {
+		g.ins(g.op("VMOVU"), "(R8)", "Y0")
+		g.ins(g.op("VMOVA"), "Y0", fmt.Sprintf("%d(R10)", 32*i))
+		if i < n-1 {
+			g.ins("ADDQ", "CX", "R8")
+		}
+	}
+	fmt.Fprintf(&g.b, "%s:\n", loaded)
 	body()
 	g.ins("ADDQ", fmt.Sprintf("%d(SI)", offBCS), "BX")
 	g.ins("ADDQ", fmt.Sprintf("$%d", 32*n), "R10")
@@ -473,39 +848,43 @@ func (g *gen) rhsLoop(body func()) {
 
 func (g *gen) chol() {
 	g.prologue("chol")
-	g.gatherA(true)
+	g.loadA(true)
 	g.cholesky()
 	g.flags()
-	g.storeLanes(offA, offARS, offACS, offAIX, g.n, g.n, false, g.aoff, func(i, j int) bool { return i >= j })
+	g.storeA(g.aoff, func(i, j int) bool { return i >= j })
 	g.epilogue()
 }
 
 func (g *gen) cholsolve() {
 	g.prologue("cholsolve")
-	g.gatherA(true)
+	g.loadA(true)
 	g.checkDiag()
 	g.rhsLoop(g.cholSolve)
 	g.flags()
-	g.storeLanes(offB, offBRS, offBCS, offBIX, g.n, 0, true, nil, nil)
+	g.storeB()
 	g.epilogue()
 }
 
 func (g *gen) solve() {
 	g.prologue("solve")
-	g.gatherA(false)
-	g.lu()
-	g.rhsLoop(g.luSolve)
+	g.loadA(false)
+	g.ifCond(func() { g.norms(g.a, condA) })
+	g.lu(false)
+	g.rhsLoop(func() { g.luSolve(false) })
+	g.ifCond(g.invNorms)
 	g.flags()
-	g.storeLanes(offA, offARS, offACS, offAIX, g.n, g.n, false, g.aoff, all)
-	g.storeLanes(offB, offBRS, offBCS, offBIX, g.n, 0, true, nil, nil)
+	g.storeA(g.aoff, all)
+	g.storeB()
 	g.epilogue()
 }
 
 func (g *gen) inv() {
 	n := g.n
 	g.prologue("inv")
-	g.gatherA(false)
-	g.lu()
+	g.loadA(false)
+	g.ifCond(func() { g.norms(g.a, condA) })
+	g.lu(false)
+	g.recips()
 	for c := 0; c < n; c++ {
 		g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()+c*n*32), "R10")
 		for i := 0; i < n; i++ {
@@ -515,10 +894,11 @@ func (g *gen) inv() {
 			}
 			g.ins(g.op("VMOVA"), src, fmt.Sprintf("%d(R10)", 32*i))
 		}
-		g.luSolve()
+		g.luSolve(true)
 	}
+	g.ifCond(func() { g.norms(func(i, j int) string { return fmt.Sprintf("%d(DI)", g.xoff()+(i+j*n)*32) }, condInv) })
 	g.flags()
-	g.storeLanes(offA, offARS, offACS, offAIX, n, n, false, func(i, j int) int { return g.xoff() + (i+j*n)*32 }, all)
+	g.storeA(func(i, j int) int { return g.xoff() + (i+j*n)*32 }, all)
 	g.epilogue()
 }
 
@@ -528,8 +908,8 @@ func (g *gen) inv() {
 // elements).
 func (g *gen) det() {
 	g.prologue("det")
-	g.gatherA(false)
-	g.lu()
+	g.loadA(false)
+	g.lu(true)
 	g.ins(g.op("VMOVA"), "Y14", "Y0")
 	for k := 0; k < g.n; k++ {
 		g.ins(g.op("VMUL"), g.a(k, k), "Y0", "Y0")
