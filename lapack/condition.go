@@ -31,7 +31,7 @@ func CheckCondition[T Scalar](op string, norm Norm, lu views.View[T], anorm floa
 		rcond = 1 / (anorm * m.InvNorm(norm == InfNorm))
 	} else {
 		var err error
-		if rcond, err = Gecon(norm, lu, anorm, opts...); err != nil {
+		if rcond, err = gecon("lapack.CheckCondition", norm, lu, anorm, true, opts); err != nil {
 			return err
 		}
 	}
