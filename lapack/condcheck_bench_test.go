@@ -3,8 +3,14 @@ package lapack
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"slices"
+	"syscall"
 	"testing"
+	"time"
+	"unsafe"
 
+	"github.com/lapis-go/lapis/cblas"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 )
 
@@ -13,22 +19,27 @@ import (
 // sets its target on (at most 5% of Solve for n >= 100).
 var condBenchSizes = []int{4, 16, 100, 200, 500, 1000}
 
-// BenchmarkSolveCondCheck: Solve with its conditioning check (the norm
-// before, CheckCondition after the factorisation) against Solve with
-// NoConditionCheck, one right-hand side, float64 and complex128; and Inv
-// with its check (the norm of the computed inverse) against Inv without.
-// The cost of the check is the ratio check / nocheck of one run.
+// BenchmarkSolveCondCheck: the cost of the conditioning check, Solve
+// (the norm before, CheckCondition after the factorisation) and Inv (the
+// norm of the computed inverse) with the check against the same call with
+// NoConditionCheck, float64 and complex128, one right-hand side, one
+// OpenBLAS thread. The machine this runs on is shared, so the two are
+// timed in alternating chunks of about 0.2 ms each (the order swapped
+// every pair) on the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID: time
+// spent descheduled does not count), and the benchmark reports the
+// median over the pairs of check / nocheck - 1 as cost-%, and each side's
+// CPU time per call as check-ns and nocheck-ns. ns/op is the wall time of
+// one pair of chunks.
 func BenchmarkSolveCondCheck(b *testing.B) {
+	if err := cblas.SetThreads(1); err == nil {
+		defer cblas.SetThreads(cblas.AutoThreads)
+	}
 	benchCondCheck[float64](b, "float64")
 	benchCondCheck[complex128](b, "complex128")
 }
 
 func benchCondCheck[T Scalar](b *testing.B, typ string) {
 	rng := rand.New(rand.NewPCG(12, 5))
-	variants := []struct {
-		name string
-		opts []Option
-	}{{"check", nil}, {"nocheck", []Option{NoConditionCheck()}}}
 	for _, op := range []string{"solve", "inv"} {
 		for _, n := range condBenchSizes {
 			if op == "inv" && n > 500 {
@@ -36,25 +47,60 @@ func benchCondCheck[T Scalar](b *testing.B, typ string) {
 			}
 			a := tm.New[T](rng, n, n, tm.ColPacked)
 			rhs := tm.New[T](rng, n, 1, tm.ColPacked)
-			for _, c := range variants {
-				b.Run(fmt.Sprintf("op=%s/type=%s/n=%d/impl=%s", op, typ, n, c.name), func(b *testing.B) {
-					for b.Loop() {
-						var x interface{ Release() }
-						var err error
-						if op == "solve" {
-							x, err = Solve(a.V, rhs.V, c.opts...)
-						} else {
-							x, err = Inv(a.V, c.opts...)
-						}
-						if err != nil {
-							b.Fatal(err)
-						}
-						x.Release()
-					}
-				})
+			call := func(opts ...Option) {
+				var x interface{ Release() }
+				var err error
+				if op == "solve" {
+					x, err = Solve(a.V, rhs.V, opts...)
+				} else {
+					x, err = Inv(a.V, opts...)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				x.Release()
 			}
+			b.Run(fmt.Sprintf("op=%s/type=%s/n=%d/impl=paired", op, typ, n), func(b *testing.B) {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				t0 := threadCPU()
+				call(NoConditionCheck())
+				k := max(1, int(200*time.Microsecond/max(1, threadCPU()-t0)))
+				chunk := func(opts ...Option) time.Duration {
+					t := threadCPU()
+					for range k {
+						call(opts...)
+					}
+					return threadCPU() - t
+				}
+				var ratios []float64
+				var check, nocheck time.Duration
+				for b.Loop() {
+					var c, n time.Duration
+					if len(ratios)%2 == 0 {
+						c, n = chunk(), chunk(NoConditionCheck())
+					} else {
+						n, c = chunk(NoConditionCheck()), chunk()
+					}
+					check, nocheck = check+c, nocheck+n
+					ratios = append(ratios, float64(c)/float64(n))
+				}
+				slices.Sort(ratios)
+				calls := float64(k * len(ratios))
+				b.ReportMetric(100*(ratios[len(ratios)/2]-1), "cost-%")
+				b.ReportMetric(float64(check)/calls, "check-ns")
+				b.ReportMetric(float64(nocheck)/calls, "nocheck-ns")
+			})
 		}
 	}
+}
+
+// threadCPU is the calling OS thread's CPU time.
+func threadCPU() time.Duration {
+	var ts syscall.Timespec
+	const clockThreadCPUTimeID = 3 // CLOCK_THREAD_CPUTIME_ID (Linux)
+	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0)
+	return time.Duration(ts.Nano())
 }
 
 // BenchmarkCondEstimate: the estimate alone on the same LU factors, the

@@ -193,11 +193,87 @@ func absFunc[T Scalar]() func(T) float64 {
 	case 1:
 		f = math.Abs
 	case 2:
-		f = func(x complex64) float64 { return cmplx.Abs(complex128(x)) }
+		f = func(x complex64) float64 { return fastAbs(complex128(x)) } // float32 parts: no over- or underflow in float64
 	default:
 		f = cmplx.Abs
 	}
 	return f.(func(T) float64)
+}
+
+// fastAbs is |z| without hypot's scaling: exact to rounding unless a part
+// squared over- or underflows (|re| or |im| beyond 1e154 or below 1e-154).
+func fastAbs(z complex128) float64 { return math.Sqrt(real(z)*real(z) + imag(z)*imag(z)) }
+
+// matrixNorm is the one norm (inf false) or infinity norm of the compact
+// column-major n x n matrix d, in Go: the norm the check takes before the
+// factorisation. ?lange takes complex moduli with overflow-safe scaling,
+// which made zlange cost a quarter of zgetrf at n = 100; here a complex
+// modulus is sqrt(re^2 + im^2), and a complex128 norm is taken again with
+// cmplx.Abs when the result may have lost entries to over- or underflow
+// (+Inf, or below 1e-140: entries below 1e-154 then square to 0).
+func matrixNorm[T Scalar](d []T, n int, inf bool) float64 {
+	switch d := any(d).(type) {
+	case []float32:
+		return realNorm(d, n, inf)
+	case []float64:
+		return realNorm(d, n, inf)
+	case []complex64:
+		return complexNorm(d, n, inf)
+	case []complex128:
+		return complexNorm(d, n, inf)
+	}
+	return math.NaN()
+}
+
+func realNorm[F float32 | float64](d []F, n int, inf bool) float64 {
+	return sumNorm(d, n, inf, func(x F) float64 { return math.Abs(float64(x)) })
+}
+
+func complexNorm[C complex64 | complex128](d []C, n int, inf bool) float64 {
+	r := sumNorm(d, n, inf, func(x C) float64 { return fastAbs(complex128(x)) })
+	if _, wide := any(d).([]complex128); wide && (math.IsInf(r, 1) || r < 1e-140) {
+		r = sumNorm(d, n, inf, func(x C) float64 { return cmplx.Abs(complex128(x)) })
+	}
+	return r
+}
+
+// sumNorm is the largest column sum (inf false) or row sum of abs over
+// the n x n column-major d. NaN propagates (a NaN entry gives NaN).
+func sumNorm[E any](d []E, n int, inf bool, abs func(E) float64) float64 {
+	best := 0.0
+	if !inf {
+		for j := 0; j < n; j++ {
+			s := 0.0
+			for _, v := range d[j*n : j*n+n] {
+				s += abs(v)
+			}
+			if s > best || math.IsNaN(s) {
+				best = s
+			}
+			if math.IsNaN(best) {
+				return best
+			}
+		}
+		return best
+	}
+	rows := pool.Get[float64](n)
+	defer pool.Put(rows)
+	r := rows.Data[:n]
+	clear(r)
+	for j := 0; j < n; j++ {
+		for i, v := range d[j*n : j*n+n] {
+			r[i] += abs(v)
+		}
+	}
+	for _, s := range r {
+		if s > best || math.IsNaN(s) {
+			best = s
+		}
+		if math.IsNaN(best) {
+			return best
+		}
+	}
+	return best
 }
 
 // solveLU replaces the n-vector x by U^-1 L^-1 x (adjoint false) or

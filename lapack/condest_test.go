@@ -403,3 +403,41 @@ func sameBits[T Scalar](a, b []T) bool {
 func TestCondCheckBitwise(t *testing.T) {
 	tm.ForTypes(t, testCondCheckBitwise[float32], testCondCheckBitwise[float64], testCondCheckBitwise[complex64], testCondCheckBitwise[complex128])
 }
+
+// The norm the check takes in Go equals ?lange's, also where complex
+// moduli over- or underflow when squared; NaN propagates.
+func testMatrixNorm[T Scalar](t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 54))
+	scales := []float64{1, 1e-300, 1e300, 0x1p-1070}
+	tol := 1e-13
+	if epsOf[T]() > 1e-10 {
+		scales, tol = []float64{1, 1e-30, 1e30}, 1e-5
+	}
+	for _, n := range []int{1, 37} {
+		for _, sc := range scales {
+			m := tm.Rand(rng, n, n, !tm.IsComplex[T]())
+			for i := range m.D {
+				m.D[i] *= complex(sc, 0)
+			}
+			a := tm.From[T](m, tm.ColPacked).V
+			for _, norm := range []Norm{OneNorm, InfNorm} {
+				got, want := matrixNorm(a.Data(), n, norm == InfNorm), must(Lange(norm, a))
+				if !(math.Abs(got-want) <= tol*want) || want == 0 {
+					t.Errorf("n=%d scale %g norm %c: %g, lange %g", n, sc, norm, got, want)
+				}
+			}
+		}
+	}
+	m := tm.Rand(rng, 5, 5, true)
+	m.Set(2, 3, complex(math.NaN(), 0))
+	a := tm.From[T](m, tm.ColPacked).V
+	for _, inf := range []bool{false, true} {
+		if r := matrixNorm(a.Data(), 5, inf); !math.IsNaN(r) {
+			t.Errorf("NaN entry: norm %g, want NaN", r)
+		}
+	}
+}
+
+func TestMatrixNorm(t *testing.T) {
+	tm.ForTypes(t, testMatrixNorm[float32], testMatrixNorm[float64], testMatrixNorm[complex64], testMatrixNorm[complex128])
+}

@@ -132,11 +132,11 @@ func newCondCheck[T Scalar](op string, m views.View[T], trans Op, opts []Option)
 	if c.off {
 		return c
 	}
-	// m is square, checked. Small matrices are measured in Go (no cgo
-	// call), as CheckCondition then works on them.
-	var f cond.Matrix[T]
-	if small, _, _ := condOperand(op, "a", c.norm, m, &f); small {
-		c.anorm = f.Norm(c.norm == InfNorm)
+	// m is square, checked, and compact column-major (the working copy
+	// of Solve or Inv): its norm is taken in Go, as CheckCondition then
+	// computes small matrices' condition (no cgo call).
+	if l, n := m.Layout(), m.Layout().Dim(0); l.Offset() == 0 && (n <= 1 || l.Stride(0) == 1 && l.Stride(1) == n) {
+		c.anorm = matrixNorm(m.Data(), n, c.norm == InfNorm)
 	} else {
 		c.anorm, _ = Lange(c.norm, m, opts...)
 	}
