@@ -103,40 +103,79 @@ func threadCPU() time.Duration {
 	return time.Duration(ts.Nano())
 }
 
-// BenchmarkCondEstimate: the estimate alone on the same LU factors, the
-// one CheckCondition makes (impl=trsv: ?lacn2's iteration on plain
-// triangular solves) against LAPACK's ?gecon (impl=gecon: the same
-// iteration on scaled ?latrs solves, what CheckCondition called before),
-// next to the factorisation itself (impl=getrf, the unit of the ratio).
+// BenchmarkCondEstimate: the parts of the check, timed as
+// BenchmarkSolveCondCheck times (chunks on the thread's CPU clock, one
+// OpenBLAS thread), float64 and complex128: getrf-ns the factorisation
+// (the unit), norm-ns the norm taken before it (in Go) against lange-ns
+// (?lange), trsv-ns the estimate CheckCondition makes (?lacn2's
+// iteration on plain ?trsv solves) against gecon-ns (LAPACK's ?gecon, the
+// same iteration on scaled ?latrs solves: what the check called before),
+// and trsv2-ns one product by A^-1 (two ?trsv: the unit of any estimate
+// that solves with the factors).
 func BenchmarkCondEstimate(b *testing.B) {
+	if err := cblas.SetThreads(1); err == nil {
+		defer cblas.SetThreads(cblas.AutoThreads)
+	}
+	benchCondEstimate[float64](b, "float64")
+	benchCondEstimate[complex128](b, "complex128")
+}
+
+func benchCondEstimate[T Scalar](b *testing.B, typ string) {
 	rng := rand.New(rand.NewPCG(12, 6))
 	for _, n := range condBenchSizes[2:] {
-		a := tm.New[float64](rng, n, n, tm.ColPacked)
+		a := tm.New[T](rng, n, n, tm.ColPacked)
 		anorm, _ := Lange(OneNorm, a.V)
-		lu := a.V.ToColMajor()
+		src, lu, work := a.V.ToColMajor(), a.V.ToColMajor(), a.V.ToColMajor()
 		ipiv := make([]int32, n)
 		if err := Getrf(lu.View(), ipiv); err != nil {
 			b.Fatal(err)
 		}
-		src, work := a.V.ToColMajor(), a.V.ToColMajor()
-		b.Run(fmt.Sprintf("op=rcond/n=%d/impl=getrf", n), func(b *testing.B) {
-			for b.Loop() {
-				b.StopTimer()
+		x := make([]T, n)
+		parts := []struct {
+			unit string
+			f    func()
+		}{
+			{"getrf-ns", func() {
 				copy(work.Data(), src.Data())
-				b.StartTimer()
 				if err := Getrf(work.View(), ipiv); err != nil {
 					b.Fatal(err)
 				}
+			}},
+			{"norm-ns", func() { matrixNorm(src.Data(), n, false) }},
+			{"lange-ns", func() { Lange(OneNorm, src.View()) }},
+			{"trsv-ns", func() { gecon("bench", OneNorm, lu.View(), anorm, true, nil) }},
+			{"gecon-ns", func() { gecon("bench", OneNorm, lu.View(), anorm, false, nil) }},
+			{"trsv2-ns", func() {
+				solveLU[T](false, n, unsafe.Pointer(unsafe.SliceData(lu.Data())), n, unsafe.Pointer(&x[0]))
+			}},
+		}
+		b.Run(fmt.Sprintf("op=rcond/type=%s/n=%d/impl=parts", typ, n), func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			k := make([]int, len(parts))
+			for i, p := range parts {
+				t0 := threadCPU()
+				p.f()
+				k[i] = max(1, int(200*time.Microsecond/max(1, threadCPU()-t0)))
+			}
+			total := make([]time.Duration, len(parts))
+			calls := make([]int, len(parts))
+			for b.Loop() {
+				for i, p := range parts {
+					for j := range x {
+						x[j] = 1
+					}
+					t0 := threadCPU()
+					for range k[i] {
+						p.f()
+					}
+					total[i] += threadCPU() - t0
+					calls[i] += k[i]
+				}
+			}
+			for i, p := range parts {
+				b.ReportMetric(float64(total[i])/float64(calls[i]), p.unit)
 			}
 		})
-		for _, impl := range []string{"trsv", "gecon"} {
-			b.Run(fmt.Sprintf("op=rcond/n=%d/impl=%s", n, impl), func(b *testing.B) {
-				for b.Loop() {
-					if _, err := gecon("bench", OneNorm, lu.View(), anorm, impl == "trsv", nil); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
 	}
 }

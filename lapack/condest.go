@@ -226,32 +226,24 @@ func matrixNorm[T Scalar](d []T, n int, inf bool) float64 {
 }
 
 func realNorm[F float32 | float64](d []F, n int, inf bool) float64 {
-	return sumNorm(d, n, inf, func(x F) float64 { return math.Abs(float64(x)) })
-}
-
-func complexNorm[C complex64 | complex128](d []C, n int, inf bool) float64 {
-	r := sumNorm(d, n, inf, func(x C) float64 { return fastAbs(complex128(x)) })
-	if _, wide := any(d).([]complex128); wide && (math.IsInf(r, 1) || r < 1e-140) {
-		r = sumNorm(d, n, inf, func(x C) float64 { return cmplx.Abs(complex128(x)) })
-	}
-	return r
-}
-
-// sumNorm is the largest column sum (inf false) or row sum of abs over
-// the n x n column-major d. NaN propagates (a NaN entry gives NaN).
-func sumNorm[E any](d []E, n int, inf bool, abs func(E) float64) float64 {
-	best := 0.0
 	if !inf {
+		best := 0.0
 		for j := 0; j < n; j++ {
-			s := 0.0
-			for _, v := range d[j*n : j*n+n] {
-				s += abs(v)
+			// Four sums: one would wait on each addition's latency.
+			c := d[j*n : j*n+n]
+			var s0, s1, s2, s3 float64
+			i := 0
+			for ; i+4 <= len(c); i += 4 {
+				s0 += math.Abs(float64(c[i]))
+				s1 += math.Abs(float64(c[i+1]))
+				s2 += math.Abs(float64(c[i+2]))
+				s3 += math.Abs(float64(c[i+3]))
 			}
-			if s > best || math.IsNaN(s) {
-				best = s
+			for ; i < len(c); i++ {
+				s0 += math.Abs(float64(c[i]))
 			}
-			if math.IsNaN(best) {
-				return best
+			if best = maxNaN(best, (s0+s1)+(s2+s3)); math.IsNaN(best) {
+				break
 			}
 		}
 		return best
@@ -262,15 +254,82 @@ func sumNorm[E any](d []E, n int, inf bool, abs func(E) float64) float64 {
 	clear(r)
 	for j := 0; j < n; j++ {
 		for i, v := range d[j*n : j*n+n] {
-			r[i] += abs(v)
+			r[i] += math.Abs(float64(v))
 		}
 	}
-	for _, s := range r {
-		if s > best || math.IsNaN(s) {
-			best = s
+	return maxOf(r)
+}
+
+func complexNorm[C complex64 | complex128](d []C, n int, inf bool) float64 {
+	if _, wide := any(d).([]complex128); wide {
+		if r := fastComplexNorm(d, n, inf); !math.IsInf(r, 1) && !(r < 1e-140) {
+			return r
 		}
-		if math.IsNaN(best) {
-			return best
+		// Some moduli may have over- or underflowed: take them with
+		// scaling.
+		return realNorm(moduli(d), n, inf)
+	}
+	return fastComplexNorm(d, n, inf)
+}
+
+func fastComplexNorm[C complex64 | complex128](d []C, n int, inf bool) float64 {
+	if !inf {
+		best := 0.0
+		for j := 0; j < n; j++ {
+			c := d[j*n : j*n+n]
+			var s0, s1 float64
+			i := 0
+			for ; i+2 <= len(c); i += 2 {
+				z0, z1 := complex128(c[i]), complex128(c[i+1])
+				s0 += math.Sqrt(real(z0)*real(z0) + imag(z0)*imag(z0))
+				s1 += math.Sqrt(real(z1)*real(z1) + imag(z1)*imag(z1))
+			}
+			if i < len(c) {
+				z := complex128(c[i])
+				s0 += math.Sqrt(real(z)*real(z) + imag(z)*imag(z))
+			}
+			if best = maxNaN(best, s0+s1); math.IsNaN(best) {
+				break
+			}
+		}
+		return best
+	}
+	rows := pool.Get[float64](n)
+	defer pool.Put(rows)
+	r := rows.Data[:n]
+	clear(r)
+	for j := 0; j < n; j++ {
+		for i, v := range d[j*n : j*n+n] {
+			z := complex128(v)
+			re, im := real(z), imag(z)
+			r[i] += math.Sqrt(re*re + im*im)
+		}
+	}
+	return maxOf(r)
+}
+
+// moduli returns |d_i| by cmplx.Abs (the rare path of complexNorm).
+func moduli[C complex64 | complex128](d []C) []float64 {
+	m := make([]float64, len(d))
+	for i, v := range d {
+		m[i] = cmplx.Abs(complex128(v))
+	}
+	return m
+}
+
+// maxNaN is max(a, b), NaN when either is NaN.
+func maxNaN(a, b float64) float64 {
+	if b > a || math.IsNaN(b) {
+		return b
+	}
+	return a
+}
+
+func maxOf(r []float64) float64 {
+	best := 0.0
+	for _, s := range r {
+		if best = maxNaN(best, s); math.IsNaN(best) {
+			break
 		}
 	}
 	return best

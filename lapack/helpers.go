@@ -133,9 +133,11 @@ func newCondCheck[T Scalar](op string, m views.View[T], trans Op, opts []Option)
 		return c
 	}
 	// m is square, checked, and compact column-major (the working copy
-	// of Solve or Inv): its norm is taken in Go, as CheckCondition then
-	// computes small matrices' condition (no cgo call).
-	if l, n := m.Layout(), m.Layout().Dim(0); l.Offset() == 0 && (n <= 1 || l.Stride(0) == 1 && l.Stride(1) == n) {
+	// of Solve or Inv). Its norm is taken in Go (matrixNorm) up to order
+	// 64, where a cgo call costs more, and for the complex types at every
+	// order (zlange's scaled moduli cost 8x as much); real matrices above
+	// 64 go to ?lange, as fast as Go there (BenchmarkCondEstimate).
+	if l, n := m.Layout(), m.Layout().Dim(0); (typeIndex[T]() >= 2 || n <= 64) && l.Offset() == 0 && (n <= 1 || l.Stride(0) == 1 && l.Stride(1) == n) {
 		c.anorm = matrixNorm(m.Data(), n, c.norm == InfNorm)
 	} else {
 		c.anorm, _ = Lange(c.norm, m, opts...)
