@@ -441,3 +441,40 @@ func testMatrixNorm[T Scalar](t *testing.T) {
 func TestMatrixNorm(t *testing.T) {
 	tm.ForTypes(t, testMatrixNorm[float32], testMatrixNorm[float64], testMatrixNorm[complex64], testMatrixNorm[complex128])
 }
+
+// A matrix built against Hager's iteration: A = I - s u v^T with u and v
+// orthogonal to each other and to e = (1, ..., 1) and v_0 = 0, so A^-1 =
+// I + s u v^T maps e/n (the start), the sign vector e and e_0 (the next
+// probe) to themselves: in exact arithmetic the first products see
+// ||A^-1||_1 = 1 where it is about 2 s n, and only ?lacn2's final
+// alternating vector (x_1 - x_3 = 2/(n-1) != 0 along v) finds the large
+// part. The estimate must be gecon's, at most 1000x above the exact rcond
+// (it is within 3% in every type: rounding in the factors helps the
+// iteration here) and far below the naive 1/||A||_1 (rcond as if
+// ||A^-1|| were 1).
+func testCondEstimateAdversarial[T Scalar](t *testing.T) {
+	const n, s = 20, 1e3
+	m := tm.Eye(n)
+	for i := range n {
+		u := complex(float64(1-2*(i%2)), 0) // (-1)^i
+		for j, vj := range map[int]float64{1: 1, 3: -1} {
+			m.Set(i, j, m.At(i, j)-complex(s*vj, 0)*u)
+		}
+	}
+	a := fromM[T](m)
+	f, ok := condOf(t, a)
+	if !ok {
+		t.Fatal("singular")
+	}
+	if !(f.est >= f.gecon*(1-1e-6) && f.est <= f.gecon*(1+1e-6)) || !(f.est <= 1000*f.exact) || !(f.est >= f.exact/2) {
+		t.Errorf("estimate %g, gecon %g, exact %g: want gecon's, within [0.5, 1000] x exact", f.est, f.gecon, f.exact)
+	}
+	anorm := must(Lange(OneNorm, a))
+	if naive := 1 / anorm; !(f.est < naive/100) {
+		t.Errorf("estimate %g: the naive bound 1/||A|| = %g was not improved on", f.est, naive)
+	}
+}
+
+func TestCondEstimateAdversarial(t *testing.T) {
+	tm.ForTypes(t, testCondEstimateAdversarial[float32], testCondEstimateAdversarial[float64], testCondEstimateAdversarial[complex64], testCondEstimateAdversarial[complex128])
+}
