@@ -132,17 +132,22 @@ func newCondCheck[T Scalar](op string, m views.View[T], trans Op, opts []Option)
 	if c.off {
 		return c
 	}
-	// m is square, checked, and compact column-major (the working copy
-	// of Solve or Inv). Its norm is taken in Go (matrixNorm) up to order
-	// 64, where a cgo call costs more, and for the complex types at every
-	// order (zlange's scaled moduli cost 8x as much); real matrices above
-	// 64 go to ?lange, as fast as Go there (BenchmarkCondEstimate).
-	if l, n := m.Layout(), m.Layout().Dim(0); (typeIndex[T]() >= 2 || n <= 64) && l.Offset() == 0 && (n <= 1 || l.Stride(0) == 1 && l.Stride(1) == n) {
-		c.anorm = matrixNorm(m.Data(), n, c.norm == InfNorm)
-	} else {
-		c.anorm, _ = Lange(c.norm, m, opts...)
-	}
+	c.anorm = workNorm(c.norm, m, opts)
 	return c
+}
+
+// workNorm is the norm of m, square and compact column-major (the
+// working copy of Solve or Inv, or Inv's result). It is taken in Go
+// (matrixNorm) up to order 64, where a cgo call costs more, and for the
+// complex types at every order (zlange's scaled moduli cost 8x as much);
+// real matrices above 64 go to ?lange, as fast as Go there
+// (BenchmarkCondEstimate).
+func workNorm[T Scalar](norm Norm, m views.View[T], opts []Option) float64 {
+	if l, n := m.Layout(), m.Layout().Dim(0); (typeIndex[T]() >= 2 || n <= 64) && l.Offset() == 0 && (n <= 1 || l.Stride(0) == 1 && l.Stride(1) == n) {
+		return matrixNorm(m.Data(), n, norm == InfNorm)
+	}
+	r, _ := Lange(norm, m, opts...)
+	return r
 }
 
 // check runs CheckCondition on the LU factors lu (nil when the check is
@@ -154,14 +159,14 @@ func (c condCheck[T]) check(lu views.View[T]) error {
 	return CheckCondition(c.op, c.norm, lu, c.anorm, c.opts...)
 }
 
-// checkInverse runs CheckInverse on the computed inverse inv: ||inv|| is
+// checkInverse is CheckInverse on the computed inverse inv: ||inv|| is
 // exact and costs one pass over it, where an estimate from the factors
 // would cost several triangular solves.
 func (c condCheck[T]) checkInverse(inv views.View[T]) error {
-	if c.off {
-		return nil
+	if c.off || c.anorm == 0 || inv.Layout().Dim(0) == 0 {
+		return nil // a zero or empty matrix: the factorisation reported it
 	}
-	return CheckInverse(c.op, c.norm, inv, c.anorm, c.opts...)
+	return illConditioned[T](c.op, 1/(c.anorm*workNorm(c.norm, inv, c.opts)))
 }
 
 // ownPivot returns the error Getrf gives for a itself when err is the
