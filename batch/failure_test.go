@@ -114,22 +114,39 @@ func TestBatchRHSShapeHint(t *testing.T) {
 }
 
 // Solve and Inv report an ill-conditioned matrix of the batch (issue 12),
-// with its result written, whatever the layout; NoConditionCheck turns it
-// off.
+// with its result written, whatever the layout, at order 2 (the exact
+// check in Go) and 20 (lapack.CheckCondition's estimate, CheckInverse);
+// NoConditionCheck turns it off.
 func TestBatchIllConditioned(t *testing.T) {
+	for _, n := range []int{2, 20} {
+		testBatchIllConditioned(t, n)
+	}
+}
+
+func testBatchIllConditioned(t *testing.T, n int) {
 	const count, bad = 7, 3
 	eps := 0x1p-52
 	build := func(rowMajor bool) views.View[float64] {
-		a := must2(views.Zeros[float64](2, 2, count))
+		a := must2(views.Zeros[float64](n, n, count))
 		for q := range count {
-			vals := [4]float64{2, 1, 1, 3} // well conditioned
-			if q == bad {
-				vals = [4]float64{1, 1, 1, 1 + eps}
+			for i := range n {
+				for j := range n {
+					v := 1.0 // well conditioned: ones plus (n+1) I
+					if i == j {
+						v += float64(n)
+					}
+					if q == bad { // I with [[1 1] [1 1+eps]] in its corner
+						v = 0
+						if i == j || i < 2 && j < 2 {
+							v = 1
+						}
+						if i == 1 && j == 1 {
+							v = 1 + eps
+						}
+					}
+					a.Set(v, i, j, q)
+				}
 			}
-			a.Set(vals[0], 0, 0, q)
-			a.Set(vals[1], 1, 0, q)
-			a.Set(vals[2], 0, 1, q)
-			a.Set(vals[3], 1, 1, q)
 		}
 		v := a.View()
 		if rowMajor {
@@ -144,7 +161,7 @@ func TestBatchIllConditioned(t *testing.T) {
 				opts = append(opts, NoConditionCheck())
 			}
 			a := build(rowMajor)
-			b := must2(views.Zeros[float64](2, 1, count))
+			b := must2(views.Zeros[float64](n, 1, count))
 			for i := range b.Data() {
 				b.Data()[i] = 1
 			}
@@ -154,13 +171,13 @@ func TestBatchIllConditioned(t *testing.T) {
 				var be *Error
 				switch {
 				case nocheck && err != nil:
-					t.Errorf("rowMajor=%v %s with NoConditionCheck: %v", rowMajor, name, err)
+					t.Errorf("n=%d rowMajor=%v %s with NoConditionCheck: %v", n, rowMajor, name, err)
 				case !nocheck && (!errors.As(err, &be) || len(be.Failed) != 1 || be.Failed[bad] == nil || !errors.Is(err, lapack.ErrIllConditioned)):
-					t.Errorf("rowMajor=%v %s: %v; want matrix %d reported ill-conditioned", rowMajor, name, err, bad)
+					t.Errorf("n=%d rowMajor=%v %s: %v; want matrix %d reported ill-conditioned", n, rowMajor, name, err, bad)
 				}
 			}
-			if x := b.At(1, 0, bad); math.IsNaN(x) || x == 1 { // x = [1 0]
-				t.Errorf("rowMajor=%v: the ill-conditioned system's x was not written: %v", rowMajor, x)
+			if x := b.At(1, 0, bad); math.IsNaN(x) || x == 1 { // x = [1 0 ...]
+				t.Errorf("n=%d rowMajor=%v: the ill-conditioned system's x was not written: %v", n, rowMajor, x)
 			}
 		}
 	}

@@ -424,7 +424,7 @@ func LU[T Scalar](a views.View[T], ipiv []int32, opts ...Option) error {
 // inverse is the transpose of the inverse, without a copy). Singular
 // matrices are reported in the *Error and left factored (for a row-major
 // matrix: the factors of its transpose); ill-conditioned ones
-// (lapack.CheckCondition) are reported with their inverse written, unless
+// (lapack.CheckInverse, from the inverse) are reported with their inverse written, unless
 // lapack.NoConditionCheck is passed.
 func Inv[T Scalar](a views.View[T], opts ...Option) error {
 	const op = "batch.Inv"

@@ -83,7 +83,13 @@ func Lange[T Scalar](norm Norm, a views.View[T], opts ...Option) (float64, error
 // precision. An anorm of +Inf gives 0 and NaN gives NaN, without error,
 // whatever the LAPACK version (see nonFiniteNorm).
 func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...Option) (rcond float64, err error) {
-	const op = "lapack.Gecon"
+	return gecon("lapack.Gecon", norm, lu, anorm, false, opts)
+}
+
+// gecon is Gecon named op; with fast it first tries the estimate on plain
+// triangular solves (invNormEst), and calls ?gecon only when that over-
+// or underflowed (CheckCondition).
+func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, fast bool, opts []Option) (rcond float64, err error) {
 	if err := checkNorm(op, norm, true); err != nil {
 		return 0, err
 	}
@@ -97,16 +103,20 @@ func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...Option)
 	if err != nil {
 		return 0, err
 	}
+	defer oa.release()
 	n, err := square(op, "lu", &oa)
 	if err != nil {
-		oa.release()
 		return 0, err
+	}
+	if fast && n > 0 {
+		if est, ok := invNormEst[T](norm, n, oa.ptr, oa.ld); ok {
+			return (1 / est) / anorm, nil
+		}
 	}
 	w := getWorkspace[T](wsSize{work: 4 * n, rwork: 2 * n, iwork: n})
 	policy.Lapack.Add(1)
 	info := xgecon[T](byte(norm), n, oa.ptr, oa.ld, anorm, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
 	w.put()
-	oa.release()
 	return rcond, infoErr[T]("xgecon", info)
 }
 

@@ -71,7 +71,7 @@ func asMatrix[T Scalar](op string, b views.View[T]) (views.View[T], error) {
 // zero pivot of a's own factorisation P a = L U, whatever a's layout (a
 // row-major a is solved through its storage, and refactored as a when
 // that fails). An ill-conditioned a (estimated reciprocal condition number
-// below machine epsilon, from gecon after the factorisation) returns x
+// below machine epsilon, CheckCondition after the factorisation) returns x
 // together with an error matching ErrIllConditioned (and ErrSingular)
 // that carries Rcond, unless NoConditionCheck is passed.
 func Solve[T Scalar](a, b views.View[T], opts ...Option) (*views.Tensor[T], error) {
@@ -108,8 +108,10 @@ func Solve[T Scalar](a, b views.View[T], opts ...Option) (*views.Tensor[T], erro
 }
 
 // condCheck is the conditioning check of Solve and Inv: the matrix's norm
-// taken before the factorisation (O(n^2)), then gecon on the LU factors
-// (O(n^2), against the factorisation's O(n^3)). Off with NoConditionCheck.
+// taken before the factorisation (O(n^2)), then, for Solve, an estimate of
+// ||A^-1|| from the LU factors (CheckCondition: O(n^2), against the
+// factorisation's O(n^3)) and, for Inv, the norm of the computed inverse
+// (CheckInverse). Off with NoConditionCheck.
 type condCheck[T Scalar] struct {
 	op    string
 	norm  Norm // of the factored matrix: one norm of a, as stored
@@ -130,15 +132,22 @@ func newCondCheck[T Scalar](op string, m views.View[T], trans Op, opts []Option)
 	if c.off {
 		return c
 	}
-	// m is square, checked. Small matrices are measured in Go (no cgo
-	// call), as CheckCondition then works on them.
-	var f cond.Matrix[T]
-	if small, _, _ := condOperand(op, "a", c.norm, m, &f); small {
-		c.anorm = f.Norm(c.norm == InfNorm)
-	} else {
-		c.anorm, _ = Lange(c.norm, m, opts...)
-	}
+	c.anorm = workNorm(c.norm, m, opts)
 	return c
+}
+
+// workNorm is the norm of m, square and compact column-major (the
+// working copy of Solve or Inv, or Inv's result). It is taken in Go
+// (matrixNorm) up to order 64, where a cgo call costs more, and for the
+// complex types at every order (zlange's scaled moduli cost 8x as much);
+// real matrices above 64 go to ?lange, as fast as Go there
+// (BenchmarkCondEstimate).
+func workNorm[T Scalar](norm Norm, m views.View[T], opts []Option) float64 {
+	if l, n := m.Layout(), m.Layout().Dim(0); (typeIndex[T]() >= 2 || n <= 64) && l.Offset() == 0 && (n <= 1 || l.Stride(0) == 1 && l.Stride(1) == n) {
+		return matrixNorm(m.Data(), n, norm == InfNorm)
+	}
+	r, _ := Lange(norm, m, opts...)
+	return r
 }
 
 // check runs CheckCondition on the LU factors lu (nil when the check is
@@ -148,6 +157,16 @@ func (c condCheck[T]) check(lu views.View[T]) error {
 		return nil
 	}
 	return CheckCondition(c.op, c.norm, lu, c.anorm, c.opts...)
+}
+
+// checkInverse is CheckInverse on the computed inverse inv: ||inv|| is
+// exact and costs one pass over it, where an estimate from the factors
+// would cost several triangular solves.
+func (c condCheck[T]) checkInverse(inv views.View[T]) error {
+	if c.off || c.anorm == 0 || inv.Layout().Dim(0) == 0 {
+		return nil // a zero or empty matrix: the factorisation reported it
+	}
+	return illConditioned[T](c.op, 1/(c.anorm*workNorm(c.norm, inv, c.opts)))
 }
 
 // ownPivot returns the error Getrf gives for a itself when err is the
@@ -169,8 +188,9 @@ func ownPivot[T Scalar](err error, a views.View[T], ipiv []int32, opts []Option)
 }
 
 // Inv returns a^-1 for the n x n view a. A singular a gives an error
-// matching ErrSingular; an ill-conditioned one (estimated reciprocal
-// condition number below machine epsilon) returns the computed inverse
+// matching ErrSingular; an ill-conditioned one (reciprocal condition
+// number 1 / (||a||_1 ||a^-1||_1), from the computed inverse, below
+// machine epsilon) returns the computed inverse
 // together with an error matching ErrIllConditioned (and ErrSingular)
 // that carries Rcond, unless NoConditionCheck is passed.
 func Inv[T Scalar](a views.View[T], opts ...Option) (*views.Tensor[T], error) {
@@ -188,16 +208,14 @@ func Inv[T Scalar](a views.View[T], opts ...Option) (*views.Tensor[T], error) {
 	defer pool.Put(ipiv)
 	cond := newCondCheck(op, inv.View(), NoTrans, opts)
 	err = Getrf(inv.View(), ipiv.Data, opts...)
-	var condErr error
 	if err == nil {
-		condErr = cond.check(inv.View())
 		err = Getri(inv.View(), ipiv.Data, opts...)
 	}
 	if err != nil {
 		inv.Release()
 		return nil, err
 	}
-	return inv, condErr
+	return inv, cond.checkInverse(inv.View())
 }
 
 // Det returns the determinant of the n x n view a (1 for n = 0). It is

@@ -56,6 +56,24 @@
 // Potrs, Potri and Pocon refuse a factor Potrf did not complete. Pivots are LAPACK's: []int32, 1-based, row i swapped with
 // row ipiv[i]-1 in order; Perm turns them into a permutation.
 //
+// Conditioning. Solve and Inv (and batch's) return their result together
+// with an error matching ErrIllConditioned (and ErrSingular), carrying
+// Error.Rcond, when the reciprocal condition number in the one norm is
+// below machine epsilon (as LAPACK counts it, eps/2); NoConditionCheck
+// turns the check off. The norm of a is taken before the factorisation.
+// Inv then has a^-1 and takes rcond = 1 / (||a|| ||a^-1||) exactly
+// (CheckInverse). Solve estimates ||a^-1|| from the LU factors
+// (CheckCondition): exactly in Go up to order 16, above by the iteration
+// of LAPACK's ?lacn2 (Hager's method with Higham's refinements, what
+// ?gecon runs) on plain ?trsv solves instead of gecon's scaled ?latrs,
+// with ?gecon itself when a solve over- or underflows. The estimate is a
+// lower bound on ||a^-1|| (an upper bound on rcond), tested to lie within
+// 10x of the exact value on matrices of condition 1 to 1e20 in every type
+// and never to be less than gecon's. It costs 1.1-3x less than gecon
+// but still about five products by a^-1 or a^-H: the check adds 10-50%
+// to Solve for n = 1000 down to 100 (README, "Conditioning check,
+// measured").
+//
 // gonum. Gonum implements gonum's lapack.Float64 (row-major, zero-based
 // pivots, gonum's panics and workspace queries) on the same LAPACK; with
 // cblas.Gonum for BLAS, two lines put an existing gonum/mat program on
