@@ -54,6 +54,12 @@ import (
 //
 //	Dgetrs, Dpotrs, Dtrtrs, Dpbtrs, Dtbtrs
 //
+// Dgecon is LAPACK's dgecon algorithm driven from Go (dlacn2's estimator,
+// dlatrs's scaled triangular solves) on S, which holds U^T below the
+// diagonal and L^T above: each solve is the transposed one with the other
+// triangle, so it copies nothing either (?gecon itself would need the
+// factors in LAPACK's order).
+//
 // The rest have no transposed form in LAPACK (row pivoting, column
 // pivoting, eigenvectors of a nonsymmetric matrix) and go through a
 // compact column-major copy made by the views copy engine, counted in
@@ -61,7 +67,6 @@ import (
 //
 //	Dgetrf   a in and out (row pivoting)
 //	Dgetri   a in and out
-//	Dgecon   a in (getrf's factors in LAPACK's order)
 //	Dgeqp3   a in and out (column pivoting)
 //	Dgeev    a in, vl and vr out
 //	Dggsvd3  a and b in and out, u, v and q out

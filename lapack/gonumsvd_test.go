@@ -104,26 +104,24 @@ func TestGonumDgesvdVectors(t *testing.T) {
 			_, u1, _ := gesvd(t, impl, gonumlapack.SVDStore, gonumlapack.SVDNone, m, n, a)
 			_, _, vt1 := gesvd(t, impl, gonumlapack.SVDNone, gonumlapack.SVDStore, m, n, a)
 			_, ua, vta := gesvd(t, impl, gonumlapack.SVDAll, gonumlapack.SVDAll, m, n, a)
-			for i := range m {
-				for j := range k {
-					if u1[i*m+j] != u[i*m+j] {
-						t.Fatalf("U from job (S, N) differs at [%d,%d]: %v, (S, S) %v", i, j, u1[i*m+j], u[i*m+j])
-					}
-					if d := math.Abs(ua[i*m+j] - u[i*m+j]); d > tol {
-						t.Fatalf("U from job (A, A) differs at [%d,%d]: %v, (S, S) %v", i, j, ua[i*m+j], u[i*m+j])
-					}
-				}
-			}
-			for j := range k {
-				for i := range n {
-					if vt1[j*n+i] != vt[j*n+i] {
-						t.Fatalf("VT from job (N, S) differs at [%d,%d]: %v, (S, S) %v", j, i, vt1[j*n+i], vt[j*n+i])
-					}
-					if d := math.Abs(vta[j*n+i] - vt[j*n+i]); d > tol {
-						t.Fatalf("VT from job (A, A) differs at [%d,%d]: %v, (S, S) %v", j, i, vta[j*n+i], vt[j*n+i])
-					}
-				}
-			}
+			sameBlock(t, "U from job (S, N)", u1, u, m, m, k, 0)
+			sameBlock(t, "U from job (A, A)", ua, u, m, m, k, tol)
+			sameBlock(t, "VT from job (N, S)", vt1, vt, n, k, n, 0)
+			sameBlock(t, "VT from job (A, A)", vta, vt, n, k, n, tol)
 		})
+	}
+}
+
+// sameBlock checks the rows x cols block of the row-major got (leading
+// dimension ld) against want's within tol (0: bit for bit; NaN never
+// passes).
+func sameBlock(t *testing.T, what string, got, want []float64, ld, rows, cols int, tol float64) {
+	t.Helper()
+	for i := range rows {
+		for j := range cols {
+			if g, w := got[i*ld+j], want[i*ld+j]; !(math.Abs(g-w) <= tol) { // NaN fails
+				t.Fatalf("%s differs at [%d,%d]: %v, job (S, S) %v", what, i, j, g, w)
+			}
+		}
 	}
 }
