@@ -125,3 +125,38 @@ func sameBlock(t *testing.T, what string, got, want []float64, ld, rows, cols in
 		}
 	}
 }
+
+// BenchmarkGonumDgesvd times Gonum.Dgesvd's two algorithms, ?gesdd (the
+// default) and ?gesvd (QRIteration), with the jobs mat.SVD passes for
+// SVDThin (S, S) and SVDFull (A, A), on a square matrix:
+//
+//	go test -run '^$' -bench GonumDgesvd -count 3 ./lapack | go run ./bench/report -ratios gesvd/gesdd
+func BenchmarkGonumDgesvd(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{100, 500} {
+		a := make([]float64, n*n)
+		for i := range a {
+			a[i] = 2*rnd.Float64() - 1
+		}
+		for _, job := range []gonumlapack.SVDJob{gonumlapack.SVDStore, gonumlapack.SVDAll} {
+			for _, impl := range []struct {
+				name string
+				l    lapack.Gonum
+			}{{"gesdd", lapack.Gonum{}}, {"gesvd", lapack.Gonum{QRIteration: true}}} {
+				b.Run(fmt.Sprintf("op=dgesvd/job=%c/n=%d/impl=%s", job, n, impl.name), func(b *testing.B) {
+					s, u, vt := make([]float64, n), make([]float64, n*n), make([]float64, n*n)
+					work := []float64{0}
+					impl.l.Dgesvd(job, job, n, n, a, n, s, u, n, vt, n, work, -1)
+					work = make([]float64, int(work[0]))
+					c := make([]float64, len(a))
+					for b.Loop() {
+						copy(c, a)
+						if !impl.l.Dgesvd(job, job, n, n, c, n, s, u, n, vt, n, work, len(work)) {
+							b.Fatal("Dgesvd failed")
+						}
+					}
+				})
+			}
+		}
+	}
+}
