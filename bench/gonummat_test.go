@@ -3,7 +3,9 @@ package bench
 import (
 	"fmt"
 	"math/rand/v2"
+	"syscall"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -27,12 +29,28 @@ import (
 //	             the linked OpenBLAS) with lapis's BLAS
 //	impl=lapis   lapack.Gonum with lapis's BLAS: the two lines
 //	             blas64.Use(cblas.Gonum{}); lapack64.Use(lapack.Gonum{})
+//	impl=lapis-qr  (svd only) lapack.Gonum{QRIteration: true}: Dgesvd by
+//	             dgesvd, gonum's algorithm and singular vectors, instead
+//	             of dgesdd
 //
-// ops: mat.SVD (SVDThin: Dgesvd), mat.EigenSym (Dsyev: lapis answers it
-// with dsyevd, gonum/netlib with dsyev), mat.Eigen (EigenRight: Dgeev),
+// ops: mat.SVD (SVDThin: Dgesvd; lapis answers it with dgesdd, gonum/netlib
+// with dgesvd), mat.EigenSym (Dsyev: lapis answers it with dsyevd,
+// gonum/netlib with dsyev), mat.Eigen (EigenRight: Dgeev),
 // mat.Cholesky, mat.LU and mat.Dense.Solve (LU, Dgecon, Dgetrs) of an
 // n x n matrix and one right-hand side. OpenBLAS runs on one thread, as
-// gonum does. scripts/bench-gonum-mat.sh runs it and prints the table.
+// gonum does. Besides ns/op it reports cpu-ns/op, the process's CPU time
+// (user and system) per op: on a machine shared with other work, wall
+// time counts the time other processes held the core and CPU time does
+// not. scripts/bench-gonum-mat.sh runs it and prints the table.
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var r syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
+		return 0
+	}
+	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
+}
+
 func BenchmarkGonumMat(b *testing.B) {
 	threads := cblas.Threads()
 	if err := cblas.SetThreads(1); err != nil {
@@ -47,10 +65,12 @@ func BenchmarkGonumMat(b *testing.B) {
 		name string
 		b    blas.Float64
 		l    gonumlapack.Float64
+		only string // the one op it runs, or every op
 	}{
-		{"gonum", gonumblas.Implementation{}, gonum.Implementation{}},
-		{"netlib", cblas.Gonum{}, netlib.Implementation{}},
-		{"lapis", cblas.Gonum{}, lapack.Gonum{}},
+		{"gonum", gonumblas.Implementation{}, gonum.Implementation{}, ""},
+		{"netlib", cblas.Gonum{}, netlib.Implementation{}, ""},
+		{"lapis", cblas.Gonum{}, lapack.Gonum{}, ""},
+		{"lapis-qr", cblas.Gonum{}, lapack.Gonum{QRIteration: true}, "svd"},
 	}
 	for _, n := range []int{100, 500} {
 		rnd := rand.New(rand.NewPCG(12, uint64(n)))
@@ -82,14 +102,19 @@ func BenchmarkGonumMat(b *testing.B) {
 		}
 		for _, op := range ops {
 			for _, impl := range impls {
+				if impl.only != "" && impl.only != op.name {
+					continue
+				}
 				b.Run(fmt.Sprintf("op=%s/n=%d/impl=%s", op.name, n, impl.name), func(b *testing.B) {
 					blas64.Use(impl.b)
 					lapack64.Use(impl.l)
+					cpu0 := cpuTime()
 					for b.Loop() {
 						if !op.run() {
 							b.Fatalf("%s failed", op.name)
 						}
 					}
+					b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 				})
 			}
 		}

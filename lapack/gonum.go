@@ -40,7 +40,6 @@ import (
 //	                                 trans kept (transposing C flips it, and
 //	                                 the LQ product of the same reflectors is
 //	                                 the transposed Q)
-//	Dgesvd                           ?gesvd on S = V Σ U^T: jobs, u and vt swapped
 //	Dlapmr, Dlapmt                   ?lapmt, ?lapmr on S
 //	Dsyev                            ?syevd (divide and conquer, gonum's Dsyev
 //	                                 contract) on S, uplo swapped; the
@@ -55,6 +54,12 @@ import (
 //
 //	Dgetrs, Dpotrs, Dtrtrs, Dpbtrs, Dtbtrs
 //
+// Dgecon is LAPACK's dgecon algorithm driven from Go (dlacn2's estimator,
+// dlatrs's scaled triangular solves) on S, which holds U^T below the
+// diagonal and L^T above: each solve is the transposed one with the other
+// triangle, so it copies nothing either (?gecon itself would need the
+// factors in LAPACK's order).
+//
 // The rest have no transposed form in LAPACK (row pivoting, column
 // pivoting, eigenvectors of a nonsymmetric matrix) and go through a
 // compact column-major copy made by the views copy engine, counted in
@@ -62,12 +67,20 @@ import (
 //
 //	Dgetrf   a in and out (row pivoting)
 //	Dgetri   a in and out
-//	Dgecon   a in (getrf's factors in LAPACK's order)
 //	Dgeqp3   a in and out (column pivoting)
 //	Dgeev    a in, vl and vr out
 //	Dggsvd3  a and b in and out, u, v and q out
+//	Dgesvd   a in, u and vt out (a is left unchanged)
 //	Dgels    b in and out (a goes in place, trans swapped), none when
 //	         nrhs == 1 and ldb == 1
+//
+// Dgesvd, behind mat.SVD, runs ?gesdd (divide and conquer, 3-5x faster
+// than ?gesvd for n = 500 on one thread) unless QRIteration is set. The
+// singular values agree with gonum's to rounding; the singular vectors
+// may not: some pairs (u_i, v_i) come out negated (about half of them for
+// n = 500; none for most matrices with min(m, n) <= 25), as either sign
+// is a valid SVD (see Dgesvd). QRIteration restores gonum's. If ?gesdd
+// fails to converge, Dgesvd answers with ?gesvd.
 //
 // Workspaces: a query answers LAPACK's own optimal size for the routine
 // actually called (never less than gonum's documented minimum); a call
@@ -75,7 +88,17 @@ import (
 // routine and takes a pooled buffer otherwise (Dsyev: ?syevd needs more
 // than gonum's minimum for eigenvectors). iwork arguments are gonum's
 // []int; LAPACK's integers come from a pool.
-type Gonum struct{}
+type Gonum struct {
+	// QRIteration makes Dgesvd run LAPACK's ?gesvd (bidiagonal QR
+	// iteration), the algorithm of gonum's own Dgesvd and of gonum/netlib,
+	// instead of ?gesdd (divide and conquer): the singular vectors then
+	// have gonum's signs at every size, at 3-5x the time for n = 500
+	// (README, "gonum/mat on OpenBLAS's LAPACK"). Set it when results are
+	// compared with stored singular vectors:
+	//
+	//	lapack64.Use(lapack.Gonum{QRIteration: true})
+	QRIteration bool
+}
 
 var _ gonumlapack.Float64 = Gonum{}
 
@@ -379,7 +402,12 @@ func (Gonum) Dgetri(n int, a []float64, lda int, ipiv []int, work []float64, lwo
 }
 
 // Dgecon estimates the reciprocal condition number of A from Dgetrf's
-// factors (through a column-major copy of them).
+// factors: LAPACK's dgecon algorithm (dlacn2's estimate of the norm of
+// A^-1, each step two dlatrs solves) on the stored transpose of the
+// factors, no copy. ?gecon itself would need getrf's factors in LAPACK's
+// order (A = P L U with L unit lower), and the row-major storage holds
+// U^T below the diagonal and L^T above: each of dgecon's solves is the
+// transposed solve with the other triangle of that storage.
 func (Gonum) Dgecon(norm gonumlapack.MatrixNorm, n int, a []float64, lda int, anorm float64, work []float64, iwork []int) float64 {
 	switch {
 	case norm != gonumlapack.MaxColumnSum && norm != gonumlapack.MaxRowSum:
@@ -411,14 +439,93 @@ func (Gonum) Dgecon(norm gonumlapack.MatrixNorm, n int, a []float64, lda int, an
 		return 0
 	}
 	gnFits(n, lda)
-	c := gnColMajor(n, n, a, lda, true)
-	iw := getInts(n)
-	var rcond float64
-	policy.Lapack.Add(1)
-	xgecon[float64](byte(norm), n, c.ptr(), c.ld, anorm, &rcond, ptrOf(work), iw.ptr(), nil)
-	c.put()
-	iw.put()
-	return rcond
+	isgn := getInts(n)
+	defer isgn.put()
+	return gnGecon(norm == gonumlapack.MaxColumnSum, n, a, lda, anorm, work, isgn)
+}
+
+// gnGecon is dgecon (LAPACK 3.12) on the row-major A = P L U: work is
+// dlacn2's x (work[:n]) and v (work[n:2n]) and dlatrs's column norms of L
+// (work[2n:3n]) and of U (work[3n:4n]); isgn holds n LAPACK integers.
+// dgecon's solves on LAPACK's storage map to the stored transpose S as
+//
+//	L x = b      'Upper', 'Transpose', 'Unit' on S
+//	U x = b      'Lower', 'Transpose', 'Non-unit' on S
+//	U^T x = b    'Lower', 'No transpose', 'Non-unit' on S
+//	L^T x = b    'Upper', 'No transpose', 'Unit' on S
+func gnGecon(oneNorm bool, n int, a []float64, lda int, anorm float64, work []float64, isgn ints) float64 {
+	smlnum := dlamchS
+	kase1 := 2
+	if oneNorm {
+		kase1 = 1
+	}
+	x, v, cnl, cnu := work[:n], work[n:2*n], work[2*n:3*n], work[3*n:4*n]
+	var (
+		ainvnm float64
+		kase   int
+		isave  [3]int64 // dlacn2's state, three LAPACK integers of either width
+		sl, su float64
+		normin = byte('N')
+	)
+	pa := ptrOf(a)
+	for {
+		policy.Lapack.Add(1)
+		xlacn2[float64](n, ptrOf(v), ptrOf(x), isgn.ptr(), &ainvnm, &kase, unsafe.Pointer(&isave[0]))
+		if kase == 0 {
+			break
+		}
+		policy.Lapack.Add(2)
+		if kase == kase1 { // x = U^-1 L^-1 x
+			xlatrs[float64]('U', 'T', 'U', normin, n, pa, lda, ptrOf(x), &sl, ptrOf(cnl))
+			xlatrs[float64]('L', 'T', 'N', normin, n, pa, lda, ptrOf(x), &su, ptrOf(cnu))
+		} else { // x = L^-T U^-T x
+			xlatrs[float64]('L', 'N', 'N', normin, n, pa, lda, ptrOf(x), &su, ptrOf(cnu))
+			xlatrs[float64]('U', 'N', 'U', normin, n, pa, lda, ptrOf(x), &sl, ptrOf(cnl))
+		}
+		normin = 'Y'
+		// Divide x by 1/(sl su) if that cannot overflow.
+		if scale := sl * su; scale != 1 {
+			ix := gnBLAS.Idamax(n, x, 1)
+			if scale < math.Abs(x[ix])*smlnum || scale == 0 {
+				return 0
+			}
+			gnRscl(x, scale)
+		}
+	}
+	if ainvnm == 0 {
+		return 0
+	}
+	return (1 / ainvnm) / anorm
+}
+
+// dlamchS is LAPACK's safe minimum, dlamch('S'): the smallest normal
+// float64, whose reciprocal does not overflow.
+const dlamchS = 0x1p-1022
+
+// gnRscl is drscl: x /= sa without overflow or underflow in 1/sa.
+func gnRscl(x []float64, sa float64) {
+	smlnum := dlamchS
+	bignum := 1 / smlnum
+	cden, cnum := sa, 1.0
+	for {
+		cden1, cnum1 := cden*smlnum, cnum/bignum
+		var mul float64
+		done := false
+		switch {
+		case math.Abs(cden1) > math.Abs(cnum) && cnum != 0:
+			mul, cden = smlnum, cden1
+		case math.Abs(cnum1) > math.Abs(cden):
+			mul, cnum = bignum, cnum1
+		default:
+			mul, done = cnum/cden, true
+		}
+		for i := range x {
+			x[i] *= mul
+		}
+		if done {
+			return
+		}
+	}
 }
 
 // Dpotrf computes the Cholesky factorisation of the symmetric A in place:

@@ -368,15 +368,32 @@ func (Gonum) Dgels(trans blas.Transpose, m, n, nrhs int, a []float64, lda int, b
 	return info == 0
 }
 
-// Dgesvd computes A = U Σ V^T by dgesvd on A itself, through column-major
-// copies (a in and out, u and vt out). The identity S = A^T = V Σ U^T
-// (dgesvd on the stored transpose with the jobs, u and vt swapped) needs
-// no copy, but runs LAPACK's algorithm on A^T, which picks other signs
-// for the singular vectors than dgesvd on A (gonum's Dgesvd, reference
-// LAPACK, gonum/netlib): gonum/mat's TestSVD pins those signs, and
-// callers may too. The copies cost O(mn + m^2 + n^2) next to the SVD's
-// O(mn min(m, n)).
-func (Gonum) Dgesvd(jobU, jobVT gonumlapack.SVDJob, m, n int, a []float64, lda int, s, u []float64, ldu int, vt []float64, ldvt int, work []float64, lwork int) (ok bool) {
+// Dgesvd computes A = U Σ V^T by ?gesdd (divide and conquer), or by
+// ?gesvd (QR iteration, gonum's own algorithm) when g.QRIteration is set
+// or ?gesdd fails to converge, on a column-major copy of a; u and vt are
+// written through column-major copies. a is left unchanged (gonum
+// documents it as destroyed).
+//
+// ?gesdd returns the same singular values (to rounding) and singular
+// vectors that may differ from ?gesvd's (gonum's) in sign: each pair
+// (u_i, v_i) is defined only up to a common sign (and a basis of each
+// repeated singular value's subspace), and for a random 500 x 500 matrix
+// about half the pairs come out negated. Small matrices get ?gesvd's
+// vectors when both routines take the same path: min(m, n) <= 25 (?bdsdc
+// then solves the bidiagonal problem by QR iteration) and max(m, n) below
+// 1.6 min(m, n) or at least 11/6 of it (between the two, ?gesvd reduces R
+// of A = Q R and ?gesdd A itself). A caller that compares with stored
+// singular vectors sets QRIteration.
+// Every job computes the vectors the same way: a vector LAPACK computes
+// but the job does not ask for goes to a scratch buffer, so U from
+// SVDThinU alone is U from SVDThin.
+//
+// The identity S = A^T = V Σ U^T (the routine on the stored transpose,
+// u and vt swapped) would need no copy, but runs LAPACK's algorithm on
+// A^T, which picks other signs than on A even for small matrices, where
+// gonum/mat's TestSVD pins them. The copies cost O(mn + m^2 + n^2) next to
+// the SVD's O(mn min(m, n)).
+func (g Gonum) Dgesvd(jobU, jobVT gonumlapack.SVDJob, m, n int, a []float64, lda int, s, u []float64, ldu int, vt []float64, ldvt int, work []float64, lwork int) (ok bool) {
 	if jobU == gonumlapack.SVDOverwrite || jobVT == gonumlapack.SVDOverwrite {
 		panic(noSVDO)
 	}
@@ -417,18 +434,9 @@ func (Gonum) Dgesvd(jobU, jobVT gonumlapack.SVDJob, m, n int, a []float64, lda i
 		return true
 	}
 	gnFits(m, n, lda, ldu, ldvt, lwork)
-	urows, ucols := m, m // the u and vt LAPACK writes
-	if wantus {
-		ucols = minmn
-	}
-	vrows := n
-	if wantvs {
-		vrows = minmn
-	}
+	sv := gnSVDFor(jobU, jobVT, m, n, g.QRIteration)
 	if lwork == -1 {
-		work[0] = float64(max(minwork, gnQuery(func(w, _ unsafe.Pointer) {
-			xgesvd[float64](byte(jobU), byte(jobVT), m, n, nil, m, nil, nil, max(1, urows), nil, max(1, vrows), w, -1, nil)
-		})))
+		work[0] = float64(max(minwork, sv.query(m, n)))
 		return true
 	}
 	if len(a) < (m-1)*lda+n {
@@ -445,21 +453,80 @@ func (Gonum) Dgesvd(jobU, jobVT gonumlapack.SVDJob, m, n int, a []float64, lda i
 	}
 	ca := gnColMajor(m, n, a, lda, true)
 	var cu, cvt gnCopy
+	if sv.job != 'N' {
+		cu = gnColMajor(m, sv.ucols, nil, 0, false)
+		cvt = gnColMajor(sv.vrows, n, nil, 0, false)
+	}
+	info := sv.run(m, n, &ca, s, &cu, &cvt, work, lwork)
+	if info > 0 && !sv.qr {
+		// ?bdsdc did not converge: ?gesvd on a fresh copy of a.
+		sv.qr = true
+		_ = views.Copy(ca.v, gnRow(m, n, a, lda))
+		info = sv.run(m, n, &ca, s, &cu, &cvt, work, lwork)
+	}
 	if wantua || wantus {
-		cu = gnColMajor(urows, ucols, u, ldu, false)
+		cu.store(m, sv.ucols, u, ldu)
 	}
 	if wantvas {
-		cvt = gnColMajor(vrows, n, vt, ldvt, false)
+		cvt.store(sv.vrows, n, vt, ldvt)
 	}
-	policy.Lapack.Add(1)
-	info := xgesvd[float64](byte(jobU), byte(jobVT), m, n, ca.ptr(), ca.ld, ptrOf(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), ptrOf(work), lwork, nil)
-	ca.store(m, n, a, lda) // gonum documents a as destroyed; keep LAPACK's contents
-	cu.store(urows, ucols, u, ldu)
-	cvt.store(vrows, n, vt, ldvt)
 	ca.put()
 	cu.put()
 	cvt.put()
 	return info == 0
+}
+
+// gnSVD is how Gonum.Dgesvd computes: the job of ?gesdd ('N', 'S' or
+// 'A'; the same letter for both sides of ?gesvd) and the shape of the U
+// and VT it writes, m x ucols and vrows x n, which hold what the caller's
+// jobs ask for.
+type gnSVD struct {
+	job          byte
+	ucols, vrows int
+	qr           bool // ?gesvd instead of ?gesdd
+}
+
+func gnSVDFor(jobU, jobVT gonumlapack.SVDJob, m, n int, qr bool) gnSVD {
+	minmn := min(m, n)
+	sv := gnSVD{job: 'S', ucols: minmn, vrows: minmn, qr: qr}
+	switch {
+	case jobU == gonumlapack.SVDNone && jobVT == gonumlapack.SVDNone:
+		sv = gnSVD{job: 'N', qr: qr}
+	case (jobU == gonumlapack.SVDAll && m > n) || (jobVT == gonumlapack.SVDAll && n > m):
+		sv = gnSVD{job: 'A', ucols: m, vrows: n, qr: qr}
+	}
+	return sv
+}
+
+// query returns LAPACK's optimal workspace for the routine sv.run calls,
+// remembered per shape and job (shared with SVD's queries).
+func (sv gnSVD) query(m, n int) int {
+	if sv.qr {
+		return workspaceSize(wsKey{fam: "xgesvd", typ: typeIndex[float64](), dims: [4]int{m, n}, opts: [3]byte{sv.job, sv.job}}, func() wsSize {
+			return query[float64](func(w, _, _ unsafe.Pointer) {
+				xgesvd[float64](sv.job, sv.job, m, n, nil, m, nil, nil, m, nil, max(1, sv.vrows), w, -1, nil)
+			})
+		}).work
+	}
+	return workspaceSize(wsKey{fam: "xgesdd", typ: typeIndex[float64](), dims: [4]int{m, n}, opts: [3]byte{sv.job}}, func() wsSize {
+		return query[float64](func(w, _, iw unsafe.Pointer) {
+			xgesdd[float64](sv.job, m, n, nil, m, nil, nil, m, nil, max(1, sv.vrows), w, -1, nil, iw)
+		})
+	}).work
+}
+
+// run computes the SVD of the column-major ca into s, cu and cvt, with the
+// caller's work when it is long enough.
+func (sv gnSVD) run(m, n int, ca *gnCopy, s []float64, cu, cvt *gnCopy, work []float64, lwork int) int {
+	w := gnWorkspace(work, lwork, sv.query(m, n))
+	defer w.put()
+	policy.Lapack.Add(1)
+	if sv.qr {
+		return xgesvd[float64](sv.job, sv.job, m, n, ca.ptr(), ca.ld, ptrOf(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), w.ptr, w.n, nil)
+	}
+	iw := getInts(8 * min(m, n))
+	defer iw.put()
+	return xgesdd[float64](sv.job, m, n, ca.ptr(), ca.ld, ptrOf(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), w.ptr, w.n, nil, iw.ptr())
 }
 
 // Dsyev computes the eigenvalues (ascending) and, if asked, orthonormal

@@ -15,4 +15,21 @@
 
 typedef lapack_int lapis_int;
 
+/* ?latrs, which OpenBLAS 0.3.21's lapack.h does not declare (libopenblas
+   exports it). Reference LAPACK's arguments, gfortran's hidden lengths. */
+void slatrs_(const char *uplo, const char *trans, const char *diag, const char *normin,
+             const lapis_int *n, const float *a, const lapis_int *lda, float *x, float *scale,
+             float *cnorm, lapis_int *info, size_t, size_t, size_t, size_t);
+void dlatrs_(const char *uplo, const char *trans, const char *diag, const char *normin,
+             const lapis_int *n, const double *a, const lapis_int *lda, double *x, double *scale,
+             double *cnorm, lapis_int *info, size_t, size_t, size_t, size_t);
+void clatrs_(const char *uplo, const char *trans, const char *diag, const char *normin,
+             const lapis_int *n, const lapack_complex_float *a, const lapis_int *lda,
+             lapack_complex_float *x, float *scale, float *cnorm, lapis_int *info,
+             size_t, size_t, size_t, size_t);
+void zlatrs_(const char *uplo, const char *trans, const char *diag, const char *normin,
+             const lapis_int *n, const lapack_complex_double *a, const lapis_int *lda,
+             lapack_complex_double *x, double *scale, double *cnorm, lapis_int *info,
+             size_t, size_t, size_t, size_t);
+
 #endif

@@ -306,6 +306,22 @@ package lapack
 #cgo nocallback clapmt_
 #cgo noescape zlapmt_
 #cgo nocallback zlapmt_
+#cgo noescape slacn2_
+#cgo nocallback slacn2_
+#cgo noescape dlacn2_
+#cgo nocallback dlacn2_
+#cgo noescape clacn2_
+#cgo nocallback clacn2_
+#cgo noescape zlacn2_
+#cgo nocallback zlacn2_
+#cgo noescape slatrs_
+#cgo nocallback slatrs_
+#cgo noescape dlatrs_
+#cgo nocallback dlatrs_
+#cgo noescape clatrs_
+#cgo nocallback clatrs_
+#cgo noescape zlatrs_
+#cgo nocallback zlatrs_
 */
 import "C"
 
@@ -1281,6 +1297,68 @@ func xlapmt[T Scalar](forwrd int, m int, n int, x unsafe.Pointer, ldx int, k uns
 	}
 }
 
+// xlacn2 calls ?lacn2_: one step of the 1-norm estimator (reverse communication).
+func xlacn2[T Scalar](n int, v unsafe.Pointer, x unsafe.Pointer, isgn unsafe.Pointer, est *float64, kase *int, isave unsafe.Pointer) {
+	cn := C.lapis_int(n)
+	ckase := C.lapis_int(*kase)
+	switch any(*new(T)).(type) {
+	case float32:
+		cest := C.float(*est)
+		C.slacn2_(&cn, (*C.float)(v), (*C.float)(x), (*C.lapis_int)(isgn), &cest, &ckase, (*C.lapis_int)(isave))
+		*est = float64(cest)
+		*kase = int(ckase)
+	case float64:
+		cest := C.double(*est)
+		C.dlacn2_(&cn, (*C.double)(v), (*C.double)(x), (*C.lapis_int)(isgn), &cest, &ckase, (*C.lapis_int)(isave))
+		*est = float64(cest)
+		*kase = int(ckase)
+	case complex64:
+		cest := C.float(*est)
+		C.clacn2_(&cn, (*C.complexfloat)(v), (*C.complexfloat)(x), &cest, &ckase, (*C.lapis_int)(isave))
+		*est = float64(cest)
+		*kase = int(ckase)
+	case complex128:
+		cest := C.double(*est)
+		C.zlacn2_(&cn, (*C.complexdouble)(v), (*C.complexdouble)(x), &cest, &ckase, (*C.lapis_int)(isave))
+		*est = float64(cest)
+		*kase = int(ckase)
+	default:
+		panic("lapack: no ?lacn2 for this element type") // unreachable: Scalar has four types
+	}
+}
+
+// xlatrs calls ?latrs_: op(A) x = s b, A triangular, with scaling against overflow.
+func xlatrs[T Scalar](uplo byte, trans byte, diag byte, normin byte, n int, a unsafe.Pointer, lda int, x unsafe.Pointer, scale *float64, cnorm unsafe.Pointer) (info int) {
+	cuplo := C.char(uplo)
+	ctrans := C.char(trans)
+	cdiag := C.char(diag)
+	cnormin := C.char(normin)
+	cn := C.lapis_int(n)
+	clda := C.lapis_int(lda)
+	var cinfo C.lapis_int
+	switch any(*new(T)).(type) {
+	case float32:
+		var cscale C.float
+		C.slatrs_(&cuplo, &ctrans, &cdiag, &cnormin, &cn, (*C.float)(a), &clda, (*C.float)(x), &cscale, (*C.float)(cnorm), &cinfo, 1, 1, 1, 1)
+		*scale = float64(cscale)
+	case float64:
+		var cscale C.double
+		C.dlatrs_(&cuplo, &ctrans, &cdiag, &cnormin, &cn, (*C.double)(a), &clda, (*C.double)(x), &cscale, (*C.double)(cnorm), &cinfo, 1, 1, 1, 1)
+		*scale = float64(cscale)
+	case complex64:
+		var cscale C.float
+		C.clatrs_(&cuplo, &ctrans, &cdiag, &cnormin, &cn, (*C.complexfloat)(a), &clda, (*C.complexfloat)(x), &cscale, (*C.float)(cnorm), &cinfo, 1, 1, 1, 1)
+		*scale = float64(cscale)
+	case complex128:
+		var cscale C.double
+		C.zlatrs_(&cuplo, &ctrans, &cdiag, &cnormin, &cn, (*C.complexdouble)(a), &clda, (*C.complexdouble)(x), &cscale, (*C.double)(cnorm), &cinfo, 1, 1, 1, 1)
+		*scale = float64(cscale)
+	default:
+		panic("lapack: no ?latrs for this element type") // unreachable: Scalar has four types
+	}
+	return int(cinfo)
+}
+
 // families describes each dispatcher for errors: its routines and the
 // names of their arguments in order (real, complex), and what info > 0
 // means.
@@ -1323,4 +1401,6 @@ var families = map[string]family{
 	"xlansy":  {routines: [4]string{"slansy", "dlansy", "clansy", "zlansy"}, args: [2][]string{{"norm", "uplo", "n", "a", "lda", "work"}, {"norm", "uplo", "n", "a", "lda", "work"}}, fail: nil},
 	"xlapmr":  {routines: [4]string{"slapmr", "dlapmr", "clapmr", "zlapmr"}, args: [2][]string{{"forwrd", "m", "n", "x", "ldx", "k"}, {"forwrd", "m", "n", "x", "ldx", "k"}}, fail: nil},
 	"xlapmt":  {routines: [4]string{"slapmt", "dlapmt", "clapmt", "zlapmt"}, args: [2][]string{{"forwrd", "m", "n", "x", "ldx", "k"}, {"forwrd", "m", "n", "x", "ldx", "k"}}, fail: nil},
+	"xlacn2":  {routines: [4]string{"slacn2", "dlacn2", "clacn2", "zlacn2"}, args: [2][]string{{"n", "v", "x", "isgn", "est", "kase", "isave"}, {"n", "v", "x", "est", "kase", "isave"}}, fail: nil},
+	"xlatrs":  {routines: [4]string{"slatrs", "dlatrs", "clatrs", "zlatrs"}, args: [2][]string{{"uplo", "trans", "diag", "normin", "n", "a", "lda", "x", "scale", "cnorm"}, {"uplo", "trans", "diag", "normin", "n", "a", "lda", "x", "scale", "cnorm"}}, fail: nil},
 }

@@ -14,6 +14,15 @@
 // share of calls the policy raised.
 //
 //	go test -run '^$' -bench '^BenchmarkThreads$' -count 5 ./bench | go run ./bench/report -threads
+//
+// With -ratios it prints one table instead, a row per group (its op=, n=
+// ... parts as columns), the median of every impl in order of first
+// appearance, and the ratios listed, each a/b of two impls' medians:
+//
+//	... | go run ./bench/report -ratios lapis/netlib,gonum/lapis
+//
+// -unit reads another per-op metric than ns/op (a benchmark's
+// b.ReportMetric, such as cpu-ns/op), printed as a duration all the same.
 package main
 
 import (
@@ -32,17 +41,29 @@ import (
 // line matches "BenchmarkCopy/op=transpose/n=1024/impl=lapis-2  20  1200179 ns/op  13978.93 MB/s".
 var line = regexp.MustCompile(`^Benchmark(\w+)/(\S+)/impl=(\S+?)(-\d+)?\s+\d+\s+([\d.]+) ns/op(?:\s+([\d.]+) MB/s)?`)
 
+// metric, when set, matches the per-op time to read instead of ns/op.
+var metric *regexp.Regexp
+
 type key struct{ family, group string }
 
 func main() {
 	refs := flag.String("ref", "memcpy,lapis", "comma-separated impls to divide by, in order")
 	thr := flag.Bool("threads", false, "read BenchmarkThreads and print the thread policy's table")
+	ratios := flag.String("ratios", "", "one table with these comma-separated a/b ratios of impls' medians")
+	unit := flag.String("unit", "ns/op", "the per-op time metric to read (ns/op, or a reported one such as cpu-ns/op)")
 	flag.Parse()
+	if *unit != "ns/op" {
+		metric = regexp.MustCompile(`\s([\d.]+) ` + regexp.QuoteMeta(*unit) + `(\s|$)`)
+	}
+	var rs []string
+	if *ratios != "" {
+		rs = strings.Split(*ratios, ",")
+	}
 	var err error
 	if *thr {
 		err = runThreads(os.Stdin, os.Stdout)
 	} else {
-		err = run(os.Stdin, os.Stdout, strings.Split(*refs, ","))
+		err = run(os.Stdin, os.Stdout, strings.Split(*refs, ","), rs)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
@@ -50,10 +71,11 @@ func main() {
 	}
 }
 
-func run(in io.Reader, out io.Writer, refs []string) error {
+func run(in io.Reader, out io.Writer, refs, ratios []string) error {
 	times := map[key]map[string][]float64{}
 	mbs := map[key]map[string][]float64{}
 	var order []key
+	var impls []string // in order of first appearance
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
 		m := line.FindStringSubmatch(sc.Text())
@@ -65,7 +87,17 @@ func run(in io.Reader, out io.Writer, refs []string) error {
 			times[k], mbs[k] = map[string][]float64{}, map[string][]float64{}
 			order = append(order, k)
 		}
+		if !slices.Contains(impls, m[3]) {
+			impls = append(impls, m[3])
+		}
 		ns, _ := strconv.ParseFloat(m[5], 64)
+		if metric != nil {
+			v := metric.FindStringSubmatch(sc.Text())
+			if v == nil {
+				continue
+			}
+			ns, _ = strconv.ParseFloat(v[1], 64)
+		}
 		times[k][m[3]] = append(times[k][m[3]], ns)
 		if m[6] != "" {
 			mb, _ := strconv.ParseFloat(m[6], 64)
@@ -77,6 +109,9 @@ func run(in io.Reader, out io.Writer, refs []string) error {
 	}
 	if len(order) == 0 {
 		return fmt.Errorf("no benchmark lines in the input")
+	}
+	if ratios != nil {
+		return wide(out, order, times, impls, ratios)
 	}
 	for _, k := range order {
 		fmt.Fprintf(out, "\n%s %s\n\n", k.family, k.group)
@@ -109,6 +144,55 @@ func run(in io.Reader, out io.Writer, refs []string) error {
 			}
 			fmt.Fprintln(out, row)
 		}
+	}
+	return nil
+}
+
+// wide prints one table: a row per group, its parts (op=svd/n=100) as
+// columns, every impl's median and the ratios a/b.
+func wide(out io.Writer, order []key, times map[key]map[string][]float64, impls, ratios []string) error {
+	for _, r := range ratios {
+		a, b, ok := strings.Cut(r, "/")
+		if !ok || !slices.Contains(impls, a) || !slices.Contains(impls, b) {
+			return fmt.Errorf("ratio %q is not a/b of two impls among %v", r, impls)
+		}
+	}
+	var names []string
+	for _, part := range strings.Split(order[0].group, "/") {
+		name, _, _ := strings.Cut(part, "=")
+		names = append(names, name)
+	}
+	header, sep := "|", "|"
+	for _, c := range append(append(names, impls...), ratios...) {
+		header += " " + strings.ReplaceAll(c, "/", " / ") + " |"
+		sep += "---|"
+	}
+	fmt.Fprintln(out, header)
+	fmt.Fprintln(out, sep)
+	for _, k := range order {
+		row := "|"
+		for _, part := range strings.Split(k.group, "/") {
+			_, v, _ := strings.Cut(part, "=")
+			row += " " + v + " |"
+		}
+		for _, impl := range impls {
+			if v, ok := times[k][impl]; ok {
+				row += " " + dur(median(v)) + " |"
+			} else {
+				row += " - |"
+			}
+		}
+		for _, r := range ratios {
+			a, b, _ := strings.Cut(r, "/")
+			if va, ok := times[k][a]; ok {
+				if vb, ok := times[k][b]; ok {
+					row += fmt.Sprintf(" %.2f |", median(va)/median(vb))
+					continue
+				}
+			}
+			row += " - |"
+		}
+		fmt.Fprintln(out, row)
 	}
 	return nil
 }

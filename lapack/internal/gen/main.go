@@ -21,7 +21,8 @@ import (
 // Parameter kinds (after the colon): c a character option, i an integer,
 // r a real scalar input (float64 in Go, passed at the routine's precision),
 // ro a real scalar output (*float64 in Go), io an integer output (*int in
-// Go), P a pointer to elements, R a pointer to reals of the routine's
+// Go), rio and iio a real and an integer scalar read and written (the
+// same Go pointers, loaded before the call), P a pointer to elements, R a pointer to reals of the routine's
 // precision, I a pointer to integers. Fortran passes every scalar by
 // address and appends one hidden length per character argument (gfortran's
 // ABI, LAPACK_FORTRAN_STRLEN_END in <lapack.h>); the dispatchers take
@@ -81,6 +82,10 @@ var families = []family{
 	{"xlansy", "norm:c uplo:c n:i a:P lda:i work:R", "R", [4]string{"slansy", "dlansy", "clansy", "zlansy"}, "", "a norm of a symmetric A"},
 	{"xlapmr", "forwrd:i m:i n:i x:P ldx:i k:I", "V", [4]string{"slapmr", "dlapmr", "clapmr", "zlapmr"}, "", "permute the rows of X"},
 	{"xlapmt", "forwrd:i m:i n:i x:P ldx:i k:I", "V", [4]string{"slapmt", "dlapmt", "clapmt", "zlapmt"}, "", "permute the columns of X"},
+	// ?gecon's steps, for Gonum.Dgecon on the stored transpose of
+	// getrf's factors (?latrs is declared in lapis_lapack.h).
+	{"xlacn2", "n:i v:P x:P isgn:I/R est:rio kase:iio isave:I", "V", [4]string{"slacn2", "dlacn2", "clacn2", "zlacn2"}, "", "one step of the 1-norm estimator (reverse communication)"},
+	{"xlatrs", "uplo:c trans:c diag:c normin:c n:i a:P lda:i x:P scale:ro cnorm:R", "", [4]string{"slatrs", "dlatrs", "clatrs", "zlatrs"}, "", "op(A) x = s b, A triangular, with scaling against overflow"},
 }
 
 var types = [4]struct{ goType, cElem, cReal string }{
@@ -178,8 +183,10 @@ func emit(b *bytes.Buffer, f family) {
 			sig = append(sig, p.name+" float64")
 		case "ro":
 			sig = append(sig, p.name+" *float64")
-		case "io":
+		case "io", "iio":
 			sig = append(sig, p.name+" *int")
+		case "rio":
+			sig = append(sig, p.name+" *float64")
 		case "P", "R", "I":
 			sig = append(sig, p.name+" unsafe.Pointer")
 		default:
@@ -204,6 +211,8 @@ func emit(b *bytes.Buffer, f family) {
 			fmt.Fprintf(b, "\tc%s := C.lapis_int(%s)\n", p.name, p.name)
 		case "io":
 			fmt.Fprintf(b, "\tvar c%s C.lapis_int\n", p.name)
+		case "iio":
+			fmt.Fprintf(b, "\tc%s := C.lapis_int(*%s)\n", p.name, p.name)
 		}
 	}
 	if f.ret == "" {
@@ -222,13 +231,17 @@ func emit(b *bytes.Buffer, f family) {
 			case "c":
 				args = append(args, "&c"+p.name)
 				nchar++
-			case "i", "io":
+			case "i", "io", "iio":
 				args = append(args, "&c"+p.name)
 			case "r":
 				pre = append(pre, fmt.Sprintf("c%s := %s(%s)", p.name, ty.cReal, p.name))
 				args = append(args, "&c"+p.name)
 			case "ro":
 				pre = append(pre, fmt.Sprintf("var c%s %s", p.name, ty.cReal))
+				args = append(args, "&c"+p.name)
+				post = append(post, fmt.Sprintf("*%s = float64(c%s)", p.name, p.name))
+			case "rio":
+				pre = append(pre, fmt.Sprintf("c%s := %s(*%s)", p.name, ty.cReal, p.name))
 				args = append(args, "&c"+p.name)
 				post = append(post, fmt.Sprintf("*%s = float64(c%s)", p.name, p.name))
 			case "P":
@@ -246,7 +259,7 @@ func emit(b *bytes.Buffer, f family) {
 			args = append(args, "1")
 		}
 		for _, p := range ps {
-			if p.kind == "io" {
+			if p.kind == "io" || p.kind == "iio" {
 				post = append(post, fmt.Sprintf("*%s = int(c%s)", p.name, p.name))
 			}
 		}
