@@ -33,6 +33,7 @@ void lapis_empty_desc3(CFI_cdesc_t *);
 void empty_f77_(int *, int *, int *, double *, int *);
 void lapis_sum(CFI_cdesc_t *, CFI_cdesc_t *);
 void lapis_sum_cols(CFI_cdesc_t *, CFI_cdesc_t *);
+void lapis_sum_rev(CFI_cdesc_t *, CFI_cdesc_t *);
 
 // F77 routines take every argument by reference: these wrappers take the
 // integers by value, so that Go passes no pointers to its own locals.
@@ -139,6 +140,10 @@ var EmptyDesc3 = unsafe.Pointer(C.lapis_empty_desc3)
 
 // Sum is lapis_sum(a(:,:), s(:)): s(1) = sum(a), real(c_double).
 var Sum = unsafe.Pointer(C.lapis_sum)
+
+// SumRev is lapis_sum_rev(a(:,:), s(:)): lapis_sum called from Fortran
+// on a(:, n:1:-1), a section gfortran describes itself.
+var SumRev = unsafe.Pointer(C.lapis_sum_rev)
 
 // SumCols is lapis_sum_cols(a(:,:), s(:)): s(1) = the sum of a, column by
 // column (sum(a(:, j)) for each j).
