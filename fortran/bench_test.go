@@ -84,10 +84,11 @@ func BenchmarkHandoffRatio(b *testing.B) {
 }
 
 // BenchmarkSum computes the sum of an n x n float64 tensor in a bind(C)
-// routine, lapis_sum (s(1) = sum(a)), three ways: layout=col hands it the
-// tensor, layout=reversed its view with reversed columns (a negative
-// stride, zero copies: the descriptor lapis fills), and
-// layout=fortran-reversed hands the tensor to lapis_sum_rev, which calls
+// routine, lapis_sum (s(1) = sum(a)), three ways (named impl= so that
+// bench/report reads them): impl=col hands it the tensor, impl=reversed
+// its view with reversed columns (a negative stride, zero copies: the
+// descriptor lapis fills), and impl=fortran-reversed hands the tensor to
+// lapis_sum_rev, which calls
 // lapis_sum on a(:, n:1:-1), a section gfortran describes itself (the
 // pure Fortran counterpart of reversed). The target: reversed within 1.2x
 // of col at n = 4096. n = 256 (512 KiB, in L2) and 1024 (8 MiB, in L3)
@@ -112,7 +113,7 @@ func BenchmarkSum(b *testing.B) {
 			if c.rev {
 				v, _ = v.Reverse(1)
 			}
-			b.Run(fmt.Sprintf("op=%s/n=%d/layout=%s", c.op, n, c.layout), func(b *testing.B) {
+			b.Run(fmt.Sprintf("op=%s/n=%d/impl=%s", c.op, n, c.layout), func(b *testing.B) {
 				b.SetBytes(int64(8 * n * n))
 				n0 := copies()
 				for b.Loop() {

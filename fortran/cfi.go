@@ -124,9 +124,9 @@ func disjoint(l *layout.Layout, shape, strides []int) (ok, empty bool) {
 //	err := fortran.Call1(unsafe.Pointer(C.f), fortran.InOut(v))
 //
 // The descriptor is built in C, on the C stack, in the same cgo call that
-// calls fn (CFI_establish, and CFI_section for slices, steps and reversed
-// axes), so the hand-off costs one cgo call and no allocation, and no Go
-// pointer outlives the call. fn must not call back into Go (the call is
+// calls fn, from the view's own extents and strides (read in place, see
+// the package docs for how it is filled), so the hand-off costs one cgo
+// call and no allocation, and no Go pointer outlives the call. fn must not call back into Go (the call is
 // made with cgo's nocallback; use Describe for routines that do, or that
 // take other arguments).
 //
@@ -144,7 +144,14 @@ func disjoint(l *layout.Layout, shape, strides []int) (ok, empty bool) {
 // (ErrCopyRefused), and a descriptor the Fortran runtime's CFI functions
 // refuse (layout.ErrShape, with their error code).
 func Call1(fn unsafe.Pointer, a Arg, opts ...Option) error {
-	// One argument, the common case, without call's loops and arrays.
+	// Small enough to inline, so that a is the caller's Arg, not a second
+	// copy of it (an Arg is about 200 bytes).
+	return call1(fn, &a, opts)
+}
+
+// call1 is Call1 without call's loops and arrays: one argument, the
+// common case.
+func call1(fn unsafe.Pointer, a *Arg, opts []Option) error {
 	const op = "fortran.Call1"
 	h, sc, err := a.plan(op, "a", opts)
 	if err != nil {
