@@ -61,23 +61,25 @@ type Arg struct {
 
 // In is v as an argument Fortran only reads (intent(in)). A view Fortran
 // cannot address as it is goes as a copy, made before the call.
-func In[T Scalar](v views.View[T]) Arg { return argOf(v, intentIn) }
+func In[T Scalar](v views.View[T]) Arg { return argOf(&v, intentIn) }
 
 // Out is v as an argument Fortran only writes (intent(out)). A view
 // Fortran cannot address as it is goes as a zeroed copy that is copied
 // back into v after the call; a view whose elements share memory (a
 // broadcast) is an error matching layout.ErrOverlap.
-func Out[T Scalar](v views.View[T]) Arg { return argOf(v, intentOut) }
+func Out[T Scalar](v views.View[T]) Arg { return argOf(&v, intentOut) }
 
 // InOut is v as an argument Fortran reads and writes (intent(inout)), with
 // Out's rules; a copy is loaded before the call and copied back after.
-func InOut[T Scalar](v views.View[T]) Arg { return argOf(v, intentInOut) }
+func InOut[T Scalar](v views.View[T]) Arg { return argOf(&v, intentInOut) }
 
-func argOf[T Scalar](v views.View[T], in intent) (a Arg) {
-	// Field by field, each method of v once: every call of a View method
-	// copies the view (about 200 bytes).
-	d := v.Data()
-	a.data, a.n, a.l, a.conj, a.intent = unsafe.Pointer(unsafe.SliceData(d)), len(d), v.Layout(), v.IsConj(), in
+func argOf[T Scalar](v *views.View[T], in intent) (a Arg) {
+	// Through the pointer, the layout copied once: a View is about 200
+	// bytes, and each copy of it (a call of a View method) costs about a
+	// tenth of the C call.
+	d, conj := v.Parts(&a.l)
+	a.conj = conj
+	a.data, a.n, a.intent = unsafe.Pointer(unsafe.SliceData(d)), len(d), in
 	var z T
 	a.size = uint8(unsafe.Sizeof(z))
 	switch any(z).(type) {
@@ -112,10 +114,18 @@ func (a *Arg) overlapErr(op, name string) error {
 // first returns the address of the view's element 0 (nil when the view
 // has no elements).
 func (a *Arg) first() unsafe.Pointer {
-	if a.data == nil || a.l.Len() == 0 {
+	// Through pointers only: a call of a Layout value method copies the
+	// layout.
+	shape, _ := a.l.Axes()
+	for _, d := range shape {
+		if d == 0 {
+			return nil
+		}
+	}
+	if a.data == nil {
 		return nil
 	}
-	return unsafe.Add(a.data, a.l.Offset()*int(a.size))
+	return unsafe.Add(a.data, a.l.Origin()*int(a.size))
 }
 
 // A scratch is a compact column-major copy standing in for an argument

@@ -4,6 +4,8 @@ package fortran
 #cgo LDFLAGS: -lgfortran
 #cgo noescape lapis_fcall
 #cgo nocallback lapis_fcall
+#cgo noescape lapis_fcall1
+#cgo nocallback lapis_fcall1
 #include <stdlib.h>
 #include "lapis_fortran.h"
 */
@@ -11,6 +13,7 @@ import "C"
 
 import (
 	"runtime"
+	"slices"
 	"unsafe"
 
 	"github.com/lapis-go/lapis/internal/policy"
@@ -24,110 +27,92 @@ const MaxRank = int(C.CFI_MAX_RANK)
 // argNames name the arguments of Call1 ... Call4 in errors.
 var argNames = [4]string{"a", "b", "c", "d"}
 
-// plan fills s to describe a, in place when a C descriptor can, and
-// returns the address to hand with it. A view that needs a copy returns
-// sc (its scratch copy: finish it after the call); one that cannot be
-// handed over returns the error.
-func (a *Arg) plan(op, name string, s *C.lapis_fspec, cfg policy.Config) (base unsafe.Pointer, sc scratch, err error) {
-	if err := a.check(op, name); err != nil {
-		return nil, nil, err
+// The C side reads a layout's extents and strides (Go ints) in place as
+// CFI_index_t (ptrdiff_t): they must be the same size.
+var _ [unsafe.Sizeof(C.CFI_index_t(0)) - unsafe.Sizeof(int(0))]struct{}
+var _ [unsafe.Sizeof(int(0)) - unsafe.Sizeof(C.CFI_index_t(0))]struct{}
+
+// handed is what lapis_fdesc reads to describe one argument: the address
+// of its element 0, kind | rank<<2, and its extents and strides (strides
+// nil: contiguous), pointing into the Arg's own layout.
+type handed struct {
+	base     unsafe.Pointer
+	kr       C.int
+	ext, str *C.CFI_index_t
+}
+
+// plan returns what describes a to C: the view itself whenever a C
+// descriptor can (its strides nonzero, its elements disjoint, not
+// conjugated), else a copy sc (finish it after the call). A view that
+// cannot be handed over returns the error. It reads the Arg through
+// pointers only (Layout.Axes, Layout.Origin): a call of a Layout value
+// method copies the layout, which costs more than the rest of the plan.
+func (a *Arg) plan(op, name string, opts []Option) (h handed, sc scratch, err error) {
+	if a.zero {
+		return h, nil, a.check(op, name)
 	}
 	shape, strides := a.l.Axes()
 	if len(shape) > MaxRank {
-		return nil, nil, layout.Errorf(layout.ErrShape, op, name, "rank %d is above the compiler's CFI_MAX_RANK (%d)", len(shape), MaxRank)
+		return h, nil, layout.Errorf(layout.ErrShape, op, name, "rank %d is above the compiler's CFI_MAX_RANK (%d)", len(shape), MaxRank)
 	}
-	s.kind, s.rank = C.int(a.kind), C.int(len(shape))
+	h.kr = C.int(int(a.kind) | len(shape)<<2)
+	if len(shape) > 0 {
+		h.ext = (*C.CFI_index_t)(unsafe.Pointer(&shape[0]))
+	}
 	if !a.conj {
-		if base, ok := a.section(s, shape, strides); ok {
-			return base, nil, nil
-		}
-		// Axes in an order a section cannot produce (permuted), or no
-		// elements: the descriptor is filled with the view's own strides.
-		overlap := a.l.HasOverlap()
-		if overlap && a.intent&intentOut != 0 {
-			return nil, nil, a.overlapErr(op, name)
-		}
-		if !overlap {
-			s.mode = C.LAPIS_FILL
-			for k := range shape {
-				s.ext[k], s.str[k] = C.CFI_index_t(shape[k]), C.CFI_index_t(strides[k])
+		if ok, empty := disjoint(&a.l, shape, strides); ok {
+			if !empty && a.data != nil {
+				h.base = unsafe.Add(a.data, a.l.Origin()*int(a.size))
 			}
-			return a.first(), nil, nil
+			if len(shape) > 0 {
+				h.str = (*C.CFI_index_t)(unsafe.Pointer(&strides[0]))
+			}
+			return h, nil, nil
+		}
+		if a.intent&intentOut != 0 {
+			return h, nil, a.overlapErr(op, name)
 		}
 	}
 	why := "a view whose elements share memory (broadcast)"
 	if a.conj {
 		why = "a conjugated view"
 	}
-	if sc, err = a.copyOf(op, name, why, cfg); err != nil {
-		return nil, nil, err
+	if sc, err = a.copyOf(op, name, why, policy.Configure(opts)); err != nil {
+		return h, nil, err
 	}
-	s.mode = C.LAPIS_COMPACT
-	for k := range shape {
-		s.ext[k] = C.CFI_index_t(shape[k])
-	}
-	return sc.ptr(), sc, nil
+	h.base = sc.ptr()
+	return h, sc, nil
 }
 
-// section fills s when a's view is compact column-major (LAPIS_COMPACT),
-// or a section of a compact column-major parent array with its axes in
-// the same order (LAPIS_SECTION): every stride a multiple of the previous
-// non-trivial axis's parent extent, any sign. It returns the address the
-// descriptor starts from: the view's element 0, or the parent's, its
-// lowest address.
-func (a *Arg) section(s *C.lapis_fspec, shape, strides []int) (base unsafe.Pointer, ok bool) {
-	if a.data == nil || a.l.Len() == 0 {
-		return nil, false
-	}
-	compact, want := true, 1 // compact column-major so far; the stride it needs next
-	p := 1                   // product of the parent's extents before the current axis
-	prev, prevStep := -1, 0  // the previous axis of extent > 1 and its step in the parent
-	lowest := a.l.Offset()   // offset of the lowest element
+// disjoint reports whether no two indices of the view l (extents shape,
+// strides strides) share an element, and whether it has no elements. The
+// common views (axes in column-major order: compact, ld > rows, slices,
+// steps, reversed axes, batches) are proved disjoint in one pass over the
+// axes in their own order, each |stride| stepping past everything the
+// earlier axes reach; the others (permuted axes, broadcasts) go to
+// l.HasOverlap, which sorts the axes first. The sum cannot overflow: it
+// is at most the distance between the view's lowest and highest element,
+// both inside its slice (views.FromSlice checks that of every non-empty
+// view); an empty one (an extent 0) ends the loop as soon as it is seen.
+func disjoint(l *layout.Layout, shape, strides []int) (ok, empty bool) {
+	reach := 0 // largest offset difference the axes so far reach
 	for k, d := range shape {
-		s.ext[k], s.lo[k], s.hi[k], s.st[k] = 1, 0, 0, 1
-		if d == 1 {
+		if d <= 1 {
+			if d == 0 {
+				return true, true
+			}
 			continue
 		}
-		st := strides[k]
-		as := st
-		if st < 0 {
-			as = -st
-			lowest += (d - 1) * st
+		s := strides[k]
+		if s < 0 {
+			s = -s
 		}
-		compact = compact && st == want
-		want *= d
-		if prev >= 0 {
-			// prev's parent extent makes the parent's stride of axis k |st|.
-			if as%p != 0 || as/p < (shape[prev]-1)*prevStep+1 {
-				return nil, false
-			}
-			s.ext[prev] = C.CFI_index_t(as / p)
-			p = as
+		if s <= reach {
+			return !l.HasOverlap(), slices.Contains(shape[k:], 0)
 		}
-		if as == 0 || as%p != 0 {
-			return nil, false
-		}
-		step := as / p
-		s.st[k] = C.CFI_index_t(step)
-		if st < 0 {
-			s.lo[k], s.st[k] = C.CFI_index_t((d-1)*step), C.CFI_index_t(-step)
-		} else {
-			s.hi[k] = C.CFI_index_t((d - 1) * step)
-		}
-		prev, prevStep = k, step
+		reach += (d - 1) * s
 	}
-	if prev >= 0 {
-		s.ext[prev] = C.CFI_index_t((shape[prev]-1)*prevStep + 1)
-	}
-	if compact {
-		s.mode = C.LAPIS_COMPACT
-		for k, d := range shape {
-			s.ext[k] = C.CFI_index_t(d)
-		}
-		return a.first(), true
-	}
-	s.mode = C.LAPIS_SECTION
-	return unsafe.Add(a.data, lowest*int(a.size)), true
+	return true, false
 }
 
 // Call1 calls the bind(C) routine fn with a C descriptor of a, for an
@@ -139,9 +124,9 @@ func (a *Arg) section(s *C.lapis_fspec, shape, strides []int) (base unsafe.Point
 //	err := fortran.Call1(unsafe.Pointer(C.f), fortran.InOut(v))
 //
 // The descriptor is built in C, on the C stack, in the same cgo call that
-// calls fn (CFI_establish, and CFI_section for slices, steps and reversed
-// axes), so the hand-off costs one cgo call and no allocation, and no Go
-// pointer outlives the call. fn must not call back into Go (the call is
+// calls fn, from the view's own extents and strides (read in place, see
+// the package docs for how it is filled), so the hand-off costs one cgo
+// call and no allocation, and no Go pointer outlives the call. fn must not call back into Go (the call is
 // made with cgo's nocallback; use Describe for routines that do, or that
 // take other arguments).
 //
@@ -159,71 +144,84 @@ func (a *Arg) section(s *C.lapis_fspec, shape, strides []int) (base unsafe.Point
 // (ErrCopyRefused), and a descriptor the Fortran runtime's CFI functions
 // refuse (layout.ErrShape, with their error code).
 func Call1(fn unsafe.Pointer, a Arg, opts ...Option) error {
-	var s [1]C.lapis_fspec
-	args := [1]*Arg{&a}
-	return call("fortran.Call1", fn, args[:], s[:], opts)
+	// Small enough to inline, so that a is the caller's Arg, not a second
+	// copy of it (an Arg is about 200 bytes).
+	return call1(fn, &a, opts)
+}
+
+// call1 is Call1 without call's loops and arrays: one argument, the
+// common case.
+func call1(fn unsafe.Pointer, a *Arg, opts []Option) error {
+	const op = "fortran.Call1"
+	h, sc, err := a.plan(op, "a", opts)
+	if err != nil {
+		return err
+	}
+	rc := C.lapis_fcall1(C.uintptr_t(uintptr(fn)), h.kr, (*C.char)(h.base), h.ext, h.str)
+	runtime.KeepAlive(a.data)
+	if rc != 0 {
+		err = cfiErr(op, "a", int(rc/8))
+	}
+	if sc != nil {
+		finish(sc, err)
+	}
+	return err
 }
 
 // Call2 is Call1 for void fn(CFI_cdesc_t *a, CFI_cdesc_t *b).
 func Call2(fn unsafe.Pointer, a, b Arg, opts ...Option) error {
-	var s [2]C.lapis_fspec
-	args := [2]*Arg{&a, &b}
-	return call("fortran.Call2", fn, args[:], s[:], opts)
+	return call("fortran.Call2", fn, [4]*Arg{&a, &b}, 2, opts)
 }
 
 // Call3 is Call1 for three descriptors.
 func Call3(fn unsafe.Pointer, a, b, c Arg, opts ...Option) error {
-	var s [3]C.lapis_fspec
-	args := [3]*Arg{&a, &b, &c}
-	return call("fortran.Call3", fn, args[:], s[:], opts)
+	return call("fortran.Call3", fn, [4]*Arg{&a, &b, &c}, 3, opts)
 }
 
 // Call4 is Call1 for four descriptors.
 func Call4(fn unsafe.Pointer, a, b, c, d Arg, opts ...Option) error {
-	var s [4]C.lapis_fspec
-	args := [4]*Arg{&a, &b, &c, &d}
-	return call("fortran.Call4", fn, args[:], s[:], opts)
+	return call("fortran.Call4", fn, [4]*Arg{&a, &b, &c, &d}, 4, opts)
 }
 
-func call(op string, fn unsafe.Pointer, args []*Arg, s []C.lapis_fspec, opts []Option) error {
-	cfg := policy.Configure(opts)
-	var base [4]unsafe.Pointer
+// call hands args[:n] to fn in one cgo call.
+func call(op string, fn unsafe.Pointer, args [4]*Arg, n int, opts []Option) (err error) {
+	var h [4]handed
 	var sc [4]scratch
-	release := func() {
-		for _, c := range sc {
-			if c != nil {
-				c.finish()
-			}
+	i := 0
+	for ; i < n; i++ {
+		if h[i], sc[i], err = args[i].plan(op, argNames[i], opts); err != nil {
+			break
 		}
 	}
-	for i, a := range args {
-		var err error
-		base[i], sc[i], err = a.plan(op, argNames[i], &s[i], cfg)
-		if err != nil {
-			for j := range i {
-				if sc[j] != nil {
-					sc[j] = dropBack(sc[j])
-				}
-			}
-			release()
-			return err
+	if err == nil {
+		rc := C.lapis_fcall(C.int(n), C.uintptr_t(uintptr(fn)),
+			h[0].kr, (*C.char)(h[0].base), h[0].ext, h[0].str,
+			h[1].kr, (*C.char)(h[1].base), h[1].ext, h[1].str,
+			h[2].kr, (*C.char)(h[2].base), h[2].ext, h[2].str,
+			h[3].kr, (*C.char)(h[3].base), h[3].ext, h[3].str)
+		for _, a := range args[:n] {
+			runtime.KeepAlive(a.data)
+		}
+		if rc != 0 {
+			err = cfiErr(op, argNames[rc%8], int(rc/8))
 		}
 	}
-	rc := C.lapis_fcall(C.int(len(args)), C.uintptr_t(uintptr(fn)), &s[0], (*C.char)(base[0]), (*C.char)(base[1]), (*C.char)(base[2]), (*C.char)(base[3]))
-	for _, a := range args {
-		runtime.KeepAlive(a.data)
-	}
-	if rc != 0 {
-		for j := range sc {
-			if sc[j] != nil {
-				sc[j] = dropBack(sc[j])
-			}
+	for _, c := range sc[:i] {
+		if c != nil {
+			finish(c, err)
 		}
-		release()
-		return cfiErr(op, argNames[rc%8], int(rc/8))
 	}
-	release()
-	return nil
+	return err
+}
+
+// finish ends a copy made for a call: copied back (Out, InOut) and
+// released, or only released when the call failed (err != nil) and did
+// not run.
+func finish(sc scratch, err error) {
+	if err != nil {
+		sc = dropBack(sc)
+	}
+	sc.finish()
 }
 
 // dropBack returns sc set not to copy back (the call did not happen).
@@ -266,18 +264,17 @@ type Desc struct {
 // measurements).
 func Describe(a Arg, opts ...Option) (*Desc, error) {
 	const op = "fortran.Describe"
-	var s C.lapis_fspec
 	d := &Desc{arg: a}
-	base, sc, err := d.arg.plan(op, "a", &s, policy.Configure(opts))
+	h, sc, err := d.arg.plan(op, "a", opts)
 	if err != nil {
 		return nil, err
 	}
 	d.sc = sc
-	if base != nil {
-		d.pin.Pin(base) // does nothing for C memory (CTensor)
+	if h.base != nil {
+		d.pin.Pin(h.base) // does nothing for C memory (CTensor)
 	}
 	d.p = C.malloc(C.size_t(unsafe.Sizeof(C.lapis_fdesc_t{})))
-	if rc := C.lapis_fdesc((*C.CFI_cdesc_t)(d.p), base, &s); rc != 0 {
+	if rc := C.lapis_fdesc((*C.CFI_cdesc_t)(d.p), h.base, h.kr, h.ext, h.str); rc != 0 {
 		d.free(false)
 		return nil, cfiErr(op, "a", int(rc))
 	}

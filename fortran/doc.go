@@ -25,17 +25,28 @@
 // compiler's own ISO_Fortran_binding.h (their layout differs between
 // gfortran, flang and ifx, so Go never mirrors it), on the C stack, in
 // the same cgo call that calls the routine. Every view whose strides are
-// nonzero and whose elements do not overlap goes with zero copies:
+// nonzero and whose elements do not overlap goes with zero copies, as
+// the descriptor of its element 0 with its extents, lower bounds 0 and
+// dim[k].sm = stride[k] * elem_len:
 //
-//	compact column-major          CFI_establish
-//	slices, steps, reversed axes  CFI_establish of the compact parent array
-//	(negative strides), batches   at the view's lowest address, then
-//	                              CFI_section (lower, upper, stride)
-//	permuted axes (a transpose,   CFI_establish, then dim[k].sm set to the
-//	a permuted General view)      view's strides: a section keeps the
-//	                              parent's axis order, so the standard's
-//	                              functions cannot express these; the
-//	                              fields are the standard's own
+//	compact column-major          what CFI_establish makes
+//	slices, steps, reversed axes  what CFI_establish of the compact parent
+//	(negative strides), batches   and CFI_section (lower, upper, stride)
+//	                              make, member by member (tested)
+//	permuted axes (a transpose,   the same fill: a section keeps the
+//	a permuted General view)      parent's axis order, so the standard's
+//	                              functions cannot express these
+//
+// The standard's route for sections (CFI_establish of the parent, then
+// CFI_section) is not taken: it makes the same descriptor with three
+// calls into the Fortran runtime instead of none, and needs the parent
+// array worked out from the strides first (12% of the hand-off's time in
+// a profile of an empty routine's call). The members are the standard's own
+// (base_addr, elem_len, version, rank, attribute, type, dim), filled in C
+// by name when the compiler's CFI_cdesc_t has no others (gfortran's,
+// checked at compile time by its size); a descriptor with members of its
+// own (flang's) is begun by CFI_establish, which knows them, and only
+// dim[k].sm is set after it.
 //
 // Broadcast (stride 0) and other overlapping views (read-only: Out and
 // InOut are errors, never handed over as writable) and lazily conjugated

@@ -83,6 +83,10 @@ func (l *Layout) Vector1() (n, stride, offset int, ok bool) {
 // modify them; they stay valid as long as *l does.
 func (l *Layout) Axes() (shape, strides []int) { return l.dims(), l.strs() }
 
+// Origin is Offset read through the pointer, for the same hot paths as
+// Axes.
+func (l *Layout) Origin() int { return l.offset }
+
 func (l *Layout) matrix() (m Matrix, ok bool) {
 	m.Rows, m.Cols = 1, 1
 	s0, s1 := 0, 0

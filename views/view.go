@@ -81,6 +81,17 @@ func (v *View[T]) Vector1() (n, stride int, first *T, conj, ok bool) {
 	return n, stride, first, v.conj, true
 }
 
+// Parts returns the view's slice (as Data) and conjugation flag and sets
+// *l to its layout, read through the pointer: the layout is copied once,
+// straight into *l, and the view not at all (calling a method of a View
+// value copies the view, even inlined, and a returned Layout is copied
+// again by the caller). Like Matrix2, it is meant for hot paths that need
+// the whole layout, such as handing a view to Fortran.
+func (v *View[T]) Parts(l *layout.Layout) (data []T, conj bool) {
+	*l = v.l
+	return v.data, v.conj
+}
+
 // Data returns the whole underlying slice (not only the elements the view
 // reaches); Layout().OffsetOf gives positions in it.
 func (v View[T]) Data() []T { return v.data }

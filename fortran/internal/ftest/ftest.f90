@@ -26,6 +26,24 @@ recursive subroutine lapis_sum(a, s) bind(C)
   s(1) = sum(a)
 end subroutine
 
+! lapis_sum_rev sets s(1) to the sum of a with its columns reversed:
+! it calls lapis_sum on a(:, n:1:-1), a section whose descriptor gfortran
+! makes itself. It is the pure Fortran counterpart of handing lapis_sum a
+! view with reversed columns.
+recursive subroutine lapis_sum_rev(a, s) bind(C)
+  use iso_c_binding
+  real(c_double), intent(in) :: a(:,:)
+  real(c_double), intent(out) :: s(:)
+  interface
+    recursive subroutine lapis_sum(a, s) bind(C)
+      import c_double
+      real(c_double), intent(in) :: a(:,:)
+      real(c_double), intent(out) :: s(:)
+    end subroutine
+  end interface
+  call lapis_sum(a(:, size(a, 2):1:-1), s)
+end subroutine
+
 ! lapis_sum_cols sets s(1) to the sum of a, column by column.
 recursive subroutine lapis_sum_cols(a, s) bind(C)
   use iso_c_binding

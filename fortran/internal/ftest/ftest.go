@@ -33,6 +33,7 @@ void lapis_empty_desc3(CFI_cdesc_t *);
 void empty_f77_(int *, int *, int *, double *, int *);
 void lapis_sum(CFI_cdesc_t *, CFI_cdesc_t *);
 void lapis_sum_cols(CFI_cdesc_t *, CFI_cdesc_t *);
+void lapis_sum_rev(CFI_cdesc_t *, CFI_cdesc_t *);
 
 // F77 routines take every argument by reference: these wrappers take the
 // integers by value, so that Go passes no pointers to its own locals.
@@ -50,6 +51,43 @@ static void call3(void *fn, void *a, void *b, void *c) {
 	((void (*)(CFI_cdesc_t *, CFI_cdesc_t *, CFI_cdesc_t *))fn)(a, b, c);
 }
 static void call1(void *fn, void *a) { ((void (*)(CFI_cdesc_t *))fn)(a); }
+
+// section_diff makes, with the standard's functions, the descriptor of the
+// section (lo, hi, st) of the contiguous array of rank r and extents ext
+// at base (type double, or double _Complex when cplx): CFI_establish of
+// the parent, then CFI_section. It compares d with it member by member
+// (sm only on axes of extent > 1: Fortran never steps along the others)
+// and returns 0 when they agree, else 100 + the CFI error code, or the
+// number of the first member that differs (1 base_addr, 2 elem_len,
+// 3 version, 4 rank, 5 attribute, 6 type, 10*(k+1) + 7, 8, 9 for
+// dim[k].lower_bound, extent, sm).
+static int section_diff(CFI_cdesc_t *d, char *base, int cplx, int r, CFI_index_t *ext, CFI_index_t *lo, CFI_index_t *hi, CFI_index_t *st) {
+	CFI_CDESC_T(CFI_MAX_RANK) parent, sec;
+	CFI_cdesc_t *p = (CFI_cdesc_t *)&parent, *s = (CFI_cdesc_t *)&sec;
+	CFI_type_t t = cplx ? CFI_type_double_Complex : CFI_type_double;
+	int rc = CFI_establish(p, base, CFI_attribute_other, t, 0, (CFI_rank_t)r, ext);
+	if (rc == CFI_SUCCESS) {
+		rc = CFI_establish(s, NULL, CFI_attribute_other, t, 0, (CFI_rank_t)r, NULL);
+	}
+	if (rc == CFI_SUCCESS) {
+		rc = CFI_section(s, p, lo, hi, st);
+	}
+	if (rc != CFI_SUCCESS) {
+		return 100 + rc;
+	}
+	if (d->base_addr != s->base_addr) return 1;
+	if (d->elem_len != s->elem_len) return 2;
+	if (d->version != s->version) return 3;
+	if (d->rank != s->rank) return 4;
+	if (d->attribute != s->attribute) return 5;
+	if (d->type != s->type) return 6;
+	for (int k = 0; k < r; k++) {
+		if (d->dim[k].lower_bound != s->dim[k].lower_bound) return 10 * (k + 1) + 7;
+		if (d->dim[k].extent != s->dim[k].extent) return 10 * (k + 1) + 8;
+		if (d->dim[k].extent != 1 && d->dim[k].sm != s->dim[k].sm) return 10 * (k + 1) + 9;
+	}
+	return 0;
+}
 */
 import "C"
 
@@ -103,12 +141,30 @@ var EmptyDesc3 = unsafe.Pointer(C.lapis_empty_desc3)
 // Sum is lapis_sum(a(:,:), s(:)): s(1) = sum(a), real(c_double).
 var Sum = unsafe.Pointer(C.lapis_sum)
 
+// SumRev is lapis_sum_rev(a(:,:), s(:)): lapis_sum called from Fortran
+// on a(:, n:1:-1), a section gfortran describes itself.
+var SumRev = unsafe.Pointer(C.lapis_sum_rev)
+
 // SumCols is lapis_sum_cols(a(:,:), s(:)): s(1) = the sum of a, column by
 // column (sum(a(:, j)) for each j).
 var SumCols = unsafe.Pointer(C.lapis_sum_cols)
 
 // Call3 calls fn with three descriptor pointers (fortran.Desc.Ptr).
 func Call3(fn, a, b, c unsafe.Pointer) { C.call3(fn, a, b, c) }
+
+// SectionDiff compares the descriptor d (fortran.Desc.Ptr) with the one
+// CFI_establish and CFI_section make of the section (lo, hi, st) of the
+// contiguous array of extents ext at base (complex128 when cplx, else
+// float64): 0 when they agree member by member, else the code
+// section_diff in this file documents.
+func SectionDiff(d, base unsafe.Pointer, cplx bool, ext, lo, hi, st []int) int {
+	c := 0
+	if cplx {
+		c = 1
+	}
+	idx := func(s []int) *C.CFI_index_t { return (*C.CFI_index_t)(unsafe.Pointer(&s[0])) }
+	return int(C.section_diff((*C.CFI_cdesc_t)(d), (*C.char)(base), C.int(c), C.int(len(ext)), idx(ext), idx(lo), idx(hi), idx(st)))
+}
 
 // Call1 calls fn with one descriptor pointer.
 func Call1(fn, a unsafe.Pointer) { C.call1(fn, a) }
