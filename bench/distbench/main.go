@@ -139,9 +139,9 @@ func run(args []string) error {
 		}
 		list := make([]string, reps)
 		for i, t := range times {
-			list[i] = fmt.Sprintf("%.4f", t)
+			list[i] = fmt.Sprintf("%.6f", t)
 		}
-		fmt.Printf("RESULT impl=lapis op=%s n=%d nb=%d grid=%dx%d ranks=%d reps=%d median=%.4f min=%.4f times=%s\n",
+		fmt.Printf("RESULT impl=lapis op=%s n=%d nb=%d grid=%dx%d ranks=%d reps=%d median=%.6f min=%.6f times=%s\n",
 			op, n, nb, p, q, dist.Size(), reps, med, s[0], strings.Join(list, ","))
 	}
 	if err := g.Exit(); err != nil {

@@ -85,8 +85,8 @@ int main(int argc, char **argv) {
 		double *s = malloc(sizeof(double)*reps); memcpy(s, times, sizeof(double)*reps);
 		qsort(s, reps, sizeof(double), cmp);
 		double med = reps % 2 ? s[reps/2] : (s[reps/2-1]+s[reps/2])/2;
-		printf(" median=%.4f min=%.4f times=", med, s[0]);
-		for (int r = 0; r < reps; r++) printf(r ? ",%.4f" : "%.4f", times[r]);
+		printf(" median=%.6f min=%.6f times=", med, s[0]);
+		for (int r = 0; r < reps; r++) printf(r ? ",%.6f" : "%.6f", times[r]);
 		printf("\n");
 	}
 	Cblacs_gridexit(ctxt); Cblacs_exit(1); MPI_Finalize();
