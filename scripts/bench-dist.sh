@@ -55,7 +55,7 @@ one() {
   local out
   out=$(timeout 170 mpirun --oversubscribe -np "$3" "$tmp/$1" "$2" "$n" "$4" "$nb" "$reps" 2>&1) ||
     { printf '%s\n' "$out" >&2; die "mpirun -np $3 $1 $2 failed"; }
-  grep '^RESULT ' <<<"$out" | tee -a "$results" >&2
+  grep '^RESULT ' <<<"$out" | tee -a "$results" | cut -d' ' -f1-10 >&2
 }
 
 for part in $parts; do
