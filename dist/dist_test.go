@@ -93,14 +93,15 @@ func mpitest(t *testing.T) string {
 	return helper
 }
 
-// mpirun runs the helper's scenario on np ranks on this machine under a
-// timeout (a hang fails the test) and returns its output and exit code.
+// mpirun runs the helper's scenario (its name and arguments) on np ranks
+// on this machine under a timeout (a hang fails the test) and returns its
+// output and exit code.
 func mpirun(t *testing.T, np int, scenario string, timeout time.Duration) (string, int) {
 	t.Helper()
 	bin := mpitest(t)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "mpirun", "--oversubscribe", "-np", itoa(np), bin, scenario)
+	cmd := exec.CommandContext(ctx, "mpirun", append([]string{"--oversubscribe", "-np", itoa(np), bin}, strings.Fields(scenario)...)...)
 	cmd.Env = append(os.Environ(), "OPENBLAS_NUM_THREADS=1",
 		// Containers forbid the cross-process memory copy Open MPI's
 		// shared-memory transport tries first; say so rather than warn.

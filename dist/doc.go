@@ -53,6 +53,13 @@
 // over the grid's ranks) and taken from lapis's pool. float32 and
 // complex64 (ScaLAPACK's s and c) are not offered.
 //
+// Hosts. Across machines mpirun starts the same program on each (a
+// hostfile, ssh between them; see the README's "Beyond one machine").
+// scripts/dist-docker.sh runs the tests with one rank in each of four
+// containers and checks that a host lost mid-job ends the job with an
+// error instead of a hang (Open MPI's keepalive settings are in
+// docker/Dockerfile.dist).
+//
 // Copies and aliasing. Local pieces are never copied: ScaLAPACK gets their
 // address and LLD. Scatter, Gather and Redistribute are pdgemr2d calls
 // from one distribution straight into another's memory; the root's matrix

@@ -7,6 +7,9 @@
 #   scripts/docker-test.sh --list          the variants
 #   scripts/docker-test.sh --clean         remove the images and cache volume
 #                                          this script made, then exit
+#   scripts/docker-test.sh --base SUITE    only find or build the base image
+#                                          of SUITE and print its name (for
+#                                          scripts/dist-docker.sh)
 #
 # Base images: debian:<suite> when it is there or a registry gives it;
 # otherwise (no registry, as on the project's machines) lapis-base:<suite>,
@@ -95,6 +98,9 @@ case "${1:-}" in
     docker volume rm -f lapis-gocache >/dev/null 2>&1 || true
     echo "docker-test.sh: removed lapis-test:*, lapis-base:* and the lapis-gocache volume"
     exit 0 ;;
+  --base)
+    [ $# -eq 2 ] || die "--base takes one Debian suite (bookworm, trixie)"
+    base_only=$2; set -- ;;
   -*) die "unknown option $1 (see the top of $0)" ;;
 esac
 run=("$@")
@@ -173,6 +179,8 @@ base_image() {
   build_base "$suite" >&2
   echo "lapis-base:$suite"
 }
+
+[ -z "${base_only:-}" ] || { base_image "$base_only"; exit 0; }
 
 # Base images first.
 declare -A base

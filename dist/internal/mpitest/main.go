@@ -8,6 +8,8 @@
 //	mpirun -np 2 mpitest segv                      a nil dereference on rank 0 after Init
 //	mpirun -np 2 mpitest segv-recover              ... recovered
 //	mpirun -np 4 mpitest rank-exits                rank 1 exits while the others wait
+//	mpirun -np 4 mpitest busy [seconds]            Gesv over and over (default 60 s), for
+//	                                               scripts/dist-docker.sh to kill a rank's host
 package main
 
 import (
@@ -17,6 +19,7 @@ import (
 	"math/cmplx"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,7 +46,7 @@ func must(err error) {
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: mpitest suite|segv|segv-recover|rank-exits|info")
+		fmt.Fprintln(os.Stderr, "usage: mpitest suite|segv|segv-recover|rank-exits|info|busy [seconds]")
 		os.Exit(2)
 	}
 	must(dist.Init())
@@ -78,6 +81,17 @@ func main() {
 		fmt.Printf("rank %d: passed the barrier (wrong)\n", dist.Rank())
 	case "suite":
 		suite()
+	case "busy":
+		secs := 60
+		if len(os.Args) > 2 {
+			s, err := strconv.Atoi(os.Args[2])
+			if err != nil || s <= 0 {
+				fmt.Fprintf(os.Stderr, "busy: seconds %q is not a positive integer\n", os.Args[2])
+				dist.Abort(2)
+			}
+			secs = s
+		}
+		busy(time.Duration(secs) * time.Second)
 	default:
 		fmt.Fprintln(os.Stderr, "unknown scenario", os.Args[1])
 		dist.Abort(2)
