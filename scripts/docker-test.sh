@@ -44,8 +44,9 @@ lib_pkgs="./layout/... ./views/... ./internal/... ./cblas/... ./lapack/... ./bat
 # and dist (and their examples), which need gfortran and Open MPI with
 # ScaLAPACK: those two are tested on the host by scripts/test.sh, and
 # depend on the BLAS only through lapack and cblas, which every variant
-# tests.
-default_pkgs="$lib_pkgs ./bench/... ./cmd/... ./examples/quickstart/..."
+# tests. bench/distbench is dist's benchmark (Open MPI), so bench is
+# listed without it.
+default_pkgs="$lib_pkgs ./bench ./bench/report ./cmd/... ./examples/quickstart/..."
 variant() {
   suite=bookworm alternatives="" link=openblas cflags="" pkgs="$default_pkgs"
   case "$1" in
