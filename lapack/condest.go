@@ -3,15 +3,23 @@ package lapack
 /*
 #include "lapis_lapack.h"
 
-// OpenBLAS keeps no pointer after cblas_?trsv returns and never calls back.
-#cgo noescape cblas_strsv
-#cgo nocallback cblas_strsv
-#cgo noescape cblas_dtrsv
-#cgo nocallback cblas_dtrsv
-#cgo noescape cblas_ctrsv
-#cgo nocallback cblas_ctrsv
-#cgo noescape cblas_ztrsv
-#cgo nocallback cblas_ztrsv
+// lapis_trsv is cblas_?trsv (t: 0 s, 1 d, 2 c, 3 z), column-major, unit
+// stride, with int arguments for the enums and lapis_int for the sizes:
+// CBLAS headers spell both differently (OpenBLAS's enum CBLAS_UPLO and
+// blasint, the reference header's typedefs and CBLAS_INT, BLIS's f77_int),
+// and C converts.
+static inline void lapis_trsv(int t, int uplo, int trans, int diag, lapis_int n, void *a, lapis_int lda, void *x) {
+	switch (t) {
+	case 0: cblas_strsv(CblasColMajor, uplo, trans, diag, n, (float *)a, lda, (float *)x, 1); break;
+	case 1: cblas_dtrsv(CblasColMajor, uplo, trans, diag, n, (double *)a, lda, (double *)x, 1); break;
+	case 2: cblas_ctrsv(CblasColMajor, uplo, trans, diag, n, a, lda, x, 1); break;
+	default: cblas_ztrsv(CblasColMajor, uplo, trans, diag, n, a, lda, x, 1); break;
+	}
+}
+
+// The libraries keep no pointer after cblas_?trsv returns and never call back.
+#cgo noescape lapis_trsv
+#cgo nocallback lapis_trsv
 */
 import "C"
 
@@ -320,27 +328,17 @@ func maxOf(r []float64) float64 {
 // lda): two cblas_?trsv calls.
 func solveLU[T Scalar](adjoint bool, n int, a unsafe.Pointer, lda int, x unsafe.Pointer) {
 	if adjoint {
-		trsv[T](C.CblasUpper, C.CblasConjTrans, C.CblasNonUnit, n, a, lda, x)
-		trsv[T](C.CblasLower, C.CblasConjTrans, C.CblasUnit, n, a, lda, x)
+		trsv[T](C.int(C.CblasUpper), C.int(C.CblasConjTrans), C.int(C.CblasNonUnit), n, a, lda, x)
+		trsv[T](C.int(C.CblasLower), C.int(C.CblasConjTrans), C.int(C.CblasUnit), n, a, lda, x)
 		return
 	}
-	trsv[T](C.CblasLower, C.CblasNoTrans, C.CblasUnit, n, a, lda, x)
-	trsv[T](C.CblasUpper, C.CblasNoTrans, C.CblasNonUnit, n, a, lda, x)
+	trsv[T](C.int(C.CblasLower), C.int(C.CblasNoTrans), C.int(C.CblasUnit), n, a, lda, x)
+	trsv[T](C.int(C.CblasUpper), C.int(C.CblasNoTrans), C.int(C.CblasNonUnit), n, a, lda, x)
 }
 
 // trsv calls cblas_?trsv, column-major, unit stride: x = op(A)^-1 x.
 // (ConjTrans is Trans for the real routines.)
-func trsv[T Scalar](uplo C.enum_CBLAS_UPLO, trans C.enum_CBLAS_TRANSPOSE, diag C.enum_CBLAS_DIAG, n int, a unsafe.Pointer, lda int, x unsafe.Pointer) {
-	cn, clda := C.blasint(n), C.blasint(lda)
+func trsv[T Scalar](uplo, trans, diag C.int, n int, a unsafe.Pointer, lda int, x unsafe.Pointer) {
 	policy.Calls.Add(1)
-	switch typeIndex[T]() {
-	case 0:
-		C.cblas_strsv(C.CblasColMajor, uplo, trans, diag, cn, (*C.float)(a), clda, (*C.float)(x), 1)
-	case 1:
-		C.cblas_dtrsv(C.CblasColMajor, uplo, trans, diag, cn, (*C.double)(a), clda, (*C.double)(x), 1)
-	case 2:
-		C.cblas_ctrsv(C.CblasColMajor, uplo, trans, diag, cn, a, clda, x, 1)
-	default:
-		C.cblas_ztrsv(C.CblasColMajor, uplo, trans, diag, cn, a, clda, x, 1)
-	}
+	C.lapis_trsv(C.int(typeIndex[T]()), uplo, trans, diag, C.lapis_int(n), a, C.lapis_int(lda), x)
 }
