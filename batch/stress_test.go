@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/version"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
@@ -33,7 +32,7 @@ import (
 // scale; the bugs this looks for give wrong numbers, not last bits.
 func TestStress(t *testing.T) {
 	const goroutines = 8
-	if info := cblas.Info(); info.Library == "OpenBLAS" && info.Parallel == 0 && versionLess(info.Version, "0.3.22") {
+	if info := cblas.Info(); info.Library == "OpenBLAS" && info.Parallel == 0 && version.Less(info.Version, "0.3.22") {
 		// Seen in scripts/docker-test.sh's openblas-serial variant (Debian
 		// 12's libopenblas0-serial): Syevd's eigenvectors differ from the
 		// solo call's by 1e-2 while other goroutines call the library.
@@ -264,24 +263,6 @@ func maxDiff(want, got []float64) (int, float64) {
 		}
 	}
 	return at, worst
-}
-
-// versionLess compares dotted version numbers ("0.3.21" < "0.3.22").
-func versionLess(a, b string) bool {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(as) || i < len(bs); i++ {
-		var x, y int
-		if i < len(as) {
-			x, _ = strconv.Atoi(as[i])
-		}
-		if i < len(bs) {
-			y, _ = strconv.Atoi(bs[i])
-		}
-		if x != y {
-			return x < y
-		}
-	}
-	return false
 }
 
 func dot(x, y []float64) float64 {

@@ -5,10 +5,10 @@ import "C"
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/lapis-go/lapis/internal/version"
 )
 
 // Library defects that give wrong answers (not crashes: those are worked
@@ -29,30 +29,11 @@ func CasumDefect() string { return casumDefect() }
 
 var casumDefect = sync.OnceValue(func() string {
 	info := Info()
-	if info.Library == "OpenBLAS" && versionLess(info.Version, "0.3.25") && (info.Core == "Cooperlake" || info.Core == "SapphireRapids") {
+	if info.Library == "OpenBLAS" && version.Less(info.Version, "0.3.25") && (info.Core == "Cooperlake" || info.Core == "SapphireRapids") {
 		return fmt.Sprintf("OpenBLAS %s's casum kernel for %s drops the tail of the vector (OpenMathLib/OpenBLAS#4282, fixed in 0.3.25)", info.Version, info.Core)
 	}
 	return ""
 })
-
-// versionLess compares dotted version numbers ("0.3.21" < "0.3.24");
-// a missing or non-numeric part counts as 0.
-func versionLess(a, b string) bool {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(as) || i < len(bs); i++ {
-		var x, y int
-		if i < len(as) {
-			x, _ = strconv.Atoi(strings.TrimLeft(as[i], "v"))
-		}
-		if i < len(bs) {
-			y, _ = strconv.Atoi(bs[i])
-		}
-		if x != y {
-			return x < y
-		}
-	}
-	return false
-}
 
 // asumC is ?asum by the library for n elements at p, inc > 0 apart, or
 // in Go for complex64 where CasumDefect says the library's is wrong.

@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/version"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -428,7 +427,7 @@ func rotgCheck(t *tally) {
 		rotgCmp(t, where, [4]float64{float64(c), float64(s), float64(r), float64(z)}, [4]float64{float64(wc), float64(ws), float64(wr), float64(wz)}, 8*eps[float32]())
 	}
 	t.workaround = "Drotg and Srotg are computed in Go by gonum's scaled algorithm whatever library is linked (OpenBLAS < 0.3.24's ?rotg is not scaled and overflows: OpenMathLib/OpenBLAS#4130)"
-	if info := cblas.Info(); info.Library == "OpenBLAS" && versionLess(info.Version, "0.3.24") && t.worst <= 1 {
+	if info := cblas.Info(); info.Library == "OpenBLAS" && version.Less(info.Version, "0.3.24") && t.worst <= 1 {
 		t.status = statusAvoided
 		t.notes = append(t.notes, fmt.Sprintf("OpenBLAS %s's own ?rotg is affected by version (not called)", info.Version))
 	}
@@ -442,23 +441,4 @@ func rotgCmp(t *tally, where string, got, want [4]float64, tol float64) {
 		scale = 1
 	}
 	t.cmp(where+" r", []complex128{complex(got[2], 0)}, []complex128{complex(want[2], 0)}, tol, scale)
-}
-
-// versionLess compares dotted version numbers ("0.3.21" < "0.3.24"); a
-// part that is not a number compares as 0.
-func versionLess(a, b string) bool {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(as) || i < len(bs); i++ {
-		var x, y int
-		if i < len(as) {
-			x, _ = strconv.Atoi(strings.TrimLeft(as[i], "v"))
-		}
-		if i < len(bs) {
-			y, _ = strconv.Atoi(bs[i])
-		}
-		if x != y {
-			return x < y
-		}
-	}
-	return false
 }
