@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/lapis-go/lapis/batch"
+	"github.com/lapis-go/lapis/bench/cref"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
@@ -55,8 +56,8 @@ func BenchmarkBatchGemm(b *testing.B) {
 				batch.SetWorkers(prev)
 			})
 		}
-		run("kernel-loop", func() { batchKernelLoop(c.count, c.n, a, bb, out) })
-		run("blas-loop", func() { batchBLASLoop(c.count, c.n, a, bb, out) })
+		run("kernel-loop", func() { cref.KernelLoop(c.count, c.n, a, bb, out) })
+		run("blas-loop", func() { cref.BLASLoop(c.count, c.n, a, bb, out) })
 		args := dgemmArgs{m: c.n, n: c.n, k: c.n, alpha: 1, lda: c.n, ldb: c.n, ldc: c.n}
 		run("go-cgo-loop", func() {
 			for t := range c.count {

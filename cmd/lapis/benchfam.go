@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/lapis-go/lapis/batch"
+	"github.com/lapis-go/lapis/bench/cref"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
@@ -43,7 +44,7 @@ func copyJobs(e *benchEnv, n int) []job {
 	bytes := 16 * float64(n) * float64(n)
 	js := []job{
 		{op: "transpose", impl: implLapis, work: bytes, f: func() error { return views.Copy(out, at) }},
-		{op: "transpose", impl: implC + " (16 x 16 tiles)", work: bytes, f: func() error { cTranspose(n, src, dst); return nil }},
+		{op: "transpose", impl: implC + " (16 x 16 tiles)", work: bytes, f: func() error { cref.Transpose(n, src, dst); return nil }},
 		{op: "transpose", impl: "gonum Dense.Copy(a.T())", work: bytes, f: func() error { gd.Copy(g.T()); return nil }},
 		{op: "transpose", impl: "Go copy() (no transpose)", work: bytes, f: func() error { copy(dst, src); return nil }},
 	}
@@ -56,7 +57,7 @@ func gemmJobs(e *benchEnv, n int) []job {
 	flops := 2 * float64(n) * float64(n) * float64(n)
 	js := []job{
 		{op: "dgemm", impl: implLapis, work: flops, f: func() error { return cblas.Gemm(1.0, av, bv, 0.0, cv) }},
-		{op: "dgemm", impl: implC, work: flops, threads: e.cThreads, f: func() error { cDgemm(1, n, a, b, c); return nil }},
+		{op: "dgemm", impl: implC, work: flops, threads: e.cThreads, f: func() error { cref.Dgemm(1, n, a, b, c); return nil }},
 		{op: "dgemm", impl: implGonum, work: flops, f: func() error {
 			ref.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, b, n, a, n, 0, c, n)
 			return nil
@@ -72,7 +73,7 @@ func smallJobs(e *benchEnv, n int) []job {
 	js := []job{
 		{op: "dgemm", impl: implLapis, f: func() error { return cblas.Gemm(1.0, av, bv, 0.0, cv) }},
 		{op: "dgemm", impl: implLapisC, f: func() error { return cblas.Gemm(1.0, av, bv, 0.0, cv, cblas.ForceC()) }},
-		{op: "dgemm", impl: implC + " (loop in C)", per: reps, threads: e.cThreads, f: func() error { cDgemm(reps, n, a, b, c); return nil }},
+		{op: "dgemm", impl: implC + " (loop in C)", per: reps, threads: e.cThreads, f: func() error { cref.Dgemm(reps, n, a, b, c); return nil }},
 		{op: "dgemm", impl: implGonum, f: func() error {
 			ref.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, b, n, a, n, 0, c, n)
 			return nil
@@ -98,12 +99,12 @@ func lapackJobs(e *benchEnv, n int) []job {
 	b := randoms[float64](e.r, n)
 	work, bw, w := make([]float64, n*n), make([]float64, n), make([]float64, n)
 	wv, bwv := colMajor(work, n, n), colMajor(bw, n, 1)
-	ipiv32, ipiv, cipiv := make([]int32, n), make([]int, n), cIpiv(n)
+	ipiv32, ipiv, cipiv := make([]int32, n), make([]int, n), cref.NewPivots(n)
 	n3 := float64(n) * float64(n) * float64(n)
 	restore := func(m []float64) { copy(work, m); copy(bw, b) }
 	js := []job{
 		{op: "dgesv", impl: implLapis, work: 2 * n3 / 3, f: func() error { restore(a); return lapack.Gesv(wv, bwv, ipiv32) }},
-		{op: "dgesv", impl: implC, work: 2 * n3 / 3, threads: e.cThreads, f: func() error { restore(a); return cGesvLoop(1, n, 1, work, bw, cipiv) }},
+		{op: "dgesv", impl: implC, work: 2 * n3 / 3, threads: e.cThreads, f: func() error { restore(a); return cref.GesvLoop(1, n, 1, work, bw, cipiv) }},
 		{op: "dgesv", impl: implGonum, work: 2 * n3 / 3, f: func() error {
 			restore(a)
 			gl.Dgetrf(n, n, work, n, ipiv)
@@ -114,7 +115,7 @@ func lapackJobs(e *benchEnv, n int) []job {
 	js = e.withNumpy(js, "dgesv", 0, 0)
 	js = append(js,
 		job{op: "dpotrf", impl: implLapis, f: func() error { restore(spd); return lapack.Potrf(lapack.Lower, wv) }},
-		job{op: "dpotrf", impl: implC, threads: e.cThreads, f: func() error { restore(spd); return cDpotrf(n, work) }},
+		job{op: "dpotrf", impl: implC, threads: e.cThreads, f: func() error { restore(spd); return cref.Dpotrf(n, work) }},
 		job{op: "dpotrf", impl: implGonum, f: func() error {
 			restore(spd)
 			gl.Dpotrf(blas.Upper, n, work, n) // row-major upper = column-major lower
@@ -123,7 +124,7 @@ func lapackJobs(e *benchEnv, n int) []job {
 	)
 	js = e.withNumpy(js, "dpotrf", 0, 0)
 	restore(sym)
-	syevd := cSyevd(n, work, w)
+	syevd := cref.Syevd(n, work, w)
 	q := make([]float64, 1)
 	gl.Dsyev(gonumlapack.EVCompute, blas.Upper, n, work, n, w, q, -1)
 	gw := make([]float64, int(q[0]))
@@ -150,8 +151,8 @@ func gemmBatchJobs(e *benchEnv, n, count int) []job {
 	av, bv, cv := batchView(a, n, n, count), batchView(b, n, n, count), batchView(c, n, n, count)
 	js := []job{
 		{op: "gemm", impl: implLapis, count: count, f: func() error { return batch.Gemm(1.0, av, bv, 0.0, cv) }},
-		{op: "gemm", impl: implC + " kernel loop (no BLAS)", count: count, f: func() error { cKernelLoop(count, n, a, b, c); return nil }},
-		{op: "gemm", impl: implC + " loop of cblas_dgemm", count: count, threads: e.cThreads, f: func() error { cBLASLoop(count, n, a, b, c); return nil }},
+		{op: "gemm", impl: implC + " kernel loop (no BLAS)", count: count, f: func() error { cref.KernelLoop(count, n, a, b, c); return nil }},
+		{op: "gemm", impl: implC + " loop of cblas_dgemm", count: count, threads: e.cThreads, f: func() error { cref.BLASLoop(count, n, a, b, c); return nil }},
 		{op: "gemm", impl: implGonum, count: count, f: func() error {
 			for t := 0; t < count; t++ {
 				o := t * nn
@@ -175,11 +176,11 @@ func tinyJobs(e *benchEnv, n int) []job {
 	}
 	a, b := make([]float64, len(a0)), make([]float64, len(b0))
 	av, bv := batchView(a, n, n, count), batchView(b, n, 1, count)
-	ipiv, cipiv := make([]int, n), cIpiv(n)
+	ipiv, cipiv := make([]int, n), cref.NewPivots(n)
 	restore := func() { copy(a, a0); copy(b, b0) }
 	js = append(js,
 		job{op: "solve", impl: implLapis, count: count, f: func() error { restore(); return batch.Solve(av, bv) }},
-		job{op: "solve", impl: implC + " loop of dgesv", count: count, threads: e.cThreads, f: func() error { restore(); return cGesvLoop(count, n, 1, a, b, cipiv) }},
+		job{op: "solve", impl: implC + " loop of dgesv", count: count, threads: e.cThreads, f: func() error { restore(); return cref.GesvLoop(count, n, 1, a, b, cipiv) }},
 		job{op: "solve", impl: implGonum, count: count, f: func() error {
 			restore()
 			for t := 0; t < count; t++ {
@@ -204,10 +205,10 @@ func threadsJobs(e *benchEnv, n int) []job {
 	a, b := diagDominant(e, n), randoms[float64](e.r, n)
 	work, bw := make([]float64, n*n), make([]float64, n)
 	wv, bwv := colMajor(work, n, n), colMajor(bw, n, 1)
-	ipiv32, ipiv, cipiv := make([]int32, n), make([]int, n), cIpiv(n)
+	ipiv32, ipiv, cipiv := make([]int32, n), make([]int, n), cref.NewPivots(n)
 	restore := func() { copy(work, a); copy(bw, b) }
 	lapisGesv := func() error { restore(); return lapack.Gesv(wv, bwv, ipiv32) }
-	cGesv := func() error { restore(); return cGesvLoop(1, n, 1, work, bw, cipiv) }
+	cGesv := func() error { restore(); return cref.GesvLoop(1, n, 1, work, bw, cipiv) }
 	gonumGesv := job{op: "dgesv", impl: implGonum, busy: true, f: func() error {
 		restore()
 		gl.Dgetrf(n, n, work, n, ipiv)

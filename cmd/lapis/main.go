@@ -14,7 +14,7 @@
 //	            [-threads N] [-nonumpy] [-png FILE] [-out DIR] [-json]
 //	                               seven families (copy, gemm, small, lapack, batch, tiny,
 //	                               threads under a busy goroutine) against a C reference
-//	                               (cref.go), gonum and numpy when python3 has it: a Markdown
+//	                               (bench/cref), gonum and numpy when python3 has it: a Markdown
 //	                               table and a PNG per family
 //
 // Run it without installing: go run github.com/lapis-go/lapis/cmd/lapis@latest info

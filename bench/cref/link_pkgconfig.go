@@ -1,6 +1,6 @@
 //go:build !lapis_cgoflags
 
-package main
+package cref
 
 // The C references (cref.go) link the library lapis links: OpenBLAS as
 // pkg-config finds it by default, or with -tags lapis_cgoflags whatever
