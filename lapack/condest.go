@@ -62,7 +62,7 @@ func invNormEst[T Scalar](norm Norm, n int, a unsafe.Pointer, lda int) (est floa
 	w := pool.Get[T](2 * n)
 	defer pool.Put(w)
 	x, sgn := w.Data[:n], w.Data[n:2*n]
-	abs := absFunc[T]()
+	abs := cond.AbsFunc[T]()
 	complexT := typeIndex[T]() >= 2
 	// mul replaces x by M x (adjoint false) or M^H x, M = B for the one
 	// norm and B^H for the infinity norm, and returns ||x||_1 and whether
@@ -175,22 +175,6 @@ func smallestNormal[T Scalar]() float64 {
 		return 0x1p-126
 	}
 	return 0x1p-1022
-}
-
-// absFunc is |x| for T, chosen once per call rather than per element.
-func absFunc[T Scalar]() func(T) float64 {
-	var f any
-	switch typeIndex[T]() {
-	case 0:
-		f = func(x float32) float64 { return math.Abs(float64(x)) }
-	case 1:
-		f = math.Abs
-	case 2:
-		f = func(x complex64) float64 { return fastAbs(complex128(x)) } // float32 parts: no over- or underflow in float64
-	default:
-		f = cmplx.Abs
-	}
-	return f.(func(T) float64)
 }
 
 // fastAbs is |z| without hypot's scaling: exact to rounding unless a part

@@ -44,7 +44,7 @@ func (m *Matrix[T]) Norm(inf bool) float64 {
 	n := m.N
 	var rows [Max]float64
 	best := 0.0
-	abs := absFunc[T]()
+	abs := AbsFunc[T]()
 	for j := 0; j < n; j++ {
 		sum := 0.0
 		for i := 0; i < n; i++ {
@@ -89,9 +89,10 @@ func (m *Matrix[T]) InvNorm(inf bool) float64 {
 	return inv.Norm(inf)
 }
 
-// absFunc returns |x| for T, chosen once per call rather than by a type
-// switch per element.
-func absFunc[T Scalar]() func(T) float64 {
+// AbsFunc returns |x| for T, chosen once per call rather than by a type
+// switch per element. A complex64 modulus is sqrt(re^2 + im^2) in
+// float64, where float32 parts can neither overflow nor underflow.
+func AbsFunc[T Scalar]() func(T) float64 {
 	var f any
 	switch any(*new(T)).(type) {
 	case float32:
@@ -99,7 +100,10 @@ func absFunc[T Scalar]() func(T) float64 {
 	case float64:
 		f = math.Abs
 	case complex64:
-		f = func(x complex64) float64 { return cmplx.Abs(complex128(x)) }
+		f = func(x complex64) float64 {
+			re, im := float64(real(x)), float64(imag(x))
+			return math.Sqrt(re*re + im*im)
+		}
 	default:
 		f = cmplx.Abs
 	}
@@ -107,7 +111,7 @@ func absFunc[T Scalar]() func(T) float64 {
 }
 
 // Abs is |x|.
-func Abs[T Scalar](x T) float64 { return absFunc[T]()(x) }
+func Abs[T Scalar](x T) float64 { return AbsFunc[T]()(x) }
 
 // Eps is T's machine epsilon: 2^-23 (float32, complex64) or 2^-52.
 func Eps[T Scalar]() float64 {
