@@ -44,14 +44,15 @@ type handed struct {
 // plan returns what describes a to C: the view itself whenever a C
 // descriptor can (its strides nonzero, its elements disjoint, not
 // conjugated), else a copy sc (finish it after the call). A view that
-// cannot be handed over returns the error. It reads the Arg through
-// pointers only (Layout.Axes, Layout.Origin): a call of a Layout value
-// method copies the layout, which costs more than the rest of the plan.
+// cannot be handed over returns the error. It reads the view's layout in
+// place (Layout.Axes, Layout.Origin): a call of a Layout value method
+// copies the layout, which costs more than the rest of the plan.
 func (a *Arg) plan(op, name string, opts []Option) (h handed, sc scratch, err error) {
-	if a.zero {
-		return h, nil, a.check(op, name)
+	data, _, l, conj := a.view()
+	if isZero(data, l) {
+		return h, nil, noData(op, name)
 	}
-	shape, strides := a.l.Axes()
+	shape, strides := l.Axes()
 	if len(shape) > MaxRank {
 		return h, nil, layout.Errorf(layout.ErrShape, op, name, "rank %d is above the compiler's CFI_MAX_RANK (%d)", len(shape), MaxRank)
 	}
@@ -59,10 +60,10 @@ func (a *Arg) plan(op, name string, opts []Option) (h handed, sc scratch, err er
 	if len(shape) > 0 {
 		h.ext = (*C.CFI_index_t)(unsafe.Pointer(&shape[0]))
 	}
-	if !a.conj {
-		if ok, empty := disjoint(&a.l, shape, strides); ok {
-			if !empty && a.data != nil {
-				h.base = unsafe.Add(a.data, a.l.Origin()*int(a.size))
+	if !conj {
+		if ok, empty := disjoint(l, shape, strides); ok {
+			if !empty && data != nil {
+				h.base = unsafe.Add(data, l.Origin()*int(a.size))
 			}
 			if len(shape) > 0 {
 				h.str = (*C.CFI_index_t)(unsafe.Pointer(&strides[0]))
@@ -70,11 +71,11 @@ func (a *Arg) plan(op, name string, opts []Option) (h handed, sc scratch, err er
 			return h, nil, nil
 		}
 		if a.intent&intentOut != 0 {
-			return h, nil, a.overlapErr(op, name)
+			return h, nil, overlapErr(op, name, l)
 		}
 	}
 	why := "a view whose elements share memory (broadcast)"
-	if a.conj {
+	if conj {
 		why = "a conjugated view"
 	}
 	if sc, err = a.copyOf(op, name, why, policy.Configure(opts)); err != nil {
@@ -158,7 +159,7 @@ func call1(fn unsafe.Pointer, a *Arg, opts []Option) error {
 		return err
 	}
 	rc := C.lapis_fcall1(C.uintptr_t(uintptr(fn)), h.kr, (*C.char)(h.base), h.ext, h.str)
-	runtime.KeepAlive(a.data)
+	runtime.KeepAlive(a.v)
 	if rc != 0 {
 		err = cfiErr(op, "a", int(rc/8))
 	}
@@ -200,7 +201,7 @@ func call(op string, fn unsafe.Pointer, args [4]*Arg, n int, opts []Option) (err
 			h[2].kr, (*C.char)(h[2].base), h[2].ext, h[2].str,
 			h[3].kr, (*C.char)(h[3].base), h[3].ext, h[3].str)
 		for _, a := range args[:n] {
-			runtime.KeepAlive(a.data)
+			runtime.KeepAlive(a.v)
 		}
 		if rc != 0 {
 			err = cfiErr(op, argNames[rc%8], int(rc/8))
@@ -247,7 +248,7 @@ type Desc struct {
 	p   unsafe.Pointer // C memory holding a CFI_CDESC_T(CFI_MAX_RANK)
 	pin runtime.Pinner
 	sc  scratch
-	arg Arg // keeps the view's memory reachable
+	mem unsafe.Pointer // keeps the view's memory (or the copy's) reachable
 }
 
 // Describe returns a C descriptor of a, made as Call1 makes it (zero
@@ -264,12 +265,11 @@ type Desc struct {
 // measurements).
 func Describe(a Arg, opts ...Option) (*Desc, error) {
 	const op = "fortran.Describe"
-	d := &Desc{arg: a}
-	h, sc, err := d.arg.plan(op, "a", opts)
+	h, sc, err := a.plan(op, "a", opts)
 	if err != nil {
 		return nil, err
 	}
-	d.sc = sc
+	d := &Desc{sc: sc, mem: h.base}
 	if h.base != nil {
 		d.pin.Pin(h.base) // does nothing for C memory (CTensor)
 	}

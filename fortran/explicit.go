@@ -48,20 +48,25 @@ type Array struct {
 // strict mode (ErrCopyRefused, naming the layout).
 func Explicit(a Arg, call func(Array), opts ...Option) error {
 	const op = "fortran.Explicit"
-	if err := a.check(op, "a"); err != nil {
-		return err
+	data, _, l, conj := a.view()
+	if isZero(data, l) {
+		return noData(op, "a")
 	}
-	if a.intent&intentOut != 0 && a.l.HasOverlap() {
-		return a.overlapErr(op, "a")
+	// The layout is read in place (Axes, MatrixRef): a call of a Layout
+	// value method copies it.
+	shape, strides := l.Axes()
+	if a.intent&intentOut != 0 {
+		if ok, _ := disjoint(l, shape, strides); !ok {
+			return overlapErr(op, "a", l)
+		}
 	}
-	shape, strides := a.l.Axes()
-	m, ok := a.l.Matrix()
+	m, ok := l.MatrixRef()
 	count := 1
 	for _, e := range shape[min(2, len(shape)):] {
 		count *= e
 	}
-	if ok && !m.Trans && !a.conj {
-		p := a.first()
+	if ok && !m.Trans && !conj {
+		p := first(data, l, a.size)
 		whole := m.LD * m.Cols // the stride a contiguous batch axis has
 		for k := 2; k < len(shape); k++ {
 			if shape[k] == 1 {
@@ -77,13 +82,14 @@ func Explicit(a Arg, call func(Array), opts ...Option) error {
 			call(Array{Ptr: p, Rows: m.Rows, Cols: m.Cols, LD: m.LD, Count: count})
 			return nil
 		}
+		size := int(a.size)
 		eachMatrix(shape[2:], strides[2:], func(off int) {
-			call(Array{Ptr: unsafe.Add(p, off*int(a.size)), Rows: m.Rows, Cols: m.Cols, LD: m.LD, Count: 1})
+			call(Array{Ptr: unsafe.Add(p, off*size), Rows: m.Rows, Cols: m.Cols, LD: m.LD, Count: 1})
 		})
 		return nil
 	}
 	why := "a row-major or General view (Fortran reads columns)"
-	if a.conj {
+	if conj {
 		why = "a conjugated view"
 	}
 	sc, err := a.copyOf(op, "a", why, policy.Configure(opts))

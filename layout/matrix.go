@@ -87,6 +87,11 @@ func (l *Layout) Axes() (shape, strides []int) { return l.dims(), l.strs() }
 // Axes.
 func (l *Layout) Origin() int { return l.offset }
 
+// MatrixRef is Matrix read through the pointer (any rank; batch axes are
+// not looked at), for the same hot paths as Axes: calling the Matrix
+// method of a Layout value copies the layout.
+func (l *Layout) MatrixRef() (m Matrix, ok bool) { return l.matrix() }
+
 func (l *Layout) matrix() (m Matrix, ok bool) {
 	m.Rows, m.Cols = 1, 1
 	s0, s1 := 0, 0
