@@ -6,6 +6,8 @@ package fortran
 #cgo nocallback lapis_fcall
 #cgo noescape lapis_fcall1
 #cgo nocallback lapis_fcall1
+#cgo noescape lapis_fdesc
+#cgo nocallback lapis_fdesc
 #include <stdlib.h>
 #include "lapis_fortran.h"
 */
@@ -85,6 +87,48 @@ func (a *Arg) plan(op, name string, opts []Option) (h handed, sc scratch, err er
 	return h, sc, nil
 }
 
+// direct is plan's common case, in a few instructions and no calls: it
+// returns h and true when a's view is unconjugated, of rank at most
+// MaxRank, not empty, and proved disjoint by the first pass of disjoint
+// (axes in column-major order of |stride|: compact, ld > rows, slices,
+// steps, reversed axes, batches). Otherwise it returns false and plan
+// decides (permuted axes, broadcasts, conjugated, empty and zero views,
+// errors).
+func (a *Arg) direct() (h handed, ok bool) {
+	data, _, l, conj := a.view()
+	if l == nil || conj || data == nil {
+		return h, false
+	}
+	shape, strides := l.Axes()
+	if len(shape) > MaxRank || len(strides) != len(shape) {
+		return h, false
+	}
+	reach := 0 // as in disjoint
+	for k, d := range shape {
+		if d <= 1 {
+			if d == 0 {
+				return h, false
+			}
+			continue
+		}
+		s := strides[k]
+		if s < 0 {
+			s = -s
+		}
+		if s <= reach {
+			return h, false
+		}
+		reach += (d - 1) * s
+	}
+	h.base = unsafe.Add(data, l.Origin()*int(a.size))
+	h.kr = C.int(int(a.kind) | len(shape)<<2)
+	if len(shape) > 0 {
+		h.ext = (*C.CFI_index_t)(unsafe.Pointer(&shape[0]))
+		h.str = (*C.CFI_index_t)(unsafe.Pointer(&strides[0]))
+	}
+	return h, true
+}
+
 // disjoint reports whether no two indices of the view l (extents shape,
 // strides strides) share an element, and whether it has no elements. The
 // common views (axes in column-major order: compact, ld > rows, slices,
@@ -152,13 +196,17 @@ func Call1(fn unsafe.Pointer, a Arg, opts ...Option) error {
 
 // call1 is Call1 without call's loops and arrays: one argument, the
 // common case.
-func call1(fn unsafe.Pointer, a *Arg, opts []Option) error {
+func call1(fn unsafe.Pointer, a *Arg, opts []Option) (err error) {
 	const op = "fortran.Call1"
-	h, sc, err := a.plan(op, "a", opts)
-	if err != nil {
-		return err
+	var sc scratch
+	h, ok := a.direct()
+	if !ok {
+		if h, sc, err = a.plan(op, "a", opts); err != nil {
+			return err
+		}
 	}
-	rc := C.lapis_fcall1(C.uintptr_t(uintptr(fn)), h.kr, (*C.char)(h.base), h.ext, h.str)
+	var rc C.int
+	C.lapis_fcall1(C.uintptr_t(uintptr(fn)), h.kr, (*C.char)(h.base), h.ext, h.str, &rc)
 	runtime.KeepAlive(a.v)
 	if rc != 0 {
 		err = cfiErr(op, "a", int(rc/8))
@@ -190,6 +238,10 @@ func call(op string, fn unsafe.Pointer, args [4]*Arg, n int, opts []Option) (err
 	var sc [4]scratch
 	i := 0
 	for ; i < n; i++ {
+		var ok bool
+		if h[i], ok = args[i].direct(); ok {
+			continue
+		}
 		if h[i], sc[i], err = args[i].plan(op, argNames[i], opts); err != nil {
 			break
 		}
