@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/layout"
 )
 
 // Array is an explicit-shape argument as an F77 routine declares it:
@@ -47,6 +48,66 @@ type Array struct {
 // view whose elements share memory (layout.ErrOverlap), a copy refused in
 // strict mode (ErrCopyRefused, naming the layout).
 func Explicit(a Arg, call func(Array), opts ...Option) error {
+	// Small enough to inline: where call is a known function, the compiler
+	// then calls it directly.
+	if p, rows, cols, ld, count := a.array(); ld > 0 {
+		call(Array{Ptr: p, Rows: rows, Cols: cols, LD: ld, Count: count})
+		return nil
+	}
+	return explicit(&a, call, opts)
+}
+
+// array is Explicit's common case, without calls: for a view that is
+// unconjugated, not empty, column-major (any leading dimension) and whose
+// batch axes follow each other LD*Cols elements apart, it returns the
+// fields of its one Array; otherwise ld 0, and explicit decides. Such a
+// view's elements cannot overlap (each axis steps past all the earlier
+// ones reach), so an Out or InOut view needs no further check. (Separate
+// results, not an Array and a bool: the compiler would store those to
+// memory and copy them with wider loads, which stall.)
+func (a *Arg) array() (p unsafe.Pointer, rows, cols, ld, count int) {
+	data, _, l, conj := a.view()
+	if l == nil || conj || data == nil {
+		return nil, 0, 0, 0, 0
+	}
+	shape, strides := l.Axes()
+	if len(strides) != len(shape) {
+		return nil, 0, 0, 0, 0
+	}
+	rows, cols = 1, 1
+	s0, s1 := 0, 0
+	if len(shape) > 0 {
+		rows, s0 = shape[0], strides[0]
+	}
+	if len(shape) > 1 {
+		cols, s1 = shape[1], strides[1]
+	}
+	if rows == 0 || cols == 0 {
+		return nil, 0, 0, 0, 0
+	}
+	ld, ok := layout.LeadingDim(rows, cols, s0, s1)
+	if !ok {
+		return nil, 0, 0, 0, 0
+	}
+	whole := ld * cols // the stride the next batch axis must have
+	count = 1
+	for k := 2; k < len(shape); k++ {
+		d := shape[k]
+		if d == 1 {
+			continue
+		}
+		if d == 0 || strides[k] != whole {
+			return nil, 0, 0, 0, 0
+		}
+		whole *= d
+		count *= d
+	}
+	return unsafe.Add(data, l.Origin()*int(a.size)), rows, cols, ld, count
+}
+
+// explicit is Explicit for every view: the copies, the errors, and the
+// batches called matrix by matrix.
+func explicit(a *Arg, call func(Array), opts []Option) error {
 	const op = "fortran.Explicit"
 	data, _, l, conj := a.view()
 	if isZero(data, l) {

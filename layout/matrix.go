@@ -113,6 +113,13 @@ func (l *Layout) matrix() (m Matrix, ok bool) {
 	return Matrix{}, false
 }
 
+// LeadingDim reports whether a rows x cols matrix with row stride rs and
+// column stride cs is column-major (unit row stride, cs >= rows), and with
+// which leading dimension, by the rules of Matrix (the first reading it
+// tries): it is the part of Matrix that paths reading extents and strides
+// in place (Axes) need, small enough to inline.
+func LeadingDim(rows, cols, rs, cs int) (ld int, ok bool) { return matrixLD(rows, cols, rs, cs) }
+
 // matrixLD reports whether a rows x cols matrix with row stride rs and
 // column stride cs is column-major (unit row stride, cs >= rows), and with
 // which leading dimension.
