@@ -36,7 +36,8 @@ var _ [unsafe.Sizeof(int(0)) - unsafe.Sizeof(C.CFI_index_t(0))]struct{}
 
 // handed is what lapis_fdesc reads to describe one argument: the address
 // of its element 0, kind | rank<<2, and its extents and strides (strides
-// nil: contiguous), pointing into the Arg's own layout.
+// nil: contiguous), pointing into the layout of the view the Arg points
+// to (the copy In, Out or InOut made).
 type handed struct {
 	base     unsafe.Pointer
 	kr       C.int
@@ -189,8 +190,7 @@ func disjoint(l *layout.Layout, shape, strides []int) (ok, empty bool) {
 // (ErrCopyRefused), and a descriptor the Fortran runtime's CFI functions
 // refuse (layout.ErrShape, with their error code).
 func Call1(fn unsafe.Pointer, a Arg, opts ...Option) error {
-	// Small enough to inline, so that a is the caller's Arg, not a second
-	// copy of it (an Arg is about 200 bytes).
+	// Small enough to inline.
 	return call1(fn, &a, opts)
 }
 
