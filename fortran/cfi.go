@@ -300,7 +300,12 @@ type Desc struct {
 	p   unsafe.Pointer // C memory holding a CFI_CDESC_T(CFI_MAX_RANK)
 	pin runtime.Pinner
 	sc  scratch
-	mem unsafe.Pointer // keeps the view's memory (or the copy's) reachable
+	// mem keeps the view's memory (or the copy's) reachable, and makes
+	// it escape: lapis_fdesc is noescape (its extents and strides point
+	// into the view's layout on the stack and are read during the call
+	// only), but the descriptor it fills keeps base after it returns, so
+	// base must be heap memory, which storing it here ensures.
+	mem unsafe.Pointer
 }
 
 // Describe returns a C descriptor of a, made as Call1 makes it (zero
