@@ -46,17 +46,24 @@ const (
 )
 
 // Arg is a view with the intent of the dummy argument it is handed to.
-// Make it with In, Out or InOut; it holds the view (a few words and its
-// layout) and does nothing until a call uses it.
+// Make it with In, Out or InOut, as the argument of the call that uses
+// it (fortran.Call1(f, fortran.InOut(v))); it does nothing until a call
+// uses it.
+//
+// It is three words: the address of the view In, Out or InOut was given
+// (their parameter, a copy of the caller's view), its element type and
+// the intent. Nothing else is copied: the call reads the view's layout in
+// place. Where In, Out and InOut are inlined (they are small enough to be
+// everywhere the compiler inlines at all) that copy of the view stays on
+// the caller's stack; an Arg kept beyond the call, or made where the
+// compiler does not inline (a function of over 5,000 nodes inlines only
+// the smallest callees), makes the compiler put the copy on the heap
+// instead, one allocation of about 200 bytes.
 type Arg struct {
-	data   unsafe.Pointer // element 0 of the view's slice (nil: empty slice)
-	n      int            // the slice's length
-	l      layout.Layout
-	conj   bool
+	v      unsafe.Pointer // *views.View[T], T the element type kind names
 	kind   uint8
 	size   uint8 // bytes per element
 	intent intent
-	zero   bool // the zero views.View
 }
 
 // In is v as an argument Fortran only reads (intent(in)). A view Fortran
@@ -73,59 +80,80 @@ func Out[T Scalar](v views.View[T]) Arg { return argOf(&v, intentOut) }
 // Out's rules; a copy is loaded before the call and copied back after.
 func InOut[T Scalar](v views.View[T]) Arg { return argOf(&v, intentInOut) }
 
-func argOf[T Scalar](v *views.View[T], in intent) (a Arg) {
-	// Through the pointer, the layout copied once: a View is about 200
-	// bytes, and each copy of it (a call of a View method) costs about a
-	// tenth of the C call.
-	d, conj := v.Parts(&a.l)
-	a.conj = conj
-	a.data, a.n, a.intent = unsafe.Pointer(unsafe.SliceData(d)), len(d), in
+func argOf[T Scalar](v *views.View[T], in intent) Arg {
 	var z T
-	a.size = uint8(unsafe.Sizeof(z))
-	switch any(z).(type) {
-	case float32:
-		a.kind = kindFloat32
-	case float64:
-		a.kind = kindFloat64
-	case complex64:
-		a.kind = kindComplex64
-	default:
-		a.kind = kindComplex128
-	}
-	shape, _ := a.l.Axes()
-	a.zero = d == nil && len(shape) == 0
-	return a
+	return Arg{v: unsafe.Pointer(v), kind: kindOf(z), size: uint8(unsafe.Sizeof(z)), intent: in}
 }
 
-// check returns the error for the zero View, which no call can take.
-func (a *Arg) check(op, name string) error {
-	if a.zero {
-		return layout.Errorf(layout.ErrBounds, op, name, "the zero View has no data (make views with views.FromSlice or Tensor.View)")
+// kindOf returns the kind of T from its size and alignment alone, which
+// tell the four apart (4/4 float32, 8/8 float64, 8/4 complex64, 16/8
+// complex128) and are constants of each instantiation, so that In, Out
+// and InOut stay small enough to inline.
+func kindOf[T Scalar](z T) uint8 {
+	return uint8(2*unsafe.Sizeof(z)/unsafe.Alignof(z) + unsafe.Alignof(z)/4 - 3)
+}
+
+// view returns a's view: the address of element 0 of its slice (nil for
+// an empty slice) and the slice's length, its layout (the view's own,
+// read in place: it must not be written) and its conjugation flag. The
+// zero Arg returns a nil layout.
+func (a *Arg) view() (data unsafe.Pointer, n int, l *layout.Layout, conj bool) {
+	if a.v == nil {
+		return nil, 0, nil, false
 	}
-	return nil
+	switch a.kind {
+	case kindFloat32:
+		return partsOf((*views.View[float32])(a.v))
+	case kindFloat64:
+		return partsOf((*views.View[float64])(a.v))
+	case kindComplex64:
+		return partsOf((*views.View[complex64])(a.v))
+	}
+	return partsOf((*views.View[complex128])(a.v))
+}
+
+func partsOf[T Scalar](v *views.View[T]) (unsafe.Pointer, int, *layout.Layout, bool) {
+	d, l, conj := v.Ref()
+	return unsafe.Pointer(unsafe.SliceData(d)), len(d), l, conj
+}
+
+// noData is the error for the zero View (and the zero Arg), which no call
+// can take.
+func noData(op, name string) error {
+	return layout.Errorf(layout.ErrBounds, op, name, "the zero View has no data (make views with views.FromSlice or Tensor.View, and arguments with In, Out or InOut)")
+}
+
+// isZero reports whether data and l are the zero View's (or l is nil: the
+// zero Arg).
+func isZero(data unsafe.Pointer, l *layout.Layout) bool {
+	if l == nil {
+		return true
+	}
+	shape, _ := l.Axes()
+	return data == nil && len(shape) == 0
 }
 
 // overlapErr is the error for an Out or InOut argument whose elements
 // share memory.
-func (a *Arg) overlapErr(op, name string) error {
-	return layout.Errorf(layout.ErrOverlap, op, name, "%s has indices sharing an element (a broadcast view?); it is never handed to Fortran as writable", a.l.String())
+func overlapErr(op, name string, l *layout.Layout) error {
+	return layout.Errorf(layout.ErrOverlap, op, name, "%s has indices sharing an element (a broadcast view?); it is never handed to Fortran as writable", l.String())
 }
 
-// first returns the address of the view's element 0 (nil when the view
-// has no elements).
-func (a *Arg) first() unsafe.Pointer {
+// first returns the address of element 0 of the view of data and l (nil
+// when the view has no elements).
+func first(data unsafe.Pointer, l *layout.Layout, size uint8) unsafe.Pointer {
 	// Through pointers only: a call of a Layout value method copies the
 	// layout.
-	shape, _ := a.l.Axes()
+	shape, _ := l.Axes()
 	for _, d := range shape {
 		if d == 0 {
 			return nil
 		}
 	}
-	if a.data == nil {
+	if data == nil {
 		return nil
 	}
-	return unsafe.Add(a.data, a.l.Origin()*int(a.size))
+	return unsafe.Add(data, l.Origin()*int(size))
 }
 
 // A scratch is a compact column-major copy standing in for an argument
@@ -139,19 +167,22 @@ type scratch interface {
 // copyOf makes a's scratch copy, or refuses it in strict mode (why says
 // what needs the copy).
 func (a *Arg) copyOf(op, name, why string, cfg policy.Config) (scratch, error) {
+	data, n, l, conj := a.view()
 	if cfg.Strict {
-		return nil, layout.Errorf(ErrCopyRefused, op, name, "%s (%s, class %v) needs a copy and strict mode is on", why, a.l.String(), a.l.Class())
+		return nil, layout.Errorf(ErrCopyRefused, op, name, "%s (%s, class %v) needs a copy and strict mode is on", why, l.String(), l.Class())
 	}
 	policy.Copies.Add(1)
+	back := a.intent&intentOut != 0
+	load := a.intent&intentIn != 0
 	switch a.kind {
 	case kindFloat32:
-		return newCopy[float32](a), nil
+		return newCopy[float32](data, n, l, conj, load, back), nil
 	case kindFloat64:
-		return newCopy[float64](a), nil
+		return newCopy[float64](data, n, l, conj, load, back), nil
 	case kindComplex64:
-		return newCopy[complex64](a), nil
+		return newCopy[complex64](data, n, l, conj, load, back), nil
 	}
-	return newCopy[complex128](a), nil
+	return newCopy[complex128](data, n, l, conj, load, back), nil
 }
 
 type copyT[T Scalar] struct {
@@ -160,16 +191,16 @@ type copyT[T Scalar] struct {
 	back bool
 }
 
-func newCopy[T Scalar](a *Arg) *copyT[T] {
-	v, err := views.FromSlice(unsafe.Slice((*T)(a.data), a.n), a.l)
+func newCopy[T Scalar](data unsafe.Pointer, n int, l *layout.Layout, conj, load, back bool) *copyT[T] {
+	v, err := views.FromSlice(unsafe.Slice((*T)(data), n), *l)
 	if err != nil {
 		panic("fortran: an Arg's view no longer fits its data: " + err.Error()) // made from a valid view: cannot happen
 	}
-	if a.conj {
+	if conj {
 		v = v.Conj()
 	}
-	c := &copyT[T]{dst: v, back: a.intent&intentOut != 0}
-	if a.intent&intentIn != 0 {
+	c := &copyT[T]{dst: v, back: back}
+	if load {
 		c.t = v.ToColMajor()
 	} else {
 		c.t, _ = views.Zeros[T](v.Shape()...) // the view's shape is valid

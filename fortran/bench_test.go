@@ -54,17 +54,21 @@ func BenchmarkHandoff(b *testing.B) {
 	})
 }
 
-// BenchmarkHandoffRatio measures impl=cfi against impl=plain of
-// BenchmarkHandoff in one loop: blocks of 100 calls of each, alternating,
-// each keeping its fastest block. On a loaded machine this ratio is
-// steadier than the ratio of two medians (preemption only lengthens a
-// block). Metrics: plain-ns and cfi-ns per call, and cfi/plain.
+// BenchmarkHandoffRatio measures impl=cfi and impl=explicit against
+// impl=plain of BenchmarkHandoff in one loop: blocks of 100 calls of each,
+// in turn, each keeping its fastest block. On a loaded machine these
+// ratios are steadier than ratios of two medians (preemption only
+// lengthens a block). f77 is the call explicit makes (ftest.EmptyF77, a
+// cgo call with four integers and a pointer) made directly with a fixed
+// Array: explicit - f77 is what fortran.Explicit itself costs. Metrics:
+// ns per call of each, cfi/plain and explicit/plain.
 func BenchmarkHandoffRatio(b *testing.B) {
 	t, _ := views.Zeros[float64](4, 4, 4)
 	v := t.View()
 	p := &t.Data()[0]
+	arr := fortran.Array{Ptr: unsafe.Pointer(p), Rows: 4, Cols: 4, LD: 4, Count: 4}
 	const block = 100
-	plain, cfi := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+	best := [4]time.Duration{math.MaxInt64, math.MaxInt64, math.MaxInt64, math.MaxInt64}
 	for b.Loop() {
 		t0 := time.Now()
 		for range block {
@@ -76,11 +80,28 @@ func BenchmarkHandoffRatio(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		plain, cfi = min(plain, t1.Sub(t0)), min(cfi, time.Since(t1))
+		t2 := time.Now()
+		for range block {
+			if err := fortran.Explicit(fortran.InOut(v), ftest.EmptyF77); err != nil {
+				b.Fatal(err)
+			}
+		}
+		t3 := time.Now()
+		for range block {
+			ftest.EmptyF77(arr)
+		}
+		t4 := time.Now()
+		for i, d := range [4]time.Duration{t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), t4.Sub(t3)} {
+			best[i] = min(best[i], d)
+		}
 	}
-	b.ReportMetric(float64(plain)/block, "plain-ns")
-	b.ReportMetric(float64(cfi)/block, "cfi-ns")
-	b.ReportMetric(float64(cfi)/float64(plain), "cfi/plain")
+	plain := float64(best[0])
+	b.ReportMetric(plain/block, "plain-ns")
+	b.ReportMetric(float64(best[1])/block, "cfi-ns")
+	b.ReportMetric(float64(best[2])/block, "explicit-ns")
+	b.ReportMetric(float64(best[3])/block, "f77-ns")
+	b.ReportMetric(float64(best[1])/plain, "cfi/plain")
+	b.ReportMetric(float64(best[2])/plain, "explicit/plain")
 }
 
 // BenchmarkSum computes the sum of an n x n float64 tensor in a bind(C)

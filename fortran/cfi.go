@@ -6,6 +6,8 @@ package fortran
 #cgo nocallback lapis_fcall
 #cgo noescape lapis_fcall1
 #cgo nocallback lapis_fcall1
+#cgo noescape lapis_fdesc
+#cgo nocallback lapis_fdesc
 #include <stdlib.h>
 #include "lapis_fortran.h"
 */
@@ -34,7 +36,8 @@ var _ [unsafe.Sizeof(int(0)) - unsafe.Sizeof(C.CFI_index_t(0))]struct{}
 
 // handed is what lapis_fdesc reads to describe one argument: the address
 // of its element 0, kind | rank<<2, and its extents and strides (strides
-// nil: contiguous), pointing into the Arg's own layout.
+// nil: contiguous), pointing into the layout of the view the Arg points
+// to (the copy In, Out or InOut made).
 type handed struct {
 	base     unsafe.Pointer
 	kr       C.int
@@ -44,14 +47,15 @@ type handed struct {
 // plan returns what describes a to C: the view itself whenever a C
 // descriptor can (its strides nonzero, its elements disjoint, not
 // conjugated), else a copy sc (finish it after the call). A view that
-// cannot be handed over returns the error. It reads the Arg through
-// pointers only (Layout.Axes, Layout.Origin): a call of a Layout value
-// method copies the layout, which costs more than the rest of the plan.
+// cannot be handed over returns the error. It reads the view's layout in
+// place (Layout.Axes, Layout.Origin): a call of a Layout value method
+// copies the layout, which costs more than the rest of the plan.
 func (a *Arg) plan(op, name string, opts []Option) (h handed, sc scratch, err error) {
-	if a.zero {
-		return h, nil, a.check(op, name)
+	data, _, l, conj := a.view()
+	if isZero(data, l) {
+		return h, nil, noData(op, name)
 	}
-	shape, strides := a.l.Axes()
+	shape, strides := l.Axes()
 	if len(shape) > MaxRank {
 		return h, nil, layout.Errorf(layout.ErrShape, op, name, "rank %d is above the compiler's CFI_MAX_RANK (%d)", len(shape), MaxRank)
 	}
@@ -59,10 +63,10 @@ func (a *Arg) plan(op, name string, opts []Option) (h handed, sc scratch, err er
 	if len(shape) > 0 {
 		h.ext = (*C.CFI_index_t)(unsafe.Pointer(&shape[0]))
 	}
-	if !a.conj {
-		if ok, empty := disjoint(&a.l, shape, strides); ok {
-			if !empty && a.data != nil {
-				h.base = unsafe.Add(a.data, a.l.Origin()*int(a.size))
+	if !conj {
+		if ok, empty := disjoint(l, shape, strides); ok {
+			if !empty && data != nil {
+				h.base = unsafe.Add(data, l.Origin()*int(a.size))
 			}
 			if len(shape) > 0 {
 				h.str = (*C.CFI_index_t)(unsafe.Pointer(&strides[0]))
@@ -70,11 +74,11 @@ func (a *Arg) plan(op, name string, opts []Option) (h handed, sc scratch, err er
 			return h, nil, nil
 		}
 		if a.intent&intentOut != 0 {
-			return h, nil, a.overlapErr(op, name)
+			return h, nil, overlapErr(op, name, l)
 		}
 	}
 	why := "a view whose elements share memory (broadcast)"
-	if a.conj {
+	if conj {
 		why = "a conjugated view"
 	}
 	if sc, err = a.copyOf(op, name, why, policy.Configure(opts)); err != nil {
@@ -82,6 +86,48 @@ func (a *Arg) plan(op, name string, opts []Option) (h handed, sc scratch, err er
 	}
 	h.base = sc.ptr()
 	return h, sc, nil
+}
+
+// direct is plan's common case, in a few instructions and no calls: it
+// returns h and true when a's view is unconjugated, of rank at most
+// MaxRank, not empty, and proved disjoint by the first pass of disjoint
+// (axes in column-major order of |stride|: compact, ld > rows, slices,
+// steps, reversed axes, batches). Otherwise it returns false and plan
+// decides (permuted axes, broadcasts, conjugated, empty and zero views,
+// errors).
+func (a *Arg) direct() (h handed, ok bool) {
+	data, _, l, conj := a.view()
+	if l == nil || conj || data == nil {
+		return h, false
+	}
+	shape, strides := l.Axes()
+	if len(shape) > MaxRank || len(strides) != len(shape) {
+		return h, false
+	}
+	reach := 0 // as in disjoint
+	for k, d := range shape {
+		if d <= 1 {
+			if d == 0 {
+				return h, false
+			}
+			continue
+		}
+		s := strides[k]
+		if s < 0 {
+			s = -s
+		}
+		if s <= reach {
+			return h, false
+		}
+		reach += (d - 1) * s
+	}
+	h.base = unsafe.Add(data, l.Origin()*int(a.size))
+	h.kr = C.int(int(a.kind) | len(shape)<<2)
+	if len(shape) > 0 {
+		h.ext = (*C.CFI_index_t)(unsafe.Pointer(&shape[0]))
+		h.str = (*C.CFI_index_t)(unsafe.Pointer(&strides[0]))
+	}
+	return h, true
 }
 
 // disjoint reports whether no two indices of the view l (extents shape,
@@ -144,21 +190,24 @@ func disjoint(l *layout.Layout, shape, strides []int) (ok, empty bool) {
 // (ErrCopyRefused), and a descriptor the Fortran runtime's CFI functions
 // refuse (layout.ErrShape, with their error code).
 func Call1(fn unsafe.Pointer, a Arg, opts ...Option) error {
-	// Small enough to inline, so that a is the caller's Arg, not a second
-	// copy of it (an Arg is about 200 bytes).
+	// Small enough to inline.
 	return call1(fn, &a, opts)
 }
 
 // call1 is Call1 without call's loops and arrays: one argument, the
 // common case.
-func call1(fn unsafe.Pointer, a *Arg, opts []Option) error {
+func call1(fn unsafe.Pointer, a *Arg, opts []Option) (err error) {
 	const op = "fortran.Call1"
-	h, sc, err := a.plan(op, "a", opts)
-	if err != nil {
-		return err
+	var sc scratch
+	h, ok := a.direct()
+	if !ok {
+		if h, sc, err = a.plan(op, "a", opts); err != nil {
+			return err
+		}
 	}
-	rc := C.lapis_fcall1(C.uintptr_t(uintptr(fn)), h.kr, (*C.char)(h.base), h.ext, h.str)
-	runtime.KeepAlive(a.data)
+	var rc C.int
+	C.lapis_fcall1(C.uintptr_t(uintptr(fn)), h.kr, (*C.char)(h.base), h.ext, h.str, &rc)
+	runtime.KeepAlive(a.v)
 	if rc != 0 {
 		err = cfiErr(op, "a", int(rc/8))
 	}
@@ -189,6 +238,10 @@ func call(op string, fn unsafe.Pointer, args [4]*Arg, n int, opts []Option) (err
 	var sc [4]scratch
 	i := 0
 	for ; i < n; i++ {
+		var ok bool
+		if h[i], ok = args[i].direct(); ok {
+			continue
+		}
 		if h[i], sc[i], err = args[i].plan(op, argNames[i], opts); err != nil {
 			break
 		}
@@ -200,7 +253,7 @@ func call(op string, fn unsafe.Pointer, args [4]*Arg, n int, opts []Option) (err
 			h[2].kr, (*C.char)(h[2].base), h[2].ext, h[2].str,
 			h[3].kr, (*C.char)(h[3].base), h[3].ext, h[3].str)
 		for _, a := range args[:n] {
-			runtime.KeepAlive(a.data)
+			runtime.KeepAlive(a.v)
 		}
 		if rc != 0 {
 			err = cfiErr(op, argNames[rc%8], int(rc/8))
@@ -247,7 +300,12 @@ type Desc struct {
 	p   unsafe.Pointer // C memory holding a CFI_CDESC_T(CFI_MAX_RANK)
 	pin runtime.Pinner
 	sc  scratch
-	arg Arg // keeps the view's memory reachable
+	// mem keeps the view's memory (or the copy's) reachable, and makes
+	// it escape: lapis_fdesc is noescape (its extents and strides point
+	// into the view's layout on the stack and are read during the call
+	// only), but the descriptor it fills keeps base after it returns, so
+	// base must be heap memory, which storing it here ensures.
+	mem unsafe.Pointer
 }
 
 // Describe returns a C descriptor of a, made as Call1 makes it (zero
@@ -264,12 +322,11 @@ type Desc struct {
 // measurements).
 func Describe(a Arg, opts ...Option) (*Desc, error) {
 	const op = "fortran.Describe"
-	d := &Desc{arg: a}
-	h, sc, err := d.arg.plan(op, "a", opts)
+	h, sc, err := a.plan(op, "a", opts)
 	if err != nil {
 		return nil, err
 	}
-	d.sc = sc
+	d := &Desc{sc: sc, mem: h.base}
 	if h.base != nil {
 		d.pin.Pin(h.base) // does nothing for C memory (CTensor)
 	}

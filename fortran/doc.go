@@ -66,6 +66,16 @@
 //
 // # Lifetime of memory handed over
 //
+// An argument (In, Out, InOut) is the address of the function's own copy
+// of the view, its element type and intent; the call reads the view's
+// extents and strides in place from that copy and C reads them from
+// there too, so nothing is copied between the call site and the
+// descriptor. The copy stays on the caller's stack where In, Out and
+// InOut are inlined (they are small), so a call that copies no data
+// allocates nothing (TestNoAllocs); an Arg stored for later, or made
+// where the compiler does not inline, puts the copy on the heap (one
+// allocation).
+//
 // Memory handed to Fortran is valid for the duration of the call only:
 // Fortran must not keep Array.Ptr, a descriptor, or the address of any
 // element (c_loc) after returning. Within that rule: Explicit passes

@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/layout"
 )
 
 // Array is an explicit-shape argument as an F77 routine declares it:
@@ -47,21 +48,86 @@ type Array struct {
 // view whose elements share memory (layout.ErrOverlap), a copy refused in
 // strict mode (ErrCopyRefused, naming the layout).
 func Explicit(a Arg, call func(Array), opts ...Option) error {
+	// Small enough to inline: where call is a known function, the compiler
+	// then calls it directly.
+	if p, rows, cols, ld, count := a.array(); ld > 0 {
+		call(Array{Ptr: p, Rows: rows, Cols: cols, LD: ld, Count: count})
+		return nil
+	}
+	return explicit(&a, call, opts)
+}
+
+// array is Explicit's common case, without calls: for a view that is
+// unconjugated, not empty, column-major (any leading dimension) and whose
+// batch axes follow each other LD*Cols elements apart, it returns the
+// fields of its one Array; otherwise ld 0, and explicit decides. Such a
+// view's elements cannot overlap (each axis steps past all the earlier
+// ones reach), so an Out or InOut view needs no further check. (Separate
+// results, not an Array and a bool: the compiler would store those to
+// memory and copy them with wider loads, which stall.)
+func (a *Arg) array() (p unsafe.Pointer, rows, cols, ld, count int) {
+	data, _, l, conj := a.view()
+	if l == nil || conj || data == nil {
+		return nil, 0, 0, 0, 0
+	}
+	shape, strides := l.Axes()
+	if len(strides) != len(shape) {
+		return nil, 0, 0, 0, 0
+	}
+	rows, cols = 1, 1
+	s0, s1 := 0, 0
+	if len(shape) > 0 {
+		rows, s0 = shape[0], strides[0]
+	}
+	if len(shape) > 1 {
+		cols, s1 = shape[1], strides[1]
+	}
+	if rows == 0 || cols == 0 {
+		return nil, 0, 0, 0, 0
+	}
+	ld, ok := layout.LeadingDim(rows, cols, s0, s1)
+	if !ok {
+		return nil, 0, 0, 0, 0
+	}
+	whole := ld * cols // the stride the next batch axis must have
+	count = 1
+	for k := 2; k < len(shape); k++ {
+		d := shape[k]
+		if d == 1 {
+			continue
+		}
+		if d == 0 || strides[k] != whole {
+			return nil, 0, 0, 0, 0
+		}
+		whole *= d
+		count *= d
+	}
+	return unsafe.Add(data, l.Origin()*int(a.size)), rows, cols, ld, count
+}
+
+// explicit is Explicit for every view: the copies, the errors, and the
+// batches called matrix by matrix.
+func explicit(a *Arg, call func(Array), opts []Option) error {
 	const op = "fortran.Explicit"
-	if err := a.check(op, "a"); err != nil {
-		return err
+	data, _, l, conj := a.view()
+	if isZero(data, l) {
+		return noData(op, "a")
 	}
-	if a.intent&intentOut != 0 && a.l.HasOverlap() {
-		return a.overlapErr(op, "a")
+	// The layout is read in place (Axes, MatrixRef): a call of a Layout
+	// value method copies it.
+	shape, strides := l.Axes()
+	if a.intent&intentOut != 0 {
+		if ok, _ := disjoint(l, shape, strides); !ok {
+			return overlapErr(op, "a", l)
+		}
 	}
-	shape, strides := a.l.Axes()
-	m, ok := a.l.Matrix()
+	m, ok := l.MatrixRef()
 	count := 1
 	for _, e := range shape[min(2, len(shape)):] {
 		count *= e
 	}
-	if ok && !m.Trans && !a.conj {
-		p := a.first()
+	if ok && !m.Trans && !conj {
+		p := first(data, l, a.size)
 		whole := m.LD * m.Cols // the stride a contiguous batch axis has
 		for k := 2; k < len(shape); k++ {
 			if shape[k] == 1 {
@@ -77,13 +143,14 @@ func Explicit(a Arg, call func(Array), opts ...Option) error {
 			call(Array{Ptr: p, Rows: m.Rows, Cols: m.Cols, LD: m.LD, Count: count})
 			return nil
 		}
+		size := int(a.size)
 		eachMatrix(shape[2:], strides[2:], func(off int) {
-			call(Array{Ptr: unsafe.Add(p, off*int(a.size)), Rows: m.Rows, Cols: m.Cols, LD: m.LD, Count: 1})
+			call(Array{Ptr: unsafe.Add(p, off*size), Rows: m.Rows, Cols: m.Cols, LD: m.LD, Count: 1})
 		})
 		return nil
 	}
 	why := "a row-major or General view (Fortran reads columns)"
-	if a.conj {
+	if conj {
 		why = "a conjugated view"
 	}
 	sc, err := a.copyOf(op, "a", why, policy.Configure(opts))

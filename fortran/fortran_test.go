@@ -465,6 +465,67 @@ func TestErrors(t *testing.T) {
 	if _, err := fortran.Describe(fortran.Out(b)); !errors.Is(err, layout.ErrOverlap) {
 		t.Errorf("Describe of a writable broadcast view: %v", err)
 	}
+	if err := fortran.Explicit(fortran.InOut(zero), func(fortran.Array) { t.Error("Explicit called back with the zero View") }); !errors.Is(err, layout.ErrBounds) {
+		t.Errorf("Explicit of the zero View: %v", err)
+	}
+	// The zero Arg (not made by In, Out or InOut) is refused as the zero
+	// View is, by every entry point.
+	var za fortran.Arg
+	if err := fortran.Call1(ftest.EmptyDesc3, za); !errors.Is(err, layout.ErrBounds) {
+		t.Errorf("Call1 of the zero Arg: %v", err)
+	}
+	if err := fortran.Call2(ftest.Sum, fortran.In(o.v), za); !errors.Is(err, layout.ErrBounds) {
+		t.Errorf("Call2 of the zero Arg: %v", err)
+	}
+	if err := fortran.Explicit(za, func(fortran.Array) { t.Error("Explicit called back with the zero Arg") }); !errors.Is(err, layout.ErrBounds) {
+		t.Errorf("Explicit of the zero Arg: %v", err)
+	}
+	if _, err := fortran.Describe(za); !errors.Is(err, layout.ErrBounds) {
+		t.Errorf("Describe of the zero Arg: %v", err)
+	}
+}
+
+// TestNoAllocs checks that a call allocates nothing where no copy is
+// made: In, Out and InOut, inlined, keep their copy of the view on the
+// caller's stack, and the call reads it in place (one allocation per call
+// here would mean the copy moved to the heap). It is skipped when
+// coverage instrumentation may change what the compiler inlines.
+func TestNoAllocs(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage instrumentation changes inlining")
+	}
+	col := newOperand[float64]([]int{4, 3, 2}, []int{1, 5, 15})
+	rev, _ := col.v.Reverse(1)
+	perm, _ := col.v.Permute(2, 0, 1)
+	s, _ := views.Zeros[float64](1)
+	sv := s.View()
+	cols, _ := col.v.Slice(1, 0, 2, 1) // [4, 2, 2], strides [1, 5, 15]: a batch with gaps
+	mrev, _ := newOperand[float64]([]int{4, 3}, []int{1, 5}).v.Reverse(1)
+	f32 := newOperand[float32]([]int{3, 3}, []int{1, 4})
+	z := newOperand[complex128]([]int{3, 3}, []int{1, 4})
+	cases := []struct {
+		name string
+		f    func() error
+	}{
+		{"Call1 InOut packed", func() error { return fortran.Call1(ftest.EmptyDesc3, fortran.InOut(col.v)) }},
+		{"Call1 InOut reversed", func() error { return fortran.Call1(ftest.EmptyDesc3, fortran.InOut(rev)) }},
+		{"Call1 InOut permuted", func() error { return fortran.Call1(ftest.EmptyDesc3, fortran.InOut(perm)) }},
+		{"Call2 In, Out", func() error { return fortran.Call2(ftest.Sum, fortran.In(mrev), fortran.Out(sv)) }},
+		{"Call1 float32", func() error { return fortran.Call1(ftest.Twice[float32](), fortran.InOut(f32.v)) }},
+		{"Call1 complex128", func() error { return fortran.Call1(ftest.Twice[complex128](), fortran.InOut(z.v)) }},
+		{"Explicit InOut", func() error { return fortran.Explicit(fortran.InOut(col.v), ftest.EmptyF77) }},
+		{"Explicit In, one call per matrix", func() error {
+			return fortran.Explicit(fortran.In(cols), func(fortran.Array) {})
+		}},
+	}
+	for _, c := range cases {
+		if err := c.f(); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if n := testing.AllocsPerRun(50, func() { _ = c.f() }); n != 0 {
+			t.Errorf("%s: %v allocations per call, want 0", c.name, n)
+		}
+	}
 }
 
 // TestConcurrent calls Fortran from many goroutines at once, each on its

@@ -87,6 +87,11 @@ func (l *Layout) Axes() (shape, strides []int) { return l.dims(), l.strs() }
 // Axes.
 func (l *Layout) Origin() int { return l.offset }
 
+// MatrixRef is Matrix read through the pointer (any rank; batch axes are
+// not looked at), for the same hot paths as Axes: calling the Matrix
+// method of a Layout value copies the layout.
+func (l *Layout) MatrixRef() (m Matrix, ok bool) { return l.matrix() }
+
 func (l *Layout) matrix() (m Matrix, ok bool) {
 	m.Rows, m.Cols = 1, 1
 	s0, s1 := 0, 0
@@ -107,6 +112,13 @@ func (l *Layout) matrix() (m Matrix, ok bool) {
 	}
 	return Matrix{}, false
 }
+
+// LeadingDim reports whether a rows x cols matrix with row stride rs and
+// column stride cs is column-major (unit row stride, cs >= rows), and with
+// which leading dimension, by the rules of Matrix (the first reading it
+// tries): it is the part of Matrix that paths reading extents and strides
+// in place (Axes) need, small enough to inline.
+func LeadingDim(rows, cols, rs, cs int) (ld int, ok bool) { return matrixLD(rows, cols, rs, cs) }
 
 // matrixLD reports whether a rows x cols matrix with row stride rs and
 // column stride cs is column-major (unit row stride, cs >= rows), and with

@@ -244,6 +244,20 @@ func checkMatrix(t *testing.T, what string, l Layout, r ref) {
 	if want := ok && l.Rank() == 2; ok2 != want || (ok2 && (got2 != got || off2 != l.Offset())) || (!ok2 && (got2 != Matrix{} || off2 != 0)) {
 		t.Fatalf("%s: Matrix2 = %+v, %d, %v; Matrix %+v, %v, offset %d", what, got2, off2, ok2, got, ok, l.Offset())
 	}
+	// MatrixRef is Matrix; LeadingDim is its column-major reading.
+	if gotR, okR := l.MatrixRef(); gotR != got || okR != ok {
+		t.Fatalf("%s: MatrixRef = %+v, %v; Matrix %+v, %v", what, gotR, okR, got, ok)
+	}
+	rs, cs := 0, 0
+	if l.Rank() > 0 {
+		rs = l.Stride(0)
+	}
+	if l.Rank() > 1 {
+		cs = l.Stride(1)
+	}
+	if ld, okL := LeadingDim(m, n, rs, cs); !ok && okL || ok && okL != !got.Trans || okL && ld != got.LD {
+		t.Fatalf("%s: LeadingDim = %d, %v; Matrix %+v, %v", what, ld, okL, got, ok)
+	}
 	// Vector1 is Dim, Stride and Offset on rank 1, nothing on other ranks.
 	if n1, s1, off1, ok1 := l.Vector1(); ok1 != (l.Rank() == 1) || (ok1 && (n1 != l.Dim(0) || s1 != l.Stride(0) || off1 != l.Offset())) || (!ok1 && (n1 != 0 || s1 != 0 || off1 != 0)) {
 		t.Fatalf("%s: Vector1 = %d, %d, %d, %v", what, n1, s1, off1, ok1)

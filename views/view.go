@@ -92,6 +92,17 @@ func (v *View[T]) Parts(l *layout.Layout) (data []T, conj bool) {
 	return v.data, v.conj
 }
 
+// Ref returns the view's slice (as Data), a pointer to its own layout (not
+// a copy) and its conjugation flag, read through the pointer: nothing is
+// copied. It is Parts for the hottest paths (package fortran keeps the
+// pointer for the length of one call). The layout must only be read: its
+// pointer methods (Axes) give slices into it, and writing through them
+// would void the bounds check FromSlice made. It stays valid as long as
+// *v does.
+func (v *View[T]) Ref() (data []T, l *layout.Layout, conj bool) {
+	return v.data, &v.l, v.conj
+}
+
 // Data returns the whole underlying slice (not only the elements the view
 // reaches); Layout().OffsetOf gives positions in it.
 func (v View[T]) Data() []T { return v.data }

@@ -404,3 +404,22 @@ func TestUseAfterRelease(t *testing.T) {
 		t.Errorf("a new Zeros reads %v", b.At(1, 1))
 	}
 }
+
+// TestRef checks that Ref returns the view's own parts: the slice, a
+// pointer to the view's layout itself (not a copy), and the conjugation
+// flag.
+func TestRef(t *testing.T) {
+	data := make([]complex128, 12)
+	v := must(FromSlice(data, must(layout.New([]int{3, 2}, []int{2, 6}, 1)))).Conj()
+	d, l, conj := v.Ref()
+	if unsafe.SliceData(d) != unsafe.SliceData(data) || len(d) != len(data) || !conj {
+		t.Fatalf("Ref: data %p len %d conj %v", unsafe.SliceData(d), len(d), conj)
+	}
+	if l != &v.l || l.String() != v.Layout().String() {
+		t.Fatalf("Ref: layout %p %v, the view's is at %p: %v", l, l, &v.l, v.Layout())
+	}
+	r := must(FromSlice([]float64{1}, must(layout.ColMajor()))).Conj()
+	if _, _, conj := r.Ref(); conj {
+		t.Error("Ref of a real view: conj true")
+	}
+}
