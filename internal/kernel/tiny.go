@@ -117,8 +117,30 @@ type TinyIll struct {
 	ANorm, Rcond float64
 }
 
-// TinyLanes returns how many matrices of type T a kernel call runs.
-func TinyLanes[T float32 | float64]() int { return 32 / int(unsafe.Sizeof(T(0))) }
+// tinyImpl is an implementation of the kernels: the Go lanes, the
+// AVX2/FMA assembly (YMM: 4 float64 or 8 float32 lanes), or the AVX-512
+// assembly (ZMM: 8 float64 lanes, orders 3 to 8; float32 and order 2 keep
+// AVX2).
+type tinyImpl int
+
+const (
+	tinyGo tinyImpl = iota
+	tinyAVX2
+	tinyAVX512
+)
+
+// tinyBest is the implementation Tiny runs: AVX-512 where cpuid reports
+// AVX-512 F, DQ and VL (and that the OS saves the ZMM and opmask
+// registers), else AVX2/FMA where it reports those, else Go.
+var tinyBest = func() tinyImpl {
+	switch {
+	case Wide:
+		return tinyAVX512
+	case Fast:
+		return tinyAVX2
+	}
+	return tinyGo
+}()
 
 // Tiny runs op on the count matrices of a (and the right-hand sides b,
 // [n, nrhs] each, for the solves), n in MinTiny..MaxTiny, 1 <= nrhs <=
@@ -131,13 +153,15 @@ func TinyLanes[T float32 | float64]() int { return 32 / int(unsafe.Sizeof(T(0)))
 // inputs other than themselves, and one matrix's elements must be
 // distinct.
 func Tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det []T, check *TinyCheck, flagged []int) []int {
-	return tiny(op, n, count, a, b, nrhs, det, check, flagged, true)
+	return tiny(op, n, count, a, b, nrhs, det, check, flagged, tinyBest)
 }
 
-// tiny is Tiny, on the assembly kernel only if asm is set (tests run both).
-func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det []T, check *TinyCheck, flagged []int, asm bool) []int {
+// tiny is Tiny on implementation impl at best (tests run each one this
+// machine has).
+func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det []T, check *TinyCheck, flagged []int, impl tinyImpl) []int {
 	size := int(unsafe.Sizeof(T(0)))
-	lanes := 32 / size
+	k, lanes := tinyKernel[T](op, n, impl)
+	vb := lanes * size // bytes per vector
 	var dbuf [8]T
 	var cbuf [4][8]T
 	p := &tinyArgs{ars: a.RS * size, acs: a.CS * size, brs: b.RS * size, bcs: b.CS * size, nrhs: nrhs}
@@ -165,10 +189,6 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 		bseq = 1
 	}
 	p.pf = 2 * lanes * a.BS * size
-	k := tinyKernel[T](op, n)
-	if !asm {
-		k = nil
-	}
 	if k != nil && size == 4 && !(fits32(a.BS*size*(lanes-1)) && fits32(b.BS*size*(lanes-1))) {
 		k = nil // the 32-bit gather offsets would not hold the lanes' strides
 	}
@@ -214,9 +234,9 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 				continue
 			}
 			if check != nil {
-				// Vector k of the kernel's norms is at byte 32k.
-				an := float64(*at[T](p.cond, inf*32+l*size))
-				in := float64(*at[T](p.cond, (2+inf)*32+l*size))
+				// Vector k of the kernel's norms is at byte k*vb.
+				an := float64(*at[T](p.cond, inf*vb+l*size))
+				in := float64(*at[T](p.cond, (2+inf)*vb+l*size))
 				if rc := 1 / (an * in); !(rc >= check.Thresh) {
 					check.Ill = append(check.Ill, TinyIll{T: g + l, ANorm: an, Rcond: rc})
 				}
@@ -228,16 +248,22 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 
 func fits32(x int) bool { return x >= math.MinInt32 && x <= math.MaxInt32 }
 
-// tinyKernel returns the assembly kernel for op and n, nil without one.
-func tinyKernel[T float32 | float64](op TinyOp, n int) func(*tinyArgs) int {
-	if !Fast || n < MinTiny || n > maxTiny {
-		return nil
+// tinyKernel returns the assembly kernel for op and n of implementation
+// impl at best, and how many lanes it runs; nil (and the Go lanes' count,
+// as many as an AVX2 kernel's) without one.
+func tinyKernel[T float32 | float64](op TinyOp, n int, impl tinyImpl) (func(*tinyArgs) int, int) {
+	size := int(unsafe.Sizeof(T(0)))
+	if impl == tinyGo || !Fast || n < MinTiny || n > maxTiny {
+		return nil, 32 / size
+	}
+	if impl == tinyAVX512 && Wide && size == 8 && tinyAsm512[op][n] != nil {
+		return tinyAsm512[op][n], 8
 	}
 	ti := 0
-	if unsafe.Sizeof(T(0)) == 4 {
+	if size == 4 {
 		ti = 1
 	}
-	return tinyAsm[ti][op][n]
+	return tinyAsm[ti][op][n], 32 / size
 }
 
 // at returns the element at byte offset off from p.
