@@ -142,6 +142,21 @@ var tinyBest = func() tinyImpl {
 	return tinyGo
 }()
 
+// SetTinyAVX512 makes Tiny run the AVX-512 kernels (on, where Wide) or
+// the AVX2 ones (off), and returns the previous setting: a seam for the
+// benchmarks that compare the two side by side. It must not be called
+// while Tiny runs.
+func SetTinyAVX512(on bool) (prev bool) {
+	prev = tinyBest == tinyAVX512
+	switch {
+	case on && Wide:
+		tinyBest = tinyAVX512
+	case Fast:
+		tinyBest = tinyAVX2
+	}
+	return prev
+}
+
 // Tiny runs op on the count matrices of a (and the right-hand sides b,
 // [n, nrhs] each, for the solves), n in MinTiny..MaxTiny, 1 <= nrhs <=
 // MaxTinyRHS. For TinyDet, det (length >= count) receives the

@@ -295,7 +295,8 @@ func (g *gen) compactLoad(trans bool) {
 
 // compactStore writes the scratch elements off(i, j) where keep(i, j) to
 // a compact lane group (AX), transposed back in registers; runs of
-// elements not all kept are written element by element.
+// elements not all kept are written element by element (AVX2) or with
+// masked stores (AVX-512).
 func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j int) bool) {
 	nn, L := g.n*g.n, g.t.lanes
 	for _, e0 := range g.blocks() {
@@ -314,6 +315,22 @@ func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j in
 			}
 			for l, r := range g.transpose() {
 				g.ins(g.op("VMOVU"), r, fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size))
+			}
+		case g.t.wide:
+			// The whole block transposed, stored with an opmask of the
+			// kept elements.
+			mask := 0
+			for q := 0; q < L; q++ {
+				i, j := g.elem(e0+q, trans)
+				g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), g.y(q))
+				if keep(i, j) {
+					mask |= 1 << q
+				}
+			}
+			g.ins("MOVL", fmt.Sprintf("$%d", mask), "R11")
+			g.ins("KMOVB", "R11", "K2")
+			for l, r := range g.transpose() {
+				g.ins(g.op("VMOVU"), r, "K2", fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size))
 			}
 		default:
 			for l := 0; l < L; l++ {
@@ -992,7 +1009,9 @@ func (g *gen) inv() {
 		}
 		g.luSolve(true)
 	}
-	g.ifCond(func() { g.norms(func(i, j int) string { return fmt.Sprintf("%d(DI)", g.xoff()+(i+j*n)*g.vb()) }, condInv) })
+	g.ifCond(func() {
+		g.norms(func(i, j int) string { return fmt.Sprintf("%d(DI)", g.xoff()+(i+j*n)*g.vb()) }, condInv)
+	})
 	g.flags()
 	g.storeA(func(i, j int) int { return g.xoff() + (i+j*n)*g.vb() }, all)
 	g.epilogue()
