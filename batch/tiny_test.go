@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/kernel"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
@@ -22,9 +23,16 @@ import (
 // definite, singular, NaN, Inf, ill-conditioned for Solve's and Inv's
 // check, or just above its threshold) in the middle and in the last
 // (tail) lane: the same failed indices with the same lapack.Error kinds
-// and Index, and results within rounding.
+// and Index, and results within rounding. Where the AVX-512 kernels run,
+// float64 runs again on the AVX2 ones.
 func TestTiny(t *testing.T) {
 	tm.ForTypes(t, testTiny[float32], testTiny[float64])
+	if kernel.Wide {
+		t.Run("float64-avx2", func(t *testing.T) {
+			defer kernel.SetTinyAVX512(kernel.SetTinyAVX512(false))
+			testTiny[float64](t)
+		})
+	}
 }
 
 // tinyLayouts makes a batch [n, c, count] from column-major data in three
@@ -44,7 +52,7 @@ func testTiny[T float32 | float64](t *testing.T) {
 	oneThread(t)
 	rng := rand.New(rand.NewPCG(21, uint64(len(t.Name()))))
 	for n := 1; n <= 9; n++ {
-		for _, count := range []int{1, 3, 9, 17} {
+		for _, count := range []int{1, 3, 9, 16, 17} {
 			for layout := range 3 {
 				for _, bad := range []string{"", "neg", "zero", "nan", "inf", "ill", "poor"} {
 					if bad != "" && count < 3 {

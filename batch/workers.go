@@ -74,25 +74,30 @@ func parallelWorkers() int {
 	return w
 }
 
-// run calls f(0), ..., f(chunks-1) on the workers (at most Workers() at
-// once) and waits for all of them. One chunk runs on the caller's
-// goroutine: handing it to a worker would cost a thread wake-up (tens of
-// microseconds) and add no parallelism.
+// run calls f(0), ..., f(chunks-1) and waits for all of them: chunk 0
+// on the caller's goroutine, the others on the workers (chunksFor makes
+// at most Workers() chunks). Handing a chunk to a worker costs a thread
+// wake-up (tens of microseconds): a batch that is one chunk runs on the
+// caller's goroutine alone, and a split one keeps the caller busy with
+// its first chunk instead of waiting for two wake-ups.
 func run(chunks int, f func(chunk int)) {
-	if chunks == 1 {
-		f(0)
+	if chunks <= 1 {
+		if chunks == 1 {
+			f(0)
+		}
 		return
 	}
 	workersMu.Lock()
-	for want := min(chunks, workersLocked()); started < want; started++ {
+	for want := min(chunks-1, workersLocked()); started < want; started++ {
 		go worker()
 	}
 	workersMu.Unlock()
 	var wg sync.WaitGroup
-	wg.Add(chunks)
-	for c := range chunks {
+	wg.Add(chunks - 1)
+	for c := 1; c < chunks; c++ {
 		jobs <- job{f: f, chunk: c, wg: &wg}
 	}
+	f(0)
 	wg.Wait()
 }
 
