@@ -278,3 +278,96 @@ func BenchmarkTinySolvePath(b *testing.B) {
 		}
 	}
 }
+
+// TestTinyWorkers: batches large enough to be split (pieces taken by the
+// caller and the workers in turn), with bad matrices scattered over the
+// pieces, give the one-worker results bit for bit with 2 and 3 workers:
+// the same outputs, the same failed indices and kinds.
+func TestTinyWorkers(t *testing.T) {
+	oneThread(t)
+	rng := rand.New(rand.NewPCG(31, 32))
+	for _, c := range []struct{ n, count int }{{3, 6001}, {8, 1203}} {
+		n, count := c.n, c.count
+		a := make([]float64, n*n*count)
+		for m := range count {
+			g := make([]float64, n*n)
+			for i := range g {
+				g[i] = rng.Float64()*2 - 1
+			}
+			for j := range n {
+				for i := range n {
+					v := 0.0
+					for k := range n {
+						v += g[i+k*n] * g[j+k*n]
+					}
+					if i == j {
+						v += float64(n)
+					}
+					a[i+j*n+m*n*n] = v
+				}
+			}
+		}
+		for _, m := range []int{0, 7, count / 3, count / 2, count - 9, count - 1} {
+			switch m % 3 {
+			case 0:
+				a[n*n*m+n+1] = math.NaN()
+			case 1:
+				a[n*n*m] = -1 // not positive definite
+			default:
+				for i := range n { // a zero column: singular
+					a[n*n*m+i] = 0
+				}
+			}
+		}
+		b := make([]float64, n*2*count)
+		for i := range b {
+			b[i] = rng.Float64()*2 - 1
+		}
+		for _, op := range []string{"Cholesky", "Solve", "Inv", "Det"} {
+			var ref []float64
+			var refErr string
+			for _, w := range []int{1, 2, 3} {
+				prev := SetWorkers(w)
+				ac, bc := slices.Clone(a), slices.Clone(b)
+				av := must(views.FromColMajor(ac, n, n, count)).View()
+				bv := must(views.FromColMajor(bc, n, 2, count)).View()
+				var err error
+				var out []float64
+				switch op {
+				case "Cholesky":
+					err, out = Cholesky(Lower, av), ac
+				case "Solve":
+					err, out = Solve(av, bv), append(ac, bc...)
+				case "Inv":
+					err, out = Inv(av), ac
+				case "Det":
+					out, err = Det(av)
+				}
+				SetWorkers(prev)
+				var be *Error
+				if !errors.As(err, &be) {
+					if op != "Det" || err != nil { // Det fails for none of them
+						t.Fatalf("n=%d/%s/workers=%d: %v, want a *batch.Error", n, op, w, err)
+					}
+					be = &Error{}
+				}
+				var keys []string
+				for i, e := range be.Failed {
+					keys = append(keys, fmt.Sprintf("%d:%v", i, e))
+				}
+				slices.Sort(keys)
+				got := fmt.Sprint(keys)
+				if w == 1 {
+					ref, refErr = out, got
+					continue
+				}
+				if got != refErr {
+					t.Errorf("n=%d/%s/workers=%d: failed %s, one worker %s", n, op, w, got, refErr)
+				}
+				if !slices.EqualFunc(out, ref, sameFloat) {
+					t.Errorf("n=%d/%s/workers=%d: results differ from one worker's", n, op, w)
+				}
+			}
+		}
+	}
+}

@@ -101,11 +101,56 @@ func run(chunks int, f func(chunk int)) {
 	wg.Wait()
 }
 
+// share runs f on the caller's goroutine and on up to workers-1 workers
+// at once, for f that takes its work from a shared counter and returns
+// when none is left. It returns when every f that started has returned:
+// a worker that wakes after the caller has taken all the work (a parked
+// thread on an idle CPU can take 0.1-0.3 ms to wake here) does not run
+// f and is not waited for, so a split batch never costs much more than
+// an unsplit one.
+func share(workers int, f func()) {
+	if workers <= 1 {
+		f()
+		return
+	}
+	workersMu.Lock()
+	for want := min(workers-1, workersLocked()); started < want; started++ {
+		go worker()
+	}
+	workersMu.Unlock()
+	var (
+		mu     sync.Mutex
+		closed bool
+		wg     sync.WaitGroup
+	)
+	enter := func(int) {
+		mu.Lock()
+		if closed {
+			mu.Unlock()
+			return
+		}
+		wg.Add(1)
+		mu.Unlock()
+		f()
+		wg.Done()
+	}
+	for range workers - 1 {
+		jobs <- job{f: enter}
+	}
+	f()
+	mu.Lock()
+	closed = true
+	mu.Unlock()
+	wg.Wait()
+}
+
 func worker() {
 	runtime.LockOSThread() // for life: this thread is one of the bounded set
 	for j := range jobs {
 		j.f(j.chunk)
-		j.wg.Done()
+		if j.wg != nil {
+			j.wg.Done()
+		}
 	}
 }
 
