@@ -95,6 +95,16 @@ type tinyCond struct {
 	exact func(t int, anorm float64) error
 }
 
+// tinyChunkWork is the work (n^3 summed over the matrices) a goroutine
+// must get for a tiny batch to be split: about 0.3 ms of the kernels
+// (0.5-0.75 ns per n^3 here), several times what waking a parked worker
+// costs on this 2-vCPU VM (0.1-0.3 ms when its CPU was idle). gemm's
+// chunkFlops (a chunk of about 40 us of the kernels) made batches of
+// 10000 matrices of order 3 and 4 slower on two workers than on one
+// (cholsolve float32 inner n = 3: 36 us on one, 184 us on two, with the
+// machine loaded). With it, 10000 matrices are split from order 8.
+const tinyChunkWork = 1 << 19
+
 // tinyPiece and tinyPiecesPer set the pieces a split batch is cut into:
 // about tinyPiecesPer per goroutine, at least tinyPiece matrices each
 // (whole lane groups of 8, so that only the batch's last piece ends in a
@@ -165,7 +175,7 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 	// takes fewer of them, or none, instead of making the caller wait.
 	// The kernels compute each matrix alone, so the results do not depend
 	// on the cut.
-	workers := chunksFor(total, n*n*n)
+	workers := min(chunksFor(total, n*n*n), max(1, total*n*n*n/tinyChunkWork))
 	piece := total
 	if workers > 1 {
 		piece = max(tinyPiece, (total/(tinyPiecesPer*workers)+7)/8*8)
