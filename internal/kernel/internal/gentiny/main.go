@@ -279,6 +279,16 @@ func (g *gen) transpose() []string {
 // whole-vector loads, transposed in registers into the A area.
 func (g *gen) compactLoad(trans bool) {
 	nn := g.n * g.n
+	if g.t.wide {
+		// Prefetch the lane group two calls on (p.pf bytes ahead): the
+		// loads below were a tenth of dzsolve8's samples, waiting for
+		// memory.
+		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offPF), "R13")
+		g.ins("ADDQ", "AX", "R13")
+		for off := 0; off < g.t.lanes*nn*g.t.size; off += 64 {
+			g.ins("PREFETCHT0", fmt.Sprintf("%d(R13)", off))
+		}
+	}
 	for _, e0 := range g.blocks() {
 		for l := 0; l < g.t.lanes; l++ {
 			g.ins(g.op("VMOVU"), fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size), g.y(l))
