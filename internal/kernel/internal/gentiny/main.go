@@ -1,7 +1,9 @@
 // Command gentiny writes tiny_amd64.s and tiny_amd64_gen.go: the AVX2/FMA
 // kernels that run one small-matrix operation (orders 2 to 8) on as many
 // matrices at once as a YMM register has lanes, one matrix per lane (4
-// float64 or 8 float32). Run by `go generate ./internal/kernel`;
+// float64 or 8 float32), and their AVX-512 float64 versions (ZMM: 8
+// lanes, orders 3 to 8; opmasks for the pivot choice, the row swaps and
+// the ok mask's updates). Run by `go generate ./internal/kernel`;
 // scripts/test.sh fails when the checked-in files differ from its output.
 //
 // Each kernel is straight-line code for one order n: the matrices' lanes
@@ -140,7 +142,9 @@ func (g *gen) op(name string) string { return name + g.t.v }
 
 // Registers: Y15 zero, Y14 one, Y13 ok mask (all ones while a lane is
 // fine), Y12 finiteness accumulator (sum of x*0: NaN once any x is not
-// finite), Y11 gather index, Y10 gather mask; Y0-Y9 work.
+// finite), Y11 gather index, Y10 gather mask; Y0-Y9 work. AVX-512 uses
+// the same numbers as Z registers, K1 for the gather mask and the
+// comparisons, K1-K7 for the row swaps, and Z16-Z31 in its transposes.
 
 func (g *gen) prologue(name string) {
 	fmt.Fprintf(&g.b, "\n// func %s%s%d(p *tinyArgs) (flags int)\n", g.t.p, name, g.n)
