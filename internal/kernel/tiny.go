@@ -88,6 +88,8 @@ type tinyArgs struct {
 	cond       unsafe.Pointer // nil, or [4][lanes]T: ||A||_1, ||A||_inf, ||A^-1||_1, ||A^-1||_inf
 	mode       int            // how a's lanes are read and written (tinyGather...)
 	bseq       int            // 1: b's lanes are consecutive elements (batch stride 1)
+	thresh     float64        // float64 kernels with cond: the check's threshold
+	inf        int            // 1: the check takes infinity norms
 }
 
 // Modes of reading and writing a's lanes (tinyArgs.mode), for a full lane
@@ -191,6 +193,9 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 	if check != nil && check.Inf {
 		inf = 1
 	}
+	if check != nil {
+		p.thresh, p.inf = check.Thresh, inf
+	}
 	mode := tinyGather
 	switch {
 	case a.BS == 1:
@@ -229,8 +234,14 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 			}
 		}
 		var flags int
+		cands := -1 // every lane may be a candidate of the check
 		if k != nil {
 			flags = k(p)
+			if size == 8 && check != nil {
+				// The float64 kernels return the check's candidates in
+				// bits 8 on, computed as below.
+				cands, flags = flags>>8, flags&0xff
+			}
 		} else {
 			for l := range live {
 				if !tinyLane[T](op, n, p, l) {
@@ -238,7 +249,7 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 				}
 			}
 		}
-		if flags == 0 && op != TinyDet && check == nil {
+		if flags == 0 && op != TinyDet && (check == nil || cands == 0) {
 			continue
 		}
 		for l := range live {
@@ -249,7 +260,7 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 				flagged = append(flagged, g+l)
 				continue
 			}
-			if check != nil {
+			if check != nil && cands>>l&1 != 0 {
 				// Vector k of the kernel's norms is at byte k*vb.
 				an := float64(*at[T](p.cond, inf*vb+l*size))
 				in := float64(*at[T](p.cond, (2+inf)*vb+l*size))

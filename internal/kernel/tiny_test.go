@@ -386,6 +386,7 @@ func TestTinyArgsOffsets(t *testing.T) {
 		{"aix", unsafe.Offsetof(p.aix), 64}, {"bix", unsafe.Offsetof(p.bix), 128},
 		{"aix4", unsafe.Offsetof(p.aix4), 192}, {"bix4", unsafe.Offsetof(p.bix4), 224}, {"pf", unsafe.Offsetof(p.pf), 256},
 		{"cond", unsafe.Offsetof(p.cond), 264}, {"mode", unsafe.Offsetof(p.mode), 272}, {"bseq", unsafe.Offsetof(p.bseq), 280},
+		{"thresh", unsafe.Offsetof(p.thresh), 288}, {"inf", unsafe.Offsetof(p.inf), 296},
 	} {
 		if f.got != f.want {
 			t.Errorf("tinyArgs.%s at %d, gentiny assumes %d", f.name, f.got, f.want)

@@ -68,6 +68,8 @@ const (
 	offCond = 264 // nil, or where Solve and Inv write the norms (condNorms)
 	offMode = 272 // how a's lanes are read and written (modeGather...)
 	offBSeq = 280 // 1: b's lanes are consecutive elements (batch stride 1)
+	offThr  = 288 // float64 kernels: the check's threshold (candidates)
+	offInf  = 296 // 1: the check takes infinity norms
 )
 
 // Modes of reading and writing a's lanes (offMode), set per call by the
@@ -856,6 +858,38 @@ func (g *gen) invNorms() {
 	g.ins(g.op("VMOVU"), g.y(0), fmt.Sprintf("%d(AX)", (condInv+1)*g.vb()))
 }
 
+// candidates adds to the result (not to R13), for a float64 kernel with
+// p.cond set, bit 8+l for each lane l whose 1 / (||A|| ||A^-1||), in the
+// norms p.inf selects, is below p.thresh or NaN: the conditioning
+// check's candidates, computed as the Go side computes them (float64),
+// so that it looks at those lanes alone.
+func (g *gen) candidates() {
+	if g.t.size != 8 {
+		return
+	}
+	g.ifCond(func() {
+		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offInf), "R8")
+		g.ins("SHLQ", fmt.Sprintf("$%d", map[int]int{32: 5, 64: 6}[g.vb()]), "R8")
+		g.ins("ADDQ", "R8", "AX")
+		g.ins("VMOVUPD", fmt.Sprintf("%d(AX)", condA*g.vb()), g.y(0))
+		g.ins("VMULPD", fmt.Sprintf("%d(AX)", condInv*g.vb()), g.y(0), g.y(0))
+		g.ins("VDIVPD", g.y(0), g.y(14), g.y(0))
+		g.ins("VBROADCASTSD", fmt.Sprintf("%d(SI)", offThr), g.y(1))
+		if g.t.wide {
+			g.ins("VCMPPD", "$0x1d", g.y(1), g.y(0), "K1")
+			g.ins("KMOVB", "K1", "R12")
+		} else {
+			g.ins("VCMPPD", "$0x1d", g.y(1), g.y(0), g.y(0))
+			g.ins("VMOVMSKPD", g.y(0), "R12")
+		}
+		g.ins("NOTQ", "R12")
+		g.ins("ANDQ", fmt.Sprintf("$%d", 1<<g.t.lanes-1), "R12")
+		g.ins("SHLQ", "$8", "R12")
+		g.ins("ORQ", "R13", "R12")
+		g.ins("MOVQ", "R12", "flags+8(FP)")
+	})
+}
+
 // flags leaves the flagged lanes' bits in R13 and returns it.
 func (g *gen) flags() {
 	if g.t.wide {
@@ -1000,6 +1034,7 @@ func (g *gen) solve() {
 	g.rhsLoop(func() { g.luSolve(false) })
 	g.ifCond(g.invNorms)
 	g.flags()
+	g.candidates()
 	g.storeA(g.aoff, all)
 	g.storeB()
 	g.epilogue()
@@ -1027,6 +1062,7 @@ func (g *gen) inv() {
 		g.norms(func(i, j int) string { return fmt.Sprintf("%d(DI)", g.xoff()+(i+j*n)*g.vb()) }, condInv)
 	})
 	g.flags()
+	g.candidates()
 	g.storeA(func(i, j int) int { return g.xoff() + (i+j*n)*g.vb() }, all)
 	g.epilogue()
 }
