@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/lapis-go/lapis/internal/cond"
@@ -94,6 +95,25 @@ type tinyCond struct {
 	exact func(t int, anorm float64) error
 }
 
+// tinyChunkWork is the work (n^3 summed over the matrices) a goroutine
+// must get for a tiny batch to be split: about 0.3 ms of the kernels
+// (0.5-0.75 ns per n^3 here), several times what waking a parked worker
+// costs on this 2-vCPU VM (0.1-0.3 ms when its CPU was idle). gemm's
+// chunkFlops (a chunk of about 40 us of the kernels) made batches of
+// 10000 matrices of order 3 and 4 slower on two workers than on one
+// (cholsolve float32 inner n = 3: 36 us on one, 184 us on two, with the
+// machine loaded). With it, 10000 matrices are split from order 8.
+const tinyChunkWork = 1 << 19
+
+// tinyPiece and tinyPiecesPer set the pieces a split batch is cut into:
+// about tinyPiecesPer per goroutine, at least tinyPiece matrices each
+// (whole lane groups of 8, so that only the batch's last piece ends in a
+// partial group).
+const (
+	tinyPiece     = 64
+	tinyPiecesPer = 8
+)
+
 // condMargin is how far above the check's threshold (epsilon / 2) a
 // kernel's reciprocal condition number sends its matrix to the exact
 // check: the kernels' inverse (FMA, another order of operations) is not
@@ -148,51 +168,69 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 		failed = map[int]*lapack.Error{}
 		fatal  error
 	)
-	chunks := chunksFor(total, n*n*n)
-	run(chunks, func(ch int) {
-		lo, hi := ch*total/chunks, (ch+1)*total/chunks
+	// A split batch is cut into pieces of whole lane groups that the
+	// caller and the workers take in turn (next, share): a worker that
+	// wakes late (measured here: 0.1-0.3 ms after the hand-off when its
+	// CPU was idle, as long as half of a 10000-matrix batch of order 8)
+	// takes fewer of them, or none, instead of making the caller wait.
+	// The kernels compute each matrix alone, so the results do not depend
+	// on the cut.
+	workers := min(chunksFor(total, n*n*n), max(1, total*n*n*n/tinyChunkWork))
+	piece := total
+	if workers > 1 {
+		piece = max(tinyPiece, (total/(tinyPiecesPer*workers)+7)/8*8)
+	}
+	var next atomic.Int64
+	share(workers, func() {
 		var flagged []int
 		var check *kernel.TinyCheck
 		if tc != nil {
 			check = &kernel.TinyCheck{Inf: tc.inf, Thresh: condMargin * cond.Eps[F]() / 2}
 		}
-		for t := lo; t < hi; {
-			cnt := min(hi-t, d0-t%d0)
-			var am, bm kernel.Mat
-			for i := range st {
-				off, x := 0, t
-				for j, d := range mshape {
-					off += (x % d) * st[i][j]
-					x /= d
+		for {
+			lo := int(next.Add(int64(piece))) - piece
+			if lo >= total {
+				break
+			}
+			hi := min(total, lo+piece)
+			for t := lo; t < hi; {
+				cnt := min(hi-t, d0-t%d0)
+				var am, bm kernel.Mat
+				for i := range st {
+					off, x := 0, t
+					for j, d := range mshape {
+						off += (x % d) * st[i][j]
+						x /= d
+					}
+					bs := 0
+					if len(mshape) > 0 {
+						bs = st[i][0]
+					}
+					if i == 0 {
+						am = kernel.Mat{P: unsafe.Add(pa, off*size), RS: a.rs, CS: a.cs, BS: bs}
+					} else {
+						bm = kernel.Mat{P: unsafe.Add(pb, off*size), RS: b.rs, CS: b.cs, BS: bs}
+					}
 				}
-				bs := 0
-				if len(mshape) > 0 {
-					bs = st[i][0]
+				var d []F
+				if dets != nil {
+					d = dets[t : t+cnt]
 				}
-				if i == 0 {
-					am = kernel.Mat{P: unsafe.Add(pa, off*size), RS: a.rs, CS: a.cs, BS: bs}
-				} else {
-					bm = kernel.Mat{P: unsafe.Add(pb, off*size), RS: b.rs, CS: b.cs, BS: bs}
+				from, ifrom := len(flagged), 0
+				if check != nil {
+					ifrom = len(check.Ill)
 				}
-			}
-			var d []F
-			if dets != nil {
-				d = dets[t : t+cnt]
-			}
-			from, ifrom := len(flagged), 0
-			if check != nil {
-				ifrom = len(check.Ill)
-			}
-			flagged = kernel.Tiny(k, n, cnt, am, bm, nrhs, d, check, flagged)
-			for i := from; i < len(flagged); i++ {
-				flagged[i] += t
-			}
-			if check != nil {
-				for i := ifrom; i < len(check.Ill); i++ {
-					check.Ill[i].T += t
+				flagged = kernel.Tiny(k, n, cnt, am, bm, nrhs, d, check, flagged)
+				for i := from; i < len(flagged); i++ {
+					flagged[i] += t
 				}
+				if check != nil {
+					for i := ifrom; i < len(check.Ill); i++ {
+						check.Ill[i].T += t
+					}
+				}
+				t += cnt
 			}
-			t += cnt
 		}
 		record := func(t int, err error) {
 			if err == nil {

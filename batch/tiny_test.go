@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/kernel"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
@@ -22,9 +23,16 @@ import (
 // definite, singular, NaN, Inf, ill-conditioned for Solve's and Inv's
 // check, or just above its threshold) in the middle and in the last
 // (tail) lane: the same failed indices with the same lapack.Error kinds
-// and Index, and results within rounding.
+// and Index, and results within rounding. Where the AVX-512 kernels run,
+// float64 runs again on the AVX2 ones.
 func TestTiny(t *testing.T) {
 	tm.ForTypes(t, testTiny[float32], testTiny[float64])
+	if kernel.Wide {
+		t.Run("float64-avx2", func(t *testing.T) {
+			defer kernel.SetTinyAVX512(kernel.SetTinyAVX512(false))
+			testTiny[float64](t)
+		})
+	}
 }
 
 // tinyLayouts makes a batch [n, c, count] from column-major data in three
@@ -44,7 +52,7 @@ func testTiny[T float32 | float64](t *testing.T) {
 	oneThread(t)
 	rng := rand.New(rand.NewPCG(21, uint64(len(t.Name()))))
 	for n := 1; n <= 9; n++ {
-		for _, count := range []int{1, 3, 9, 17} {
+		for _, count := range []int{1, 3, 9, 16, 17} {
 			for layout := range 3 {
 				for _, bad := range []string{"", "neg", "zero", "nan", "inf", "ill", "poor"} {
 					if bad != "" && count < 3 {
@@ -267,6 +275,99 @@ func BenchmarkTinySolvePath(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestTinyWorkers: batches large enough to be split (pieces taken by the
+// caller and the workers in turn), with bad matrices scattered over the
+// pieces, give the one-worker results bit for bit with 2 and 3 workers:
+// the same outputs, the same failed indices and kinds.
+func TestTinyWorkers(t *testing.T) {
+	oneThread(t)
+	rng := rand.New(rand.NewPCG(31, 32))
+	for _, c := range []struct{ n, count int }{{3, 40001}, {8, 3100}} { // split in 2 and 3 (tinyChunkWork)
+		n, count := c.n, c.count
+		a := make([]float64, n*n*count)
+		for m := range count {
+			g := make([]float64, n*n)
+			for i := range g {
+				g[i] = rng.Float64()*2 - 1
+			}
+			for j := range n {
+				for i := range n {
+					v := 0.0
+					for k := range n {
+						v += g[i+k*n] * g[j+k*n]
+					}
+					if i == j {
+						v += float64(n)
+					}
+					a[i+j*n+m*n*n] = v
+				}
+			}
+		}
+		for _, m := range []int{0, 7, count / 3, count / 2, count - 9, count - 1} {
+			switch m % 3 {
+			case 0:
+				a[n*n*m+n+1] = math.NaN()
+			case 1:
+				a[n*n*m] = -1 // not positive definite
+			default:
+				for i := range n { // a zero column: singular
+					a[n*n*m+i] = 0
+				}
+			}
+		}
+		b := make([]float64, n*2*count)
+		for i := range b {
+			b[i] = rng.Float64()*2 - 1
+		}
+		for _, op := range []string{"Cholesky", "Solve", "Inv", "Det"} {
+			var ref []float64
+			var refErr string
+			for _, w := range []int{1, 2, 3} {
+				prev := SetWorkers(w)
+				ac, bc := slices.Clone(a), slices.Clone(b)
+				av := must(views.FromColMajor(ac, n, n, count)).View()
+				bv := must(views.FromColMajor(bc, n, 2, count)).View()
+				var err error
+				var out []float64
+				switch op {
+				case "Cholesky":
+					err, out = Cholesky(Lower, av), ac
+				case "Solve":
+					err, out = Solve(av, bv), append(ac, bc...)
+				case "Inv":
+					err, out = Inv(av), ac
+				case "Det":
+					out, err = Det(av)
+				}
+				SetWorkers(prev)
+				var be *Error
+				if !errors.As(err, &be) {
+					if op != "Det" || err != nil { // Det fails for none of them
+						t.Fatalf("n=%d/%s/workers=%d: %v, want a *batch.Error", n, op, w, err)
+					}
+					be = &Error{}
+				}
+				var keys []string
+				for i, e := range be.Failed {
+					keys = append(keys, fmt.Sprintf("%d:%v", i, e))
+				}
+				slices.Sort(keys)
+				got := fmt.Sprint(keys)
+				if w == 1 {
+					ref, refErr = out, got
+					continue
+				}
+				if got != refErr {
+					t.Errorf("n=%d/%s/workers=%d: failed %s, one worker %s", n, op, w, got, refErr)
+				}
+				if !slices.EqualFunc(out, ref, sameFloat) {
+					t.Errorf("n=%d/%s/workers=%d: results differ from one worker's", n, op, w)
+				}
+			}
 		}
 	}
 }

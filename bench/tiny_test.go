@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/kernel"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -22,7 +23,8 @@ import (
 // workers, lapis-nocheck (solve, inv) one worker with
 // batch.NoConditionCheck(), lapis-old the per-matrix path batch took
 // before the kernels (cblas.ForceC(): LAPACK through cgo, Solve's C loop,
-// the check in Go). OpenBLAS runs one thread. numpy's np.linalg.solve /
+// the check in Go), lapis-avx2 (float64, where the AVX-512 kernels run)
+// lapis on the AVX2 kernels (kernel.SetTinyAVX512(false)). OpenBLAS runs one thread. numpy's np.linalg.solve /
 // cholesky / det / inv on (10000, n, n) stacks of the same type are timed
 // by scripts/bench-batch.sh in the same run (under both layouts' names:
 // numpy's own stack is its fast layout).
@@ -74,9 +76,13 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 	}
 	av, bv, a0v := view(a, n), view(bb, 1), view(a0, n)
 	for _, op := range []string{"solve", "cholesky", "cholsolve", "det", "inv"} {
-		for _, impl := range []string{"lapis", "lapis-w2", "lapis-nocheck", "lapis-old"} {
+		for _, impl := range []string{"lapis", "lapis-avx2", "lapis-w2", "lapis-nocheck", "lapis-old"} {
 			var opts []batch.Option
 			switch impl {
+			case "lapis-avx2":
+				if !kernel.Wide || typ != "float64" {
+					continue
+				}
 			case "lapis-old":
 				opts = append(opts, cblas.ForceC())
 			case "lapis-nocheck":
@@ -99,6 +105,8 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 			b.Run(fmt.Sprintf("t=%s/layout=%s/op=%s/n=%d/count=%d/impl=%s", typ, layout, op, n, count, impl), func(b *testing.B) {
 				prevW := batch.SetWorkers(w)
 				defer batch.SetWorkers(prevW)
+				prevWide := kernel.SetTinyAVX512(impl != "lapis-avx2")
+				defer kernel.SetTinyAVX512(prevWide)
 				var err error
 				for b.Loop() {
 					switch op {

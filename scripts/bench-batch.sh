@@ -5,6 +5,9 @@
 # lapis-w2 two.
 #   scripts/bench-batch.sh
 #   COUNT=8 scripts/bench-batch.sh
+#   TINY='t=float64/layout=compact/' BENCHTIME=200x scripts/bench-batch.sh
+# TINY runs only BenchmarkBatchTiny's cases matching that sub-benchmark
+# pattern (and numpy's tiny stacks); BENCHTIME is go test's -benchtime.
 # numpy's np.matmul and np.linalg.solve on the same stacks ((count, n, n)
 # arrays) are timed too when /usr/bin/python3 has numpy (apt-get install
 # python3-numpy); otherwise they are skipped with a note.
@@ -16,13 +19,18 @@ export OPENBLAS_NUM_THREADS=1
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
-go test -run '^$' -bench '^Benchmark(BatchGemm|BatchSolve|BatchTiny)$' -count "$count" ./bench | tee "$out" >&2
+pattern='^Benchmark(BatchGemm|BatchSolve|BatchTiny)$'
+if [ -n "${TINY-}" ]; then
+  pattern="^BenchmarkBatchTiny\$/$TINY"
+fi
+go test -run '^$' -bench "$pattern" -benchtime "${BENCHTIME:-1s}" -count "$count" ./bench | tee "$out" >&2
 
 if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
-  /usr/bin/python3 - "$count" >>"$out" <<'PY'
+  /usr/bin/python3 - "$count" "${TINY:+tiny}" >>"$out" <<'PY'
 import sys, time
 import numpy as np
 count = int(sys.argv[1])
+tiny_only = sys.argv[2] == "tiny"
 rng = np.random.default_rng(1)
 def bench(name, f, reps, aliases=()):
     f()
@@ -34,11 +42,14 @@ def bench(name, f, reps, aliases=()):
         for nm in (name,) + tuple(aliases):
             print(f"Benchmark{nm}/impl=numpy 1 {ns:.0f} ns/op")
 for n, cnt in ((4, 10000), (16, 10000), (64, 1000)):
+    if tiny_only:
+        break
     a, b = rng.random((cnt, n, n)), rng.random((cnt, n, n))
     bench(f"BatchGemm/op=gemm/n={n}/count={cnt}", lambda: np.matmul(a, b), 20 if n < 64 else 3)
-a = rng.random((10000, 8, 8)) + 16 * np.eye(8)
-b = rng.random((10000, 8, 1))
-bench("BatchSolve/op=solve/n=8/count=10000", lambda: np.linalg.solve(a, b), 10)
+if not tiny_only:
+    a = rng.random((10000, 8, 8)) + 16 * np.eye(8)
+    b = rng.random((10000, 8, 1))
+    bench("BatchSolve/op=solve/n=8/count=10000", lambda: np.linalg.solve(a, b), 10)
 # BenchmarkBatchTiny's stacks: 10000 SPD matrices m m^T + n I, float64
 # and float32, timed once and reported under both of its layouts' names
 # (numpy's own (10000, n, n) stack is the layout numpy is fast on).

@@ -8,6 +8,11 @@ import "github.com/klauspost/cpuid/v2"
 // (AVX2 and FMA; cpuid also checks that the OS saves the YMM registers).
 var Fast = cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3)
 
+// Wide reports whether the tiny kernels run their AVX-512 versions
+// (tiny.go): AVX-512 F, DQ and VL (cpuid also checks that the OS saves the
+// ZMM and opmask registers), with Fast's AVX2 and FMA.
+var Wide = Fast && cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512DQ, cpuid.AVX512VL)
+
 // dgemmNN computes c = alpha*a*b + beta*c for m, n, k >= 1 with a
 // column-major m x k (unit row stride), c column-major m x n, and b read at
 // byte offset p*bp + j*bj for op(b)'s element (p, j): b or b^T. lda and ldc

@@ -89,35 +89,40 @@ func dgemmStridedGuardCases() []guard.Case {
 // first, so that the Cholesky kernels store their lanes too.
 func tinyGuardCases[T float32 | float64]() []guard.Case {
 	var cs []guard.Case
-	lanes := TinyLanes[T]()
-	count := lanes + 1
-	for n := MinTiny; n <= MaxTiny; n++ {
-		for _, row := range []bool{false, true} {
-			for _, rev := range []bool{false, true} {
-				a := guard.Mat("a", n, n, row, 1).Batched(count, 1, rev)
-				b := guard.Mat("b", n, 2, false, 0).Batched(count, 0, !rev)
-				name := fmt.Sprintf("%s/n=%d/row=%v/reverse:%v", guard.TypeName[T](), n, row, rev)
-				cs = append(cs, guard.Both(name, []guard.Spec{a, b}, 1e3*guard.Eps[T](), nil, func(_ *guard.Arena, v []views.View[T]) (any, error) {
-					mat := func(x views.View[T]) Mat {
-						l := x.Layout()
-						return Mat{P: unsafe.Pointer(&x.Data()[l.Offset()]), RS: l.Stride(0), CS: l.Stride(1), BS: l.Stride(2)}
-					}
-					for t := range count {
-						for i := range n {
-							v[0].Set(T(2*n), i, i, t)
+	count := 9 // a tail after full lane groups of 4 or 8
+	impls := []tinyImpl{tinyBest}
+	if tinyBest == tinyAVX512 && unsafe.Sizeof(T(0)) == 8 {
+		impls = append(impls, tinyAVX2) // the AVX2 kernels too
+	}
+	for _, impl := range impls {
+		for n := MinTiny; n <= MaxTiny; n++ {
+			for _, row := range []bool{false, true} {
+				for _, rev := range []bool{false, true} {
+					a := guard.Mat("a", n, n, row, 1).Batched(count, 1, rev)
+					b := guard.Mat("b", n, 2, false, 0).Batched(count, 0, !rev)
+					name := fmt.Sprintf("%s/%s/n=%d/row=%v/reverse:%v", guard.TypeName[T](), tinyImplNames[impl], n, row, rev)
+					cs = append(cs, guard.Both(name, []guard.Spec{a, b}, 1e3*guard.Eps[T](), nil, func(_ *guard.Arena, v []views.View[T]) (any, error) {
+						mat := func(x views.View[T]) Mat {
+							l := x.Layout()
+							return Mat{P: unsafe.Pointer(&x.Data()[l.Offset()]), RS: l.Stride(0), CS: l.Stride(1), BS: l.Stride(2)}
 						}
-					}
-					am, bm := mat(v[0]), mat(v[1])
-					det := make([]T, count)
-					var flagged []int
-					check := &TinyCheck{Thresh: 0.5}
-					flagged = Tiny(TinyDet, n, count, am, bm, 0, det, nil, flagged)
-					flagged = Tiny[T](TinyCholesky, n, count, am, bm, 0, nil, nil, flagged)
-					flagged = Tiny[T](TinyCholeskySolve, n, count, am, bm, 2, nil, nil, flagged)
-					flagged = Tiny[T](TinySolve, n, count, am, bm, 2, nil, check, flagged)
-					flagged = Tiny[T](TinyInv, n, count, am, bm, 0, nil, check, flagged)
-					return [2]any{det, flagged}, nil
-				})...)
+						for t := range count {
+							for i := range n {
+								v[0].Set(T(2*n), i, i, t)
+							}
+						}
+						am, bm := mat(v[0]), mat(v[1])
+						det := make([]T, count)
+						var flagged []int
+						check := &TinyCheck{Thresh: 0.5}
+						flagged = tiny(TinyDet, n, count, am, bm, 0, det, nil, flagged, impl)
+						flagged = tiny[T](TinyCholesky, n, count, am, bm, 0, nil, nil, flagged, impl)
+						flagged = tiny[T](TinyCholeskySolve, n, count, am, bm, 2, nil, nil, flagged, impl)
+						flagged = tiny[T](TinySolve, n, count, am, bm, 2, nil, check, flagged, impl)
+						flagged = tiny[T](TinyInv, n, count, am, bm, 0, nil, check, flagged, impl)
+						return [2]any{det, flagged}, nil
+					})...)
+				}
 			}
 		}
 	}

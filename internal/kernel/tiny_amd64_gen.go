@@ -214,7 +214,97 @@ func sdet7(p *tinyArgs) (flags int)
 //go:noescape
 func sdet8(p *tinyArgs) (flags int)
 
-// The kernels by type, operation and order.
+//go:noescape
+func dzchol3(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzchol4(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzchol5(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzchol6(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzchol7(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzchol8(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzcholsolve3(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzcholsolve4(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzcholsolve5(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzcholsolve6(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzcholsolve7(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzcholsolve8(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzsolve3(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzsolve4(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzsolve5(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzsolve6(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzsolve7(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzsolve8(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzinv3(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzinv4(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzinv5(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzinv6(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzinv7(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzinv8(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzdet3(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzdet4(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzdet5(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzdet6(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzdet7(p *tinyArgs) (flags int)
+
+//go:noescape
+func dzdet8(p *tinyArgs) (flags int)
+
+// The AVX2/FMA kernels by type, operation and order.
 var tinyAsm = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{
 	{
 		{2: dchol2, 3: dchol3, 4: dchol4, 5: dchol5, 6: dchol6, 7: dchol7, 8: dchol8},
@@ -230,4 +320,13 @@ var tinyAsm = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{
 		{2: sinv2, 3: sinv3, 4: sinv4, 5: sinv5, 6: sinv6, 7: sinv7, 8: sinv8},
 		{2: sdet2, 3: sdet3, 4: sdet4, 5: sdet5, 6: sdet6, 7: sdet7, 8: sdet8},
 	},
+}
+
+// The AVX-512 float64 kernels by operation and order (8 lanes; none of order 2).
+var tinyAsm512 = [nTinyOps][maxTiny + 1]func(*tinyArgs) int{
+	{3: dzchol3, 4: dzchol4, 5: dzchol5, 6: dzchol6, 7: dzchol7, 8: dzchol8},
+	{3: dzcholsolve3, 4: dzcholsolve4, 5: dzcholsolve5, 6: dzcholsolve6, 7: dzcholsolve7, 8: dzcholsolve8},
+	{3: dzsolve3, 4: dzsolve4, 5: dzsolve5, 6: dzsolve6, 7: dzsolve7, 8: dzsolve8},
+	{3: dzinv3, 4: dzinv4, 5: dzinv5, 6: dzinv6, 7: dzinv7, 8: dzinv8},
+	{3: dzdet3, 4: dzdet4, 5: dzdet5, 6: dzdet6, 7: dzdet7, 8: dzdet8},
 }

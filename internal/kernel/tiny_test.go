@@ -104,10 +104,48 @@ func (c *tinyCase[T]) clone() *tinyCase[T] {
 	return &d
 }
 
-func (c *tinyCase[T]) run(op TinyOp, asm bool, check *TinyCheck) ([]T, []int) {
+func (c *tinyCase[T]) run(op TinyOp, impl tinyImpl, check *TinyCheck) ([]T, []int) {
 	am, bm := c.mats()
 	det := make([]T, c.count)
-	return det, tiny(op, c.n, c.count, am, bm, c.nrhs, det, check, nil, asm)
+	return det, tiny(op, c.n, c.count, am, bm, c.nrhs, det, check, nil, impl)
+}
+
+var tinyImplNames = map[tinyImpl]string{tinyGo: "go", tinyAVX2: "avx2", tinyAVX512: "avx512"}
+
+// tinyAsmImpls are the assembly implementations this machine runs: the
+// tests run each (the AVX-512 kernels do not hide the AVX2 ones).
+func tinyAsmImpls() []tinyImpl {
+	var r []tinyImpl
+	if Fast {
+		r = append(r, tinyAVX2)
+	}
+	if Wide {
+		r = append(r, tinyAVX512)
+	}
+	return r
+}
+
+// TestTinyImpls checks that tiny runs the implementation asked for: the
+// lane count of each one's kernels, and Tiny's choice.
+func TestTinyImpls(t *testing.T) {
+	for _, impl := range tinyAsmImpls() {
+		for n := MinTiny; n <= MaxTiny; n++ {
+			k, lanes := tinyKernel[float64](TinySolve, n, impl)
+			want := 4
+			if impl == tinyAVX512 && n >= 3 {
+				want = 8
+			}
+			if k == nil || lanes != want {
+				t.Errorf("%s: n = %d: kernel %v, %d lanes, want %d", tinyImplNames[impl], n, k != nil, lanes, want)
+			}
+			if _, l32 := tinyKernel[float32](TinySolve, n, impl); l32 != 8 {
+				t.Errorf("%s: n = %d: float32 %d lanes, want 8", tinyImplNames[impl], n, l32)
+			}
+		}
+	}
+	if Wide && tinyBest != tinyAVX512 || !Wide && Fast && tinyBest != tinyAVX2 {
+		t.Errorf("Tiny runs %s (Fast %v, Wide %v)", tinyImplNames[tinyBest], Fast, Wide)
+	}
 }
 
 func sameBits[T float32 | float64](x, y T) bool {
@@ -121,11 +159,17 @@ func TestTinyAgainstGo(t *testing.T) {
 	if !Fast {
 		t.Skip("no assembly kernels on this machine or build")
 	}
-	testTinyAgainstGo[float64](t)
-	testTinyAgainstGo[float32](t)
+	for _, impl := range tinyAsmImpls() {
+		t.Run(tinyImplNames[impl], func(t *testing.T) {
+			testTinyAgainstGo[float64](t, impl)
+			if impl == tinyAVX2 { // float32 has no AVX-512 kernels
+				testTinyAgainstGo[float32](t, impl)
+			}
+		})
+	}
 }
 
-func testTinyAgainstGo[T float32 | float64](t *testing.T) {
+func testTinyAgainstGo[T float32 | float64](t *testing.T, impl tinyImpl) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	tol := 0.0
 	if unsafe.Sizeof(T(0)) == 4 {
@@ -133,7 +177,7 @@ func testTinyAgainstGo[T float32 | float64](t *testing.T) {
 	}
 	for op := range nTinyOps {
 		for n := MinTiny; n <= MaxTiny; n++ {
-			for _, count := range []int{1, 3, 4, 5, 8, 9, 17} {
+			for _, count := range []int{1, 3, 4, 5, 8, 9, 15, 16, 17, 23} {
 				for li := range 4 {
 					for _, nrhs := range []int{1, 3} {
 						if nrhs > 1 && op != TinySolve && op != TinyCholeskySolve {
@@ -144,9 +188,9 @@ func testTinyAgainstGo[T float32 | float64](t *testing.T) {
 						if count > 2 { // one bad matrix: a NaN or a zero column
 							bad := c.clone()
 							bad.a[c.aoff+(n-1)*c.am.RS+(n-1)*c.am.CS+(count/2)*c.am.BS] = T(math.NaN())
-							compareTiny(t, name+"/nan", op, bad, tol)
+							compareTiny(t, name+"/nan", op, impl, bad, tol)
 						}
-						compareTiny(t, name, op, c, tol)
+						compareTiny(t, name, op, impl, c, tol)
 					}
 				}
 			}
@@ -154,15 +198,15 @@ func testTinyAgainstGo[T float32 | float64](t *testing.T) {
 	}
 }
 
-func compareTiny[T float32 | float64](t *testing.T, name string, op TinyOp, c *tinyCase[T], tol float64) {
+func compareTiny[T float32 | float64](t *testing.T, name string, op TinyOp, impl tinyImpl, c *tinyCase[T], tol float64) {
 	t.Helper()
 	x, y := c.clone(), c.clone()
 	// Every matrix a candidate of the conditioning check (Solve, Inv):
 	// the kernels' norms are compared too, alternately one and infinity.
 	inf := c.count%2 == 1
 	cx, cy := &TinyCheck{Inf: inf, Thresh: math.Inf(1)}, &TinyCheck{Inf: inf, Thresh: math.Inf(1)}
-	dx, fx := x.run(op, true, cx)
-	dy, fy := y.run(op, false, cy)
+	dx, fx := x.run(op, impl, cx)
+	dy, fy := y.run(op, tinyGo, cy)
 	if fmt.Sprint(fx) != fmt.Sprint(fy) {
 		t.Errorf("%s: flagged %v (asm), %v (Go)", name, fx, fy)
 		return
@@ -248,13 +292,13 @@ func testTinyCondition[T float32 | float64](t *testing.T, tol float64) {
 						}
 						want[m] = 1 / (norm(a, n, inf) * norm(gaussJordan(a, n), n, inf))
 					}
-					for _, asm := range []bool{true, false} {
-						name := fmt.Sprintf("%T/%s/n=%d/layout=%d/inf=%v/asm=%v", T(0), tinyOpNames[op], n, li, inf, asm)
+					for _, impl := range append(tinyAsmImpls(), tinyGo) {
+						name := fmt.Sprintf("%T/%s/n=%d/layout=%d/inf=%v/impl=%s", T(0), tinyOpNames[op], n, li, inf, tinyImplNames[impl])
 						// The threshold between the 5th and 6th smallest.
 						sorted := append([]float64(nil), want...)
 						slices.Sort(sorted)
 						check := &TinyCheck{Inf: inf, Thresh: (sorted[4] + sorted[5]) / 2}
-						c.clone().run(op, asm, check)
+						c.clone().run(op, impl, check)
 						var got []int
 						for _, x := range check.Ill {
 							got = append(got, x.T)
@@ -342,6 +386,7 @@ func TestTinyArgsOffsets(t *testing.T) {
 		{"aix", unsafe.Offsetof(p.aix), 64}, {"bix", unsafe.Offsetof(p.bix), 128},
 		{"aix4", unsafe.Offsetof(p.aix4), 192}, {"bix4", unsafe.Offsetof(p.bix4), 224}, {"pf", unsafe.Offsetof(p.pf), 256},
 		{"cond", unsafe.Offsetof(p.cond), 264}, {"mode", unsafe.Offsetof(p.mode), 272}, {"bseq", unsafe.Offsetof(p.bseq), 280},
+		{"thresh", unsafe.Offsetof(p.thresh), 288}, {"inf", unsafe.Offsetof(p.inf), 296},
 	} {
 		if f.got != f.want {
 			t.Errorf("tinyArgs.%s at %d, gentiny assumes %d", f.name, f.got, f.want)

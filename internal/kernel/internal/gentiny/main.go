@@ -1,7 +1,9 @@
 // Command gentiny writes tiny_amd64.s and tiny_amd64_gen.go: the AVX2/FMA
 // kernels that run one small-matrix operation (orders 2 to 8) on as many
 // matrices at once as a YMM register has lanes, one matrix per lane (4
-// float64 or 8 float32). Run by `go generate ./internal/kernel`;
+// float64 or 8 float32), and their AVX-512 float64 versions (ZMM: 8
+// lanes, orders 3 to 8; opmasks for the pivot choice, the row swaps and
+// the ok mask's updates). Run by `go generate ./internal/kernel`;
 // scripts/test.sh fails when the checked-in files differ from its output.
 //
 // Each kernel is straight-line code for one order n: the matrices' lanes
@@ -29,16 +31,23 @@ import (
 )
 
 type typ struct {
-	p     string // "d" or "s": the Go name prefix
+	p     string // "d", "s" or "dz": the Go name prefix
 	size  int    // bytes per element
-	lanes int    // elements per YMM register
+	lanes int    // elements per vector register
 	v     string // packed instruction suffix: PD or PS
 	goT   string
+	wide  bool // AVX-512: ZMM registers, opmasks K1-K7
+	minN  int  // the smallest order with a kernel
 }
 
+// types are the kernels' element types and instruction sets: AVX2/FMA
+// float64 and float32 (YMM) and AVX-512 float64 (ZMM, "dz"), from order 3
+// (a compact lane group of order 2 would not fill a vector: order 2 keeps
+// the AVX2 kernels).
 var types = []typ{
-	{p: "d", size: 8, lanes: 4, v: "PD", goT: "float64"},
-	{p: "s", size: 4, lanes: 8, v: "PS", goT: "float32"},
+	{p: "d", size: 8, lanes: 4, v: "PD", goT: "float64", minN: minN},
+	{p: "s", size: 4, lanes: 8, v: "PS", goT: "float32", minN: minN},
+	{p: "dz", size: 8, lanes: 8, v: "PD", goT: "float64", wide: true, minN: 3},
 }
 
 // Offsets of the tinyArgs fields (tiny.go; checked by a test).
@@ -59,6 +68,8 @@ const (
 	offCond = 264 // nil, or where Solve and Inv write the norms (condNorms)
 	offMode = 272 // how a's lanes are read and written (modeGather...)
 	offBSeq = 280 // 1: b's lanes are consecutive elements (batch stride 1)
+	offThr  = 288 // float64 kernels: the check's threshold (candidates)
+	offInf  = 296 // 1: the check takes infinity norms
 )
 
 // Modes of reading and writing a's lanes (offMode), set per call by the
@@ -107,55 +118,81 @@ func (g *gen) ins(op string, args ...any) {
 }
 
 // Scratch areas, byte offsets from DI.
-func (g *gen) aoff(i, j int) int { return (i + j*g.n) * 32 }
-func (g *gen) xoff() int         { return g.n * g.n * 32 }
-func (g *gen) poff() int         { return g.xoff() + g.n*maxRHS*32 }
-func (g *gen) roff() int         { return g.poff() + g.n*32 }
-func (g *gen) doff() int         { return g.roff() + g.n*32 }
-func (g *gen) frame() int        { return g.doff() + g.n*32 + 32 }
+func (g *gen) aoff(i, j int) int { return (i + j*g.n) * g.vb() }
+func (g *gen) xoff() int         { return g.n * g.n * g.vb() }
+func (g *gen) poff() int         { return g.xoff() + g.n*maxRHS*g.vb() }
+func (g *gen) roff() int         { return g.poff() + g.n*g.vb() }
+func (g *gen) doff() int         { return g.roff() + g.n*g.vb() }
+func (g *gen) frame() int        { return g.doff() + g.n*g.vb() + g.vb() }
+
+// vb is the bytes of a vector register.
+func (g *gen) vb() int { return g.t.size * g.t.lanes }
+
+// y names vector register i (Yi, or Zi for AVX-512).
+func (g *gen) y(i int) string {
+	if g.t.wide {
+		return fmt.Sprintf("Z%d", i)
+	}
+	return fmt.Sprintf("Y%d", i)
+}
 
 func (g *gen) a(i, j int) string { return fmt.Sprintf("%d(DI)", g.aoff(i, j)) }
-func (g *gen) piv(k int) string  { return fmt.Sprintf("%d(DI)", g.poff()+32*k) }
-func (g *gen) c(off int) string  { return fmt.Sprintf("tiny%s<>+%d(SB)", g.t.p, off) }
-func y(i int) string             { return fmt.Sprintf("Y%d", i) }
+func (g *gen) piv(k int) string  { return fmt.Sprintf("%d(DI)", g.poff()+g.vb()*k) }
+func (g *gen) c(off int) string  { return fmt.Sprintf("tiny%s<>+%d(SB)", g.t.p, off*g.vb()/32) }
 
 func (g *gen) op(name string) string { return name + g.t.v }
 
 // Registers: Y15 zero, Y14 one, Y13 ok mask (all ones while a lane is
 // fine), Y12 finiteness accumulator (sum of x*0: NaN once any x is not
-// finite), Y11 gather index, Y10 gather mask; Y0-Y9 work.
+// finite), Y11 gather index, Y10 gather mask; Y0-Y9 work. AVX-512 uses
+// the same numbers as Z registers, K1 for the gather mask and the
+// comparisons, K1-K7 for the row swaps, and Z16-Z31 in its transposes.
 
 func (g *gen) prologue(name string) {
 	fmt.Fprintf(&g.b, "\n// func %s%s%d(p *tinyArgs) (flags int)\n", g.t.p, name, g.n)
 	fmt.Fprintf(&g.b, "TEXT ·%s%s%d(SB), 0, $%d-16\n", g.t.p, name, g.n, g.frame())
 	g.ins("MOVQ", "p+0(FP)", "SI")
-	g.ins("LEAQ", "31(SP)", "DI")
-	g.ins("ANDQ", "$-32", "DI")
+	g.ins("LEAQ", fmt.Sprintf("%d(SP)", g.vb()-1), "DI")
+	g.ins("ANDQ", fmt.Sprintf("$-%d", g.vb()), "DI")
 	g.consts()
 }
 
 // consts sets Y12-Y15 (after the float32 transposes, which use them).
 func (g *gen) consts() {
-	g.ins(g.op("VXOR"), "Y15", "Y15", "Y15")
-	g.ins(g.op("VMOVU"), g.c(cOne), "Y14")
-	g.ins("VPCMPEQD", "Y13", "Y13", "Y13")
-	g.ins(g.op("VXOR"), "Y12", "Y12", "Y12")
+	g.ins(g.op("VXOR"), g.y(15), g.y(15), g.y(15))
+	g.ins(g.op("VMOVU"), g.c(cOne), g.y(14))
+	if g.t.wide {
+		g.ins("VPTERNLOGD", "$0xff", g.y(13), g.y(13), g.y(13))
+	} else {
+		g.ins("VPCMPEQD", g.y(13), g.y(13), g.y(13))
+	}
+	g.ins(g.op("VXOR"), g.y(12), g.y(12), g.y(12))
 }
 
 // gatherIdx loads the lane offsets of operand a (b) into Y11.
 func (g *gen) gatherIdx(b bool) {
 	off := map[[2]bool]int{{false, false}: offAIX, {false, true}: offBIX, {true, false}: offAIX4, {true, true}: offBIX4}[[2]bool{g.t.size == 4, b}]
-	g.ins("VMOVDQU", fmt.Sprintf("%d(SI)", off), "Y11")
+	if g.t.wide {
+		g.ins("VMOVDQU64", fmt.Sprintf("%d(SI)", off), g.y(11))
+		return
+	}
+	g.ins("VMOVDQU", fmt.Sprintf("%d(SI)", off), g.y(11))
 }
 
 func (g *gen) gather1(ptr string, dst string) {
-	g.ins("VPCMPEQD", "Y10", "Y10", "Y10")
-	if g.t.size == 8 {
-		g.ins("VGATHERQPD", "Y10", fmt.Sprintf("(%s)(Y11*1)", ptr), "Y0")
-	} else {
-		g.ins("VGATHERDPS", "Y10", fmt.Sprintf("(%s)(Y11*1)", ptr), "Y0")
+	if g.t.wide {
+		g.ins("KXNORB", "K1", "K1", "K1")
+		g.ins("VGATHERQPD", fmt.Sprintf("(%s)(Z11*1)", ptr), "K1", "Z0")
+		g.ins("VMOVAPD", "Z0", dst)
+		return
 	}
-	g.ins(g.op("VMOVA"), "Y0", dst)
+	g.ins("VPCMPEQD", g.y(10), g.y(10), g.y(10))
+	if g.t.size == 8 {
+		g.ins("VGATHERQPD", g.y(10), fmt.Sprintf("(%s)(Y11*1)", ptr), g.y(0))
+	} else {
+		g.ins("VGATHERDPS", g.y(10), fmt.Sprintf("(%s)(Y11*1)", ptr), g.y(0))
+	}
+	g.ins(g.op("VMOVA"), g.y(0), dst)
 }
 
 // compactOK reports whether a lane group's n*n elements hold a vector
@@ -190,42 +227,77 @@ func (g *gen) elem(e int, trans bool) (int, int) {
 // in Yr) and returns the registers holding its columns, in order. The
 // float32 one uses every register (consts restores Y12-Y15).
 func (g *gen) transpose() []string {
+	if g.t.wide {
+		// 8x8 float64: pairs (unpack), then 128-bit lanes twice
+		// (VSHUFF64X2 0x88 takes lanes 0 and 2 of each source, 0xdd lanes
+		// 1 and 3), in Z16-Z31.
+		for k := 0; k < 4; k++ {
+			g.ins("VUNPCKLPD", g.y(2*k+1), g.y(2*k), g.y(16+2*k))
+			g.ins("VUNPCKHPD", g.y(2*k+1), g.y(2*k), g.y(17+2*k))
+		}
+		// Z24-Z27: columns {0,4}, {2,6}, {1,5}, {3,7} of rows 0-3; Z28-Z31
+		// the same of rows 4-7.
+		for h := 0; h < 2; h++ {
+			u := 24 + 4*h
+			lo, hi := 16+4*h, 16+4*h+2 // the unpacked rows (4h, 4h+1) and (4h+2, 4h+3)
+			g.ins("VSHUFF64X2", "$0x88", g.y(hi), g.y(lo), g.y(u))
+			g.ins("VSHUFF64X2", "$0xdd", g.y(hi), g.y(lo), g.y(u+1))
+			g.ins("VSHUFF64X2", "$0x88", g.y(hi+1), g.y(lo+1), g.y(u+2))
+			g.ins("VSHUFF64X2", "$0xdd", g.y(hi+1), g.y(lo+1), g.y(u+3))
+		}
+		cols := []int{0, 4, 2, 6, 1, 5, 3, 7}
+		for q := 0; q < 4; q++ {
+			g.ins("VSHUFF64X2", "$0x88", g.y(28+q), g.y(24+q), g.y(cols[2*q]))
+			g.ins("VSHUFF64X2", "$0xdd", g.y(28+q), g.y(24+q), g.y(cols[2*q+1]))
+		}
+		return []string{"Z0", "Z1", "Z2", "Z3", "Z4", "Z5", "Z6", "Z7"}
+	}
 	if g.t.size == 8 {
-		g.ins("VUNPCKLPD", "Y1", "Y0", "Y4")
-		g.ins("VUNPCKHPD", "Y1", "Y0", "Y5")
-		g.ins("VUNPCKLPD", "Y3", "Y2", "Y6")
-		g.ins("VUNPCKHPD", "Y3", "Y2", "Y7")
-		g.ins("VPERM2F128", "$0x20", "Y6", "Y4", "Y0")
-		g.ins("VPERM2F128", "$0x20", "Y7", "Y5", "Y1")
-		g.ins("VPERM2F128", "$0x31", "Y6", "Y4", "Y2")
-		g.ins("VPERM2F128", "$0x31", "Y7", "Y5", "Y3")
-		return []string{"Y0", "Y1", "Y2", "Y3"}
+		g.ins("VUNPCKLPD", g.y(1), g.y(0), g.y(4))
+		g.ins("VUNPCKHPD", g.y(1), g.y(0), g.y(5))
+		g.ins("VUNPCKLPD", g.y(3), g.y(2), g.y(6))
+		g.ins("VUNPCKHPD", g.y(3), g.y(2), g.y(7))
+		g.ins("VPERM2F128", "$0x20", g.y(6), g.y(4), g.y(0))
+		g.ins("VPERM2F128", "$0x20", g.y(7), g.y(5), g.y(1))
+		g.ins("VPERM2F128", "$0x31", g.y(6), g.y(4), g.y(2))
+		g.ins("VPERM2F128", "$0x31", g.y(7), g.y(5), g.y(3))
+		return []string{g.y(0), g.y(1), g.y(2), g.y(3)}
 	}
 	for k := 0; k < 4; k++ {
-		g.ins("VUNPCKLPS", y(2*k+1), y(2*k), y(8+2*k))
-		g.ins("VUNPCKHPS", y(2*k+1), y(2*k), y(9+2*k))
+		g.ins("VUNPCKLPS", g.y(2*k+1), g.y(2*k), g.y(8+2*k))
+		g.ins("VUNPCKHPS", g.y(2*k+1), g.y(2*k), g.y(9+2*k))
 	}
 	for h := 0; h < 2; h++ { // rows 0-3, then 4-7
 		t := 8 + 4*h
-		g.ins("VSHUFPS", "$0x44", y(t+2), y(t), y(4*h))
-		g.ins("VSHUFPS", "$0xEE", y(t+2), y(t), y(4*h+1))
-		g.ins("VSHUFPS", "$0x44", y(t+3), y(t+1), y(4*h+2))
-		g.ins("VSHUFPS", "$0xEE", y(t+3), y(t+1), y(4*h+3))
+		g.ins("VSHUFPS", "$0x44", g.y(t+2), g.y(t), g.y(4*h))
+		g.ins("VSHUFPS", "$0xEE", g.y(t+2), g.y(t), g.y(4*h+1))
+		g.ins("VSHUFPS", "$0x44", g.y(t+3), g.y(t+1), g.y(4*h+2))
+		g.ins("VSHUFPS", "$0xEE", g.y(t+3), g.y(t+1), g.y(4*h+3))
 	}
 	for k := 0; k < 4; k++ {
-		g.ins("VPERM2F128", "$0x20", y(4+k), y(k), y(8+k))
-		g.ins("VPERM2F128", "$0x31", y(4+k), y(k), y(12+k))
+		g.ins("VPERM2F128", "$0x20", g.y(4+k), g.y(k), g.y(8+k))
+		g.ins("VPERM2F128", "$0x31", g.y(4+k), g.y(k), g.y(12+k))
 	}
-	return []string{"Y8", "Y9", "Y10", "Y11", "Y12", "Y13", "Y14", "Y15"}
+	return []string{g.y(8), g.y(9), g.y(10), g.y(11), g.y(12), g.y(13), g.y(14), g.y(15)}
 }
 
 // compactLoad reads a compact lane group (AX its first element) with
 // whole-vector loads, transposed in registers into the A area.
 func (g *gen) compactLoad(trans bool) {
 	nn := g.n * g.n
+	if g.t.wide {
+		// Prefetch the lane group two calls on (p.pf bytes ahead): the
+		// loads below were a tenth of dzsolve8's samples, waiting for
+		// memory.
+		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offPF), "R13")
+		g.ins("ADDQ", "AX", "R13")
+		for off := 0; off < g.t.lanes*nn*g.t.size; off += 64 {
+			g.ins("PREFETCHT0", fmt.Sprintf("%d(R13)", off))
+		}
+	}
 	for _, e0 := range g.blocks() {
 		for l := 0; l < g.t.lanes; l++ {
-			g.ins(g.op("VMOVU"), fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size), y(l))
+			g.ins(g.op("VMOVU"), fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size), g.y(l))
 		}
 		for q, r := range g.transpose() {
 			i, j := g.elem(e0+q, trans)
@@ -239,7 +311,8 @@ func (g *gen) compactLoad(trans bool) {
 
 // compactStore writes the scratch elements off(i, j) where keep(i, j) to
 // a compact lane group (AX), transposed back in registers; runs of
-// elements not all kept are written element by element.
+// elements not all kept are written element by element (AVX2) or with
+// masked stores (AVX-512).
 func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j int) bool) {
 	nn, L := g.n*g.n, g.t.lanes
 	for _, e0 := range g.blocks() {
@@ -254,10 +327,26 @@ func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j in
 		case kept == L:
 			for q := 0; q < L; q++ {
 				i, j := g.elem(e0+q, trans)
-				g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), y(q))
+				g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), g.y(q))
 			}
 			for l, r := range g.transpose() {
 				g.ins(g.op("VMOVU"), r, fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size))
+			}
+		case g.t.wide:
+			// The whole block transposed, stored with an opmask of the
+			// kept elements.
+			mask := 0
+			for q := 0; q < L; q++ {
+				i, j := g.elem(e0+q, trans)
+				g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), g.y(q))
+				if keep(i, j) {
+					mask |= 1 << q
+				}
+			}
+			g.ins("MOVL", fmt.Sprintf("$%d", mask), "R11")
+			g.ins("KMOVB", "R11", "K2")
+			for l, r := range g.transpose() {
+				g.ins(g.op("VMOVU"), r, "K2", fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size))
 			}
 		default:
 			for l := 0; l < L; l++ {
@@ -307,8 +396,8 @@ func (g *gen) loadA(lower bool) {
 		keep = func(i, j int) bool { return i >= j }
 	}
 	g.byMode(false, keep, g.compactLoad, func(i, j int, addr string) {
-		g.ins(g.op("VMOVU"), addr, "Y0")
-		g.ins(g.op("VMOVA"), "Y0", g.a(i, j))
+		g.ins(g.op("VMOVU"), addr, g.y(0))
+		g.ins(g.op("VMOVA"), g.y(0), g.a(i, j))
 	}, func() { g.gatherA(lower) })
 }
 
@@ -317,8 +406,8 @@ func (g *gen) loadA(lower bool) {
 // and the mode allows, else lane by lane.
 func (g *gen) storeA(off func(i, j int) int, keep func(i, j int) bool) {
 	g.byMode(true, keep, func(trans bool) { g.compactStore(trans, off, keep) }, func(i, j int, addr string) {
-		g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), "Y0")
-		g.ins(g.op("VMOVU"), "Y0", addr)
+		g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), g.y(0))
+		g.ins(g.op("VMOVU"), g.y(0), addr)
 	}, func() { g.storeLanes(offA, offARS, offACS, offAIX, g.n, false, off, keep) })
 }
 
@@ -374,14 +463,14 @@ func (g *gen) storeB() {
 	fmt.Fprintf(&g.b, "%s:\n", loop)
 	g.ins("MOVQ", "AX", "R8")
 	for i := 0; i < g.n; i++ {
-		g.ins(g.op("VMOVA"), fmt.Sprintf("%d(R10)", 32*i), "Y0")
-		g.ins(g.op("VMOVU"), "Y0", "(R8)")
+		g.ins(g.op("VMOVA"), fmt.Sprintf("%d(R10)", g.vb()*i), g.y(0))
+		g.ins(g.op("VMOVU"), g.y(0), "(R8)")
 		if i < g.n-1 {
 			g.ins("ADDQ", "CX", "R8")
 		}
 	}
 	g.ins("ADDQ", fmt.Sprintf("%d(SI)", offBCS), "AX")
-	g.ins("ADDQ", fmt.Sprintf("$%d", 32*g.n), "R10")
+	g.ins("ADDQ", fmt.Sprintf("$%d", g.vb()*g.n), "R10")
 	g.ins("DECQ", "R9")
 	g.ins("JNZ", loop)
 	g.ins("JMP", done)
@@ -433,12 +522,62 @@ func (g *gen) gatherA(lower bool) {
 }
 
 // finite adds reg*0 to the finiteness accumulator.
-func (g *gen) finite(reg string) { g.ins(g.op("VFMADD231"), "Y15", reg, "Y12") }
+func (g *gen) finite(reg string) { g.ins(g.op("VFMADD231"), g.y(15), reg, g.y(12)) }
 
 // okIf ands (x > 0) into the ok mask (false for NaN).
 func (g *gen) okPositive(reg string) {
-	g.ins(g.op("VCMP"), "$0x1e", "Y15", reg, "Y9")
-	g.ins(g.op("VAND"), "Y9", "Y13", "Y13")
+	g.okIf("$0x1e", g.y(15), reg, g.y(9))
+}
+
+// okIf ands the comparison pred of reg with src (VCMP's order) into the
+// ok mask, through register tmp; AVX-512 compares into K1 instead and
+// zeroes the lanes that fail.
+func (g *gen) okIf(pred, src, reg, tmp string) {
+	if g.t.wide {
+		g.ins("VCMPPD", pred, src, reg, "K1")
+		g.ins("KNOTB", "K1", "K1")
+		g.ins("VMOVAPD", "Z15", "K1", "Z13")
+		return
+	}
+	g.ins(g.op("VCMP"), pred, src, reg, tmp)
+	g.ins(g.op("VAND"), tmp, g.y(13), g.y(13))
+}
+
+// mask names the mask selecting row i in a row swap: register i-k-1
+// (AVX2), opmask K(i-k) (AVX-512).
+func (g *gen) mask(i, k int) string {
+	if g.t.wide {
+		return fmt.Sprintf("K%d", i-k)
+	}
+	return g.y(i - k - 1)
+}
+
+// swapRows sets the masks of swapping row k with each lane's pivot row
+// (the float row index in Y9, a vector per row below k).
+func (g *gen) swapMasks(k int) {
+	for i := k + 1; i < g.n; i++ {
+		g.ins(g.op("VCMP"), "$0", g.c(cIdx+32*i), g.y(9), g.mask(i, k))
+	}
+}
+
+// swap exchanges the vector at rk (row k) with the one at row(i) in the
+// lanes whose mask(i, k) is set, for every row i below k.
+func (g *gen) swap(k int, rk string, row func(i int) string) {
+	g.ins(g.op("VMOVA"), rk, g.y(7))
+	g.ins(g.op("VMOVA"), g.y(7), g.y(8))
+	for i := k + 1; i < g.n; i++ {
+		m := g.mask(i, k)
+		g.ins(g.op("VMOVA"), row(i), g.y(9))
+		if g.t.wide {
+			g.ins("VMOVAPD", g.y(9), m, g.y(8))
+			g.ins("VMOVAPD", g.y(7), m, g.y(9))
+		} else {
+			g.ins(g.op("VBLENDV"), m, g.y(9), g.y(8), g.y(8))
+			g.ins(g.op("VBLENDV"), m, g.y(7), g.y(9), g.y(9))
+		}
+		g.ins(g.op("VMOVA"), g.y(9), row(i))
+	}
+	g.ins(g.op("VMOVA"), g.y(8), rk)
 }
 
 // cholesky factors the A area's lower triangle in place (left-looking, as
@@ -447,27 +586,27 @@ func (g *gen) okPositive(reg string) {
 func (g *gen) cholesky() {
 	n := g.n
 	for j := 0; j < n; j++ {
-		g.ins(g.op("VMOVA"), g.a(j, j), "Y8")
+		g.ins(g.op("VMOVA"), g.a(j, j), g.y(8))
 		for k := 0; k < j; k++ {
-			g.ins(g.op("VMOVA"), g.a(j, k), y(k))
-			g.ins(g.op("VFNMADD231"), y(k), y(k), "Y8")
+			g.ins(g.op("VMOVA"), g.a(j, k), g.y(k))
+			g.ins(g.op("VFNMADD231"), g.y(k), g.y(k), g.y(8))
 		}
-		g.okPositive("Y8")
-		g.ins(g.op("VSQRT"), "Y8", "Y8")
-		g.ins(g.op("VMOVA"), "Y8", g.a(j, j))
-		g.finite("Y8")
+		g.okPositive(g.y(8))
+		g.ins(g.op("VSQRT"), g.y(8), g.y(8))
+		g.ins(g.op("VMOVA"), g.y(8), g.a(j, j))
+		g.finite(g.y(8))
 		if j == n-1 {
 			break
 		}
-		g.ins(g.op("VDIV"), "Y8", "Y14", "Y10")
+		g.ins(g.op("VDIV"), g.y(8), g.y(14), g.y(10))
 		for i := j + 1; i < n; i++ {
-			g.ins(g.op("VMOVA"), g.a(i, j), "Y8")
+			g.ins(g.op("VMOVA"), g.a(i, j), g.y(8))
 			for k := 0; k < j; k++ {
-				g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), "Y8")
+				g.ins(g.op("VFNMADD231"), g.a(i, k), g.y(k), g.y(8))
 			}
-			g.ins(g.op("VMUL"), "Y10", "Y8", "Y8")
-			g.ins(g.op("VMOVA"), "Y8", g.a(i, j))
-			g.finite("Y8")
+			g.ins(g.op("VMUL"), g.y(10), g.y(8), g.y(8))
+			g.ins(g.op("VMOVA"), g.y(8), g.a(i, j))
+			g.finite(g.y(8))
 		}
 	}
 }
@@ -480,56 +619,50 @@ func (g *gen) cholesky() {
 // swapped: enough for the determinant, which reads U's diagonal alone.
 func (g *gen) lu(trailing bool) {
 	n := g.n
-	g.ins(g.op("VMOVU"), g.c(cAbs), "Y10")
+	g.ins(g.op("VMOVU"), g.c(cAbs), g.y(10))
 	for k := 0; k < n; k++ {
 		// Pivot search: Y8 the largest magnitude, Y9 its row.
-		g.ins(g.op("VAND"), g.a(k, k), "Y10", "Y8")
-		g.ins(g.op("VMOVU"), g.c(cIdx+32*k), "Y9")
+		g.ins(g.op("VAND"), g.a(k, k), g.y(10), g.y(8))
+		g.ins(g.op("VMOVU"), g.c(cIdx+32*k), g.y(9))
 		for i := k + 1; i < n; i++ {
-			g.ins(g.op("VAND"), g.a(i, k), "Y10", "Y7")
-			g.ins(g.op("VCMP"), "$0x1e", "Y8", "Y7", "Y6")
-			g.ins(g.op("VBLENDV"), "Y6", "Y7", "Y8", "Y8")
-			g.ins(g.op("VBLENDV"), "Y6", g.c(cIdx+32*i), "Y9", "Y9")
+			g.ins(g.op("VAND"), g.a(i, k), g.y(10), g.y(7))
+			if g.t.wide {
+				g.ins("VCMPPD", "$0x1e", g.y(8), g.y(7), "K1")
+				g.ins("VMOVAPD", g.y(7), "K1", g.y(8))
+				g.ins("VMOVUPD", g.c(cIdx+32*i), "K1", g.y(9))
+				continue
+			}
+			g.ins(g.op("VCMP"), "$0x1e", g.y(8), g.y(7), g.y(6))
+			g.ins(g.op("VBLENDV"), g.y(6), g.y(7), g.y(8), g.y(8))
+			g.ins(g.op("VBLENDV"), g.y(6), g.c(cIdx+32*i), g.y(9), g.y(9))
 		}
-		g.ins(g.op("VCMP"), "$0x1e", "Y15", "Y8", "Y7")
-		g.ins(g.op("VAND"), "Y7", "Y13", "Y13")
-		g.ins(g.op("VMOVA"), "Y9", g.piv(k))
+		g.okIf("$0x1e", g.y(15), g.y(8), g.y(7))
+		g.ins(g.op("VMOVA"), g.y(9), g.piv(k))
 		if k == n-1 {
 			break
 		}
-		// Swap rows k and piv in every lane: mask i-k-1 selects row i.
-		for i := k + 1; i < n; i++ {
-			g.ins(g.op("VCMP"), "$0", g.c(cIdx+32*i), "Y9", y(i-k-1))
-		}
+		// Swap rows k and piv in every lane.
+		g.swapMasks(k)
 		j0 := 0
 		if trailing {
 			j0 = k
 		}
 		for j := j0; j < n; j++ {
-			g.ins(g.op("VMOVA"), g.a(k, j), "Y7")
-			g.ins(g.op("VMOVA"), "Y7", "Y8")
-			for i := k + 1; i < n; i++ {
-				m := y(i - k - 1)
-				g.ins(g.op("VMOVA"), g.a(i, j), "Y9")
-				g.ins(g.op("VBLENDV"), m, "Y9", "Y8", "Y8")
-				g.ins(g.op("VBLENDV"), m, "Y7", "Y9", "Y9")
-				g.ins(g.op("VMOVA"), "Y9", g.a(i, j))
-			}
-			g.ins(g.op("VMOVA"), "Y8", g.a(k, j))
+			g.swap(k, g.a(k, j), func(i int) string { return g.a(i, j) })
 		}
 		// Scale the column below the pivot by its reciprocal.
-		g.ins(g.op("VDIV"), g.a(k, k), "Y14", "Y7")
+		g.ins(g.op("VDIV"), g.a(k, k), g.y(14), g.y(7))
 		for i := k + 1; i < n; i++ {
-			g.ins(g.op("VMUL"), g.a(i, k), "Y7", y(i-k-1))
-			g.ins(g.op("VMOVA"), y(i-k-1), g.a(i, k))
+			g.ins(g.op("VMUL"), g.a(i, k), g.y(7), g.y(i-k-1))
+			g.ins(g.op("VMOVA"), g.y(i-k-1), g.a(i, k))
 		}
 		// Rank-1 update of the trailing matrix.
 		for j := k + 1; j < n; j++ {
-			g.ins(g.op("VMOVA"), g.a(k, j), "Y8")
+			g.ins(g.op("VMOVA"), g.a(k, j), g.y(8))
 			for i := k + 1; i < n; i++ {
-				g.ins(g.op("VMOVA"), g.a(i, j), "Y9")
-				g.ins(g.op("VFNMADD231"), "Y8", y(i-k-1), "Y9")
-				g.ins(g.op("VMOVA"), "Y9", g.a(i, j))
+				g.ins(g.op("VMOVA"), g.a(i, j), g.y(9))
+				g.ins(g.op("VFNMADD231"), g.y(8), g.y(i-k-1), g.y(9))
+				g.ins(g.op("VMOVA"), g.y(9), g.a(i, j))
 			}
 		}
 	}
@@ -540,35 +673,24 @@ func (g *gen) lu(trailing bool) {
 // finite.
 func (g *gen) luSolve(recip bool) {
 	n := g.n
-	x := func(i int) string { return fmt.Sprintf("%d(R10)", 32*i) }
+	x := func(i int) string { return fmt.Sprintf("%d(R10)", g.vb()*i) }
 	for k := 0; k < n-1; k++ {
-		g.ins(g.op("VMOVA"), g.piv(k), "Y9")
-		for i := k + 1; i < n; i++ {
-			g.ins(g.op("VCMP"), "$0", g.c(cIdx+32*i), "Y9", y(i-k-1))
-		}
-		g.ins(g.op("VMOVA"), x(k), "Y7")
-		g.ins(g.op("VMOVA"), "Y7", "Y8")
-		for i := k + 1; i < n; i++ {
-			m := y(i - k - 1)
-			g.ins(g.op("VMOVA"), x(i), "Y9")
-			g.ins(g.op("VBLENDV"), m, "Y9", "Y8", "Y8")
-			g.ins(g.op("VBLENDV"), m, "Y7", "Y9", "Y9")
-			g.ins(g.op("VMOVA"), "Y9", x(i))
-		}
-		g.ins(g.op("VMOVA"), "Y8", x(k))
+		g.ins(g.op("VMOVA"), g.piv(k), g.y(9))
+		g.swapMasks(k)
+		g.swap(k, x(k), x)
 	}
 	for i := 0; i < n; i++ {
-		g.ins(g.op("VMOVA"), x(i), y(i))
+		g.ins(g.op("VMOVA"), x(i), g.y(i))
 	}
 	for k := 0; k < n; k++ {
 		for i := k + 1; i < n; i++ {
-			g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), y(i))
+			g.ins(g.op("VFNMADD231"), g.a(i, k), g.y(k), g.y(i))
 		}
 	}
 	g.backU(recip)
 	for i := 0; i < n; i++ {
-		g.finite(y(i))
-		g.ins(g.op("VMOVA"), y(i), x(i))
+		g.finite(g.y(i))
+		g.ins(g.op("VMOVA"), g.y(i), x(i))
 	}
 }
 
@@ -577,8 +699,8 @@ func (g *gen) luSolve(recip bool) {
 // of n*n; LAPACK's trtri also inverts by the diagonal's reciprocals).
 func (g *gen) recips() {
 	for k := 0; k < g.n; k++ {
-		g.ins(g.op("VDIV"), g.a(k, k), "Y14", "Y0")
-		g.ins(g.op("VMOVA"), "Y0", fmt.Sprintf("%d(DI)", g.doff()+32*k))
+		g.ins(g.op("VDIV"), g.a(k, k), g.y(14), g.y(0))
+		g.ins(g.op("VMOVA"), g.y(0), fmt.Sprintf("%d(DI)", g.doff()+g.vb()*k))
 	}
 }
 
@@ -588,12 +710,12 @@ func (g *gen) recips() {
 func (g *gen) backU(recip bool) {
 	for k := g.n - 1; k >= 0; k-- {
 		if recip {
-			g.ins(g.op("VMUL"), fmt.Sprintf("%d(DI)", g.doff()+32*k), y(k), y(k))
+			g.ins(g.op("VMUL"), fmt.Sprintf("%d(DI)", g.doff()+g.vb()*k), g.y(k), g.y(k))
 		} else {
-			g.ins(g.op("VDIV"), g.a(k, k), y(k), y(k))
+			g.ins(g.op("VDIV"), g.a(k, k), g.y(k), g.y(k))
 		}
 		for i := 0; i < k; i++ {
-			g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), y(i))
+			g.ins(g.op("VFNMADD231"), g.a(i, k), g.y(k), g.y(i))
 		}
 	}
 }
@@ -602,25 +724,25 @@ func (g *gen) backU(recip bool) {
 // triangle (potrs: two triangular solves dividing by the diagonal).
 func (g *gen) cholSolve() {
 	n := g.n
-	x := func(i int) string { return fmt.Sprintf("%d(R10)", 32*i) }
+	x := func(i int) string { return fmt.Sprintf("%d(R10)", g.vb()*i) }
 	for i := 0; i < n; i++ {
-		g.ins(g.op("VMOVA"), x(i), y(i))
+		g.ins(g.op("VMOVA"), x(i), g.y(i))
 	}
 	for k := 0; k < n; k++ {
-		g.ins(g.op("VDIV"), g.a(k, k), y(k), y(k))
+		g.ins(g.op("VDIV"), g.a(k, k), g.y(k), g.y(k))
 		for i := k + 1; i < n; i++ {
-			g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), y(i))
+			g.ins(g.op("VFNMADD231"), g.a(i, k), g.y(k), g.y(i))
 		}
 	}
 	for k := n - 1; k >= 0; k-- {
-		g.ins(g.op("VDIV"), g.a(k, k), y(k), y(k))
+		g.ins(g.op("VDIV"), g.a(k, k), g.y(k), g.y(k))
 		for i := 0; i < k; i++ {
-			g.ins(g.op("VFNMADD231"), g.a(k, i), y(k), y(i))
+			g.ins(g.op("VFNMADD231"), g.a(k, i), g.y(k), g.y(i))
 		}
 	}
 	for i := 0; i < n; i++ {
-		g.finite(y(i))
-		g.ins(g.op("VMOVA"), y(i), x(i))
+		g.finite(g.y(i))
+		g.ins(g.op("VMOVA"), g.y(i), x(i))
 	}
 }
 
@@ -628,9 +750,9 @@ func (g *gen) cholSolve() {
 // positive and finite (lapack.Potrs's rule).
 func (g *gen) checkDiag() {
 	for k := 0; k < g.n; k++ {
-		g.ins(g.op("VMOVA"), g.a(k, k), "Y8")
-		g.okPositive("Y8")
-		g.finite("Y8")
+		g.ins(g.op("VMOVA"), g.a(k, k), g.y(8))
+		g.okPositive(g.y(8))
+		g.finite(g.y(8))
 	}
 }
 
@@ -638,8 +760,8 @@ func (g *gen) checkDiag() {
 // set): four vectors of lanes, ||A||_1, ||A||_inf, ||A^-1||_1 and
 // ||A^-1||_inf, A the matrix as read (before it is factored).
 const (
-	condA   = 0
-	condInv = 64
+	condA   = 0 // vectors from p.cond
+	condInv = 2
 )
 
 // ifCond runs body when p.cond is set (AX then holds it).
@@ -658,32 +780,32 @@ func (g *gen) ifCond(body func()) {
 // Y0-Y11.
 func (g *gen) norms(el func(i, j int) string, dst int) {
 	n := g.n
-	g.ins(g.op("VMOVU"), g.c(cAbs), "Y10")
+	g.ins(g.op("VMOVU"), g.c(cAbs), g.y(10))
 	for j := 0; j < n; j++ {
 		for i := 0; i < n; i++ {
-			g.ins(g.op("VAND"), el(i, j), "Y10", "Y11")
+			g.ins(g.op("VAND"), el(i, j), g.y(10), g.y(11))
 			if i == 0 {
-				g.ins(g.op("VMOVA"), "Y11", "Y8")
+				g.ins(g.op("VMOVA"), g.y(11), g.y(8))
 			} else {
-				g.ins(g.op("VADD"), "Y11", "Y8", "Y8")
+				g.ins(g.op("VADD"), g.y(11), g.y(8), g.y(8))
 			}
 			if j == 0 {
-				g.ins(g.op("VMOVA"), "Y11", y(i))
+				g.ins(g.op("VMOVA"), g.y(11), g.y(i))
 			} else {
-				g.ins(g.op("VADD"), "Y11", y(i), y(i))
+				g.ins(g.op("VADD"), g.y(11), g.y(i), g.y(i))
 			}
 		}
 		if j == 0 {
-			g.ins(g.op("VMOVA"), "Y8", "Y9")
+			g.ins(g.op("VMOVA"), g.y(8), g.y(9))
 		} else {
-			g.ins(g.op("VMAX"), "Y8", "Y9", "Y9")
+			g.ins(g.op("VMAX"), g.y(8), g.y(9), g.y(9))
 		}
 	}
 	for i := 1; i < n; i++ {
-		g.ins(g.op("VMAX"), y(i), "Y0", "Y0")
+		g.ins(g.op("VMAX"), g.y(i), g.y(0), g.y(0))
 	}
-	g.ins(g.op("VMOVU"), "Y9", fmt.Sprintf("%d(AX)", dst))
-	g.ins(g.op("VMOVU"), "Y0", fmt.Sprintf("%d(AX)", dst+32))
+	g.ins(g.op("VMOVU"), g.y(9), fmt.Sprintf("%d(AX)", dst*g.vb()))
+	g.ins(g.op("VMOVU"), g.y(0), fmt.Sprintf("%d(AX)", (dst+1)*g.vb()))
 }
 
 // invNorms writes the norms of A^-1 (condInv) from the LU factors in the
@@ -692,55 +814,94 @@ func (g *gen) norms(el func(i, j int) string, dst int) {
 // magnitudes summed into the column's sum and the row sums (scratch R).
 func (g *gen) invNorms() {
 	n := g.n
-	r := func(i int) string { return fmt.Sprintf("%d(DI)", g.roff()+32*i) }
+	r := func(i int) string { return fmt.Sprintf("%d(DI)", g.roff()+g.vb()*i) }
 	g.recips()
 	for c := 0; c < n; c++ {
 		for i := 0; i < n; i++ {
-			src := "Y15"
+			src := g.y(15)
 			if i == c {
-				src = "Y14"
+				src = g.y(14)
 			}
-			g.ins(g.op("VMOVA"), src, y(i))
+			g.ins(g.op("VMOVA"), src, g.y(i))
 		}
 		for k := c; k < n; k++ {
 			for i := k + 1; i < n; i++ {
-				g.ins(g.op("VFNMADD231"), g.a(i, k), y(k), y(i))
+				g.ins(g.op("VFNMADD231"), g.a(i, k), g.y(k), g.y(i))
 			}
 		}
 		g.backU(true)
-		g.ins(g.op("VMOVU"), g.c(cAbs), "Y10")
+		g.ins(g.op("VMOVU"), g.c(cAbs), g.y(10))
 		for i := 0; i < n; i++ {
-			g.ins(g.op("VAND"), y(i), "Y10", y(i))
+			g.ins(g.op("VAND"), g.y(i), g.y(10), g.y(i))
 			if i == 0 {
-				g.ins(g.op("VMOVA"), y(i), "Y8")
+				g.ins(g.op("VMOVA"), g.y(i), g.y(8))
 			} else {
-				g.ins(g.op("VADD"), y(i), "Y8", "Y8")
+				g.ins(g.op("VADD"), g.y(i), g.y(8), g.y(8))
 			}
 			if c > 0 {
-				g.ins(g.op("VADD"), r(i), y(i), y(i))
+				g.ins(g.op("VADD"), r(i), g.y(i), g.y(i))
 			}
-			g.ins(g.op("VMOVA"), y(i), r(i))
+			g.ins(g.op("VMOVA"), g.y(i), r(i))
 		}
 		if c == 0 {
-			g.ins(g.op("VMOVA"), "Y8", "Y9")
+			g.ins(g.op("VMOVA"), g.y(8), g.y(9))
 		} else {
-			g.ins(g.op("VMAX"), "Y8", "Y9", "Y9")
+			g.ins(g.op("VMAX"), g.y(8), g.y(9), g.y(9))
 		}
 	}
-	g.ins(g.op("VMOVA"), r(0), "Y0")
+	g.ins(g.op("VMOVA"), r(0), g.y(0))
 	for i := 1; i < n; i++ {
-		g.ins(g.op("VMAX"), r(i), "Y0", "Y0")
+		g.ins(g.op("VMAX"), r(i), g.y(0), g.y(0))
 	}
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offCond), "AX")
-	g.ins(g.op("VMOVU"), "Y9", fmt.Sprintf("%d(AX)", condInv))
-	g.ins(g.op("VMOVU"), "Y0", fmt.Sprintf("%d(AX)", condInv+32))
+	g.ins(g.op("VMOVU"), g.y(9), fmt.Sprintf("%d(AX)", condInv*g.vb()))
+	g.ins(g.op("VMOVU"), g.y(0), fmt.Sprintf("%d(AX)", (condInv+1)*g.vb()))
+}
+
+// candidates adds to the result (not to R13), for a float64 kernel with
+// p.cond set, bit 8+l for each lane l whose 1 / (||A|| ||A^-1||), in the
+// norms p.inf selects, is below p.thresh or NaN: the conditioning
+// check's candidates, computed as the Go side computes them (float64),
+// so that it looks at those lanes alone.
+func (g *gen) candidates() {
+	if g.t.size != 8 {
+		return
+	}
+	g.ifCond(func() {
+		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offInf), "R8")
+		g.ins("SHLQ", fmt.Sprintf("$%d", map[int]int{32: 5, 64: 6}[g.vb()]), "R8")
+		g.ins("ADDQ", "R8", "AX")
+		g.ins("VMOVUPD", fmt.Sprintf("%d(AX)", condA*g.vb()), g.y(0))
+		g.ins("VMULPD", fmt.Sprintf("%d(AX)", condInv*g.vb()), g.y(0), g.y(0))
+		g.ins("VDIVPD", g.y(0), g.y(14), g.y(0))
+		g.ins("VBROADCASTSD", fmt.Sprintf("%d(SI)", offThr), g.y(1))
+		if g.t.wide {
+			g.ins("VCMPPD", "$0x1d", g.y(1), g.y(0), "K1")
+			g.ins("KMOVB", "K1", "R12")
+		} else {
+			g.ins("VCMPPD", "$0x1d", g.y(1), g.y(0), g.y(0))
+			g.ins("VMOVMSKPD", g.y(0), "R12")
+		}
+		g.ins("NOTQ", "R12")
+		g.ins("ANDQ", fmt.Sprintf("$%d", 1<<g.t.lanes-1), "R12")
+		g.ins("SHLQ", "$8", "R12")
+		g.ins("ORQ", "R13", "R12")
+		g.ins("MOVQ", "R12", "flags+8(FP)")
+	})
 }
 
 // flags leaves the flagged lanes' bits in R13 and returns it.
 func (g *gen) flags() {
-	g.ins(g.op("VCMP"), "$3", "Y12", "Y12", "Y0")
-	g.ins(g.op("VMOVMSK"), "Y13", "R12")
-	g.ins(g.op("VMOVMSK"), "Y0", "R13")
+	if g.t.wide {
+		g.ins("VCMPPD", "$3", "Z12", "Z12", "K1")
+		g.ins("VPTESTMQ", "Z13", "Z13", "K2")
+		g.ins("KMOVB", "K2", "R12")
+		g.ins("KMOVB", "K1", "R13")
+	} else {
+		g.ins(g.op("VCMP"), "$3", g.y(12), g.y(12), g.y(0))
+		g.ins(g.op("VMOVMSK"), g.y(13), "R12")
+		g.ins(g.op("VMOVMSK"), g.y(0), "R13")
+	}
 	g.ins("NOTQ", "R12")
 	g.ins("ANDQ", fmt.Sprintf("$%d", 1<<g.t.lanes-1), "R12")
 	g.ins("ORQ", "R12", "R13")
@@ -781,14 +942,14 @@ func (g *gen) storeLanes(ptrOff, rsOff, csOff, ixOff int, rows int, colsReg bool
 			fmt.Fprintf(&g.b, "%s:\n", loop)
 			g.ins("MOVQ", "AX", "R8")
 			for i := 0; i < rows; i++ {
-				g.ins(g.mov(), fmt.Sprintf("%d(R10)", 32*i), "R11")
+				g.ins(g.mov(), fmt.Sprintf("%d(R10)", g.vb()*i), "R11")
 				g.ins(g.mov(), "R11", "(R8)")
 				if i < rows-1 {
 					g.ins("ADDQ", "CX", "R8")
 				}
 			}
 			g.ins("ADDQ", "DX", "AX")
-			g.ins("ADDQ", fmt.Sprintf("$%d", 32*g.n), "R10")
+			g.ins("ADDQ", fmt.Sprintf("$%d", g.vb()*g.n), "R10")
 			g.ins("DECQ", "R9")
 			g.ins("JNZ", loop)
 		} else {
@@ -824,7 +985,7 @@ func (g *gen) rhsLoop(body func()) {
 	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), "$0")
 	g.ins("JNE", seq)
 	for i := 0; i < n; i++ {
-		g.gather1("R8", fmt.Sprintf("%d(R10)", 32*i))
+		g.gather1("R8", fmt.Sprintf("%d(R10)", g.vb()*i))
 		if i < n-1 {
 			g.ins("ADDQ", "CX", "R8")
 		}
@@ -832,8 +993,8 @@ func (g *gen) rhsLoop(body func()) {
 	g.ins("JMP", loaded)
 	fmt.Fprintf(&g.b, "%s:\n", seq)
 	for i := 0; i < n; i++ {
-		g.ins(g.op("VMOVU"), "(R8)", "Y0")
-		g.ins(g.op("VMOVA"), "Y0", fmt.Sprintf("%d(R10)", 32*i))
+		g.ins(g.op("VMOVU"), "(R8)", g.y(0))
+		g.ins(g.op("VMOVA"), g.y(0), fmt.Sprintf("%d(R10)", g.vb()*i))
 		if i < n-1 {
 			g.ins("ADDQ", "CX", "R8")
 		}
@@ -841,7 +1002,7 @@ func (g *gen) rhsLoop(body func()) {
 	fmt.Fprintf(&g.b, "%s:\n", loaded)
 	body()
 	g.ins("ADDQ", fmt.Sprintf("%d(SI)", offBCS), "BX")
-	g.ins("ADDQ", fmt.Sprintf("$%d", 32*n), "R10")
+	g.ins("ADDQ", fmt.Sprintf("$%d", g.vb()*n), "R10")
 	g.ins("DECQ", "R9")
 	g.ins("JNZ", loop)
 }
@@ -873,6 +1034,7 @@ func (g *gen) solve() {
 	g.rhsLoop(func() { g.luSolve(false) })
 	g.ifCond(g.invNorms)
 	g.flags()
+	g.candidates()
 	g.storeA(g.aoff, all)
 	g.storeB()
 	g.epilogue()
@@ -886,19 +1048,22 @@ func (g *gen) inv() {
 	g.lu(false)
 	g.recips()
 	for c := 0; c < n; c++ {
-		g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()+c*n*32), "R10")
+		g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()+c*n*g.vb()), "R10")
 		for i := 0; i < n; i++ {
-			src := "Y15"
+			src := g.y(15)
 			if i == c {
-				src = "Y14"
+				src = g.y(14)
 			}
-			g.ins(g.op("VMOVA"), src, fmt.Sprintf("%d(R10)", 32*i))
+			g.ins(g.op("VMOVA"), src, fmt.Sprintf("%d(R10)", g.vb()*i))
 		}
 		g.luSolve(true)
 	}
-	g.ifCond(func() { g.norms(func(i, j int) string { return fmt.Sprintf("%d(DI)", g.xoff()+(i+j*n)*32) }, condInv) })
+	g.ifCond(func() {
+		g.norms(func(i, j int) string { return fmt.Sprintf("%d(DI)", g.xoff()+(i+j*n)*g.vb()) }, condInv)
+	})
 	g.flags()
-	g.storeA(func(i, j int) int { return g.xoff() + (i+j*n)*32 }, all)
+	g.candidates()
+	g.storeA(func(i, j int) int { return g.xoff() + (i+j*n)*g.vb() }, all)
 	g.epilogue()
 }
 
@@ -910,23 +1075,26 @@ func (g *gen) det() {
 	g.prologue("det")
 	g.loadA(false)
 	g.lu(true)
-	g.ins(g.op("VMOVA"), "Y14", "Y0")
+	g.ins(g.op("VMOVA"), g.y(14), g.y(0))
 	for k := 0; k < g.n; k++ {
-		g.ins(g.op("VMUL"), g.a(k, k), "Y0", "Y0")
-		g.ins(g.op("VAND"), g.c(cAbs), "Y0", "Y1")
-		g.ins(g.op("VCMP"), "$0x1d", g.c(cTiny), "Y1", "Y2")
-		g.ins(g.op("VAND"), "Y2", "Y13", "Y13")
-		g.ins(g.op("VCMP"), "$0x12", g.c(cHuge), "Y1", "Y2")
-		g.ins(g.op("VAND"), "Y2", "Y13", "Y13")
+		g.ins(g.op("VMUL"), g.a(k, k), g.y(0), g.y(0))
+		g.ins(g.op("VAND"), g.c(cAbs), g.y(0), g.y(1))
+		g.okIf("$0x1d", g.c(cTiny), g.y(1), g.y(2))
+		g.okIf("$0x12", g.c(cHuge), g.y(1), g.y(2))
 		if k < g.n-1 {
-			g.ins(g.op("VMOVA"), g.piv(k), "Y3")
-			g.ins(g.op("VCMP"), "$0x0c", g.c(cIdx+32*k), "Y3", "Y2")
-			g.ins(g.op("VAND"), g.c(cSign), "Y2", "Y2")
-			g.ins(g.op("VXOR"), "Y2", "Y0", "Y0")
+			g.ins(g.op("VMOVA"), g.piv(k), g.y(3))
+			if g.t.wide {
+				g.ins("VCMPPD", "$0x0c", g.c(cIdx+32*k), g.y(3), "K1")
+				g.ins("VXORPD", g.c(cSign), g.y(0), "K1", g.y(0))
+				continue
+			}
+			g.ins(g.op("VCMP"), "$0x0c", g.c(cIdx+32*k), g.y(3), g.y(2))
+			g.ins(g.op("VAND"), g.c(cSign), g.y(2), g.y(2))
+			g.ins(g.op("VXOR"), g.y(2), g.y(0), g.y(0))
 		}
 	}
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offDet), "AX")
-	g.ins(g.op("VMOVU"), "Y0", "(AX)")
+	g.ins(g.op("VMOVU"), g.y(0), "(AX)")
 	g.flags()
 	g.epilogue()
 }
@@ -983,7 +1151,7 @@ func main() {
 	for _, t := range types {
 		constants(&s, t)
 		for _, o := range ops {
-			for n := minN; n <= maxN; n++ {
+			for n := t.minN; n <= maxN; n++ {
 				g := &gen{t: t, n: n}
 				o.emit(g)
 				s.Write(g.b.Bytes())
@@ -991,18 +1159,24 @@ func main() {
 			}
 		}
 	}
-	gf.WriteString("// The kernels by type, operation and order.\nvar tinyAsm = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{\n")
-	for _, t := range types {
-		gf.WriteString("\t{\n")
+	table := func(t typ) {
 		for _, o := range ops {
 			gf.WriteString("\t\t{")
-			for n := minN; n <= maxN; n++ {
+			for n := t.minN; n <= maxN; n++ {
 				fmt.Fprintf(&gf, "%d: %s%s%d, ", n, t.p, o.name, n)
 			}
 			gf.WriteString("},\n")
 		}
+	}
+	gf.WriteString("// The AVX2/FMA kernels by type, operation and order.\nvar tinyAsm = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{\n")
+	for _, t := range types[:2] {
+		gf.WriteString("\t{\n")
+		table(t)
 		gf.WriteString("\t},\n")
 	}
+	gf.WriteString("}\n\n")
+	gf.WriteString("// The AVX-512 float64 kernels by operation and order (8 lanes; none of order 2).\nvar tinyAsm512 = [nTinyOps][maxTiny + 1]func(*tinyArgs) int{\n")
+	table(types[2])
 	gf.WriteString("}\n")
 	src, err := format.Source(gf.Bytes())
 	if err != nil {
