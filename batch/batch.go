@@ -27,6 +27,10 @@
 // of workers, each locked to its own OS thread (SetWorkers; default
 // GOMAXPROCS), so that the OS threads batch adds to those calling OpenBLAS
 // stay bounded; a batch that is not split runs on the caller's goroutine.
+// A tiny batch (orders 2 to 8, float32 and float64) runs on lane kernels
+// that call no C; split, its pieces run on up to as many plain
+// goroutines, not locked, which wait 200 us for more work before they
+// park.
 // While small matrices run, the batch holds a one-thread section of
 // cblas's thread policy (see "Threads" in package cblas): every call it
 // makes runs on one OpenBLAS thread, so results do not depend on how the

@@ -167,12 +167,13 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 		mu     sync.Mutex
 		failed = map[int]*lapack.Error{}
 		fatal  error
+		redos  []redo // the matrices to redo on the slow path
 	)
 	// A split batch is cut into pieces of whole lane groups that the
-	// caller and the workers take in turn (next, share): a worker that
-	// wakes late (measured here: 0.1-0.3 ms after the hand-off when its
-	// CPU was idle, as long as half of a 10000-matrix batch of order 8)
-	// takes fewer of them, or none, instead of making the caller wait.
+	// workers take in turn (next, share): a worker that wakes late
+	// (measured here: 0.1-0.3 ms after the hand-off when its CPU was
+	// idle, as long as half of a 10000-matrix batch of order 8) takes
+	// fewer of them, or none, instead of making the others wait.
 	// The kernels compute each matrix alone, so the results do not depend
 	// on the cut.
 	workers := min(chunksFor(total, n*n*n), max(1, total*n*n*n/tinyChunkWork))
@@ -232,25 +233,40 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 				t += cnt
 			}
 		}
-		record := func(t int, err error) {
-			if err == nil {
-				return
-			}
-			mu.Lock()
-			var le *lapack.Error
-			if errors.As(err, &le) {
-				failed[t] = le
-			} else if fatal == nil {
-				fatal = err
-			}
-			mu.Unlock()
-		}
+		mu.Lock()
 		for _, t := range flagged {
-			record(t, slow(t))
+			redos = append(redos, redo{t: t})
 		}
 		if check != nil {
 			for _, c := range check.Ill {
-				record(c.T, tc.exact(c.T, c.ANorm))
+				redos = append(redos, redo{t: c.T, anorm: c.ANorm, ill: true})
+			}
+		}
+		mu.Unlock()
+	})
+	// The matrices the kernels flagged go to slow and exact, which call
+	// LAPACK: on the caller's goroutine, or when there are many of them
+	// on the locked workers (run), never on the tiny workers.
+	record := func(t int, err error) {
+		if err == nil {
+			return
+		}
+		mu.Lock()
+		var le *lapack.Error
+		if errors.As(err, &le) {
+			failed[t] = le
+		} else if fatal == nil {
+			fatal = err
+		}
+		mu.Unlock()
+	}
+	chunks := min(workers, max(1, len(redos)/tinyPiece))
+	run(chunks, func(c int) {
+		for _, r := range redos[c*len(redos)/chunks : (c+1)*len(redos)/chunks] {
+			if r.ill {
+				record(r.t, tc.exact(r.t, r.anorm))
+			} else {
+				record(r.t, slow(r.t))
 			}
 		}
 	})
@@ -261,6 +277,15 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 		return &Error{Op: op, Shape: shape, Failed: failed}
 	}
 	return nil
+}
+
+// redo is a matrix the kernels flagged (slow redoes it) or, ill, found
+// near the conditioning check's threshold (tc.exact decides, with the
+// kernel's norm anorm).
+type redo struct {
+	t     int
+	anorm float64
+	ill   bool
 }
 
 // logDetOf turns a determinant into LogDet's (log |d|, sign).

@@ -286,7 +286,12 @@ func BenchmarkTinySolvePath(b *testing.B) {
 func TestTinyWorkers(t *testing.T) {
 	oneThread(t)
 	rng := rand.New(rand.NewPCG(31, 32))
-	for _, c := range []struct{ n, count int }{{3, 40001}, {8, 3100}} { // split in 2 and 3 (tinyChunkWork)
+	// Split in 2 and 3 (tinyChunkWork); many: a matrix in 5 is flagged,
+	// enough that the slow path is split too (tiny's redos).
+	for _, c := range []struct {
+		n, count int
+		many     bool
+	}{{3, 40001, false}, {8, 3100, false}, {8, 3100, true}} {
 		n, count := c.n, c.count
 		a := make([]float64, n*n*count)
 		for m := range count {
@@ -307,7 +312,14 @@ func TestTinyWorkers(t *testing.T) {
 				}
 			}
 		}
-		for _, m := range []int{0, 7, count / 3, count / 2, count - 9, count - 1} {
+		bad := []int{0, 7, count / 3, count / 2, count - 9, count - 1}
+		if c.many {
+			bad = nil
+			for m := 0; m < count; m += 5 {
+				bad = append(bad, m)
+			}
+		}
+		for _, m := range bad {
 			switch m % 3 {
 			case 0:
 				a[n*n*m+n+1] = math.NaN()

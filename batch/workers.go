@@ -3,16 +3,18 @@ package batch
 import (
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/lapis-go/lapis/internal/threads"
 )
 
-// The workers. When a batch is split, its chunks run on a bounded set of
-// goroutines, each locked to its own OS thread for life, so that the OS
-// threads this package adds to those calling OpenBLAS are bounded by the
-// number of workers ever started (OpenBLAS keeps per-thread buffers and
+// The workers. When a batch is split, its chunks that call OpenBLAS run
+// on a bounded set of goroutines, each locked to its own OS thread for
+// life, so that the OS threads this package adds to those calling
+// OpenBLAS are bounded by the number of workers ever started (OpenBLAS keeps per-thread buffers and
 // can run out of them when many threads call it; ../shared/ANCHORS.md).
-// A batch that runs as one chunk runs on the caller's goroutine.
+// A batch that runs as one chunk runs on the caller's goroutine. The tiny
+// kernels' pieces run on the tiny workers (share, tinyWorker).
 
 type job struct {
 	f     func(chunk int)
@@ -102,20 +104,20 @@ func run(chunks int, f func(chunk int)) {
 	wg.Wait()
 }
 
-// share runs f on up to workers workers at once, for f that takes its
-// work from a shared counter and returns when none is left, and returns
-// when the work is done: when an f has returned and none is running. A
-// worker that wakes after the others have taken all the work (a parked
-// thread can take 0.1-0.3 ms to wake here) does not run f and is not
-// waited for. The caller waits rather than running f itself (see run).
+// share runs f on up to workers tiny workers at once, for f that takes
+// its work from a shared counter and returns when none is left, and
+// returns when the work is done: when an f has returned and none is
+// running. A worker that wakes after the others have taken all the work
+// does not run f and is not waited for. The caller waits rather than
+// running f itself (see run). f must not call C (see tinyWorker).
 func share(workers int, f func()) {
 	if workers <= 1 {
 		f()
 		return
 	}
 	workersMu.Lock()
-	for want := min(workers, workersLocked()); started < want; started++ {
-		go worker()
+	for want := min(workers, workersLocked()); tinyStarted < want; tinyStarted++ {
+		go tinyWorker()
 	}
 	workersMu.Unlock()
 	var (
@@ -124,7 +126,7 @@ func share(workers int, f func()) {
 		closed bool
 	)
 	done := make(chan struct{})
-	enter := func(int) {
+	enter := func() {
 		mu.Lock()
 		if closed {
 			mu.Unlock()
@@ -141,9 +143,48 @@ func share(workers int, f func()) {
 		mu.Unlock()
 	}
 	for range workers {
-		jobs <- job{f: enter}
+		tinyJobs <- enter
 	}
 	<-done
+}
+
+// The tiny workers run the pieces of the tiny kernels (share), which call
+// no C: they are plain goroutines, not locked to OS threads, at most
+// Workers() of them ever started. A locked worker costs a second thread
+// wake-up each time it is handed work (the P that picks it up passes
+// itself to the worker's own thread), tens of microseconds each on this
+// 2-vCPU VM. After a piece a tiny worker waits tinySpin for the next one,
+// yielding its P at every turn (runtime.Gosched), before it parks: a
+// parked worker whose CPU has gone idle starts 0.1-0.3 ms after the
+// hand-off, one still spinning within microseconds (as OpenMP runtimes
+// keep their threads spinning: GOMP_SPINCOUNT, KMP_BLOCKTIME).
+// Measured (README, BenchmarkBatchTinyBusy): with another goroutine busy
+// the spin does not make a batch slower than on one worker.
+var (
+	tinyStarted int
+	tinyJobs    = make(chan func(), 64)
+)
+
+const tinySpin = 200 * time.Microsecond
+
+func tinyWorker() {
+	for {
+		f := nextTiny()
+		f()
+	}
+}
+
+func nextTiny() func() {
+	start := time.Now()
+	for time.Since(start) < tinySpin {
+		select {
+		case f := <-tinyJobs:
+			return f
+		default:
+			runtime.Gosched()
+		}
+	}
+	return <-tinyJobs
 }
 
 func worker() {

@@ -1,0 +1,62 @@
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+
+	"github.com/lapis-go/lapis/batch"
+	"github.com/lapis-go/lapis/views"
+)
+
+// BenchmarkBatchTinyBusy times batch.Inv and batch.Det on 10000 float64
+// matrices of order 8 (compact) while another goroutine of the process
+// runs a pure-Go loop: with two workers a batch must not be slower than
+// with one, however the workers wait for work.
+func BenchmarkBatchTinyBusy(b *testing.B) {
+	const n, count = 8, 10000
+	rng := rand.New(rand.NewPCG(n, 14))
+	spd := spdStack(rng, n, count)
+	a := make([]float64, len(spd))
+	av := must(views.FromColMajor(a, n, n, count)).View()
+	a0v := must(views.FromColMajor(spd, n, n, count)).View()
+	for _, op := range []string{"det", "inv"} {
+		for _, w := range []int{1, 2} {
+			b.Run(fmt.Sprintf("op=%s/n=%d/count=%d/workers=%d", op, n, count, w), func(b *testing.B) {
+				prev := batch.SetWorkers(w)
+				defer batch.SetWorkers(prev)
+				var stop atomic.Bool
+				var spins atomic.Int64
+				done := make(chan struct{})
+				go func() { // the busy goroutine
+					defer close(done)
+					x := 1.0
+					for i := 0; !stop.Load(); i++ {
+						x = x*1.0000001 + 1e-9
+						if i&1023 == 0 {
+							spins.Add(1)
+						}
+					}
+					_ = x
+				}()
+				for b.Loop() {
+					var err error
+					switch op {
+					case "det":
+						_, err = batch.Det(a0v)
+					case "inv":
+						copy(a, spd)
+						err = batch.Inv(av)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				stop.Store(true)
+				<-done
+				b.ReportMetric(float64(spins.Load())*1024/b.Elapsed().Seconds()/1e6, "busy-Mloops/s")
+			})
+		}
+	}
+}
