@@ -13,11 +13,14 @@ import "unsafe"
 const (
 	simdRows  = 64   // strip height (a multiple of 8: NT alignment)
 	simdCols  = 32   // strip width: 4 groups of 8
-	simdWide  = 256  // blocks this wide or wider go in panels
 	simdPanel = 4096 // elements per panel, about: 32 KiB of each operand
 	simdSuper = 1024 // super-block edge: the widest panel
 	simdPF    = 16   // NT kernel: prefetch the source this many rows ahead
 )
+
+// simdWide is the narrowest block that goes in panels; a variable so that
+// BenchmarkTunePanels can time strips against panels.
+var simdWide = 256
 
 // ntMinBytes is the destination size from which the NT kernel is used.
 var ntMinBytes = 4 << 20
