@@ -50,7 +50,8 @@ import (
 // through lapis's BLAS (cblas.Gonum), because LAPACK's ?getrs, ?potrs,
 // ?trtrs, ?pbtrs and ?tbtrs want a column-major B and the row-major B is
 // its transpose; they are row interchanges and triangular solves (?trsm,
-// ?tbsv), which take either order, so they copy nothing:
+// ?trsv for Dgetrs with one right-hand side, ?tbsv), which take either
+// order, so they copy nothing:
 //
 //	Dgetrs, Dpotrs, Dtrtrs, Dpbtrs, Dtbtrs
 //
