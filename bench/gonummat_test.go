@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -119,4 +120,91 @@ func BenchmarkGonumMat(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkGonumMatPaired times the cells where lapis and gonum/netlib run
+// the same LAPACK routine and differ only in their copies (mat.Eigen:
+// Dgeev; mat.LU and Dense.Solve: Dgetrf, Dgecon, Dgetrs) in pairs: each
+// iteration runs the op once under netlib and once under lapis, in
+// alternating order, and the benchmark reports the median over the pairs
+// of lapis's time over netlib's (lapis/netlib) besides each one's median
+// time. A load that slows a whole pass of BenchmarkGonumMat (seconds)
+// slows both halves of a pair alike, so the ratio needs far fewer passes
+// to settle on a shared machine:
+//
+//	go test -run '^$' -bench GonumMatPaired -benchtime 4s ./bench
+func BenchmarkGonumMatPaired(b *testing.B) {
+	threads := cblas.Threads()
+	if err := cblas.SetThreads(1); err != nil {
+		b.Logf("OpenBLAS threads: %v", err)
+	}
+	b.Cleanup(func() {
+		_ = cblas.SetThreads(threads)
+		blas64.Use(gonumblas.Implementation{})
+		lapack64.Use(gonum.Implementation{})
+	})
+	blas64.Use(cblas.Gonum{})
+	impls := [2]gonumlapack.Float64{netlib.Implementation{}, lapack.Gonum{}}
+	for _, n := range []int{100, 500} {
+		rnd := rand.New(rand.NewPCG(12, uint64(n)))
+		a := mat.NewDense(n, n, nil)
+		for i := range n {
+			for j := range n {
+				a.Set(i, j, 2*rnd.Float64()-1)
+			}
+		}
+		rhs := mat.NewDense(n, 1, nil)
+		for i := range n {
+			rhs.Set(i, 0, 2*rnd.Float64()-1)
+		}
+		ops := []struct {
+			name string
+			run  func() bool
+		}{
+			{"eigen", func() bool { var e mat.Eigen; return e.Factorize(a, mat.EigenRight) }},
+			{"lu", func() bool { var lu mat.LU; lu.Factorize(a); return true }},
+			{"solve", func() bool { var x mat.Dense; return x.Solve(a, rhs) == nil }},
+		}
+		for _, op := range ops {
+			b.Run(fmt.Sprintf("op=%s/n=%d", op.name, n), func(b *testing.B) {
+				var (
+					ratios []float64
+					times  [2][]float64
+				)
+				i := 0
+				for b.Loop() {
+					var t [2]float64
+					for k := range 2 {
+						which := (i + k) % 2 // alternate which goes first
+						lapack64.Use(impls[which])
+						t0 := time.Now()
+						if !op.run() {
+							b.Fatalf("%s failed", op.name)
+						}
+						t[which] = float64(time.Since(t0))
+					}
+					ratios = append(ratios, t[1]/t[0])
+					times[0] = append(times[0], t[0])
+					times[1] = append(times[1], t[1])
+					i++
+				}
+				b.ReportMetric(median(ratios), "lapis/netlib")
+				b.ReportMetric(median(times[0]), "netlib-ns")
+				b.ReportMetric(median(times[1]), "lapis-ns")
+				b.ReportMetric(float64(i), "pairs")
+			})
+		}
+	}
+}
+
+// median returns the median of x (reordering x); 0 for none.
+func median(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	slices.Sort(x)
+	if len(x)%2 == 1 {
+		return x[len(x)/2]
+	}
+	return (x[len(x)/2-1] + x[len(x)/2]) / 2
 }

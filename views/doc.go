@@ -84,9 +84,10 @@
 // with github.com/klauspost/cpuid/v2) walked by a 4 x 4 register kernel.
 // For 8-byte elements (float64, complex64) on CPUs with AVX2 the transpose
 // runs in assembly kernels that move 8 x 8 blocks through registers, with
-// non-temporal stores for destinations of 4 MiB and more (transpose_amd64.s;
-// build with -tags purego to use only Go).
-// Copies of more than 64Ki elements per goroutine are split across up to
+// non-temporal stores for destinations of 4 MiB and more and software
+// prefetch of the destination otherwise (transpose_amd64.s; build with
+// -tags purego to use only Go).
+// Copies of more than 256Ki elements per goroutine are split across up to
 // CopyThreads goroutines (GOMAXPROCS unless SetCopyThreads lowers it);
 // smaller ones never start a goroutine. Results do not depend on the split.
 //

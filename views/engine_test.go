@@ -132,14 +132,15 @@ func TestToColMajorNoAllocs(t *testing.T) {
 // TestEngineSIMD runs the 8-byte transpose (assembly where the CPU has
 // AVX2) against the reference, with ordinary and non-temporal stores,
 // misaligned destinations and leading dimensions that are and are not
-// multiples of 8.
+// multiples of 8, in strips (narrow sources) and in panels (sources of
+// simdWide columns or more, across a super-block edge at 1030).
 func TestEngineSIMD(t *testing.T) {
 	old := ntMinBytes
 	defer func() { ntMinBytes = old }()
 	for _, nt := range []int{0, 1 << 62} {
 		ntMinBytes = nt
 		for _, m := range []int{1, 3, 4, 7, 8, 9, 15, 16, 17, 33, 64, 65, 130} {
-			for _, n := range []int{1, 4, 5, 8, 12, 31, 32, 33, 70} {
+			for _, n := range []int{1, 4, 5, 8, 12, 31, 32, 33, 70, simdWide - 1, simdWide, 300, simdSuper + 6} {
 				for _, pad := range []int{0, 1, 8} {
 					name := fmt.Sprintf("nt=%v %dx%d ld pad %d", nt == 0, m, n, pad)
 					engineCase[float64](t, name, []int{m, n}, []int{1, m + pad}, []int{n + pad, 1}, false, false)

@@ -29,4 +29,7 @@ func transposeF64x4(dst, src unsafe.Pointer, rows, groups, ldd, lds int)
 func transposeF64x8(dst, src unsafe.Pointer, rows, groups, ldd, lds int)
 
 //go:noescape
+func transposeF64x8PF(dst, src unsafe.Pointer, rows, groups, ldd, lds, pf int)
+
+//go:noescape
 func transposeF64x8NT(dst, src unsafe.Pointer, rows, groups, ldd, lds, pf int)

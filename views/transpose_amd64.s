@@ -71,6 +71,21 @@
 	PREFETCHT0 (CX)(R9*2)     \
 	PREFETCHT0 (CX)(R11*1)
 
+// Prefetch the 8 dst columns pf bytes (pf+48(FP)) past the current rows:
+// the lines the next panel writes.
+#define DSTPF \
+	MOVQ pf+48(FP), CX        \
+	ADDQ AX, CX               \
+	PREFETCHT0 (CX)           \
+	PREFETCHT0 (CX)(R8*1)     \
+	PREFETCHT0 (CX)(R8*2)     \
+	PREFETCHT0 (CX)(R10*1)    \
+	LEAQ (CX)(R8*4), CX       \
+	PREFETCHT0 (CX)           \
+	PREFETCHT0 (CX)(R8*1)     \
+	PREFETCHT0 (CX)(R8*2)     \
+	PREFETCHT0 (CX)(R10*1)
+
 #define NOFENCE
 #define DOFENCE SFENCE
 
@@ -184,6 +199,11 @@ done:
 // ---------------------------------------------------------------------------
 // func transposeF64x8(dst, src unsafe.Pointer, rows, groups, ldd, lds int)
 KERN88(·transposeF64x8, VMOVUPD, NOPF, NOFENCE, 48)
+
+// func transposeF64x8PF(dst, src unsafe.Pointer, rows, groups, ldd, lds, pf int)
+// Ordinary stores; prefetches each dst column pf bytes past the rows it
+// writes (the panel engine's next panel).
+KERN88(·transposeF64x8PF, VMOVUPD, DSTPF, NOFENCE, 56)
 
 // func transposeF64x8NT(dst, src unsafe.Pointer, rows, groups, ldd, lds, pf int)
 // Non-temporal stores (VMOVNTPD): dst and ldd must be multiples of 32 bytes

@@ -51,3 +51,48 @@ func BenchmarkTunePermute(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTunePanels times the 8-byte SIMD transpose of an n x n float64
+// matrix in panels (the engine's choice from simdWide columns) against the
+// 64 x 32 strips it replaced, with the destination in cache (warm) and
+// evicted before each copy by writing 32 MiB elsewhere (cold, what a copy
+// into a pooled buffer or a caller's matrix after a LAPACK call meets);
+// the eviction is not timed:
+//
+//	go test -run '^$' -bench TunePanels -count 4 ./views
+func BenchmarkTunePanels(b *testing.B) {
+	if !hasAVX2 {
+		b.Skip("no AVX2 kernels")
+	}
+	prev := SetCopyThreads(1)
+	defer SetCopyThreads(prev)
+	wide := simdWide
+	defer func() { simdWide = wide }()
+	junk := make([]float64, 4<<20)
+	for _, n := range []int{300, 500, 1000, 2048} {
+		a := must(Zeros[float64](n, n))
+		at := must(a.View().T())
+		out := must(Zeros[float64](n, n))
+		for _, cold := range []bool{false, true} {
+			for _, kind := range []string{"strips", "panels"} {
+				b.Run(fmt.Sprintf("n=%d/cold=%v/%s", n, cold, kind), func(b *testing.B) {
+					simdWide = wide
+					if kind == "strips" {
+						simdWide = 1 << 62
+					}
+					b.SetBytes(int64(16 * n * n))
+					for b.Loop() {
+						if cold {
+							b.StopTimer()
+							for i := 0; i < len(junk); i += 8 {
+								junk[i]++
+							}
+							b.StartTimer()
+						}
+						_ = Copy(out.View(), at)
+					}
+				})
+			}
+		}
+	}
+}
