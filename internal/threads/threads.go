@@ -360,9 +360,12 @@ type reading struct {
 // thread (measured: 1 in 5 decisions of a quiet potrf 1024).
 const reads = 3
 
-// readFn takes one reading and avgFn reads othersAverage; replaced in
-// tests.
-var readFn, avgFn = read, othersAverage
+// readFn takes one reading, avgFn reads othersAverage and yieldFn gives
+// up the caller's CPU between readings (yieldCPU); replaced in tests.
+var (
+	readFn, avgFn = read, othersAverage
+	yieldFn       = yieldCPU
+)
 
 // Busy estimates how many cores other work occupies as the calling
 // goroutine asks: other goroutines on a P or runnable (runtime/metrics),
@@ -379,6 +382,7 @@ func Busy() int {
 	l.avg, l.avgOK = avgFn()
 	b := busyOf(readFn(), l)
 	for i := 1; i < reads && b > 0; i++ {
+		yieldFn()
 		b = min(b, busyOf(readFn(), l))
 	}
 	return b

@@ -232,17 +232,77 @@ func TestBusyOf(t *testing.T) {
 // returns how many it took.
 func withReadings(t *testing.T, rs ...reading) *int {
 	t.Helper()
-	saved, savedAvg, savedHigh := readFn, avgFn, lastHigh.Load()
-	avgFn = func() (int, bool) { return 0, false }
 	taken := new(int)
-	readFn = func() reading {
+	withReadFn(t, func(int) reading {
 		r := rs[min(*taken, len(rs)-1)]
 		*taken++
 		return r
-	}
-	lastHigh.Store(0)
-	t.Cleanup(func() { readFn, avgFn = saved, savedAvg; lastHigh.Store(savedHigh) })
+	})
 	return taken
+}
+
+// withReadFn makes Busy's readings come from read, given how many times
+// Busy has yielded its CPU so far (counted, not done), with other
+// processes' average unknown, and returns the count of yields.
+func withReadFn(t *testing.T, read func(yields int) reading) *int {
+	t.Helper()
+	saved, savedAvg, savedYield, savedHigh := readFn, avgFn, yieldFn, lastHigh.Load()
+	avgFn = func() (int, bool) { return 0, false }
+	yields := new(int)
+	yieldFn = func() { *yields++ }
+	readFn = func() reading { return read(*yields) }
+	lastHigh.Store(0)
+	t.Cleanup(func() { readFn, avgFn, yieldFn = saved, savedAvg, savedYield; lastHigh.Store(savedHigh) })
+	return yields
+}
+
+// TestBusyYields: Busy gives up its CPU before each reading after the
+// first that found other work, and only then. What it is for: after a
+// cgo call long enough for sysmon to mark the caller for preemption, the
+// caller is preempted at its next function call, and the M that ran it
+// can hold the other P (/sched/goroutines/running counts it) while it
+// waits, runnable, on the caller's CPU; once the caller yields it runs,
+// finds no work and lets the P go. A goroutine that keeps a core busy is
+// there at every reading, however often the caller yields.
+func TestBusyYields(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 || runtime.NumCPU() < 2 {
+		t.Skip("needs two cores and GOMAXPROCS >= 2")
+	}
+	quiet := reading{running: 1, machine: 1, machineOK: true}
+	queuedM := reading{running: 2, machine: 2, machineOK: true} // an M holding a P, runnable behind the caller
+	busyG := reading{running: 2, machine: 2, machineOK: true}
+	for _, c := range []struct {
+		name        string
+		read        func(yields int) reading
+		want, yield int
+	}{
+		{"quiet: no yield", func(int) reading { return quiet }, 0, 0},
+		{"an M queued behind the caller until it yields", func(y int) reading {
+			if y == 0 {
+				return queuedM
+			}
+			return quiet
+		}, 0, 1},
+		{"an M that needs two yields", func(y int) reading {
+			if y < 2 {
+				return queuedM
+			}
+			return quiet
+		}, 0, 2},
+		{"an M that outlasts the yields", func(y int) reading {
+			if y < reads {
+				return queuedM
+			}
+			return quiet
+		}, 1, reads - 1},
+		{"a busy goroutine", func(int) reading { return busyG }, 1, reads - 1},
+		{"two busy goroutines", func(int) reading { return reading{running: 2, runnable: 1, machine: 3, machineOK: true} }, 2, reads - 1},
+	} {
+		yields := withReadFn(t, c.read)
+		if got := Busy(); got != c.want || *yields != c.yield {
+			t.Errorf("%s: Busy() = %d after %d yields; want %d after %d", c.name, got, *yields, c.want, c.yield)
+		}
+	}
 }
 
 // TestBusyReadings: a quiet first reading ends the look; a busy one is
