@@ -24,7 +24,7 @@ func withFake(t *testing.T, max, busy int) *fake {
 	savedLib, savedInitial, savedBusy, savedFixed, savedHigh := lib, initial, busyFn, fixed.Load(), lastHigh.Load()
 	lib = Library{Variant: Pthreads, Set: func(n int) { f.count.Store(int64(n)) }, Get: func() int { return int(f.count.Load()) }}
 	initial = max
-	busyFn = func() int { return busy }
+	busyFn = func(bool) int { return busy }
 	fixed.Store(0)
 	t.Cleanup(func() {
 		lib, initial, busyFn = savedLib, savedInitial, savedBusy
@@ -299,9 +299,43 @@ func TestBusyYields(t *testing.T) {
 		{"two busy goroutines", func(int) reading { return reading{running: 2, runnable: 1, machine: 3, machineOK: true} }, 2, reads - 1},
 	} {
 		yields := withReadFn(t, c.read)
-		if got := Busy(); got != c.want || *yields != c.yield {
-			t.Errorf("%s: Busy() = %d after %d yields; want %d after %d", c.name, got, *yields, c.want, c.yield)
+		if got := look(true); got != c.want || *yields != c.yield {
+			t.Errorf("%s: look(true) = %d after %d yields; want %d after %d", c.name, got, *yields, c.want, c.yield)
 		}
+		yields = withReadFn(t, c.read)
+		// Without yields the readings never change: a queued M counts.
+		want := c.want
+		if c.yield > 0 {
+			want = max(1, c.want)
+		}
+		if got := Busy(); got != want || *yields != 0 {
+			t.Errorf("%s: Busy() = %d after %d yields; want %d after none", c.name, got, *yields, want)
+		}
+	}
+	// Only the readings of goroutines yield: another process's thread,
+	// queued on the caller's CPU, would take it for up to a time slice.
+	yields := withReadFn(t, func(int) reading { return reading{running: 1, machine: 2, machineOK: true} })
+	if got := look(true); got != 1 || *yields != 0 {
+		t.Errorf("another process: look(true) = %d after %d yields; want 1 after 0", got, *yields)
+	}
+	// A large call yields, a small one does not.
+	for _, c := range []struct {
+		work float64
+		want int
+	}{{yieldWork, 2}, {yieldWork - 1, 1}} {
+		f := withFake(t, 2, 0)
+		busyFn = look
+		withReadFn(t, func(y int) reading {
+			if y == 0 {
+				return queuedM
+			}
+			return quiet
+		})
+		s := Begin(Level3, c.work)
+		if s.Threads() != c.want || f.count.Load() != int64(c.want) {
+			t.Errorf("work %g after a preemption: %d threads, library at %d; want %d", c.work, s.Threads(), f.count.Load(), c.want)
+		}
+		s.End()
 	}
 }
 
@@ -342,7 +376,7 @@ func TestBusyReadings(t *testing.T) {
 // mode just left.
 func TestSpinning(t *testing.T) {
 	f := withFake(t, 2, 0)
-	busyFn = Busy
+	busyFn = look
 	withReadings(t, reading{running: 1, machine: 2, machineOK: true}) // the caller and one more thread
 	if got := Busy(); got != 1 {
 		t.Fatalf("no call yet: Busy() = %d; want 1 (the other thread is someone else's)", got)
@@ -396,7 +430,7 @@ func TestDecisionsFromReadings(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := withFake(t, 2, 0)
-			busyFn = Busy
+			busyFn = look
 			withReadings(t, c.rs...)
 			avgFn = func() (int, bool) { return c.avg, c.avgOK }
 			looks, idles := Looks()
