@@ -33,13 +33,14 @@
 // waits for the CPU the caller now runs on. So a call of at least
 // yieldWork, whose reading counts another goroutine on a P, gives up its
 // CPU (sched_yield) before reading again, which lets that M run, find no
-// work and let the P go (measured with a probe: in 35 of 63 quiet potrf
-// 1024 decisions the count read one goroutine too many three times in a
-// row; with the yield, the first reading did in 52 of 63, the second in
-// 1, the third in none).
-// The look costs about 1.5 us on a quiet process (one reading) and 5 us
-// on a busy one, plus about 10 us once per window for /proc/stat, and
-// only calls above the thresholds look.
+// work and let the P go (measured with a probe alternating looks with
+// and without the yield over 200 quiet potrf 1024 calls, beside other
+// processes' niced builds: three readings counted one goroutine too many
+// in 42 of 101 looks without it and 11 of 102 with it). The look costs
+// about 1.5 us on a quiet process (one reading) and 5 us on a busy one,
+// plus the yields (nothing when no thread waits for the caller's CPU, up
+// to tens of us when one does) and about 10 us once per window for
+// /proc/stat; only calls above the thresholds look.
 //
 // A call given more threads raises OpenBLAS's process-wide
 // count for its duration only; any lapis call that starts meanwhile puts
