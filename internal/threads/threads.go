@@ -355,8 +355,8 @@ var busyFn = look
 // yieldWork is the work from which a call's look may yield the caller's
 // CPU between readings (see look): calls that take milliseconds on one
 // thread, which a yield of up to tens of microseconds cannot slow
-// noticeably, and which are the calls that follow cgo calls long enough
-// (about 10 ms) for sysmon to mark the caller for preemption.
+// noticeably. (The M a preemption leaves behind follows cgo calls of more
+// than about 10 ms, so mostly calls of this size and larger in a loop.)
 const yieldWork = 512 * 512 * 512
 
 // A reading is one look at what else runs as a call starts.
@@ -373,7 +373,8 @@ type reading struct {
 }
 
 // reads is how many readings Busy takes at most: a reading that finds
-// other work is taken again, after the caller yields its CPU, and the
+// other work is taken again (in a large call's look, after the caller
+// yields its CPU if the reading counted another goroutine), and the
 // least count kept, because one instantaneous count often includes a
 // thread that holds a core for an instant only (an M of the Go scheduler
 // waiting for the caller's CPU after sysmon preempted the caller, a
