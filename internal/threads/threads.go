@@ -22,13 +22,25 @@
 //   - not OpenBLAS's own threads, which spin for a while after a call gave
 //     them work (spinWindow).
 //
-// One count often includes a thread that runs for microseconds only (an M
-// of the Go scheduler spinning for work after sysmon preempted the caller
-// following a long cgo call), so a count that finds other work is read
-// again, up to three times, and the least kept: a busy goroutine or
-// process is in every reading. The look costs about 1.5 us on a quiet
-// process (one reading) and 5 us on a busy one, plus about 10 us once per
-// window for /proc/stat, and only calls above the thresholds look.
+// One count often includes a thread that holds a core for an instant
+// only, so a count that finds other work is read again, up to three
+// times, and the least kept: a busy goroutine or process is in every
+// reading. The thread that matters most is the Go scheduler's own: a cgo
+// call that lasts more than about 10 ms leaves the caller marked for
+// preemption by sysmon; at its next function call the caller is
+// preempted, another M is woken to run it, and the M that ran it can keep
+// its P, counted as running in runtime/metrics, for 0.1-5 ms while it
+// waits for the CPU the caller now runs on. So a call of at least
+// yieldWork, whose reading counts another goroutine on a P, gives up its
+// CPU (sched_yield) before reading again, which lets that M run, find no
+// work and let the P go (measured with a probe alternating looks with
+// and without the yield over 200 quiet potrf 1024 calls, beside other
+// processes' niced builds: three readings counted one goroutine too many
+// in 42 of 101 looks without it and 11 of 102 with it). The look costs
+// about 1.5 us on a quiet process (one reading) and 5 us on a busy one,
+// plus the yields (nothing when no thread waits for the caller's CPU, up
+// to tens of us when one does) and about 10 us once per window for
+// /proc/stat; only calls above the thresholds look.
 //
 // A call given more threads raises OpenBLAS's process-wide
 // count for its duration only; any lapis call that starts meanwhile puts
@@ -225,7 +237,7 @@ func Begin(kind Kind, work float64) Section {
 		// thread's (see the package documentation).
 		n := 1
 		if active.Add(1) == 1 && kind != Single && work >= threshold[kind] {
-			n = idle(Max())
+			n = idle(Max(), work)
 		}
 		lib.Set(n)
 		return Section{n: int32(n), locked: true, counted: true}
@@ -245,7 +257,7 @@ func beginShared(kind Kind, work float64) Section {
 	if m < 2 {
 		return Section{n: 1}
 	}
-	n := idle(m)
+	n := idle(m, work)
 	if n < 2 {
 		return Section{n: 1}
 	}
@@ -316,12 +328,13 @@ func spinning() int {
 // Counts for tests: sections in flight and whether one runs raised.
 func InFlight() (sections int, raised bool) { return int(active.Load()), promoted.Load() }
 
-// idle returns how many of m threads the cores can take now: the cores
-// the process may use (GOMAXPROCS, the CPUs it may run on) less those
-// busy with other goroutines or, on the machine, other threads.
-func idle(m int) int {
+// idle returns how many of m threads the cores can take now for a call
+// of the given work: the cores the process may use (GOMAXPROCS, the CPUs
+// it may run on) less those busy with other goroutines or, on the
+// machine, other threads.
+func idle(m int, work float64) int {
 	cores := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
-	n := max(1, min(m, cores-busyFn()))
+	n := max(1, min(m, cores-busyFn(work >= yieldWork)))
 	looked.Add(1)
 	if n > 1 {
 		found.Add(1)
@@ -336,8 +349,15 @@ var looked, found atomic.Int64
 // more than one thread: benchmarks report the share.
 func Looks() (looks, idle int64) { return looked.Load(), found.Load() }
 
-// busyFn is Busy, replaced in tests.
-var busyFn = Busy
+// busyFn is look, replaced in tests.
+var busyFn = look
+
+// yieldWork is the work from which a call's look may yield the caller's
+// CPU between readings (see look): calls that take milliseconds on one
+// thread, which a yield of up to tens of microseconds cannot slow
+// noticeably. (The M a preemption leaves behind follows cgo calls of more
+// than about 10 ms, so mostly calls of this size and larger in a loop.)
+const yieldWork = 512 * 512 * 512
 
 // A reading is one look at what else runs as a call starts.
 type reading struct {
@@ -353,16 +373,21 @@ type reading struct {
 }
 
 // reads is how many readings Busy takes at most: a reading that finds
-// other work is taken again, and the least count kept, because one
-// instantaneous count often includes a thread that runs for microseconds
-// only (an M of the Go scheduler spinning for work, a kernel thread),
-// and on two cores one such thread is enough to keep a call on one
-// thread (measured: 1 in 5 decisions of a quiet potrf 1024).
+// other work is taken again (in a large call's look, after the caller
+// yields its CPU if the reading counted another goroutine), and the
+// least count kept, because one instantaneous count often includes a
+// thread that holds a core for an instant only (an M of the Go scheduler
+// waiting for the caller's CPU after sysmon preempted the caller, a
+// kernel thread), and on two cores one such thread is enough to keep a
+// call on one thread.
 const reads = 3
 
-// readFn takes one reading and avgFn reads othersAverage; replaced in
-// tests.
-var readFn, avgFn = read, othersAverage
+// readFn takes one reading, avgFn reads othersAverage and yieldFn gives
+// up the caller's CPU between readings (yieldCPU); replaced in tests.
+var (
+	readFn, avgFn = read, othersAverage
+	yieldFn       = yieldCPU
+)
 
 // Busy estimates how many cores other work occupies as the calling
 // goroutine asks: other goroutines on a P or runnable (runtime/metrics),
@@ -373,13 +398,32 @@ var readFn, avgFn = read, othersAverage
 // processes kept busy on average over the last window (othersAverage). A
 // reading that finds other work is taken again, up to reads times, and
 // the least kept. A first reading of zero ends the look: a quiet process
-// pays one reading, about 1.5 us.
-func Busy() int {
+// pays one reading, about 1.5 us. Busy never yields the caller's CPU; a
+// large call's look does (look).
+func Busy() int { return look(false) }
+
+// look is Busy for a call. With yield it gives the caller's CPU to any
+// thread waiting for it (sched_yield) before a reading that follows one
+// counting another goroutine on a P: after a cgo call of more than about
+// 10 ms, sysmon has marked the caller for preemption, it is preempted at
+// its next function call, and the M that ran it may keep its P (counted
+// as running) while it waits, runnable, for the CPU the caller now runs
+// on, for 0.1-5 ms; yielding lets it run, find no work and let the P go.
+// The yield is kept from other looks because it costs up to tens of
+// microseconds when another process's thread waits for the caller's CPU
+// (BenchmarkBusy beside two cores of niced compiles: 5 us without yields,
+// 85 us yielding before every reading after the first).
+func look(yield bool) int {
 	l := context{spin: spinning(), cores: min(runtime.GOMAXPROCS(0), runtime.NumCPU()), online: onlineCPUs}
 	l.avg, l.avgOK = avgFn()
-	b := busyOf(readFn(), l)
+	r := readFn()
+	b := busyOf(r, l)
 	for i := 1; i < reads && b > 0; i++ {
-		b = min(b, busyOf(readFn(), l))
+		if yield && r.running > 1 {
+			yieldFn()
+		}
+		r = readFn()
+		b = min(b, busyOf(r, l))
 	}
 	return b
 }

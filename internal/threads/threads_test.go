@@ -24,7 +24,7 @@ func withFake(t *testing.T, max, busy int) *fake {
 	savedLib, savedInitial, savedBusy, savedFixed, savedHigh := lib, initial, busyFn, fixed.Load(), lastHigh.Load()
 	lib = Library{Variant: Pthreads, Set: func(n int) { f.count.Store(int64(n)) }, Get: func() int { return int(f.count.Load()) }}
 	initial = max
-	busyFn = func() int { return busy }
+	busyFn = func(bool) int { return busy }
 	fixed.Store(0)
 	t.Cleanup(func() {
 		lib, initial, busyFn = savedLib, savedInitial, savedBusy
@@ -232,17 +232,111 @@ func TestBusyOf(t *testing.T) {
 // returns how many it took.
 func withReadings(t *testing.T, rs ...reading) *int {
 	t.Helper()
-	saved, savedAvg, savedHigh := readFn, avgFn, lastHigh.Load()
-	avgFn = func() (int, bool) { return 0, false }
 	taken := new(int)
-	readFn = func() reading {
+	withReadFn(t, func(int) reading {
 		r := rs[min(*taken, len(rs)-1)]
 		*taken++
 		return r
-	}
-	lastHigh.Store(0)
-	t.Cleanup(func() { readFn, avgFn = saved, savedAvg; lastHigh.Store(savedHigh) })
+	})
 	return taken
+}
+
+// withReadFn makes Busy's readings come from read, given how many times
+// Busy has yielded its CPU so far (counted, not done), with other
+// processes' average unknown, and returns the count of yields.
+func withReadFn(t *testing.T, read func(yields int) reading) *int {
+	t.Helper()
+	saved, savedAvg, savedYield, savedHigh := readFn, avgFn, yieldFn, lastHigh.Load()
+	avgFn = func() (int, bool) { return 0, false }
+	yields := new(int)
+	yieldFn = func() { *yields++ }
+	readFn = func() reading { return read(*yields) }
+	lastHigh.Store(0)
+	t.Cleanup(func() { readFn, avgFn, yieldFn = saved, savedAvg, savedYield; lastHigh.Store(savedHigh) })
+	return yields
+}
+
+// TestBusyYields: Busy gives up its CPU before each reading after the
+// first that found other work, and only then. What it is for: after a
+// cgo call long enough for sysmon to mark the caller for preemption, the
+// caller is preempted at its next function call, and the M that ran it
+// can hold the other P (/sched/goroutines/running counts it) while it
+// waits, runnable, on the caller's CPU; once the caller yields it runs,
+// finds no work and lets the P go. A goroutine that keeps a core busy is
+// there at every reading, however often the caller yields.
+func TestBusyYields(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 || runtime.NumCPU() < 2 {
+		t.Skip("needs two cores and GOMAXPROCS >= 2")
+	}
+	quiet := reading{running: 1, machine: 1, machineOK: true}
+	queuedM := reading{running: 2, machine: 2, machineOK: true} // an M holding a P, runnable behind the caller
+	busyG := reading{running: 2, machine: 2, machineOK: true}
+	for _, c := range []struct {
+		name        string
+		read        func(yields int) reading
+		want, yield int
+	}{
+		{"quiet: no yield", func(int) reading { return quiet }, 0, 0},
+		{"an M queued behind the caller until it yields", func(y int) reading {
+			if y == 0 {
+				return queuedM
+			}
+			return quiet
+		}, 0, 1},
+		{"an M that needs two yields", func(y int) reading {
+			if y < 2 {
+				return queuedM
+			}
+			return quiet
+		}, 0, 2},
+		{"an M that outlasts the yields", func(y int) reading {
+			if y < reads {
+				return queuedM
+			}
+			return quiet
+		}, 1, reads - 1},
+		{"a busy goroutine", func(int) reading { return busyG }, 1, reads - 1},
+		{"two busy goroutines", func(int) reading { return reading{running: 2, runnable: 1, machine: 3, machineOK: true} }, 2, reads - 1},
+	} {
+		yields := withReadFn(t, c.read)
+		if got := look(true); got != c.want || *yields != c.yield {
+			t.Errorf("%s: look(true) = %d after %d yields; want %d after %d", c.name, got, *yields, c.want, c.yield)
+		}
+		yields = withReadFn(t, c.read)
+		// Without yields the readings never change: a queued M counts.
+		want := c.want
+		if c.yield > 0 {
+			want = max(1, c.want)
+		}
+		if got := Busy(); got != want || *yields != 0 {
+			t.Errorf("%s: Busy() = %d after %d yields; want %d after none", c.name, got, *yields, want)
+		}
+	}
+	// Only the readings of goroutines yield: another process's thread,
+	// queued on the caller's CPU, would take it for up to a time slice.
+	yields := withReadFn(t, func(int) reading { return reading{running: 1, machine: 2, machineOK: true} })
+	if got := look(true); got != 1 || *yields != 0 {
+		t.Errorf("another process: look(true) = %d after %d yields; want 1 after 0", got, *yields)
+	}
+	// A large call yields, a small one does not.
+	for _, c := range []struct {
+		work float64
+		want int
+	}{{yieldWork, 2}, {yieldWork - 1, 1}} {
+		f := withFake(t, 2, 0)
+		busyFn = look
+		withReadFn(t, func(y int) reading {
+			if y == 0 {
+				return queuedM
+			}
+			return quiet
+		})
+		s := Begin(Level3, c.work)
+		if s.Threads() != c.want || f.count.Load() != int64(c.want) {
+			t.Errorf("work %g after a preemption: %d threads, library at %d; want %d", c.work, s.Threads(), f.count.Load(), c.want)
+		}
+		s.End()
+	}
 }
 
 // TestBusyReadings: a quiet first reading ends the look; a busy one is
@@ -282,7 +376,7 @@ func TestBusyReadings(t *testing.T) {
 // mode just left.
 func TestSpinning(t *testing.T) {
 	f := withFake(t, 2, 0)
-	busyFn = Busy
+	busyFn = look
 	withReadings(t, reading{running: 1, machine: 2, machineOK: true}) // the caller and one more thread
 	if got := Busy(); got != 1 {
 		t.Fatalf("no call yet: Busy() = %d; want 1 (the other thread is someone else's)", got)
@@ -336,7 +430,7 @@ func TestDecisionsFromReadings(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := withFake(t, 2, 0)
-			busyFn = Busy
+			busyFn = look
 			withReadings(t, c.rs...)
 			avgFn = func() (int, bool) { return c.avg, c.avgOK }
 			looks, idles := Looks()
