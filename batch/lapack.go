@@ -146,11 +146,7 @@ func perMatrix[T Scalar, S any](op string, shape []int, vs []views.View[T], work
 	if total == 0 {
 		return nil
 	}
-	var (
-		mu     sync.Mutex
-		failed = map[int]*lapack.Error{}
-		fatal  error
-	)
+	var fs failures
 	span := func(lo, hi int) {
 		scratch := newScratch()
 		mats := make([]views.View[T], len(vs))
@@ -158,36 +154,59 @@ func perMatrix[T Scalar, S any](op string, shape []int, vs []views.View[T], work
 			for i, v := range vs {
 				mats[i] = matrixAt(v, shape, t)
 			}
-			err := f(t, mats, scratch)
-			if err == nil {
-				continue
-			}
-			mu.Lock()
-			var le *lapack.Error
-			if errors.As(err, &le) {
-				failed[t] = le
-			} else if fatal == nil {
-				fatal = err
-			}
-			mu.Unlock()
+			fs.record(t, f(t, mats, scratch))
 		}
 	}
 	if work < bigFlops { // one OpenBLAS thread per call, however the batch is split
 		defer singleThreaded()()
 	}
 	run(1, func(int) { span(0, 1) })
-	if fatal != nil {
-		return fatal
+	if fs.fatal != nil {
+		return fs.fatal
 	}
 	if rest := total - 1; rest > 0 {
 		chunks := chunksFor(rest, work)
 		run(chunks, func(ch int) { span(1+ch*rest/chunks, 1+(ch+1)*rest/chunks) })
 	}
-	if fatal != nil {
-		return fatal
+	return fs.err(op, shape)
+}
+
+// failures collects the per-matrix errors of a batch call from the
+// goroutines that run it: LAPACK's by batch index, and the first other
+// error (a refused copy, say), which ends the call.
+type failures struct {
+	mu     sync.Mutex
+	failed map[int]*lapack.Error
+	fatal  error
+}
+
+// record notes matrix t's error, if any.
+func (f *failures) record(t int, err error) {
+	if err == nil {
+		return
 	}
-	if len(failed) > 0 {
-		return &Error{Op: op, Shape: shape, Failed: failed}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var le *lapack.Error
+	switch {
+	case errors.As(err, &le):
+		if f.failed == nil {
+			f.failed = map[int]*lapack.Error{}
+		}
+		f.failed[t] = le
+	case f.fatal == nil:
+		f.fatal = err
+	}
+}
+
+// err is the call's result once its goroutines are done: the first error
+// that is not LAPACK's, else an *Error listing the failed matrices.
+func (f *failures) err(op string, shape []int) error {
+	if f.fatal != nil {
+		return f.fatal
+	}
+	if len(f.failed) > 0 {
+		return &Error{Op: op, Shape: shape, Failed: f.failed}
 	}
 	return nil
 }

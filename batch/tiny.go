@@ -1,7 +1,6 @@
 package batch
 
 import (
-	"errors"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -10,7 +9,6 @@ import (
 	"github.com/lapis-go/lapis/internal/cond"
 	"github.com/lapis-go/lapis/internal/kernel"
 	"github.com/lapis-go/lapis/internal/policy"
-	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -164,10 +162,8 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 	}
 	dets, _ := any(det).([]F)
 	var (
-		mu     sync.Mutex
-		failed = map[int]*lapack.Error{}
-		fatal  error
-		redos  []redo // the matrices to redo on the slow path
+		mu    sync.Mutex
+		redos []redo // the matrices to redo on the slow path
 	)
 	// A split batch is cut into pieces of whole lane groups that the
 	// workers take in turn (next, share): a worker that wakes late
@@ -247,36 +243,18 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 	// The matrices the kernels flagged go to slow and exact, which call
 	// LAPACK: on the caller's goroutine, or when there are many of them
 	// on the locked workers (run), never on the tiny workers.
-	record := func(t int, err error) {
-		if err == nil {
-			return
-		}
-		mu.Lock()
-		var le *lapack.Error
-		if errors.As(err, &le) {
-			failed[t] = le
-		} else if fatal == nil {
-			fatal = err
-		}
-		mu.Unlock()
-	}
+	var fs failures
 	chunks := min(workers, max(1, len(redos)/tinyPiece))
 	run(chunks, func(c int) {
 		for _, r := range redos[c*len(redos)/chunks : (c+1)*len(redos)/chunks] {
 			if r.ill {
-				record(r.t, tc.exact(r.t, r.anorm))
+				fs.record(r.t, tc.exact(r.t, r.anorm))
 			} else {
-				record(r.t, slow(r.t))
+				fs.record(r.t, slow(r.t))
 			}
 		}
 	})
-	if fatal != nil {
-		return fatal
-	}
-	if len(failed) > 0 {
-		return &Error{Op: op, Shape: shape, Failed: failed}
-	}
-	return nil
+	return fs.err(op, shape)
 }
 
 // redo is a matrix the kernels flagged (slow redoes it) or, ill, found

@@ -52,7 +52,9 @@ func cpuTime() time.Duration {
 	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
 }
 
-func BenchmarkGonumMat(b *testing.B) {
+// oneThreadGonum runs a benchmark on one OpenBLAS thread and puts the
+// thread count and gonum's own BLAS and LAPACK back when it ends.
+func oneThreadGonum(b *testing.B) {
 	threads := cblas.Threads()
 	if err := cblas.SetThreads(1); err != nil {
 		b.Logf("OpenBLAS threads: %v", err)
@@ -62,6 +64,10 @@ func BenchmarkGonumMat(b *testing.B) {
 		blas64.Use(gonumblas.Implementation{})
 		lapack64.Use(gonum.Implementation{})
 	})
+}
+
+func BenchmarkGonumMat(b *testing.B) {
+	oneThreadGonum(b)
 	impls := []struct {
 		name string
 		b    blas.Float64
@@ -134,15 +140,7 @@ func BenchmarkGonumMat(b *testing.B) {
 //
 //	go test -run '^$' -bench GonumMatPaired -benchtime 4s ./bench
 func BenchmarkGonumMatPaired(b *testing.B) {
-	threads := cblas.Threads()
-	if err := cblas.SetThreads(1); err != nil {
-		b.Logf("OpenBLAS threads: %v", err)
-	}
-	b.Cleanup(func() {
-		_ = cblas.SetThreads(threads)
-		blas64.Use(gonumblas.Implementation{})
-		lapack64.Use(gonum.Implementation{})
-	})
+	oneThreadGonum(b)
 	blas64.Use(cblas.Gonum{})
 	impls := [2]gonumlapack.Float64{netlib.Implementation{}, lapack.Gonum{}}
 	for _, n := range []int{100, 500} {
