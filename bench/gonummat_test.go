@@ -66,6 +66,42 @@ func oneThreadGonum(b *testing.B) {
 	})
 }
 
+// gonumMatOp is one gonum/mat operation the benchmarks time.
+type gonumMatOp struct {
+	name string
+	run  func() bool
+}
+
+// gonumMatOps are gonum/mat's SVD, EigenSym, Eigen, Cholesky, LU and
+// Dense.Solve on a random n x n matrix (an SPD one for EigenSym and
+// Cholesky) and one right-hand side.
+func gonumMatOps(n int) []gonumMatOp {
+	rnd := rand.New(rand.NewPCG(12, uint64(n)))
+	a := mat.NewDense(n, n, nil)
+	for i := range n {
+		for j := range n {
+			a.Set(i, j, 2*rnd.Float64()-1)
+		}
+	}
+	spd := mat.NewSymDense(n, nil)
+	spd.SymOuterK(1, a)
+	for i := range n {
+		spd.SetSym(i, i, spd.At(i, i)+float64(n))
+	}
+	rhs := mat.NewDense(n, 1, nil)
+	for i := range n {
+		rhs.Set(i, 0, 2*rnd.Float64()-1)
+	}
+	return []gonumMatOp{
+		{"svd", func() bool { var s mat.SVD; return s.Factorize(a, mat.SVDThin) }},
+		{"eigensym", func() bool { var e mat.EigenSym; return e.Factorize(spd, true) }},
+		{"eigen", func() bool { var e mat.Eigen; return e.Factorize(a, mat.EigenRight) }},
+		{"cholesky", func() bool { var c mat.Cholesky; return c.Factorize(spd) }},
+		{"lu", func() bool { var lu mat.LU; lu.Factorize(a); return true }},
+		{"solve", func() bool { var x mat.Dense; return x.Solve(a, rhs) == nil }},
+	}
+}
+
 func BenchmarkGonumMat(b *testing.B) {
 	oneThreadGonum(b)
 	impls := []struct {
@@ -80,34 +116,7 @@ func BenchmarkGonumMat(b *testing.B) {
 		{"lapis-qr", cblas.Gonum{}, lapack.Gonum{QRIteration: true}, "svd"},
 	}
 	for _, n := range []int{100, 500} {
-		rnd := rand.New(rand.NewPCG(12, uint64(n)))
-		a := mat.NewDense(n, n, nil)
-		for i := range n {
-			for j := range n {
-				a.Set(i, j, 2*rnd.Float64()-1)
-			}
-		}
-		spd := mat.NewSymDense(n, nil)
-		spd.SymOuterK(1, a)
-		for i := range n {
-			spd.SetSym(i, i, spd.At(i, i)+float64(n))
-		}
-		rhs := mat.NewDense(n, 1, nil)
-		for i := range n {
-			rhs.Set(i, 0, 2*rnd.Float64()-1)
-		}
-		ops := []struct {
-			name string
-			run  func() bool
-		}{
-			{"svd", func() bool { var s mat.SVD; return s.Factorize(a, mat.SVDThin) }},
-			{"eigensym", func() bool { var e mat.EigenSym; return e.Factorize(spd, true) }},
-			{"eigen", func() bool { var e mat.Eigen; return e.Factorize(a, mat.EigenRight) }},
-			{"cholesky", func() bool { var c mat.Cholesky; return c.Factorize(spd) }},
-			{"lu", func() bool { var lu mat.LU; lu.Factorize(a); return true }},
-			{"solve", func() bool { var x mat.Dense; return x.Solve(a, rhs) == nil }},
-		}
-		for _, op := range ops {
+		for _, op := range gonumMatOps(n) {
 			for _, impl := range impls {
 				if impl.only != "" && impl.only != op.name {
 					continue
@@ -144,26 +153,10 @@ func BenchmarkGonumMatPaired(b *testing.B) {
 	blas64.Use(cblas.Gonum{})
 	impls := [2]gonumlapack.Float64{netlib.Implementation{}, lapack.Gonum{}}
 	for _, n := range []int{100, 500} {
-		rnd := rand.New(rand.NewPCG(12, uint64(n)))
-		a := mat.NewDense(n, n, nil)
-		for i := range n {
-			for j := range n {
-				a.Set(i, j, 2*rnd.Float64()-1)
+		for _, op := range gonumMatOps(n) {
+			if op.name != "eigen" && op.name != "lu" && op.name != "solve" {
+				continue
 			}
-		}
-		rhs := mat.NewDense(n, 1, nil)
-		for i := range n {
-			rhs.Set(i, 0, 2*rnd.Float64()-1)
-		}
-		ops := []struct {
-			name string
-			run  func() bool
-		}{
-			{"eigen", func() bool { var e mat.Eigen; return e.Factorize(a, mat.EigenRight) }},
-			{"lu", func() bool { var lu mat.LU; lu.Factorize(a); return true }},
-			{"solve", func() bool { var x mat.Dense; return x.Solve(a, rhs) == nil }},
-		}
-		for _, op := range ops {
 			b.Run(fmt.Sprintf("op=%s/n=%d", op.name, n), func(b *testing.B) {
 				var (
 					ratios []float64

@@ -25,18 +25,22 @@ import (
 // table through bench/report -threads:
 //
 //	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench '^BenchmarkThreads$' -benchtime 0.3s -count 5 ./bench | go run ./bench/report -threads
+//
+// threadOps are the calls the thread benchmarks time, each made for an
+// order n.
+var threadOps = []struct {
+	name string
+	make func(n int) func() error
+}{
+	{"gesv", threadsGesv},
+	{"potrf", threadsPotrf},
+	{"geqrf", threadsGeqrf},
+	{"syevd", threadsSyevd},
+	{"gemm", threadsGemm},
+}
+
 func BenchmarkThreads(b *testing.B) {
-	ops := []struct {
-		name string
-		make func(n int) func() error
-	}{
-		{"gesv", threadsGesv},
-		{"potrf", threadsPotrf},
-		{"geqrf", threadsGeqrf},
-		{"syevd", threadsSyevd},
-		{"gemm", threadsGemm},
-	}
-	for _, op := range ops {
+	for _, op := range threadOps {
 		for _, n := range []int{64, 256, 1024} {
 			call := op.make(n)
 			for _, busy := range []int{0, 1, 2} {
@@ -80,18 +84,8 @@ func BenchmarkThreads(b *testing.B) {
 //
 //	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench 'BenchmarkThreadsPaired/.*/busy=0' -benchtime 3s ./bench
 func BenchmarkThreadsPaired(b *testing.B) {
-	ops := []struct {
-		name string
-		make func(n int) func() error
-	}{
-		{"gesv", threadsGesv},
-		{"potrf", threadsPotrf},
-		{"geqrf", threadsGeqrf},
-		{"syevd", threadsSyevd},
-		{"gemm", threadsGemm},
-	}
 	defer threadsAuto(b)
-	for _, op := range ops {
+	for _, op := range threadOps {
 		for _, n := range []int{64, 256, 1024} {
 			call := op.make(n)
 			for _, busy := range []int{0, 1, 2} {
