@@ -15,17 +15,6 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// BenchmarkThreads measures lapis calls into OpenBLAS while 0, 1 or 2
-// other goroutines run a pure-Go loop (busy=), with lapis's default thread
-// policy (threads=auto) and with OpenBLAS fixed at 1 and 2 threads
-// (cblas.SetThreads), side by side in one run: issue 16. Each iteration
-// restores the operands (an O(n^2) copy, the same for every variant). The
-// auto rows report raised/op: the share of calls the policy gave more
-// than one thread. scripts/bench-threads.sh runs it and prints the README
-// table through bench/report -threads:
-//
-//	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench '^BenchmarkThreads$' -benchtime 0.3s -count 5 ./bench | go run ./bench/report -threads
-//
 // threadOps are the calls the thread benchmarks time, each made for an
 // order n.
 var threadOps = []struct {
@@ -39,6 +28,16 @@ var threadOps = []struct {
 	{"gemm", threadsGemm},
 }
 
+// BenchmarkThreads measures lapis calls into OpenBLAS while 0, 1 or 2
+// other goroutines run a pure-Go loop (busy=), with lapis's default thread
+// policy (threads=auto) and with OpenBLAS fixed at 1 and 2 threads
+// (cblas.SetThreads), side by side in one run: issue 16. Each iteration
+// restores the operands (an O(n^2) copy, the same for every variant). The
+// auto rows report raised/op: the share of calls the policy gave more
+// than one thread. scripts/bench-threads.sh runs it and prints the README
+// table through bench/report -threads:
+//
+//	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench '^BenchmarkThreads$' -benchtime 0.3s -count 5 ./bench | go run ./bench/report -threads
 func BenchmarkThreads(b *testing.B) {
 	for _, op := range threadOps {
 		for _, n := range []int{64, 256, 1024} {
