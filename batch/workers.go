@@ -191,9 +191,7 @@ func worker() {
 	runtime.LockOSThread() // for life: this thread is one of the bounded set
 	for j := range jobs {
 		j.f(j.chunk)
-		if j.wg != nil {
-			j.wg.Done()
-		}
+		j.wg.Done()
 	}
 }
 

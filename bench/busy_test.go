@@ -3,7 +3,6 @@ package bench
 import (
 	"fmt"
 	"math/rand/v2"
-	"sync/atomic"
 	"testing"
 
 	"github.com/lapis-go/lapis/batch"
@@ -26,20 +25,7 @@ func BenchmarkBatchTinyBusy(b *testing.B) {
 			b.Run(fmt.Sprintf("op=%s/n=%d/count=%d/workers=%d", op, n, count, w), func(b *testing.B) {
 				prev := batch.SetWorkers(w)
 				defer batch.SetWorkers(prev)
-				var stop atomic.Bool
-				var spins atomic.Int64
-				done := make(chan struct{})
-				go func() { // the busy goroutine
-					defer close(done)
-					x := 1.0
-					for i := 0; !stop.Load(); i++ {
-						x = x*1.0000001 + 1e-9
-						if i&1023 == 0 {
-							spins.Add(1)
-						}
-					}
-					_ = x
-				}()
+				stop := startBusy(1)
 				for b.Loop() {
 					var err error
 					switch op {
@@ -53,9 +39,8 @@ func BenchmarkBatchTinyBusy(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				stop.Store(true)
-				<-done
-				b.ReportMetric(float64(spins.Load())*1024/b.Elapsed().Seconds()/1e6, "busy-Mloops/s")
+				loops := stop()
+				b.ReportMetric(float64(loops)/b.Elapsed().Seconds()/1e6, "busy-Mloops/s")
 			})
 		}
 	}

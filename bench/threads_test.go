@@ -153,9 +153,10 @@ func setThreadsFor(b *testing.B, th string) func() {
 }
 
 // startBusy starts k goroutines that run a pure-Go loop until stop is
-// called.
-func startBusy(k int) (stop func()) {
+// called; stop returns how many iterations of the loop they made.
+func startBusy(k int) (stop func() (loops int64)) {
 	var done atomic.Bool
+	var count atomic.Int64
 	var wg sync.WaitGroup
 	var started sync.WaitGroup
 	wg.Add(k)
@@ -169,12 +170,13 @@ func startBusy(k int) (stop func()) {
 				for range 1000 {
 					x = x*1.0000001 + 1e-9
 				}
+				count.Add(1000)
 			}
 			runtime.KeepAlive(x)
 		}()
 	}
 	started.Wait()
-	return func() { done.Store(true); wg.Wait() }
+	return func() int64 { done.Store(true); wg.Wait(); return count.Load() }
 }
 
 func threadsRand(n, m int) []float64 {

@@ -88,9 +88,9 @@ func (a *Arg) plan(op, name string, opts []Option) (h handed, sc scratch, err er
 	return h, sc, nil
 }
 
-// direct is plan's common case, in a few instructions and no calls: it
-// returns h and true when a's view is unconjugated, of rank at most
-// MaxRank, not empty, and proved disjoint by the first pass of disjoint
+// direct is plan's common case, in a few instructions: it returns h and
+// true when a's view is unconjugated, of rank at most MaxRank, not empty,
+// and proved disjoint by disjoint's one pass (columnOrder)
 // (axes in column-major order of |stride|: compact, ld > rows, slices,
 // steps, reversed axes, batches). Otherwise it returns false and plan
 // decides (permuted axes, broadcasts, conjugated, empty and zero views,
@@ -104,22 +104,8 @@ func (a *Arg) direct() (h handed, ok bool) {
 	if len(shape) > MaxRank || len(strides) != len(shape) {
 		return h, false
 	}
-	reach := 0 // as in disjoint
-	for k, d := range shape {
-		if d <= 1 {
-			if d == 0 {
-				return h, false
-			}
-			continue
-		}
-		s := strides[k]
-		if s < 0 {
-			s = -s
-		}
-		if s <= reach {
-			return h, false
-		}
-		reach += (d - 1) * s
+	if columnOrder(shape, strides) != len(shape) {
+		return h, false
 	}
 	h.base = unsafe.Add(data, l.Origin()*int(a.size))
 	h.kr = C.int(int(a.kind) | len(shape)<<2)
@@ -141,11 +127,27 @@ func (a *Arg) direct() (h handed, ok bool) {
 // both inside its slice (views.FromSlice checks that of every non-empty
 // view); an empty one (an extent 0) ends the loop as soon as it is seen.
 func disjoint(l *layout.Layout, shape, strides []int) (ok, empty bool) {
+	switch k := columnOrder(shape, strides); {
+	case k == len(shape):
+		return true, false
+	case shape[k] == 0:
+		return true, true
+	default:
+		return !l.HasOverlap(), slices.Contains(shape[k:], 0)
+	}
+}
+
+// columnOrder is disjoint's one pass: it returns len(shape) when every
+// axis of extent above one steps, by |stride|, past everything the axes
+// before it reach (the elements are disjoint), else the axis where the
+// pass stops: an extent 0 (the view is empty) or a stride that does not
+// step past.
+func columnOrder(shape, strides []int) int {
 	reach := 0 // largest offset difference the axes so far reach
 	for k, d := range shape {
 		if d <= 1 {
 			if d == 0 {
-				return true, true
+				return k
 			}
 			continue
 		}
@@ -154,11 +156,11 @@ func disjoint(l *layout.Layout, shape, strides []int) (ok, empty bool) {
 			s = -s
 		}
 		if s <= reach {
-			return !l.HasOverlap(), slices.Contains(shape[k:], 0)
+			return k
 		}
 		reach += (d - 1) * s
 	}
-	return true, false
+	return len(shape)
 }
 
 // Call1 calls the bind(C) routine fn with a C descriptor of a, for an
