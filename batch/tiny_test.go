@@ -61,22 +61,7 @@ func testTiny[T float32 | float64](t *testing.T) {
 					name := fmt.Sprintf("n=%d/count=%d/layout=%d/bad=%s", n, count, layout, bad)
 					spd := make([]T, n*n*count)
 					for m := range count {
-						g := make([]float64, n*n)
-						for i := range g {
-							g[i] = rng.Float64()*2 - 1
-						}
-						for j := range n {
-							for i := range n {
-								var v float64
-								for k := range n {
-									v += g[i+k*n] * g[j+k*n]
-								}
-								if i == j {
-									v += float64(n)
-								}
-								spd[tinyIdx(layout, n, n, count, i, j, m)] = T(v)
-							}
-						}
+						tinySPD(rng, n, func(i, j int, v float64) { spd[tinyIdx(layout, n, n, count, i, j, m)] = T(v) })
 					}
 					// Bad matrices: the middle one and the last one.
 					for _, m := range []int{count / 2, count - 1} {
@@ -295,22 +280,7 @@ func TestTinyWorkers(t *testing.T) {
 		n, count := c.n, c.count
 		a := make([]float64, n*n*count)
 		for m := range count {
-			g := make([]float64, n*n)
-			for i := range g {
-				g[i] = rng.Float64()*2 - 1
-			}
-			for j := range n {
-				for i := range n {
-					v := 0.0
-					for k := range n {
-						v += g[i+k*n] * g[j+k*n]
-					}
-					if i == j {
-						v += float64(n)
-					}
-					a[i+j*n+m*n*n] = v
-				}
-			}
+			tinySPD(rng, n, func(i, j int, v float64) { a[i+j*n+m*n*n] = v })
 		}
 		bad := []int{0, 7, count / 3, count / 2, count - 9, count - 1}
 		if c.many {
@@ -380,6 +350,28 @@ func TestTinyWorkers(t *testing.T) {
 					t.Errorf("n=%d/%s/workers=%d: results differ from one worker's", n, op, w)
 				}
 			}
+		}
+	}
+}
+
+// tinySPD makes G G^T + n I for an n x n G of random entries in [-1, 1)
+// (drawn column by column from rng), a positive definite matrix, and
+// passes its elements to set.
+func tinySPD(rng *rand.Rand, n int, set func(i, j int, v float64)) {
+	g := make([]float64, n*n)
+	for i := range g {
+		g[i] = rng.Float64()*2 - 1
+	}
+	for j := range n {
+		for i := range n {
+			v := 0.0
+			for k := range n {
+				v += g[i+k*n] * g[j+k*n]
+			}
+			if i == j {
+				v += float64(n)
+			}
+			set(i, j, v)
 		}
 	}
 }
