@@ -237,10 +237,10 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 		cands := -1 // every lane may be a candidate of the check
 		if k != nil {
 			flags = k(p)
-			if size == 8 && check != nil {
-				// The float64 kernels return the check's candidates in
-				// bits 8 on, computed as below.
-				cands, flags = flags>>8, flags&0xff
+			if check != nil {
+				// The kernels return the check's candidates in bits
+				// tinyCandShift on, computed as below.
+				cands, flags = flags>>tinyCandShift, flags&(1<<tinyCandShift-1)
 			}
 		} else {
 			for l := range live {
@@ -272,6 +272,10 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 	}
 	return flagged
 }
+
+// tinyCandShift is where a kernel's result puts the conditioning check's
+// candidates (gentiny's candShift): bit tinyCandShift+l for lane l.
+const tinyCandShift = 16
 
 func fits32(x int) bool { return x >= math.MinInt32 && x <= math.MaxInt32 }
 

@@ -68,7 +68,7 @@ const (
 	offCond = 264 // nil, or where Solve and Inv write the norms (condNorms)
 	offMode = 272 // how a's lanes are read and written (modeGather...)
 	offBSeq = 280 // 1: b's lanes are consecutive elements (batch stride 1)
-	offThr  = 288 // float64 kernels: the check's threshold (candidates)
+	offThr  = 288 // kernels with cond: the check's threshold (candidates)
 	offInf  = 296 // 1: the check takes infinity norms
 )
 
@@ -858,33 +858,55 @@ func (g *gen) invNorms() {
 	g.ins(g.op("VMOVU"), g.y(0), fmt.Sprintf("%d(AX)", (condInv+1)*g.vb()))
 }
 
-// candidates adds to the result (not to R13), for a float64 kernel with
-// p.cond set, bit 8+l for each lane l whose 1 / (||A|| ||A^-1||), in the
-// norms p.inf selects, is below p.thresh or NaN: the conditioning
-// check's candidates, computed as the Go side computes them (float64),
-// so that it looks at those lanes alone.
+// candShift is the bit the conditioning check's candidates start at in a
+// kernel's result (below it, the flagged lanes).
+const candShift = 16
+
+// candidates adds to the result (not to R13), for a Solve or Inv kernel
+// with p.cond set, bit candShift+l for each lane l whose 1 / (||A||
+// ||A^-1||), in the norms p.inf selects, is below p.thresh or NaN: the
+// conditioning check's candidates, computed as the Go side computes them
+// (in float64: float32 norms are widened first, their product is exact),
+// so that it looks at those lanes alone. float32's lanes are taken in two
+// halves of float64 vectors of the same width.
 func (g *gen) candidates() {
-	if g.t.size != 8 {
-		return
-	}
 	g.ifCond(func() {
 		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offInf), "R8")
 		g.ins("SHLQ", fmt.Sprintf("$%d", map[int]int{32: 5, 64: 6}[g.vb()]), "R8")
 		g.ins("ADDQ", "R8", "AX")
-		g.ins("VMOVUPD", fmt.Sprintf("%d(AX)", condA*g.vb()), g.y(0))
-		g.ins("VMULPD", fmt.Sprintf("%d(AX)", condInv*g.vb()), g.y(0), g.y(0))
-		g.ins("VDIVPD", g.y(0), g.y(14), g.y(0))
-		g.ins("VBROADCASTSD", fmt.Sprintf("%d(SI)", offThr), g.y(1))
-		if g.t.wide {
-			g.ins("VCMPPD", "$0x1d", g.y(1), g.y(0), "K1")
-			g.ins("KMOVB", "K1", "R12")
-		} else {
-			g.ins("VCMPPD", "$0x1d", g.y(1), g.y(0), g.y(0))
-			g.ins("VMOVMSKPD", g.y(0), "R12")
+		g.ins("VBROADCASTSD", fmt.Sprintf("tinyd<>+%d(SB)", cOne), g.y(2))
+		g.ins("VBROADCASTSD", fmt.Sprintf("%d(SI)", offThr), g.y(3))
+		g.ins("XORQ", "R12", "R12")
+		parts := 8 / g.t.size     // float64 vectors per vector of the type
+		half := g.t.lanes / parts // lanes per float64 vector
+		load := func(vec, h int, dst string) {
+			src := fmt.Sprintf("%d(AX)", vec*g.vb()+h*g.vb()/parts)
+			if g.t.size == 4 {
+				g.ins("VCVTPS2PD", src, dst)
+			} else {
+				g.ins("VMOVUPD", src, dst)
+			}
+		}
+		for h := 0; h < parts; h++ {
+			load(condA, h, g.y(0))
+			load(condInv, h, g.y(1))
+			g.ins("VMULPD", g.y(1), g.y(0), g.y(0))
+			g.ins("VDIVPD", g.y(0), g.y(2), g.y(0))
+			if g.t.wide {
+				g.ins("VCMPPD", "$0x1d", g.y(3), g.y(0), "K1")
+				g.ins("KMOVB", "K1", "R11")
+			} else {
+				g.ins("VCMPPD", "$0x1d", g.y(3), g.y(0), g.y(0))
+				g.ins("VMOVMSKPD", g.y(0), "R11")
+			}
+			if h > 0 {
+				g.ins("SHLQ", fmt.Sprintf("$%d", h*half), "R11")
+			}
+			g.ins("ORQ", "R11", "R12")
 		}
 		g.ins("NOTQ", "R12")
 		g.ins("ANDQ", fmt.Sprintf("$%d", 1<<g.t.lanes-1), "R12")
-		g.ins("SHLQ", "$8", "R12")
+		g.ins("SHLQ", fmt.Sprintf("$%d", candShift), "R12")
 		g.ins("ORQ", "R13", "R12")
 		g.ins("MOVQ", "R12", "flags+8(FP)")
 	})
