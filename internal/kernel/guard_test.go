@@ -83,24 +83,30 @@ func dgemmStridedGuardCases() []guard.Case {
 	return cs
 }
 
-// tinyGuardCases runs every tiny kernel on runs of matrices (a count that
-// leaves a tail, forwards and backwards, column- and row-major) whose
-// extremes sit against the guard pages. The diagonal is made dominant
-// first, so that the Cholesky kernels store their lanes too.
+// tinyGuardCases runs every tiny kernel on runs of matrices (padded,
+// backwards, with a tail after full lane groups; compact, forwards, full
+// lane groups alone, so that the last one's whole-vector or masked loads
+// and stores end at the guard page; column- and row-major) whose extremes
+// sit against the guard pages. The diagonal is
+// made dominant first, so that the Cholesky kernels store their lanes
+// too.
 func tinyGuardCases[T float32 | float64]() []guard.Case {
 	var cs []guard.Case
-	count := 9 // a tail after full lane groups of 4 or 8
 	impls := []tinyImpl{tinyBest}
-	if tinyBest == tinyAVX512 && unsafe.Sizeof(T(0)) == 8 {
+	if tinyBest == tinyAVX512 {
 		impls = append(impls, tinyAVX2) // the AVX2 kernels too
 	}
 	for _, impl := range impls {
 		for n := MinTiny; n <= MaxTiny; n++ {
 			for _, row := range []bool{false, true} {
 				for _, rev := range []bool{false, true} {
-					a := guard.Mat("a", n, n, row, 1).Batched(count, 1, rev)
+					pad, count := 1, 17 // a tail after lane groups of 4, 8 or 16
+					if !rev {
+						pad, count = 0, 16
+					}
+					a := guard.Mat("a", n, n, row, pad).Batched(count, pad, rev)
 					b := guard.Mat("b", n, 2, false, 0).Batched(count, 0, !rev)
-					name := fmt.Sprintf("%s/%s/n=%d/row=%v/reverse:%v", guard.TypeName[T](), tinyImplNames[impl], n, row, rev)
+					name := fmt.Sprintf("%s/%s/n=%d/row=%v/reverse:%v/pad=%d", guard.TypeName[T](), tinyImplNames[impl], n, row, rev, pad)
 					cs = append(cs, guard.Both(name, []guard.Spec{a, b}, 1e3*guard.Eps[T](), nil, func(_ *guard.Arena, v []views.View[T]) (any, error) {
 						mat := func(x views.View[T]) Mat {
 							l := x.Layout()

@@ -1,9 +1,10 @@
 // Command gentiny writes tiny_amd64.s and tiny_amd64_gen.go: the AVX2/FMA
 // kernels that run one small-matrix operation (orders 2 to 8) on as many
 // matrices at once as a YMM register has lanes, one matrix per lane (4
-// float64 or 8 float32), and their AVX-512 float64 versions (ZMM: 8
-// lanes, orders 3 to 8; opmasks for the pivot choice, the row swaps and
-// the ok mask's updates). Run by `go generate ./internal/kernel`;
+// float64 or 8 float32), and their AVX-512 versions (ZMM: 8 float64 or
+// 16 float32 lanes, orders 3 to 8; opmasks for the pivot choice, the row
+// swaps, the ok mask's updates and a float32 order 3 compact group's
+// rows of 9 elements). Run by `go generate ./internal/kernel`;
 // scripts/test.sh fails when the checked-in files differ from its output.
 //
 // Each kernel is straight-line code for one order n: the matrices' lanes
@@ -15,7 +16,8 @@
 // the lanes that are not flagged are then stored back the same way (lane
 // by lane with scalar moves when any lane is flagged or the mode
 // gathers). Solve and Inv also write the norms of each matrix and of
-// its inverse for the conditioning check when asked. A lane is flagged
+// its inverse for the conditioning check when asked, and return the
+// lanes the check must look at. A lane is flagged
 // (bit l of the result) when its computation met anything the slow path
 // must handle (a zero or non-positive pivot, a non-finite result, a
 // determinant outside the normal range); flagged lanes write nothing.
@@ -41,13 +43,14 @@ type typ struct {
 }
 
 // types are the kernels' element types and instruction sets: AVX2/FMA
-// float64 and float32 (YMM) and AVX-512 float64 (ZMM, "dz"), from order 3
-// (a compact lane group of order 2 would not fill a vector: order 2 keeps
-// the AVX2 kernels).
+// float64 and float32 (YMM) and AVX-512 float64 and float32 (ZMM, "dz"
+// and "sz"), from order 3 (order 2 keeps the AVX2 kernels: its lanes' few
+// operations would not pay for the wider transposes).
 var types = []typ{
 	{p: "d", size: 8, lanes: 4, v: "PD", goT: "float64", minN: minN},
 	{p: "s", size: 4, lanes: 8, v: "PS", goT: "float32", minN: minN},
 	{p: "dz", size: 8, lanes: 8, v: "PD", goT: "float64", wide: true, minN: 3},
+	{p: "sz", size: 4, lanes: 16, v: "PS", goT: "float32", wide: true, minN: 3},
 }
 
 // Offsets of the tinyArgs fields (tiny.go; checked by a test).
@@ -60,16 +63,16 @@ const (
 	offBCS  = 40
 	offNRHS = 48
 	offDet  = 56
-	offAIX  = 64  // [8]int64 lane byte offsets of a
-	offBIX  = 128 // [8]int64 of b
-	offAIX4 = 192 // [8]int32 of a
-	offBIX4 = 224 // [8]int32 of b
-	offPF   = 256 // byte distance from a's lanes to the matrices to prefetch
-	offCond = 264 // nil, or where Solve and Inv write the norms (condNorms)
-	offMode = 272 // how a's lanes are read and written (modeGather...)
-	offBSeq = 280 // 1: b's lanes are consecutive elements (batch stride 1)
-	offThr  = 288 // kernels with cond: the check's threshold (candidates)
-	offInf  = 296 // 1: the check takes infinity norms
+	offAIX  = 64  // [16]int64 lane byte offsets of a
+	offBIX  = 192 // [16]int64 of b
+	offAIX4 = 320 // [16]int32 of a
+	offBIX4 = 384 // [16]int32 of b
+	offPF   = 448 // byte distance from a's lanes to the matrices to prefetch
+	offCond = 456 // nil, or where Solve and Inv write the norms (condNorms)
+	offMode = 464 // how a's lanes are read and written (modeGather...)
+	offBSeq = 472 // 1: b's lanes are consecutive elements (batch stride 1)
+	offThr  = 480 // kernels with cond: the check's threshold (candidates)
+	offInf  = 488 // 1: the check takes infinity norms
 )
 
 // Modes of reading and writing a's lanes (offMode), set per call by the
@@ -142,6 +145,15 @@ func (g *gen) c(off int) string  { return fmt.Sprintf("tiny%s<>+%d(SB)", g.t.p, 
 
 func (g *gen) op(name string) string { return name + g.t.v }
 
+// k names the opmask instruction name for the type's lanes: KMOVB,
+// KNOTB... for 8 lanes, KMOVW, KNOTW... for 16.
+func (g *gen) k(name string) string {
+	if g.t.lanes > 8 {
+		return name + "W"
+	}
+	return name + "B"
+}
+
 // Registers: Y15 zero, Y14 one, Y13 ok mask (all ones while a lane is
 // fine), Y12 finiteness accumulator (sum of x*0: NaN once any x is not
 // finite), Y11 gather index, Y10 gather mask; Y0-Y9 work. AVX-512 uses
@@ -181,9 +193,9 @@ func (g *gen) gatherIdx(b bool) {
 
 func (g *gen) gather1(ptr string, dst string) {
 	if g.t.wide {
-		g.ins("KXNORB", "K1", "K1", "K1")
-		g.ins("VGATHERQPD", fmt.Sprintf("(%s)(Z11*1)", ptr), "K1", "Z0")
-		g.ins("VMOVAPD", "Z0", dst)
+		g.ins(g.k("KXNOR"), "K1", "K1", "K1")
+		g.ins(map[int]string{8: "VGATHERQPD", 4: "VGATHERDPS"}[g.t.size], fmt.Sprintf("(%s)(Z11*1)", ptr), "K1", "Z0")
+		g.ins(g.op("VMOVA"), "Z0", dst)
 		return
 	}
 	g.ins("VPCMPEQD", g.y(10), g.y(10), g.y(10))
@@ -195,15 +207,25 @@ func (g *gen) gather1(ptr string, dst string) {
 	g.ins(g.op("VMOVA"), g.y(0), dst)
 }
 
-// compactOK reports whether a lane group's n*n elements hold a vector
-// (float32 n = 2 does not: the Go side never sets the compact modes).
-func (g *gen) compactOK() bool { return g.n*g.n >= g.t.lanes }
+// compactOK reports whether the kernel reads compact lane groups with
+// whole vectors: when a lane group's n*n elements hold a vector, or with
+// AVX-512's opmasks, which load and store rows of fewer (float32 n = 2 in
+// YMM has neither: the Go side never sets the compact modes for it).
+func (g *gen) compactOK() bool { return g.partial() || g.n*g.n >= g.t.lanes }
+
+// partial reports whether a compact lane group's rows (one lane's n*n
+// elements) are shorter than a vector (AVX-512 float32 n = 3): they are
+// then loaded and stored with the opmask of their n*n elements.
+func (g *gen) partial() bool { return g.t.wide && g.n*g.n < g.t.lanes }
 
 // blocks returns the first elements of the runs of lanes consecutive
 // elements that cover a compact matrix's n*n (the last one ending at n*n,
 // overlapping the one before when lanes does not divide n*n).
 func (g *gen) blocks() []int {
 	nn, L := g.n*g.n, g.t.lanes
+	if g.partial() {
+		return []int{0}
+	}
 	var r []int
 	for e := 0; e+L <= nn; e += L {
 		r = append(r, e)
@@ -227,6 +249,9 @@ func (g *gen) elem(e int, trans bool) (int, int) {
 // in Yr) and returns the registers holding its columns, in order. The
 // float32 one uses every register (consts restores Y12-Y15).
 func (g *gen) transpose() []string {
+	if g.t.wide && g.t.size == 4 {
+		return g.transpose16()
+	}
 	if g.t.wide {
 		// 8x8 float64: pairs (unpack), then 128-bit lanes twice
 		// (VSHUFF64X2 0x88 takes lanes 0 and 2 of each source, 0xdd lanes
@@ -281,6 +306,50 @@ func (g *gen) transpose() []string {
 	return []string{g.y(8), g.y(9), g.y(10), g.y(11), g.y(12), g.y(13), g.y(14), g.y(15)}
 }
 
+// transpose16 transposes the 16x16 float32 block in Z0..Z15 (row r in
+// Zr) into its columns, in Z0..Z15 again, through Z16-Z31: pairs
+// (unpack), quadruples within 128-bit lanes (as the AVX2 8x8), then a
+// 4x4 transpose of 128-bit lanes in two rounds of VSHUFF32X4 (0x88 takes
+// lanes 0 and 2 of each source, 0xdd lanes 1 and 3).
+func (g *gen) transpose16() []string {
+	for k := 0; k < 8; k++ {
+		g.ins("VUNPCKLPS", g.y(2*k+1), g.y(2*k), g.y(16+2*k))
+		g.ins("VUNPCKHPS", g.y(2*k+1), g.y(2*k), g.y(17+2*k))
+	}
+	// Z(4h+c): column 4m+c of rows 4h..4h+3 in 128-bit lane m.
+	for h := 0; h < 4; h++ {
+		t := 16 + 4*h
+		g.ins("VSHUFPS", "$0x44", g.y(t+2), g.y(t), g.y(4*h))
+		g.ins("VSHUFPS", "$0xEE", g.y(t+2), g.y(t), g.y(4*h+1))
+		g.ins("VSHUFPS", "$0x44", g.y(t+3), g.y(t+1), g.y(4*h+2))
+		g.ins("VSHUFPS", "$0xEE", g.y(t+3), g.y(t+1), g.y(4*h+3))
+	}
+	// For each c, the 128-bit lanes of A, B, C, D = Z(c), Z(4+c), Z(8+c),
+	// Z(12+c): P = A0 A2 B0 B2, Q = A1 A3 B1 B3, R and S the same of C
+	// and D; column 4m+c is then P0 R0 (m = 0), Q0 S0 (1), P1 R1 (2),
+	// Q1 S1 (3) of their lane pairs.
+	for c := 0; c < 4; c++ {
+		u := 16 + 4*c
+		g.ins("VSHUFF32X4", "$0x88", g.y(4+c), g.y(c), g.y(u))
+		g.ins("VSHUFF32X4", "$0xdd", g.y(4+c), g.y(c), g.y(u+1))
+		g.ins("VSHUFF32X4", "$0x88", g.y(12+c), g.y(8+c), g.y(u+2))
+		g.ins("VSHUFF32X4", "$0xdd", g.y(12+c), g.y(8+c), g.y(u+3))
+	}
+	cols := make([]string, 16)
+	for c := 0; c < 4; c++ {
+		u := 16 + 4*c
+		for m, src := range [4]int{u, u + 1, u, u + 1} { // P, Q, P, Q with R, S
+			imm := "$0x88"
+			if m >= 2 {
+				imm = "$0xdd"
+			}
+			g.ins("VSHUFF32X4", imm, g.y(src+2), g.y(src), g.y(4*m+c))
+			cols[4*m+c] = g.y(4*m + c)
+		}
+	}
+	return cols
+}
+
 // compactLoad reads a compact lane group (AX its first element) with
 // whole-vector loads, transposed in registers into the A area.
 func (g *gen) compactLoad(trans bool) {
@@ -295,13 +364,25 @@ func (g *gen) compactLoad(trans bool) {
 			g.ins("PREFETCHT0", fmt.Sprintf("%d(R13)", off))
 		}
 	}
+	load := g.op("VMOVU")
+	if g.partial() {
+		g.ins("MOVL", fmt.Sprintf("$%d", 1<<nn-1), "R11")
+		g.ins(g.k("KMOV"), "R11", "K3")
+	}
 	for _, e0 := range g.blocks() {
 		for l := 0; l < g.t.lanes; l++ {
-			g.ins(g.op("VMOVU"), fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size), g.y(l))
+			src := fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size)
+			if g.partial() {
+				g.ins(load+".Z", src, "K3", g.y(l))
+				continue
+			}
+			g.ins(load, src, g.y(l))
 		}
 		for q, r := range g.transpose() {
-			i, j := g.elem(e0+q, trans)
-			g.ins(g.op("VMOVA"), r, g.a(i, j))
+			if e0+q < nn {
+				i, j := g.elem(e0+q, trans)
+				g.ins(g.op("VMOVA"), r, g.a(i, j))
+			}
 		}
 	}
 	if g.t.size == 4 {
@@ -317,7 +398,7 @@ func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j in
 	nn, L := g.n*g.n, g.t.lanes
 	for _, e0 := range g.blocks() {
 		kept := 0
-		for q := 0; q < L; q++ {
+		for q := 0; q < L && e0+q < nn; q++ {
 			if keep(g.elem(e0+q, trans)) {
 				kept++
 			}
@@ -335,8 +416,9 @@ func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j in
 		case g.t.wide:
 			// The whole block transposed, stored with an opmask of the
 			// kept elements.
+			// (A row shorter than a vector: its elements alone.)
 			mask := 0
-			for q := 0; q < L; q++ {
+			for q := 0; q < L && e0+q < nn; q++ {
 				i, j := g.elem(e0+q, trans)
 				g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), g.y(q))
 				if keep(i, j) {
@@ -344,7 +426,7 @@ func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j in
 				}
 			}
 			g.ins("MOVL", fmt.Sprintf("$%d", mask), "R11")
-			g.ins("KMOVB", "R11", "K2")
+			g.ins(g.k("KMOV"), "R11", "K2")
 			for l, r := range g.transpose() {
 				g.ins(g.op("VMOVU"), r, "K2", fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size))
 			}
@@ -534,9 +616,9 @@ func (g *gen) okPositive(reg string) {
 // zeroes the lanes that fail.
 func (g *gen) okIf(pred, src, reg, tmp string) {
 	if g.t.wide {
-		g.ins("VCMPPD", pred, src, reg, "K1")
-		g.ins("KNOTB", "K1", "K1")
-		g.ins("VMOVAPD", "Z15", "K1", "Z13")
+		g.ins(g.op("VCMP"), pred, src, reg, "K1")
+		g.ins(g.k("KNOT"), "K1", "K1")
+		g.ins(g.op("VMOVA"), "Z15", "K1", "Z13")
 		return
 	}
 	g.ins(g.op("VCMP"), pred, src, reg, tmp)
@@ -569,8 +651,8 @@ func (g *gen) swap(k int, rk string, row func(i int) string) {
 		m := g.mask(i, k)
 		g.ins(g.op("VMOVA"), row(i), g.y(9))
 		if g.t.wide {
-			g.ins("VMOVAPD", g.y(9), m, g.y(8))
-			g.ins("VMOVAPD", g.y(7), m, g.y(9))
+			g.ins(g.op("VMOVA"), g.y(9), m, g.y(8))
+			g.ins(g.op("VMOVA"), g.y(7), m, g.y(9))
 		} else {
 			g.ins(g.op("VBLENDV"), m, g.y(9), g.y(8), g.y(8))
 			g.ins(g.op("VBLENDV"), m, g.y(7), g.y(9), g.y(9))
@@ -627,9 +709,9 @@ func (g *gen) lu(trailing bool) {
 		for i := k + 1; i < n; i++ {
 			g.ins(g.op("VAND"), g.a(i, k), g.y(10), g.y(7))
 			if g.t.wide {
-				g.ins("VCMPPD", "$0x1e", g.y(8), g.y(7), "K1")
-				g.ins("VMOVAPD", g.y(7), "K1", g.y(8))
-				g.ins("VMOVUPD", g.c(cIdx+32*i), "K1", g.y(9))
+				g.ins(g.op("VCMP"), "$0x1e", g.y(8), g.y(7), "K1")
+				g.ins(g.op("VMOVA"), g.y(7), "K1", g.y(8))
+				g.ins(g.op("VMOVU"), g.c(cIdx+32*i), "K1", g.y(9))
 				continue
 			}
 			g.ins(g.op("VCMP"), "$0x1e", g.y(8), g.y(7), g.y(6))
@@ -915,10 +997,10 @@ func (g *gen) candidates() {
 // flags leaves the flagged lanes' bits in R13 and returns it.
 func (g *gen) flags() {
 	if g.t.wide {
-		g.ins("VCMPPD", "$3", "Z12", "Z12", "K1")
-		g.ins("VPTESTMQ", "Z13", "Z13", "K2")
-		g.ins("KMOVB", "K2", "R12")
-		g.ins("KMOVB", "K1", "R13")
+		g.ins(g.op("VCMP"), "$3", "Z12", "Z12", "K1")
+		g.ins(map[int]string{8: "VPTESTMQ", 4: "VPTESTMD"}[g.t.size], "Z13", "Z13", "K2")
+		g.ins(g.k("KMOV"), "K2", "R12")
+		g.ins(g.k("KMOV"), "K1", "R13")
 	} else {
 		g.ins(g.op("VCMP"), "$3", g.y(12), g.y(12), g.y(0))
 		g.ins(g.op("VMOVMSK"), g.y(13), "R12")
@@ -1106,8 +1188,8 @@ func (g *gen) det() {
 		if k < g.n-1 {
 			g.ins(g.op("VMOVA"), g.piv(k), g.y(3))
 			if g.t.wide {
-				g.ins("VCMPPD", "$0x0c", g.c(cIdx+32*k), g.y(3), "K1")
-				g.ins("VXORPD", g.c(cSign), g.y(0), "K1", g.y(0))
+				g.ins(g.op("VCMP"), "$0x0c", g.c(cIdx+32*k), g.y(3), "K1")
+				g.ins(g.op("VXOR"), g.c(cSign), g.y(0), "K1", g.y(0))
 				continue
 			}
 			g.ins(g.op("VCMP"), "$0x0c", g.c(cIdx+32*k), g.y(3), g.y(2))
@@ -1197,8 +1279,12 @@ func main() {
 		gf.WriteString("\t},\n")
 	}
 	gf.WriteString("}\n\n")
-	gf.WriteString("// The AVX-512 float64 kernels by operation and order (8 lanes; none of order 2).\nvar tinyAsm512 = [nTinyOps][maxTiny + 1]func(*tinyArgs) int{\n")
-	table(types[2])
+	gf.WriteString("// The AVX-512 kernels by type, operation and order (8 float64 or 16\n// float32 lanes; none of order 2).\nvar tinyAsm512 = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{\n")
+	for _, t := range types[2:] {
+		gf.WriteString("\t{\n")
+		table(t)
+		gf.WriteString("\t},\n")
+	}
 	gf.WriteString("}\n")
 	src, err := format.Source(gf.Bytes())
 	if err != nil {
