@@ -288,17 +288,7 @@ func (g *gen) transpose() []string {
 		g.ins("VPERM2F128", "$0x31", g.y(7), g.y(5), g.y(3))
 		return []string{g.y(0), g.y(1), g.y(2), g.y(3)}
 	}
-	for k := 0; k < 4; k++ {
-		g.ins("VUNPCKLPS", g.y(2*k+1), g.y(2*k), g.y(8+2*k))
-		g.ins("VUNPCKHPS", g.y(2*k+1), g.y(2*k), g.y(9+2*k))
-	}
-	for h := 0; h < 2; h++ { // rows 0-3, then 4-7
-		t := 8 + 4*h
-		g.ins("VSHUFPS", "$0x44", g.y(t+2), g.y(t), g.y(4*h))
-		g.ins("VSHUFPS", "$0xEE", g.y(t+2), g.y(t), g.y(4*h+1))
-		g.ins("VSHUFPS", "$0x44", g.y(t+3), g.y(t+1), g.y(4*h+2))
-		g.ins("VSHUFPS", "$0xEE", g.y(t+3), g.y(t+1), g.y(4*h+3))
-	}
+	g.quads(8, 8)
 	for k := 0; k < 4; k++ {
 		g.ins("VPERM2F128", "$0x20", g.y(4+k), g.y(k), g.y(8+k))
 		g.ins("VPERM2F128", "$0x31", g.y(4+k), g.y(k), g.y(12+k))
@@ -306,24 +296,30 @@ func (g *gen) transpose() []string {
 	return []string{g.y(8), g.y(9), g.y(10), g.y(11), g.y(12), g.y(13), g.y(14), g.y(15)}
 }
 
-// transpose16 transposes the 16x16 float32 block in Z0..Z15 (row r in
-// Zr) into its columns, in Z0..Z15 again, through Z16-Z31: pairs
-// (unpack), quadruples within 128-bit lanes (as the AVX2 8x8), then a
-// 4x4 transpose of 128-bit lanes in two rounds of VSHUFF32X4 (0x88 takes
-// lanes 0 and 2 of each source, 0xdd lanes 1 and 3).
-func (g *gen) transpose16() []string {
-	for k := 0; k < 8; k++ {
-		g.ins("VUNPCKLPS", g.y(2*k+1), g.y(2*k), g.y(16+2*k))
-		g.ins("VUNPCKHPS", g.y(2*k+1), g.y(2*k), g.y(17+2*k))
+// quads transposes the 4x4 blocks of the float32 rows in registers
+// 0..rows-1 within each 128-bit lane, through registers tmp..tmp+rows-1:
+// pairs (unpack), then quadruples (VSHUFPS). Register 4h+c then holds,
+// in 128-bit lane m, column 4m+c of rows 4h..4h+3.
+func (g *gen) quads(rows, tmp int) {
+	for k := 0; k < rows/2; k++ {
+		g.ins("VUNPCKLPS", g.y(2*k+1), g.y(2*k), g.y(tmp+2*k))
+		g.ins("VUNPCKHPS", g.y(2*k+1), g.y(2*k), g.y(tmp+2*k+1))
 	}
-	// Z(4h+c): column 4m+c of rows 4h..4h+3 in 128-bit lane m.
-	for h := 0; h < 4; h++ {
-		t := 16 + 4*h
+	for h := 0; h < rows/4; h++ {
+		t := tmp + 4*h
 		g.ins("VSHUFPS", "$0x44", g.y(t+2), g.y(t), g.y(4*h))
 		g.ins("VSHUFPS", "$0xEE", g.y(t+2), g.y(t), g.y(4*h+1))
 		g.ins("VSHUFPS", "$0x44", g.y(t+3), g.y(t+1), g.y(4*h+2))
 		g.ins("VSHUFPS", "$0xEE", g.y(t+3), g.y(t+1), g.y(4*h+3))
 	}
+}
+
+// transpose16 transposes the 16x16 float32 block in Z0..Z15 (row r in
+// Zr) into its columns, in Z0..Z15 again, through Z16-Z31: quads, then
+// a 4x4 transpose of 128-bit lanes in two rounds of VSHUFF32X4 (0x88
+// takes lanes 0 and 2 of each source, 0xdd lanes 1 and 3).
+func (g *gen) transpose16() []string {
+	g.quads(16, 16)
 	// For each c, the 128-bit lanes of A, B, C, D = Z(c), Z(4+c), Z(8+c),
 	// Z(12+c): P = A0 A2 B0 B2, Q = A1 A3 B1 B3, R and S the same of C
 	// and D; column 4m+c is then P0 R0 (m = 0), Q0 S0 (1), P1 R1 (2),
@@ -1272,20 +1268,21 @@ func main() {
 			gf.WriteString("},\n")
 		}
 	}
-	gf.WriteString("// The AVX2/FMA kernels by type, operation and order.\nvar tinyAsm = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{\n")
-	for _, t := range types[:2] {
-		gf.WriteString("\t{\n")
-		table(t)
-		gf.WriteString("\t},\n")
+	for _, v := range []struct {
+		doc, name string
+		types     []typ
+	}{
+		{"The AVX2/FMA kernels by type, operation and order.", "tinyAsm", types[:2]},
+		{"The AVX-512 kernels by type, operation and order (8 float64 or 16\n// float32 lanes; none of order 2).", "tinyAsm512", types[2:]},
+	} {
+		fmt.Fprintf(&gf, "\n// %s\nvar %s = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{\n", v.doc, v.name)
+		for _, t := range v.types {
+			gf.WriteString("\t{\n")
+			table(t)
+			gf.WriteString("\t},\n")
+		}
+		gf.WriteString("}\n")
 	}
-	gf.WriteString("}\n\n")
-	gf.WriteString("// The AVX-512 kernels by type, operation and order (8 float64 or 16\n// float32 lanes; none of order 2).\nvar tinyAsm512 = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{\n")
-	for _, t := range types[2:] {
-		gf.WriteString("\t{\n")
-		table(t)
-		gf.WriteString("\t},\n")
-	}
-	gf.WriteString("}\n")
 	src, err := format.Source(gf.Bytes())
 	if err != nil {
 		log.Fatal(err)
