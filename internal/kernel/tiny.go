@@ -92,7 +92,7 @@ type tinyArgs struct {
 	pf         int            // byte distance to the lanes to prefetch (two calls on)
 	cond       unsafe.Pointer // nil, or [4][lanes]T: ||A||_1, ||A||_inf, ||A^-1||_1, ||A^-1||_inf
 	mode       int            // how a's lanes are read and written (tinyGather...)
-	bseq       int            // 1: b's lanes are consecutive elements (batch stride 1)
+	bseq       int            // how b's lanes are read and written (tinyBGather...)
 	thresh     float64        // float64 kernels with cond: the check's threshold
 	inf        int            // 1: the check takes infinity norms
 }
@@ -104,6 +104,14 @@ const (
 	tinyCompact           // compact column-major [n, n, B]: each lane's n*n elements one after another, read with whole-vector loads and transposed in registers (4x4 or 8x8 float64, 8x8 or 16x16 float32)
 	tinyCompactT          // the same storage read as the transpose (row-major matrices, Cholesky's upper triangle)
 	tinyContiguous        // batch stride 1: element (i, j) of the lanes is one vector load
+)
+
+// Ways of reading and writing b's lanes (tinyArgs.bseq), for a full lane
+// group.
+const (
+	tinyBGather = iota // VGATHER from any strides, stored lane by lane
+	tinyBSeq           // batch stride 1: element i of the lanes is one vector load
+	tinyBRows          // AVX-512, one right-hand side, compact [n, 1, B]: each lane's n elements one after another, loaded (with an opmask) and transposed in registers as a's compact rows
 )
 
 // TinyCheck asks TinySolve and TinyInv for the conditioning check
@@ -213,9 +221,13 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 	case compact && a.RS == n && a.CS == 1:
 		mode = tinyCompactT
 	}
-	bseq := 0
-	if b.P != nil && b.BS == 1 {
-		bseq = 1
+	bseq := tinyBGather
+	switch {
+	case b.P == nil:
+	case b.BS == 1:
+		bseq = tinyBSeq
+	case vb == 64 && nrhs == 1 && b.BS == n && b.RS == 1:
+		bseq = tinyBRows
 	}
 	p.pf = 2 * lanes * a.BS * size
 	if k != nil && size == 4 && !(fits32(a.BS*size*(lanes-1)) && fits32(b.BS*size*(lanes-1))) {
@@ -228,7 +240,7 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 		}
 		live := min(lanes, count-g)
 		if g == 0 || live < lanes { // the lane offsets: the same for every full group
-			p.mode, p.bseq = tinyGather, 0
+			p.mode, p.bseq = tinyGather, tinyBGather
 			if live == lanes {
 				p.mode, p.bseq = mode, bseq
 			}

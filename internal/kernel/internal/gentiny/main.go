@@ -70,7 +70,7 @@ const (
 	offPF   = 448 // byte distance from a's lanes to the matrices to prefetch
 	offCond = 456 // nil, or where Solve and Inv write the norms (condNorms)
 	offMode = 464 // how a's lanes are read and written (modeGather...)
-	offBSeq = 472 // 1: b's lanes are consecutive elements (batch stride 1)
+	offBSeq = 472 // how b's lanes are read and written (bGather...)
 	offThr  = 480 // kernels with cond: the check's threshold (candidates)
 	offInf  = 488 // 1: the check takes infinity norms
 )
@@ -82,6 +82,13 @@ const (
 	modeCompact    = 1 // compact column-major: the lanes' n*n elements one after another
 	modeCompactT   = 2 // the same, read as the transpose (row-major storage)
 	modeContiguous = 3 // batch stride 1: element (i, j) of the lanes is one vector
+)
+
+// Values of offBSeq: how b's lanes are read and written.
+const (
+	bGather = 0 // VGATHER, any strides; stored lane by lane
+	bSeq    = 1 // batch stride 1: element i of the lanes is one vector
+	bRows   = 2 // AVX-512, nrhs = 1: each lane's n elements one after another (a compact [n, 1, B]), as rows (rowsLoad)
 )
 
 // Constant table offsets (per type, 32 bytes each).
@@ -126,7 +133,8 @@ func (g *gen) xoff() int         { return g.n * g.n * g.vb() }
 func (g *gen) poff() int         { return g.xoff() + g.n*maxRHS*g.vb() }
 func (g *gen) roff() int         { return g.poff() + g.n*g.vb() }
 func (g *gen) doff() int         { return g.roff() + g.n*g.vb() }
-func (g *gen) frame() int        { return g.doff() + g.n*g.vb() + g.vb() }
+func (g *gen) soff() int         { return g.doff() + g.n*g.vb() } // Y12, Y13 saved (keepState)
+func (g *gen) frame() int        { return g.soff() + 2*g.vb() + g.vb() }
 
 // vb is the bytes of a vector register.
 func (g *gen) vb() int { return g.t.size * g.t.lanes }
@@ -211,19 +219,20 @@ func (g *gen) gather1(ptr string, dst string) {
 // whole vectors: when a lane group's n*n elements hold a vector, or with
 // AVX-512's opmasks, which load and store rows of fewer (float32 n = 2 in
 // YMM has neither: the Go side never sets the compact modes for it).
-func (g *gen) compactOK() bool { return g.partial() || g.n*g.n >= g.t.lanes }
+func (g *gen) compactOK() bool { return g.partial(g.n*g.n) || g.n*g.n >= g.t.lanes }
 
-// partial reports whether a compact lane group's rows (one lane's n*n
-// elements) are shorter than a vector (AVX-512 float32 n = 3): they are
-// then loaded and stored with the opmask of their n*n elements.
-func (g *gen) partial() bool { return g.t.wide && g.n*g.n < g.t.lanes }
+// partial reports whether a compact lane group's rows of nn elements
+// (one lane's) are shorter than a vector (AVX-512 float32 n*n = 9, or a
+// right-hand side of n): they are then loaded and stored with the opmask
+// of their nn elements.
+func (g *gen) partial(nn int) bool { return g.t.wide && nn < g.t.lanes }
 
 // blocks returns the first elements of the runs of lanes consecutive
-// elements that cover a compact matrix's n*n (the last one ending at n*n,
-// overlapping the one before when lanes does not divide n*n).
-func (g *gen) blocks() []int {
-	nn, L := g.n*g.n, g.t.lanes
-	if g.partial() {
+// elements that cover a row of nn (the last one ending at nn, overlapping
+// the one before when lanes does not divide nn).
+func (g *gen) blocks(nn int) []int {
+	L := g.t.lanes
+	if g.partial(nn) {
 		return []int{0}
 	}
 	var r []int
@@ -360,15 +369,27 @@ func (g *gen) compactLoad(trans bool) {
 			g.ins("PREFETCHT0", fmt.Sprintf("%d(R13)", off))
 		}
 	}
+	g.rowsLoad(nn, "AX", func(e int) int { return g.aoff(g.elem(e, trans)) })
+	if g.t.size == 4 {
+		g.consts()
+	}
+}
+
+// rowsLoad reads a lane group whose lanes are rows of nn elements one
+// after another from ptr (a compact matrix, or a right-hand side) with
+// whole-vector loads (or masked ones, partial), transposed in registers:
+// element e of the lanes goes to the scratch vector at dst(e) (bytes from
+// DI). It uses every vector register (float32: Y12-Y15 too) and K3.
+func (g *gen) rowsLoad(nn int, ptr string, dst func(e int) int) {
 	load := g.op("VMOVU")
-	if g.partial() {
+	if g.partial(nn) {
 		g.ins("MOVL", fmt.Sprintf("$%d", 1<<nn-1), "R11")
 		g.ins(g.k("KMOV"), "R11", "K3")
 	}
-	for _, e0 := range g.blocks() {
+	for _, e0 := range g.blocks(nn) {
 		for l := 0; l < g.t.lanes; l++ {
-			src := fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size)
-			if g.partial() {
+			src := fmt.Sprintf("%d(%s)", (l*nn+e0)*g.t.size, ptr)
+			if g.partial(nn) {
 				g.ins(load+".Z", src, "K3", g.y(l))
 				continue
 			}
@@ -376,26 +397,32 @@ func (g *gen) compactLoad(trans bool) {
 		}
 		for q, r := range g.transpose() {
 			if e0+q < nn {
-				i, j := g.elem(e0+q, trans)
-				g.ins(g.op("VMOVA"), r, g.a(i, j))
+				g.ins(g.op("VMOVA"), r, fmt.Sprintf("%d(DI)", dst(e0+q)))
 			}
 		}
-	}
-	if g.t.size == 4 {
-		g.consts()
 	}
 }
 
 // compactStore writes the scratch elements off(i, j) where keep(i, j) to
-// a compact lane group (AX), transposed back in registers; runs of
+// a compact lane group (AX), transposed back in registers (rowsStore).
+func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j int) bool) {
+	g.rowsStore(g.n*g.n, "AX", func(e int) int { return off(g.elem(e, trans)) },
+		func(e int) bool { return keep(g.elem(e, trans)) })
+}
+
+// rowsStore writes the scratch vectors at src(e) (bytes from DI) where
+// keep(e) to a lane
+// group of rows of nn elements at ptr (rowsLoad's inverse); runs of
 // elements not all kept are written element by element (AVX2) or with
 // masked stores (AVX-512).
-func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j int) bool) {
-	nn, L := g.n*g.n, g.t.lanes
-	for _, e0 := range g.blocks() {
+func (g *gen) rowsStore(nn int, ptr string, src func(e int) int, keep func(e int) bool) {
+	L := g.t.lanes
+	at := func(l, e int) string { return fmt.Sprintf("%d(%s)", (l*nn+e)*g.t.size, ptr) }
+	scratch := func(e, l int) string { return fmt.Sprintf("%d(DI)", src(e)+l*g.t.size) }
+	for _, e0 := range g.blocks(nn) {
 		kept := 0
 		for q := 0; q < L && e0+q < nn; q++ {
-			if keep(g.elem(e0+q, trans)) {
+			if keep(e0 + q) {
 				kept++
 			}
 		}
@@ -403,35 +430,32 @@ func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j in
 		case kept == 0:
 		case kept == L:
 			for q := 0; q < L; q++ {
-				i, j := g.elem(e0+q, trans)
-				g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), g.y(q))
+				g.ins(g.op("VMOVA"), scratch(e0+q, 0), g.y(q))
 			}
 			for l, r := range g.transpose() {
-				g.ins(g.op("VMOVU"), r, fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size))
+				g.ins(g.op("VMOVU"), r, at(l, e0))
 			}
 		case g.t.wide:
 			// The whole block transposed, stored with an opmask of the
-			// kept elements.
-			// (A row shorter than a vector: its elements alone.)
+			// kept elements (of a row shorter than a vector, its own).
 			mask := 0
 			for q := 0; q < L && e0+q < nn; q++ {
-				i, j := g.elem(e0+q, trans)
-				g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), g.y(q))
-				if keep(i, j) {
+				g.ins(g.op("VMOVA"), scratch(e0+q, 0), g.y(q))
+				if keep(e0 + q) {
 					mask |= 1 << q
 				}
 			}
 			g.ins("MOVL", fmt.Sprintf("$%d", mask), "R11")
 			g.ins(g.k("KMOV"), "R11", "K2")
 			for l, r := range g.transpose() {
-				g.ins(g.op("VMOVU"), r, "K2", fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size))
+				g.ins(g.op("VMOVU"), r, "K2", at(l, e0))
 			}
 		default:
 			for l := 0; l < L; l++ {
 				for q := 0; q < L; q++ {
-					if i, j := g.elem(e0+q, trans); keep(i, j) {
-						g.ins(g.mov(), fmt.Sprintf("%d(DI)", off(i, j)+l*g.t.size), "R11")
-						g.ins(g.mov(), "R11", fmt.Sprintf("%d(AX)", (l*nn+e0+q)*g.t.size))
+					if keep(e0 + q) {
+						g.ins(g.mov(), scratch(e0+q, l), "R11")
+						g.ins(g.mov(), "R11", at(l, e0+q))
 					}
 				}
 			}
@@ -527,13 +551,22 @@ func (g *gen) byMode(store bool, keep func(i, j int) bool, compact func(trans bo
 
 // storeB writes the solutions (the X area, nrhs columns) to b's lanes
 // whose bit in R13 is clear: whole vectors when no lane is flagged and
-// b's lanes are consecutive, else lane by lane.
+// b's lanes are consecutive or rows, else lane by lane.
 func (g *gen) storeB() {
 	slow, done, loop := g.newLabel(), g.newLabel(), g.newLabel()
 	g.ins("TESTQ", "R13", "R13")
 	g.ins("JNE", slow)
-	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), "$0")
+	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), fmt.Sprintf("$%d", bGather))
 	g.ins("JEQ", slow)
+	if g.t.wide {
+		seq := g.newLabel()
+		g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), fmt.Sprintf("$%d", bRows))
+		g.ins("JNE", seq)
+		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offB), "AX")
+		g.rowsStore(g.n, "AX", g.xrow, func(int) bool { return true })
+		g.ins("JMP", done)
+		fmt.Fprintf(&g.b, "%s:\n", seq)
+	}
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offB), "AX")
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offBRS), "CX")
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offNRHS), "R9")
@@ -1082,7 +1115,16 @@ func (g *gen) rhsLoop(body func()) {
 	fmt.Fprintf(&g.b, "%s:\n", loop)
 	seq, loaded := g.newLabel(), g.newLabel()
 	g.ins("MOVQ", "BX", "R8")
-	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), "$0")
+	if g.t.wide {
+		// nrhs = 1: one pass of this loop.
+		gather := g.newLabel()
+		g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), fmt.Sprintf("$%d", bRows))
+		g.ins("JNE", gather)
+		g.keepState(func() { g.rowsLoad(n, "R8", g.xrow) })
+		g.ins("JMP", loaded)
+		fmt.Fprintf(&g.b, "%s:\n", gather)
+	}
+	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), fmt.Sprintf("$%d", bGather))
 	g.ins("JNE", seq)
 	for i := 0; i < n; i++ {
 		g.gather1("R8", fmt.Sprintf("%d(R10)", g.vb()*i))
@@ -1105,6 +1147,29 @@ func (g *gen) rhsLoop(body func()) {
 	g.ins("ADDQ", fmt.Sprintf("$%d", g.vb()*n), "R10")
 	g.ins("DECQ", "R9")
 	g.ins("JNZ", loop)
+}
+
+// xrow is where element e of a single right-hand side is in the X area
+// (bytes from DI).
+func (g *gen) xrow(e int) int { return g.xoff() + e*g.vb() }
+
+// keepState runs body, which may use every vector register (the float32
+// AVX-512 transposes do), keeping the ok mask and the finiteness
+// accumulator (Y13, Y12) through the frame and setting Y14 and Y15
+// anew.
+func (g *gen) keepState(body func()) {
+	if g.t.size == 8 {
+		body() // the float64 transposes leave Y8-Y15 alone
+		return
+	}
+	save := func(k int) string { return fmt.Sprintf("%d(DI)", g.soff()+k*g.vb()) }
+	g.ins(g.op("VMOVA"), g.y(12), save(0))
+	g.ins(g.op("VMOVA"), g.y(13), save(1))
+	body()
+	g.ins(g.op("VMOVA"), save(0), g.y(12))
+	g.ins(g.op("VMOVA"), save(1), g.y(13))
+	g.ins(g.op("VXOR"), g.y(15), g.y(15), g.y(15))
+	g.ins(g.op("VMOVU"), g.c(cOne), g.y(14))
 }
 
 func (g *gen) chol() {
