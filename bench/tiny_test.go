@@ -23,8 +23,8 @@ import (
 // workers, lapis-nocheck (solve, inv) one worker with
 // batch.NoConditionCheck(), lapis-old the per-matrix path batch took
 // before the kernels (cblas.ForceC(): LAPACK through cgo, Solve's C loop,
-// the check in Go), lapis-avx2 (float64, where the AVX-512 kernels run)
-// lapis on the AVX2 kernels (kernel.SetTinyAVX512(false)). OpenBLAS runs one thread. numpy's np.linalg.solve /
+// the check in Go), lapis-avx2 (where the AVX-512 kernels run) lapis
+// on the AVX2 kernels (kernel.SetTinyAVX512(false)). OpenBLAS runs one thread. numpy's np.linalg.solve /
 // cholesky / det / inv on (10000, n, n) stacks of the same type are timed
 // by scripts/bench-batch.sh in the same run (under both layouts' names:
 // numpy's own stack is its fast layout).
@@ -80,7 +80,7 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 			var opts []batch.Option
 			switch impl {
 			case "lapis-avx2":
-				if !kernel.Wide || typ != "float64" {
+				if !kernel.Wide {
 					continue
 				}
 			case "lapis-old":

@@ -83,25 +83,32 @@ func dgemmStridedGuardCases() []guard.Case {
 	return cs
 }
 
-// tinyGuardCases runs every tiny kernel on runs of matrices (a count that
-// leaves a tail, forwards and backwards, column- and row-major) whose
-// extremes sit against the guard pages. The diagonal is made dominant
-// first, so that the Cholesky kernels store their lanes too.
+// tinyGuardCases runs every tiny kernel on runs of matrices (padded,
+// backwards, with a tail after full lane groups; compact, forwards, full
+// lane groups alone, so that the last one's whole-vector or masked loads
+// and stores end at the guard page; column- and row-major) whose extremes
+// sit against the guard pages. The diagonal is
+// made dominant first, so that the Cholesky kernels store their lanes
+// too.
 func tinyGuardCases[T float32 | float64]() []guard.Case {
 	var cs []guard.Case
-	count := 9 // a tail after full lane groups of 4 or 8
 	impls := []tinyImpl{tinyBest}
-	if tinyBest == tinyAVX512 && unsafe.Sizeof(T(0)) == 8 {
+	if tinyBest == tinyAVX512 {
 		impls = append(impls, tinyAVX2) // the AVX2 kernels too
 	}
 	for _, impl := range impls {
 		for n := MinTiny; n <= MaxTiny; n++ {
 			for _, row := range []bool{false, true} {
 				for _, rev := range []bool{false, true} {
-					a := guard.Mat("a", n, n, row, 1).Batched(count, 1, rev)
+					pad, count := 1, 17 // a tail after lane groups of 4, 8 or 16
+					if !rev {
+						pad, count = 0, 16
+					}
+					a := guard.Mat("a", n, n, row, pad).Batched(count, pad, rev)
 					b := guard.Mat("b", n, 2, false, 0).Batched(count, 0, !rev)
-					name := fmt.Sprintf("%s/%s/n=%d/row=%v/reverse:%v", guard.TypeName[T](), tinyImplNames[impl], n, row, rev)
-					cs = append(cs, guard.Both(name, []guard.Spec{a, b}, 1e3*guard.Eps[T](), nil, func(_ *guard.Arena, v []views.View[T]) (any, error) {
+					b1 := guard.Mat("b1", n, 1, false, 0).Batched(count, 0, rev) // compact when a is: AVX-512 reads it as rows
+					name := fmt.Sprintf("%s/%s/n=%d/row=%v/reverse:%v/pad=%d", guard.TypeName[T](), tinyImplNames[impl], n, row, rev, pad)
+					cs = append(cs, guard.Both(name, []guard.Spec{a, b, b1}, 1e3*guard.Eps[T](), nil, func(_ *guard.Arena, v []views.View[T]) (any, error) {
 						mat := func(x views.View[T]) Mat {
 							l := x.Layout()
 							return Mat{P: unsafe.Pointer(&x.Data()[l.Offset()]), RS: l.Stride(0), CS: l.Stride(1), BS: l.Stride(2)}
@@ -111,14 +118,16 @@ func tinyGuardCases[T float32 | float64]() []guard.Case {
 								v[0].Set(T(2*n), i, i, t)
 							}
 						}
-						am, bm := mat(v[0]), mat(v[1])
+						am, bm, b1m := mat(v[0]), mat(v[1]), mat(v[2])
 						det := make([]T, count)
 						var flagged []int
 						check := &TinyCheck{Thresh: 0.5}
 						flagged = tiny(TinyDet, n, count, am, bm, 0, det, nil, flagged, impl)
 						flagged = tiny[T](TinyCholesky, n, count, am, bm, 0, nil, nil, flagged, impl)
 						flagged = tiny[T](TinyCholeskySolve, n, count, am, bm, 2, nil, nil, flagged, impl)
+						flagged = tiny[T](TinyCholeskySolve, n, count, am, b1m, 1, nil, nil, flagged, impl)
 						flagged = tiny[T](TinySolve, n, count, am, bm, 2, nil, check, flagged, impl)
+						flagged = tiny[T](TinySolve, n, count, am, b1m, 1, nil, check, flagged, impl)
 						flagged = tiny[T](TinyInv, n, count, am, bm, 0, nil, check, flagged, impl)
 						return [2]any{det, flagged}, nil
 					})...)

@@ -304,6 +304,96 @@ func dzdet7(p *tinyArgs) (flags int)
 //go:noescape
 func dzdet8(p *tinyArgs) (flags int)
 
+//go:noescape
+func szchol3(p *tinyArgs) (flags int)
+
+//go:noescape
+func szchol4(p *tinyArgs) (flags int)
+
+//go:noescape
+func szchol5(p *tinyArgs) (flags int)
+
+//go:noescape
+func szchol6(p *tinyArgs) (flags int)
+
+//go:noescape
+func szchol7(p *tinyArgs) (flags int)
+
+//go:noescape
+func szchol8(p *tinyArgs) (flags int)
+
+//go:noescape
+func szcholsolve3(p *tinyArgs) (flags int)
+
+//go:noescape
+func szcholsolve4(p *tinyArgs) (flags int)
+
+//go:noescape
+func szcholsolve5(p *tinyArgs) (flags int)
+
+//go:noescape
+func szcholsolve6(p *tinyArgs) (flags int)
+
+//go:noescape
+func szcholsolve7(p *tinyArgs) (flags int)
+
+//go:noescape
+func szcholsolve8(p *tinyArgs) (flags int)
+
+//go:noescape
+func szsolve3(p *tinyArgs) (flags int)
+
+//go:noescape
+func szsolve4(p *tinyArgs) (flags int)
+
+//go:noescape
+func szsolve5(p *tinyArgs) (flags int)
+
+//go:noescape
+func szsolve6(p *tinyArgs) (flags int)
+
+//go:noescape
+func szsolve7(p *tinyArgs) (flags int)
+
+//go:noescape
+func szsolve8(p *tinyArgs) (flags int)
+
+//go:noescape
+func szinv3(p *tinyArgs) (flags int)
+
+//go:noescape
+func szinv4(p *tinyArgs) (flags int)
+
+//go:noescape
+func szinv5(p *tinyArgs) (flags int)
+
+//go:noescape
+func szinv6(p *tinyArgs) (flags int)
+
+//go:noescape
+func szinv7(p *tinyArgs) (flags int)
+
+//go:noescape
+func szinv8(p *tinyArgs) (flags int)
+
+//go:noescape
+func szdet3(p *tinyArgs) (flags int)
+
+//go:noescape
+func szdet4(p *tinyArgs) (flags int)
+
+//go:noescape
+func szdet5(p *tinyArgs) (flags int)
+
+//go:noescape
+func szdet6(p *tinyArgs) (flags int)
+
+//go:noescape
+func szdet7(p *tinyArgs) (flags int)
+
+//go:noescape
+func szdet8(p *tinyArgs) (flags int)
+
 // The AVX2/FMA kernels by type, operation and order.
 var tinyAsm = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{
 	{
@@ -322,11 +412,21 @@ var tinyAsm = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{
 	},
 }
 
-// The AVX-512 float64 kernels by operation and order (8 lanes; none of order 2).
-var tinyAsm512 = [nTinyOps][maxTiny + 1]func(*tinyArgs) int{
-	{3: dzchol3, 4: dzchol4, 5: dzchol5, 6: dzchol6, 7: dzchol7, 8: dzchol8},
-	{3: dzcholsolve3, 4: dzcholsolve4, 5: dzcholsolve5, 6: dzcholsolve6, 7: dzcholsolve7, 8: dzcholsolve8},
-	{3: dzsolve3, 4: dzsolve4, 5: dzsolve5, 6: dzsolve6, 7: dzsolve7, 8: dzsolve8},
-	{3: dzinv3, 4: dzinv4, 5: dzinv5, 6: dzinv6, 7: dzinv7, 8: dzinv8},
-	{3: dzdet3, 4: dzdet4, 5: dzdet5, 6: dzdet6, 7: dzdet7, 8: dzdet8},
+// The AVX-512 kernels by type, operation and order (8 float64 or 16
+// float32 lanes; none of order 2).
+var tinyAsm512 = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{
+	{
+		{3: dzchol3, 4: dzchol4, 5: dzchol5, 6: dzchol6, 7: dzchol7, 8: dzchol8},
+		{3: dzcholsolve3, 4: dzcholsolve4, 5: dzcholsolve5, 6: dzcholsolve6, 7: dzcholsolve7, 8: dzcholsolve8},
+		{3: dzsolve3, 4: dzsolve4, 5: dzsolve5, 6: dzsolve6, 7: dzsolve7, 8: dzsolve8},
+		{3: dzinv3, 4: dzinv4, 5: dzinv5, 6: dzinv6, 7: dzinv7, 8: dzinv8},
+		{3: dzdet3, 4: dzdet4, 5: dzdet5, 6: dzdet6, 7: dzdet7, 8: dzdet8},
+	},
+	{
+		{3: szchol3, 4: szchol4, 5: szchol5, 6: szchol6, 7: szchol7, 8: szchol8},
+		{3: szcholsolve3, 4: szcholsolve4, 5: szcholsolve5, 6: szcholsolve6, 7: szcholsolve7, 8: szcholsolve8},
+		{3: szsolve3, 4: szsolve4, 5: szsolve5, 6: szsolve6, 7: szsolve7, 8: szsolve8},
+		{3: szinv3, 4: szinv4, 5: szinv5, 6: szinv6, 7: szinv7, 8: szinv8},
+		{3: szdet3, 4: szdet4, 5: szdet5, 6: szdet6, 7: szdet7, 8: szdet8},
+	},
 }

@@ -1,9 +1,10 @@
 // Command gentiny writes tiny_amd64.s and tiny_amd64_gen.go: the AVX2/FMA
 // kernels that run one small-matrix operation (orders 2 to 8) on as many
 // matrices at once as a YMM register has lanes, one matrix per lane (4
-// float64 or 8 float32), and their AVX-512 float64 versions (ZMM: 8
-// lanes, orders 3 to 8; opmasks for the pivot choice, the row swaps and
-// the ok mask's updates). Run by `go generate ./internal/kernel`;
+// float64 or 8 float32), and their AVX-512 versions (ZMM: 8 float64 or
+// 16 float32 lanes, orders 3 to 8; opmasks for the pivot choice, the row
+// swaps, the ok mask's updates and a float32 order 3 compact group's
+// rows of 9 elements). Run by `go generate ./internal/kernel`;
 // scripts/test.sh fails when the checked-in files differ from its output.
 //
 // Each kernel is straight-line code for one order n: the matrices' lanes
@@ -15,7 +16,8 @@
 // the lanes that are not flagged are then stored back the same way (lane
 // by lane with scalar moves when any lane is flagged or the mode
 // gathers). Solve and Inv also write the norms of each matrix and of
-// its inverse for the conditioning check when asked. A lane is flagged
+// its inverse for the conditioning check when asked, and return the
+// lanes the check must look at. A lane is flagged
 // (bit l of the result) when its computation met anything the slow path
 // must handle (a zero or non-positive pivot, a non-finite result, a
 // determinant outside the normal range); flagged lanes write nothing.
@@ -41,13 +43,14 @@ type typ struct {
 }
 
 // types are the kernels' element types and instruction sets: AVX2/FMA
-// float64 and float32 (YMM) and AVX-512 float64 (ZMM, "dz"), from order 3
-// (a compact lane group of order 2 would not fill a vector: order 2 keeps
-// the AVX2 kernels).
+// float64 and float32 (YMM) and AVX-512 float64 and float32 (ZMM, "dz"
+// and "sz"), from order 3 (order 2 keeps the AVX2 kernels: its lanes' few
+// operations would not pay for the wider transposes).
 var types = []typ{
 	{p: "d", size: 8, lanes: 4, v: "PD", goT: "float64", minN: minN},
 	{p: "s", size: 4, lanes: 8, v: "PS", goT: "float32", minN: minN},
 	{p: "dz", size: 8, lanes: 8, v: "PD", goT: "float64", wide: true, minN: 3},
+	{p: "sz", size: 4, lanes: 16, v: "PS", goT: "float32", wide: true, minN: 3},
 }
 
 // Offsets of the tinyArgs fields (tiny.go; checked by a test).
@@ -60,16 +63,16 @@ const (
 	offBCS  = 40
 	offNRHS = 48
 	offDet  = 56
-	offAIX  = 64  // [8]int64 lane byte offsets of a
-	offBIX  = 128 // [8]int64 of b
-	offAIX4 = 192 // [8]int32 of a
-	offBIX4 = 224 // [8]int32 of b
-	offPF   = 256 // byte distance from a's lanes to the matrices to prefetch
-	offCond = 264 // nil, or where Solve and Inv write the norms (condNorms)
-	offMode = 272 // how a's lanes are read and written (modeGather...)
-	offBSeq = 280 // 1: b's lanes are consecutive elements (batch stride 1)
-	offThr  = 288 // float64 kernels: the check's threshold (candidates)
-	offInf  = 296 // 1: the check takes infinity norms
+	offAIX  = 64  // [16]int64 lane byte offsets of a
+	offBIX  = 192 // [16]int64 of b
+	offAIX4 = 320 // [16]int32 of a
+	offBIX4 = 384 // [16]int32 of b
+	offPF   = 448 // byte distance from a's lanes to the matrices to prefetch
+	offCond = 456 // nil, or where Solve and Inv write the norms (condNorms)
+	offMode = 464 // how a's lanes are read and written (modeGather...)
+	offBSeq = 472 // how b's lanes are read and written (bGather...)
+	offThr  = 480 // kernels with cond: the check's threshold (candidates)
+	offInf  = 488 // 1: the check takes infinity norms
 )
 
 // Modes of reading and writing a's lanes (offMode), set per call by the
@@ -79,6 +82,13 @@ const (
 	modeCompact    = 1 // compact column-major: the lanes' n*n elements one after another
 	modeCompactT   = 2 // the same, read as the transpose (row-major storage)
 	modeContiguous = 3 // batch stride 1: element (i, j) of the lanes is one vector
+)
+
+// Values of offBSeq: how b's lanes are read and written.
+const (
+	bGather = 0 // VGATHER, any strides; stored lane by lane
+	bSeq    = 1 // batch stride 1: element i of the lanes is one vector
+	bRows   = 2 // AVX-512, nrhs = 1: each lane's n elements one after another (a compact [n, 1, B]), as rows (rowsLoad)
 )
 
 // Constant table offsets (per type, 32 bytes each).
@@ -123,7 +133,8 @@ func (g *gen) xoff() int         { return g.n * g.n * g.vb() }
 func (g *gen) poff() int         { return g.xoff() + g.n*maxRHS*g.vb() }
 func (g *gen) roff() int         { return g.poff() + g.n*g.vb() }
 func (g *gen) doff() int         { return g.roff() + g.n*g.vb() }
-func (g *gen) frame() int        { return g.doff() + g.n*g.vb() + g.vb() }
+func (g *gen) soff() int         { return g.doff() + g.n*g.vb() } // Y12, Y13 saved (keepState)
+func (g *gen) frame() int        { return g.soff() + 2*g.vb() + g.vb() }
 
 // vb is the bytes of a vector register.
 func (g *gen) vb() int { return g.t.size * g.t.lanes }
@@ -141,6 +152,15 @@ func (g *gen) piv(k int) string  { return fmt.Sprintf("%d(DI)", g.poff()+g.vb()*
 func (g *gen) c(off int) string  { return fmt.Sprintf("tiny%s<>+%d(SB)", g.t.p, off*g.vb()/32) }
 
 func (g *gen) op(name string) string { return name + g.t.v }
+
+// k names the opmask instruction name for the type's lanes: KMOVB,
+// KNOTB... for 8 lanes, KMOVW, KNOTW... for 16.
+func (g *gen) k(name string) string {
+	if g.t.lanes > 8 {
+		return name + "W"
+	}
+	return name + "B"
+}
 
 // Registers: Y15 zero, Y14 one, Y13 ok mask (all ones while a lane is
 // fine), Y12 finiteness accumulator (sum of x*0: NaN once any x is not
@@ -181,9 +201,9 @@ func (g *gen) gatherIdx(b bool) {
 
 func (g *gen) gather1(ptr string, dst string) {
 	if g.t.wide {
-		g.ins("KXNORB", "K1", "K1", "K1")
-		g.ins("VGATHERQPD", fmt.Sprintf("(%s)(Z11*1)", ptr), "K1", "Z0")
-		g.ins("VMOVAPD", "Z0", dst)
+		g.ins(g.k("KXNOR"), "K1", "K1", "K1")
+		g.ins(map[int]string{8: "VGATHERQPD", 4: "VGATHERDPS"}[g.t.size], fmt.Sprintf("(%s)(Z11*1)", ptr), "K1", "Z0")
+		g.ins(g.op("VMOVA"), "Z0", dst)
 		return
 	}
 	g.ins("VPCMPEQD", g.y(10), g.y(10), g.y(10))
@@ -195,15 +215,26 @@ func (g *gen) gather1(ptr string, dst string) {
 	g.ins(g.op("VMOVA"), g.y(0), dst)
 }
 
-// compactOK reports whether a lane group's n*n elements hold a vector
-// (float32 n = 2 does not: the Go side never sets the compact modes).
-func (g *gen) compactOK() bool { return g.n*g.n >= g.t.lanes }
+// compactOK reports whether the kernel reads compact lane groups with
+// whole vectors: when a lane group's n*n elements hold a vector, or with
+// AVX-512's opmasks, which load and store rows of fewer (float32 n = 2 in
+// YMM has neither: the Go side never sets the compact modes for it).
+func (g *gen) compactOK() bool { return g.partial(g.n*g.n) || g.n*g.n >= g.t.lanes }
+
+// partial reports whether a compact lane group's rows of nn elements
+// (one lane's) are shorter than a vector (AVX-512 float32 n*n = 9, or a
+// right-hand side of n): they are then loaded and stored with the opmask
+// of their nn elements.
+func (g *gen) partial(nn int) bool { return g.t.wide && nn < g.t.lanes }
 
 // blocks returns the first elements of the runs of lanes consecutive
-// elements that cover a compact matrix's n*n (the last one ending at n*n,
-// overlapping the one before when lanes does not divide n*n).
-func (g *gen) blocks() []int {
-	nn, L := g.n*g.n, g.t.lanes
+// elements that cover a row of nn (the last one ending at nn, overlapping
+// the one before when lanes does not divide nn).
+func (g *gen) blocks(nn int) []int {
+	L := g.t.lanes
+	if g.partial(nn) {
+		return []int{0}
+	}
 	var r []int
 	for e := 0; e+L <= nn; e += L {
 		r = append(r, e)
@@ -227,6 +258,9 @@ func (g *gen) elem(e int, trans bool) (int, int) {
 // in Yr) and returns the registers holding its columns, in order. The
 // float32 one uses every register (consts restores Y12-Y15).
 func (g *gen) transpose() []string {
+	if g.t.wide && g.t.size == 4 {
+		return g.transpose16()
+	}
 	if g.t.wide {
 		// 8x8 float64: pairs (unpack), then 128-bit lanes twice
 		// (VSHUFF64X2 0x88 takes lanes 0 and 2 of each source, 0xdd lanes
@@ -263,22 +297,62 @@ func (g *gen) transpose() []string {
 		g.ins("VPERM2F128", "$0x31", g.y(7), g.y(5), g.y(3))
 		return []string{g.y(0), g.y(1), g.y(2), g.y(3)}
 	}
-	for k := 0; k < 4; k++ {
-		g.ins("VUNPCKLPS", g.y(2*k+1), g.y(2*k), g.y(8+2*k))
-		g.ins("VUNPCKHPS", g.y(2*k+1), g.y(2*k), g.y(9+2*k))
-	}
-	for h := 0; h < 2; h++ { // rows 0-3, then 4-7
-		t := 8 + 4*h
-		g.ins("VSHUFPS", "$0x44", g.y(t+2), g.y(t), g.y(4*h))
-		g.ins("VSHUFPS", "$0xEE", g.y(t+2), g.y(t), g.y(4*h+1))
-		g.ins("VSHUFPS", "$0x44", g.y(t+3), g.y(t+1), g.y(4*h+2))
-		g.ins("VSHUFPS", "$0xEE", g.y(t+3), g.y(t+1), g.y(4*h+3))
-	}
+	g.quads(8, 8)
 	for k := 0; k < 4; k++ {
 		g.ins("VPERM2F128", "$0x20", g.y(4+k), g.y(k), g.y(8+k))
 		g.ins("VPERM2F128", "$0x31", g.y(4+k), g.y(k), g.y(12+k))
 	}
 	return []string{g.y(8), g.y(9), g.y(10), g.y(11), g.y(12), g.y(13), g.y(14), g.y(15)}
+}
+
+// quads transposes the 4x4 blocks of the float32 rows in registers
+// 0..rows-1 within each 128-bit lane, through registers tmp..tmp+rows-1:
+// pairs (unpack), then quadruples (VSHUFPS). Register 4h+c then holds,
+// in 128-bit lane m, column 4m+c of rows 4h..4h+3.
+func (g *gen) quads(rows, tmp int) {
+	for k := 0; k < rows/2; k++ {
+		g.ins("VUNPCKLPS", g.y(2*k+1), g.y(2*k), g.y(tmp+2*k))
+		g.ins("VUNPCKHPS", g.y(2*k+1), g.y(2*k), g.y(tmp+2*k+1))
+	}
+	for h := 0; h < rows/4; h++ {
+		t := tmp + 4*h
+		g.ins("VSHUFPS", "$0x44", g.y(t+2), g.y(t), g.y(4*h))
+		g.ins("VSHUFPS", "$0xEE", g.y(t+2), g.y(t), g.y(4*h+1))
+		g.ins("VSHUFPS", "$0x44", g.y(t+3), g.y(t+1), g.y(4*h+2))
+		g.ins("VSHUFPS", "$0xEE", g.y(t+3), g.y(t+1), g.y(4*h+3))
+	}
+}
+
+// transpose16 transposes the 16x16 float32 block in Z0..Z15 (row r in
+// Zr) into its columns, in Z0..Z15 again, through Z16-Z31: quads, then
+// a 4x4 transpose of 128-bit lanes in two rounds of VSHUFF32X4 (0x88
+// takes lanes 0 and 2 of each source, 0xdd lanes 1 and 3).
+func (g *gen) transpose16() []string {
+	g.quads(16, 16)
+	// For each c, the 128-bit lanes of A, B, C, D = Z(c), Z(4+c), Z(8+c),
+	// Z(12+c): P = A0 A2 B0 B2, Q = A1 A3 B1 B3, R and S the same of C
+	// and D; column 4m+c is then P0 R0 (m = 0), Q0 S0 (1), P1 R1 (2),
+	// Q1 S1 (3) of their lane pairs.
+	for c := 0; c < 4; c++ {
+		u := 16 + 4*c
+		g.ins("VSHUFF32X4", "$0x88", g.y(4+c), g.y(c), g.y(u))
+		g.ins("VSHUFF32X4", "$0xdd", g.y(4+c), g.y(c), g.y(u+1))
+		g.ins("VSHUFF32X4", "$0x88", g.y(12+c), g.y(8+c), g.y(u+2))
+		g.ins("VSHUFF32X4", "$0xdd", g.y(12+c), g.y(8+c), g.y(u+3))
+	}
+	cols := make([]string, 16)
+	for c := 0; c < 4; c++ {
+		u := 16 + 4*c
+		for m, src := range [4]int{u, u + 1, u, u + 1} { // P, Q, P, Q with R, S
+			imm := "$0x88"
+			if m >= 2 {
+				imm = "$0xdd"
+			}
+			g.ins("VSHUFF32X4", imm, g.y(src+2), g.y(src), g.y(4*m+c))
+			cols[4*m+c] = g.y(4*m + c)
+		}
+	}
+	return cols
 }
 
 // compactLoad reads a compact lane group (AX its first element) with
@@ -295,30 +369,60 @@ func (g *gen) compactLoad(trans bool) {
 			g.ins("PREFETCHT0", fmt.Sprintf("%d(R13)", off))
 		}
 	}
-	for _, e0 := range g.blocks() {
-		for l := 0; l < g.t.lanes; l++ {
-			g.ins(g.op("VMOVU"), fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size), g.y(l))
-		}
-		for q, r := range g.transpose() {
-			i, j := g.elem(e0+q, trans)
-			g.ins(g.op("VMOVA"), r, g.a(i, j))
-		}
-	}
+	g.rowsLoad(nn, "AX", func(e int) int { return g.aoff(g.elem(e, trans)) })
 	if g.t.size == 4 {
 		g.consts()
 	}
 }
 
+// rowsLoad reads a lane group whose lanes are rows of nn elements one
+// after another from ptr (a compact matrix, or a right-hand side) with
+// whole-vector loads (or masked ones, partial), transposed in registers:
+// element e of the lanes goes to the scratch vector at dst(e) (bytes from
+// DI). It uses every vector register (float32: Y12-Y15 too) and K3.
+func (g *gen) rowsLoad(nn int, ptr string, dst func(e int) int) {
+	load := g.op("VMOVU")
+	if g.partial(nn) {
+		g.ins("MOVL", fmt.Sprintf("$%d", 1<<nn-1), "R11")
+		g.ins(g.k("KMOV"), "R11", "K3")
+	}
+	for _, e0 := range g.blocks(nn) {
+		for l := 0; l < g.t.lanes; l++ {
+			src := fmt.Sprintf("%d(%s)", (l*nn+e0)*g.t.size, ptr)
+			if g.partial(nn) {
+				g.ins(load+".Z", src, "K3", g.y(l))
+				continue
+			}
+			g.ins(load, src, g.y(l))
+		}
+		for q, r := range g.transpose() {
+			if e0+q < nn {
+				g.ins(g.op("VMOVA"), r, fmt.Sprintf("%d(DI)", dst(e0+q)))
+			}
+		}
+	}
+}
+
 // compactStore writes the scratch elements off(i, j) where keep(i, j) to
-// a compact lane group (AX), transposed back in registers; runs of
+// a compact lane group (AX), transposed back in registers (rowsStore).
+func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j int) bool) {
+	g.rowsStore(g.n*g.n, "AX", func(e int) int { return off(g.elem(e, trans)) },
+		func(e int) bool { return keep(g.elem(e, trans)) })
+}
+
+// rowsStore writes the scratch vectors at src(e) (bytes from DI) where
+// keep(e) to a lane
+// group of rows of nn elements at ptr (rowsLoad's inverse); runs of
 // elements not all kept are written element by element (AVX2) or with
 // masked stores (AVX-512).
-func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j int) bool) {
-	nn, L := g.n*g.n, g.t.lanes
-	for _, e0 := range g.blocks() {
+func (g *gen) rowsStore(nn int, ptr string, src func(e int) int, keep func(e int) bool) {
+	L := g.t.lanes
+	at := func(l, e int) string { return fmt.Sprintf("%d(%s)", (l*nn+e)*g.t.size, ptr) }
+	scratch := func(e, l int) string { return fmt.Sprintf("%d(DI)", src(e)+l*g.t.size) }
+	for _, e0 := range g.blocks(nn) {
 		kept := 0
-		for q := 0; q < L; q++ {
-			if keep(g.elem(e0+q, trans)) {
+		for q := 0; q < L && e0+q < nn; q++ {
+			if keep(e0 + q) {
 				kept++
 			}
 		}
@@ -326,34 +430,32 @@ func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j in
 		case kept == 0:
 		case kept == L:
 			for q := 0; q < L; q++ {
-				i, j := g.elem(e0+q, trans)
-				g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), g.y(q))
+				g.ins(g.op("VMOVA"), scratch(e0+q, 0), g.y(q))
 			}
 			for l, r := range g.transpose() {
-				g.ins(g.op("VMOVU"), r, fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size))
+				g.ins(g.op("VMOVU"), r, at(l, e0))
 			}
 		case g.t.wide:
 			// The whole block transposed, stored with an opmask of the
-			// kept elements.
+			// kept elements (of a row shorter than a vector, its own).
 			mask := 0
-			for q := 0; q < L; q++ {
-				i, j := g.elem(e0+q, trans)
-				g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), g.y(q))
-				if keep(i, j) {
+			for q := 0; q < L && e0+q < nn; q++ {
+				g.ins(g.op("VMOVA"), scratch(e0+q, 0), g.y(q))
+				if keep(e0 + q) {
 					mask |= 1 << q
 				}
 			}
 			g.ins("MOVL", fmt.Sprintf("$%d", mask), "R11")
-			g.ins("KMOVB", "R11", "K2")
+			g.ins(g.k("KMOV"), "R11", "K2")
 			for l, r := range g.transpose() {
-				g.ins(g.op("VMOVU"), r, "K2", fmt.Sprintf("%d(AX)", (l*nn+e0)*g.t.size))
+				g.ins(g.op("VMOVU"), r, "K2", at(l, e0))
 			}
 		default:
 			for l := 0; l < L; l++ {
 				for q := 0; q < L; q++ {
-					if i, j := g.elem(e0+q, trans); keep(i, j) {
-						g.ins(g.mov(), fmt.Sprintf("%d(DI)", off(i, j)+l*g.t.size), "R11")
-						g.ins(g.mov(), "R11", fmt.Sprintf("%d(AX)", (l*nn+e0+q)*g.t.size))
+					if keep(e0 + q) {
+						g.ins(g.mov(), scratch(e0+q, l), "R11")
+						g.ins(g.mov(), "R11", at(l, e0+q))
 					}
 				}
 			}
@@ -449,13 +551,22 @@ func (g *gen) byMode(store bool, keep func(i, j int) bool, compact func(trans bo
 
 // storeB writes the solutions (the X area, nrhs columns) to b's lanes
 // whose bit in R13 is clear: whole vectors when no lane is flagged and
-// b's lanes are consecutive, else lane by lane.
+// b's lanes are consecutive or rows, else lane by lane.
 func (g *gen) storeB() {
 	slow, done, loop := g.newLabel(), g.newLabel(), g.newLabel()
 	g.ins("TESTQ", "R13", "R13")
 	g.ins("JNE", slow)
-	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), "$0")
+	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), fmt.Sprintf("$%d", bGather))
 	g.ins("JEQ", slow)
+	if g.t.wide {
+		seq := g.newLabel()
+		g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), fmt.Sprintf("$%d", bRows))
+		g.ins("JNE", seq)
+		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offB), "AX")
+		g.rowsStore(g.n, "AX", g.xrow, func(int) bool { return true })
+		g.ins("JMP", done)
+		fmt.Fprintf(&g.b, "%s:\n", seq)
+	}
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offB), "AX")
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offBRS), "CX")
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offNRHS), "R9")
@@ -534,9 +645,9 @@ func (g *gen) okPositive(reg string) {
 // zeroes the lanes that fail.
 func (g *gen) okIf(pred, src, reg, tmp string) {
 	if g.t.wide {
-		g.ins("VCMPPD", pred, src, reg, "K1")
-		g.ins("KNOTB", "K1", "K1")
-		g.ins("VMOVAPD", "Z15", "K1", "Z13")
+		g.ins(g.op("VCMP"), pred, src, reg, "K1")
+		g.ins(g.k("KNOT"), "K1", "K1")
+		g.ins(g.op("VMOVA"), "Z15", "K1", "Z13")
 		return
 	}
 	g.ins(g.op("VCMP"), pred, src, reg, tmp)
@@ -569,8 +680,8 @@ func (g *gen) swap(k int, rk string, row func(i int) string) {
 		m := g.mask(i, k)
 		g.ins(g.op("VMOVA"), row(i), g.y(9))
 		if g.t.wide {
-			g.ins("VMOVAPD", g.y(9), m, g.y(8))
-			g.ins("VMOVAPD", g.y(7), m, g.y(9))
+			g.ins(g.op("VMOVA"), g.y(9), m, g.y(8))
+			g.ins(g.op("VMOVA"), g.y(7), m, g.y(9))
 		} else {
 			g.ins(g.op("VBLENDV"), m, g.y(9), g.y(8), g.y(8))
 			g.ins(g.op("VBLENDV"), m, g.y(7), g.y(9), g.y(9))
@@ -627,9 +738,9 @@ func (g *gen) lu(trailing bool) {
 		for i := k + 1; i < n; i++ {
 			g.ins(g.op("VAND"), g.a(i, k), g.y(10), g.y(7))
 			if g.t.wide {
-				g.ins("VCMPPD", "$0x1e", g.y(8), g.y(7), "K1")
-				g.ins("VMOVAPD", g.y(7), "K1", g.y(8))
-				g.ins("VMOVUPD", g.c(cIdx+32*i), "K1", g.y(9))
+				g.ins(g.op("VCMP"), "$0x1e", g.y(8), g.y(7), "K1")
+				g.ins(g.op("VMOVA"), g.y(7), "K1", g.y(8))
+				g.ins(g.op("VMOVU"), g.c(cIdx+32*i), "K1", g.y(9))
 				continue
 			}
 			g.ins(g.op("VCMP"), "$0x1e", g.y(8), g.y(7), g.y(6))
@@ -858,33 +969,55 @@ func (g *gen) invNorms() {
 	g.ins(g.op("VMOVU"), g.y(0), fmt.Sprintf("%d(AX)", (condInv+1)*g.vb()))
 }
 
-// candidates adds to the result (not to R13), for a float64 kernel with
-// p.cond set, bit 8+l for each lane l whose 1 / (||A|| ||A^-1||), in the
-// norms p.inf selects, is below p.thresh or NaN: the conditioning
-// check's candidates, computed as the Go side computes them (float64),
-// so that it looks at those lanes alone.
+// candShift is the bit the conditioning check's candidates start at in a
+// kernel's result (below it, the flagged lanes).
+const candShift = 16
+
+// candidates adds to the result (not to R13), for a Solve or Inv kernel
+// with p.cond set, bit candShift+l for each lane l whose 1 / (||A||
+// ||A^-1||), in the norms p.inf selects, is below p.thresh or NaN: the
+// conditioning check's candidates, computed as the Go side computes them
+// (in float64: float32 norms are widened first, their product is exact),
+// so that it looks at those lanes alone. float32's lanes are taken in two
+// halves of float64 vectors of the same width.
 func (g *gen) candidates() {
-	if g.t.size != 8 {
-		return
-	}
 	g.ifCond(func() {
 		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offInf), "R8")
 		g.ins("SHLQ", fmt.Sprintf("$%d", map[int]int{32: 5, 64: 6}[g.vb()]), "R8")
 		g.ins("ADDQ", "R8", "AX")
-		g.ins("VMOVUPD", fmt.Sprintf("%d(AX)", condA*g.vb()), g.y(0))
-		g.ins("VMULPD", fmt.Sprintf("%d(AX)", condInv*g.vb()), g.y(0), g.y(0))
-		g.ins("VDIVPD", g.y(0), g.y(14), g.y(0))
-		g.ins("VBROADCASTSD", fmt.Sprintf("%d(SI)", offThr), g.y(1))
-		if g.t.wide {
-			g.ins("VCMPPD", "$0x1d", g.y(1), g.y(0), "K1")
-			g.ins("KMOVB", "K1", "R12")
-		} else {
-			g.ins("VCMPPD", "$0x1d", g.y(1), g.y(0), g.y(0))
-			g.ins("VMOVMSKPD", g.y(0), "R12")
+		g.ins("VBROADCASTSD", fmt.Sprintf("tinyd<>+%d(SB)", cOne), g.y(2))
+		g.ins("VBROADCASTSD", fmt.Sprintf("%d(SI)", offThr), g.y(3))
+		g.ins("XORQ", "R12", "R12")
+		parts := 8 / g.t.size     // float64 vectors per vector of the type
+		half := g.t.lanes / parts // lanes per float64 vector
+		load := func(vec, h int, dst string) {
+			src := fmt.Sprintf("%d(AX)", vec*g.vb()+h*g.vb()/parts)
+			if g.t.size == 4 {
+				g.ins("VCVTPS2PD", src, dst)
+			} else {
+				g.ins("VMOVUPD", src, dst)
+			}
+		}
+		for h := 0; h < parts; h++ {
+			load(condA, h, g.y(0))
+			load(condInv, h, g.y(1))
+			g.ins("VMULPD", g.y(1), g.y(0), g.y(0))
+			g.ins("VDIVPD", g.y(0), g.y(2), g.y(0))
+			if g.t.wide {
+				g.ins("VCMPPD", "$0x1d", g.y(3), g.y(0), "K1")
+				g.ins("KMOVB", "K1", "R11")
+			} else {
+				g.ins("VCMPPD", "$0x1d", g.y(3), g.y(0), g.y(0))
+				g.ins("VMOVMSKPD", g.y(0), "R11")
+			}
+			if h > 0 {
+				g.ins("SHLQ", fmt.Sprintf("$%d", h*half), "R11")
+			}
+			g.ins("ORQ", "R11", "R12")
 		}
 		g.ins("NOTQ", "R12")
 		g.ins("ANDQ", fmt.Sprintf("$%d", 1<<g.t.lanes-1), "R12")
-		g.ins("SHLQ", "$8", "R12")
+		g.ins("SHLQ", fmt.Sprintf("$%d", candShift), "R12")
 		g.ins("ORQ", "R13", "R12")
 		g.ins("MOVQ", "R12", "flags+8(FP)")
 	})
@@ -893,10 +1026,10 @@ func (g *gen) candidates() {
 // flags leaves the flagged lanes' bits in R13 and returns it.
 func (g *gen) flags() {
 	if g.t.wide {
-		g.ins("VCMPPD", "$3", "Z12", "Z12", "K1")
-		g.ins("VPTESTMQ", "Z13", "Z13", "K2")
-		g.ins("KMOVB", "K2", "R12")
-		g.ins("KMOVB", "K1", "R13")
+		g.ins(g.op("VCMP"), "$3", "Z12", "Z12", "K1")
+		g.ins(map[int]string{8: "VPTESTMQ", 4: "VPTESTMD"}[g.t.size], "Z13", "Z13", "K2")
+		g.ins(g.k("KMOV"), "K2", "R12")
+		g.ins(g.k("KMOV"), "K1", "R13")
 	} else {
 		g.ins(g.op("VCMP"), "$3", g.y(12), g.y(12), g.y(0))
 		g.ins(g.op("VMOVMSK"), g.y(13), "R12")
@@ -982,7 +1115,16 @@ func (g *gen) rhsLoop(body func()) {
 	fmt.Fprintf(&g.b, "%s:\n", loop)
 	seq, loaded := g.newLabel(), g.newLabel()
 	g.ins("MOVQ", "BX", "R8")
-	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), "$0")
+	if g.t.wide {
+		// nrhs = 1: one pass of this loop.
+		gather := g.newLabel()
+		g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), fmt.Sprintf("$%d", bRows))
+		g.ins("JNE", gather)
+		g.keepState(func() { g.rowsLoad(n, "R8", g.xrow) })
+		g.ins("JMP", loaded)
+		fmt.Fprintf(&g.b, "%s:\n", gather)
+	}
+	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), fmt.Sprintf("$%d", bGather))
 	g.ins("JNE", seq)
 	for i := 0; i < n; i++ {
 		g.gather1("R8", fmt.Sprintf("%d(R10)", g.vb()*i))
@@ -1005,6 +1147,29 @@ func (g *gen) rhsLoop(body func()) {
 	g.ins("ADDQ", fmt.Sprintf("$%d", g.vb()*n), "R10")
 	g.ins("DECQ", "R9")
 	g.ins("JNZ", loop)
+}
+
+// xrow is where element e of a single right-hand side is in the X area
+// (bytes from DI).
+func (g *gen) xrow(e int) int { return g.xoff() + e*g.vb() }
+
+// keepState runs body, which may use every vector register (the float32
+// AVX-512 transposes do), keeping the ok mask and the finiteness
+// accumulator (Y13, Y12) through the frame and setting Y14 and Y15
+// anew.
+func (g *gen) keepState(body func()) {
+	if g.t.size == 8 {
+		body() // the float64 transposes leave Y8-Y15 alone
+		return
+	}
+	save := func(k int) string { return fmt.Sprintf("%d(DI)", g.soff()+k*g.vb()) }
+	g.ins(g.op("VMOVA"), g.y(12), save(0))
+	g.ins(g.op("VMOVA"), g.y(13), save(1))
+	body()
+	g.ins(g.op("VMOVA"), save(0), g.y(12))
+	g.ins(g.op("VMOVA"), save(1), g.y(13))
+	g.ins(g.op("VXOR"), g.y(15), g.y(15), g.y(15))
+	g.ins(g.op("VMOVU"), g.c(cOne), g.y(14))
 }
 
 func (g *gen) chol() {
@@ -1084,8 +1249,8 @@ func (g *gen) det() {
 		if k < g.n-1 {
 			g.ins(g.op("VMOVA"), g.piv(k), g.y(3))
 			if g.t.wide {
-				g.ins("VCMPPD", "$0x0c", g.c(cIdx+32*k), g.y(3), "K1")
-				g.ins("VXORPD", g.c(cSign), g.y(0), "K1", g.y(0))
+				g.ins(g.op("VCMP"), "$0x0c", g.c(cIdx+32*k), g.y(3), "K1")
+				g.ins(g.op("VXOR"), g.c(cSign), g.y(0), "K1", g.y(0))
 				continue
 			}
 			g.ins(g.op("VCMP"), "$0x0c", g.c(cIdx+32*k), g.y(3), g.y(2))
@@ -1168,16 +1333,21 @@ func main() {
 			gf.WriteString("},\n")
 		}
 	}
-	gf.WriteString("// The AVX2/FMA kernels by type, operation and order.\nvar tinyAsm = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{\n")
-	for _, t := range types[:2] {
-		gf.WriteString("\t{\n")
-		table(t)
-		gf.WriteString("\t},\n")
+	for _, v := range []struct {
+		doc, name string
+		types     []typ
+	}{
+		{"The AVX2/FMA kernels by type, operation and order.", "tinyAsm", types[:2]},
+		{"The AVX-512 kernels by type, operation and order (8 float64 or 16\n// float32 lanes; none of order 2).", "tinyAsm512", types[2:]},
+	} {
+		fmt.Fprintf(&gf, "\n// %s\nvar %s = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{\n", v.doc, v.name)
+		for _, t := range v.types {
+			gf.WriteString("\t{\n")
+			table(t)
+			gf.WriteString("\t},\n")
+		}
+		gf.WriteString("}\n")
 	}
-	gf.WriteString("}\n\n")
-	gf.WriteString("// The AVX-512 float64 kernels by operation and order (8 lanes; none of order 2).\nvar tinyAsm512 = [nTinyOps][maxTiny + 1]func(*tinyArgs) int{\n")
-	table(types[2])
-	gf.WriteString("}\n")
 	src, err := format.Source(gf.Bytes())
 	if err != nil {
 		log.Fatal(err)
