@@ -237,7 +237,7 @@ func packer[T Scalar](shape []int, a views.View[T]) func(lo, hi int, s []T) {
 		_ = runs(mshape, st, lo, hi, vs, func(r []views.View[T]) error {
 			k := r[0].Layout().Dim(2)
 			d, _ := views.FromColMajor(s[(t-lo)*n*n:(t-lo+k)*n*n], n, n, k) // cannot fail
-			_ = views.Copy(d.View(), r[0])                                   // as above
+			_ = views.Copy(d.View(), r[0])                                  // as above
 			t += k
 			return nil
 		})
