@@ -4,6 +4,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/kernel"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -245,24 +246,52 @@ func packer[T Scalar](shape []int, a views.View[T]) func(lo, hi int, s []T) {
 }
 
 // zeroOpposite returns CholeskyTo's fix: zeros in the strict triangle
-// opposite uplo of each matrix of a run [n, n, k].
+// opposite uplo of each matrix of a run [n, n, k]. With the batch axis
+// the run's most contiguous (stride 1), each of the triangle's elements
+// is one clear of k; otherwise each matrix takes its triangle's stores,
+// at offsets that are the same for all of them.
 func zeroOpposite[T Scalar](uplo Uplo) func(r views.View[T]) {
 	return func(r views.View[T]) {
 		l := r.Layout()
 		n, k := l.Dim(0), l.Dim(2)
 		s0, s1, s2 := l.Stride(0), l.Stride(1), l.Stride(2)
+		var buf [kernelMaxTri]int
+		offs := buf[:0]
+		for j := range n {
+			for i := range n {
+				if uplo == Lower && i < j || uplo == Upper && i > j {
+					offs = append(offs, i*s0+j*s1)
+				}
+			}
+		}
+		if k == 0 || len(offs) == 0 {
+			return
+		}
 		d := r.Data()
+		if s2 == 1 {
+			for _, o := range offs {
+				clear(d[l.Offset()+o:][:k])
+			}
+			return
+		}
+		// The stores through a pointer: the run lies inside d (a view),
+		// so every element addressed here does.
+		size := int(unsafe.Sizeof(*new(T)))
+		for i := range offs {
+			offs[i] *= size
+		}
+		p := unsafe.Pointer(&d[l.Offset()])
 		for m := range k {
-			base := l.Offset() + m*s2
-			for j := range n {
-				lo, hi := j+1, n // Upper: zeros below the diagonal
-				if uplo == Lower {
-					lo, hi = 0, j
-				}
-				for i := lo; i < hi; i++ {
-					d[base+i*s0+j*s1] = 0
-				}
+			for _, o := range offs {
+				*(*T)(unsafe.Add(p, o)) = 0
+			}
+			if m+1 < k {
+				p = unsafe.Add(p, s2*size)
 			}
 		}
 	}
 }
+
+// kernelMaxTri is the size of a strict triangle of the tiny kernels'
+// largest order (larger ones append).
+const kernelMaxTri = kernel.MaxTiny * (kernel.MaxTiny - 1) / 2
