@@ -103,6 +103,10 @@ type tinyCond[T Scalar] struct {
 // 10000 matrices of order 3 and 4 slower on two workers than on one
 // (cholsolve float32 inner n = 3: 36 us on one, 184 us on two, with the
 // machine loaded). With it, 10000 matrices are split from order 8.
+// Rechecked with the out-of-place forms, whose pieces also copy: half
+// of it (10000 matrices of order 4 split) made some of them slower on
+// two workers than on one (CholeskySolveTo inner n = 4: 142 us against
+// 87 us, medians of 3), so it stays.
 const tinyChunkWork = 1 << 19
 
 // tinyPiece and tinyPiecesPer set the pieces a split batch is cut into:
@@ -172,7 +176,8 @@ func (st *tinyStage[T]) restageAll(total int) {
 // per run: n = 8 compact solve 1.86 and 1.25 ms against 1.06 with 256
 // KB), 512 KB about as fast as 256 KB, and no cut at all (the whole
 // batch copied, then the kernels: what a caller's copy costs) slower at
-// n = 8 on one worker (solve 1.54 ms, inv 1.62 against 1.33).
+// n = 8 on one worker (compact solve 1.54 ms against 1.13, inv 1.62
+// against 1.33).
 const tinyStageBytes = 256 << 10
 
 // tiny runs op on the batch (a, and b for the solves) of batch shape
