@@ -238,18 +238,29 @@ func pivots(n int) func() []int32 { return func() []int32 { return make([]int32,
 // tiny kernels the check is made in their pass (tinyCond).
 func Solve[T Scalar](a, b views.View[T], opts ...Option) error {
 	const op = "batch.Solve"
-	shape, err := operands(op, []string{"a", "b"}, []views.View[T]{a, b})
+	shape, n, err := systems(op, []string{"a", "b"}, a, b, true)
 	if err != nil {
 		return err
 	}
+	return solve(op, shape, n, a, b, opts)
+}
+
+// systems checks the batches of a solve, a ([n, n, B...]) and b ([n,
+// nrhs, B...]), named names (written: as operands checks them, else as
+// inputs only), and returns the batch shape and n.
+func systems[T Scalar](op string, names []string, a, b views.View[T], written bool) (shape []int, n int, err error) {
+	shape, err = checkOperands(op, names, []views.View[T]{a, b}, written)
+	if err != nil {
+		return nil, 0, err
+	}
 	n, cols := dims(a)
-	if err := squareBatch(op, "a", n, cols); err != nil {
-		return err
+	if err := squareBatch(op, names[0], n, cols); err != nil {
+		return nil, 0, err
 	}
 	if r, _ := dims(b); r != n {
-		return layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's order %d", r, n)
+		return nil, 0, layout.Errorf(layout.ErrShape, op, names[1], "%d rows, want %s's order %d", r, names[0], n)
 	}
-	return solve(op, shape, n, a, b, opts)
+	return shape, n, nil
 }
 
 // solve is Solve on the checked batches.

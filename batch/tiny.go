@@ -278,11 +278,7 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 					cnt := min(e-t, d0-t%d0)
 					var am, bm kernel.Mat
 					for i := range mst {
-						off, x := 0, t
-						for j, d := range mshape {
-							off += (x % d) * mst[i][j]
-							x /= d
-						}
+						off := flatOffset(t, mshape, mst[i])
 						bs := 0
 						if len(mshape) > 0 {
 							bs = mst[i][0]

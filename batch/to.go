@@ -37,18 +37,7 @@ import (
 // systems of order 2 to 8 whatever a's layout (its copy is compact).
 func SolveTo[T Scalar](x, a, b views.View[T], opts ...Option) error {
 	const op = "batch.SolveTo"
-	shape, err := checkOperands(op, []string{"a", "b"}, []views.View[T]{a, b}, false)
-	if err != nil {
-		return err
-	}
-	n, cols := dims(a)
-	if err := squareBatch(op, "a", n, cols); err != nil {
-		return err
-	}
-	if r, _ := dims(b); r != n {
-		return layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's order %d", r, n)
-	}
-	alias, err := destination(op, "x", x, []string{"b", "a"}, []views.View[T]{b, a})
+	shape, n, alias, err := systemsTo(op, []string{"a", "b"}, x, a, b)
 	if err != nil {
 		return err
 	}
@@ -135,21 +124,10 @@ func CholeskyTo[T Scalar](uplo Uplo, dst, a views.View[T], opts ...Option) error
 // (then CholeskySolveTo is CholeskySolve).
 func CholeskySolveTo[T Scalar](uplo Uplo, x, f, b views.View[T], opts ...Option) error {
 	const op = "batch.CholeskySolveTo"
-	shape, err := checkOperands(op, []string{"f", "b"}, []views.View[T]{f, b}, false)
-	if err != nil {
-		return err
-	}
 	if err := checkUplo(op, uplo); err != nil {
 		return err
 	}
-	n, cols := dims(f)
-	if err := squareBatch(op, "f", n, cols); err != nil {
-		return err
-	}
-	if r, _ := dims(b); r != n {
-		return layout.Errorf(layout.ErrShape, op, "b", "%d rows, want f's order %d", r, n)
-	}
-	alias, err := destination(op, "x", x, []string{"b", "f"}, []views.View[T]{b, f})
+	shape, _, alias, err := systemsTo(op, []string{"f", "b"}, x, f, b)
 	if err != nil {
 		return err
 	}
@@ -158,6 +136,16 @@ func CholeskySolveTo[T Scalar](uplo Uplo, x, f, b views.View[T], opts ...Option)
 		st = stageOf[T](copier(shape, x, b, nil))
 	}
 	return choleskySolve(op, uplo, shape, f, x, opts, st)
+}
+
+// systemsTo checks the batches of an out-of-place solve: a and b (named
+// names) as inputs (systems), x as the destination of b's results.
+func systemsTo[T Scalar](op string, names []string, x, a, b views.View[T]) (shape []int, n int, alias bool, err error) {
+	if shape, n, err = systems(op, names, a, b, false); err != nil {
+		return nil, 0, false, err
+	}
+	alias, err = destination(op, "x", x, []string{names[1], names[0]}, []views.View[T]{b, a})
+	return shape, n, alias, err
 }
 
 // checkUplo checks a Cholesky triangle before anything is written.
