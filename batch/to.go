@@ -45,6 +45,9 @@ func SolveTo[T Scalar](x, a, b views.View[T], opts ...Option) error {
 	if alias {
 		fillX = func(lo, hi int) {}
 	}
+	if err := refusedUpFront(op, "x", x, opts); err != nil {
+		return err // strict mode, as Solve refuses its b
+	}
 	check := !policy.Configure(opts).NoCondCheck
 	if tinySolves[T](a.Layout().Compact(), x, check, opts) {
 		pack := packer(shape, a)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/lapis-go/lapis/cblas"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
@@ -343,6 +344,14 @@ func TestToErrors(t *testing.T) {
 	}
 	if !sameBits(store, saved) {
 		t.Errorf("a refused call wrote")
+	}
+	// Strict mode refuses a row-major x as Solve refuses a row-major b,
+	// on the tiny path too.
+	xr := must(must(views.Zeros[float64](2, n, count)).View().Permute(1, 0, 2))
+	err := SolveTo(xr, a, b, cblas.Strict(true))
+	var le *layout.Error
+	if !errors.Is(err, cblas.ErrCopyRefused) || !errors.As(err, &le) || le.Arg != "x" {
+		t.Errorf("strict SolveTo into a row-major x: %v, want a refusal naming x", err)
 	}
 }
 
