@@ -2,7 +2,6 @@ package batch
 
 import (
 	"math"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -132,12 +131,37 @@ const condMargin = 16
 // operands the kernels then work on in place. The copy is so split
 // across the workers with the kernels, and the kernels read it from
 // cache. With scratch set, a is not the kernels' operand: each worker
-// has a compact buffer [n, n, run] (scratch, from the pool) that fill
-// fills with matrices lo..hi of the input and the kernels factor in
-// place (SolveTo, whose a is not written).
+// has a buffer (scratch, from the pool) that fill fills with matrices
+// lo..hi of the input and the kernels factor in place (SolveTo, whose a
+// is not written): compact [n, n, hi-lo], or with inner set the batch
+// axis innermost (storage [hi-lo, n, n]: for an input whose batch axis
+// has stride 1, the copy is then n*n contiguous lines and the kernels
+// read each element of a lane group with one vector load).
 type tinyStage[T Scalar] struct {
-	fill    func(lo, hi int, scratch []T)
-	scratch bool
+	fill           func(lo, hi int, scratch []T)
+	scratch, inner bool
+}
+
+// strides returns the row, column and matrix strides of a scratch that
+// holds k matrices of order n.
+func (st *tinyStage[T]) strides(n, k int) (rs, cs, bs int) {
+	if st.inner {
+		ld := innerLD(k)
+		return ld, ld * n, 1
+	}
+	return 1, n, n * n
+}
+
+// innerLD is the distance between the elements (i, j) and (i+1, j) of a
+// scratch of k matrices with the batch axis innermost: k and a cache line
+// more, so that the n*n elements of a lane group do not fall in one
+// cache set when k is a power of two (k = 512 float64: 4 KB apart, the
+// same set of a 12-way L1 for all 64 of them). One matrix is compact.
+func innerLD(k int) int {
+	if k <= 1 {
+		return k
+	}
+	return k + 8
 }
 
 // restage copies matrix t's inputs again for the slow path, which redoes
@@ -158,6 +182,19 @@ func (st *tinyStage[T]) restage(t, n int) (views.View[T], bool) {
 	}
 	v, _ := views.FromColMajor(s, n, n, 1) // cannot fail
 	return v.View(), true
+}
+
+// factors returns a copy of matrix m of the scratch s, which holds k
+// matrices of order n, compact (n x n, column-major).
+func (st *tinyStage[T]) factors(s []T, n, k, m int) []T {
+	rs, cs, bs := st.strides(n, k)
+	f := make([]T, n*n)
+	for j := range n {
+		for i := range n {
+			f[i+j*n] = s[m*bs+i*rs+j*cs]
+		}
+	}
+	return f
 }
 
 // restageAll copies every matrix's inputs, for the path without the
@@ -256,7 +293,7 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 		}
 		var buf *pool.Buf[T]
 		if scratch {
-			buf = pool.Get[T](span * n * n)
+			buf = pool.Get[T](innerLD(span) * n * n) // room for either scratch
 			defer pool.Put(buf)
 		}
 		for {
@@ -270,7 +307,7 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 				if st != nil {
 					var sb []T
 					if scratch {
-						sb = buf.Data[:(e-s)*n*n]
+						sb = buf.Data[:innerLD(e-s)*n*n]
 					}
 					st.fill(s, e, sb)
 				}
@@ -290,7 +327,8 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 						}
 					}
 					if scratch {
-						am = kernel.Mat{P: unsafe.Pointer(&buf.Data[(t-s)*n*n]), RS: 1, CS: n, BS: n * n}
+						rs, cs, bs := st.strides(n, e-s)
+						am = kernel.Mat{P: unsafe.Pointer(&buf.Data[(t-s)*bs]), RS: rs, CS: cs, BS: bs}
 					}
 					var d []F
 					if dets != nil {
@@ -307,7 +345,7 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 					if check != nil {
 						for i := ifrom; i < len(check.Ill); i++ {
 							if scratch { // the scratch is refilled: keep the factors
-								lus = append(lus, slices.Clone(buf.Data[(t-s+check.Ill[i].T)*n*n:][:n*n]))
+								lus = append(lus, st.factors(buf.Data, n, e-s, t-s+check.Ill[i].T))
 							}
 							check.Ill[i].T += t
 						}

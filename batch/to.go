@@ -50,11 +50,16 @@ func SolveTo[T Scalar](x, a, b views.View[T], opts ...Option) error {
 	}
 	check := !policy.Configure(opts).NoCondCheck
 	if tinySolves[T](a.Layout().Compact(), x, check, opts) {
-		pack := packer(shape, a)
-		return tinySolve(op, shape, n, a, x, check, opts, &tinyStage[T]{scratch: true, fill: func(lo, hi int, s []T) {
+		// The scratch in a's batch order where its batch axis has
+		// stride 1: a copy of lines, not a transposition.
+		l := a.Layout()
+		st := &tinyStage[T]{scratch: true, inner: l.Rank() > 2 && l.Stride(2) == 1}
+		pack := packer(shape, a, st.inner)
+		st.fill = func(lo, hi int, s []T) {
 			fillX(lo, hi)
 			pack(lo, hi, s)
-		}})
+		}
+		return tinySolve(op, shape, n, a, x, check, opts, st)
 	}
 	lu := a.ToColMajor()
 	defer lu.Release()
@@ -219,21 +224,37 @@ func copier[T Scalar](shape []int, dst, src views.View[T], fix func(run views.Vi
 }
 
 // packer returns the function that copies matrices lo..hi of a (batch
-// shape shape) into s, a compact batch [n, n, hi-lo].
-func packer[T Scalar](shape []int, a views.View[T]) func(lo, hi int, s []T) {
+// shape shape) into s, a batch [n, n, hi-lo] that is compact or, inner,
+// has the batch axis innermost (storage [hi-lo, n, n]).
+func packer[T Scalar](shape []int, a views.View[T], inner bool) func(lo, hi int, s []T) {
 	n, _ := dims(a)
 	mshape, st := merge(shape, a.Layout().Strides()[2:])
 	vs := []views.View[T]{a}
 	return func(lo, hi int, s []T) {
+		k := hi - lo
+		var d views.View[T] // cannot fail: s holds k matrices
+		if inner {
+			ld := innerLD(k)
+			d = must(must(views.FromColMajor(s[:ld*n*n], ld, n, n)).View().Permute(1, 2, 0))
+		} else {
+			d = must(views.FromColMajor(s[:k*n*n], n, n, k)).View()
+		}
 		t := lo
 		_ = runs(mshape, st, lo, hi, vs, func(r []views.View[T]) error {
-			k := r[0].Layout().Dim(2)
-			d, _ := views.FromColMajor(s[(t-lo)*n*n:(t-lo+k)*n*n], n, n, k) // cannot fail
-			_ = views.Copy(d.View(), r[0])                                  // as above
-			t += k
+			m := r[0].Layout().Dim(2)
+			_ = views.Copy(must(d.Slice(2, t-lo, t-lo+m, 1)), r[0]) // in range, apart
+			t += m
 			return nil
 		})
 	}
+}
+
+// must returns v, for calls that cannot fail (their arguments checked).
+func must[V any](v V, err error) V {
+	if err != nil {
+		panic("batch: " + err.Error())
+	}
+	return v
 }
 
 // zeroOpposite returns CholeskyTo's fix: zeros in the strict triangle
