@@ -332,4 +332,3 @@ func compact(rng *rand.Rand, dims ...int) tbatch[float64] {
 	}
 	return tbatch[float64]{v: t.View(), buf: t.Data()}
 }
-
