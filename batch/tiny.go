@@ -209,9 +209,8 @@ func (st *tinyStage[T]) restageAll(total int) {
 // and then worked on while they are in the core's L2 (1 MB here): 512
 // matrices of order 8 in float64. Measured (BatchTiny, lapis-to, float64,
 // medians of 3 alternated builds, this 2-vCPU VM): 32 KB and 64 KB runs
-// were slower at every order (the kernels' calls and the copies' set-up
-// per run: n = 8 compact solve 1.86 and 1.25 ms against 1.06 with 256
-// KB), 512 KB about as fast as 256 KB, and no cut at all (the whole
+// were slower at every order (n = 8 compact solve 1.86 and 1.25 ms
+// against 1.06 with 256 KB; the per-run costs, not profiled further), 512 KB about as fast as 256 KB, and no cut at all (the whole
 // batch copied, then the kernels: what a caller's copy costs) slower at
 // n = 8 on one worker (compact solve 1.54 ms against 1.13, inv 1.62
 // against 1.33).
