@@ -23,6 +23,19 @@
 // the others: the call returns an *Error mapping batch indices to
 // *lapack.Error.
 //
+// SolveTo, InvTo, CholeskyTo and CholeskySolveTo are out-of-place forms,
+// destination first as in copy(dst, src): the inputs are not modified
+// and the destination receives, bit for bit, what the in-place function
+// leaves in a copy of the input (SolveTo: Solve on a compact copy of a
+// and on x holding b; CholeskyTo's other strict triangle is zeroed, as
+// numpy.linalg.cholesky returns it). On the tiny kernels the workers
+// make the copy themselves, a few hundred matrices at a time just before
+// they work on them, so that it is split with the work and read from
+// cache: cheaper than a copy by the caller followed by the in-place
+// function. A destination may be exactly the input it replaces (x and
+// b, dst and a: the call runs in place) but must not otherwise overlap
+// an input (layout.ErrOverlap).
+//
 // A batch with enough work is split into chunks that run on a bounded set
 // of workers, each locked to its own OS thread (SetWorkers; default
 // GOMAXPROCS), so that the OS threads batch adds to those calling OpenBLAS

@@ -71,3 +71,30 @@ func ExampleCholeskySolve() {
 	// CholeskySolve: matrix 1 failed: true
 	// x0 = [0.500 0.000], x2 = [1.000 2.000]
 }
+
+// The out-of-place forms keep their inputs: CholeskyTo writes each
+// factor as a full matrix (zeros above the diagonal for Lower, as
+// numpy.linalg.cholesky returns it) and SolveTo the solutions, while a
+// and b stay as they were.
+func ExampleCholeskyTo() {
+	a, _ := views.FromColMajor([]float64{
+		4, 2, 2, 3, // matrix 0 (column-major)
+		9, 3, 3, 5, // matrix 1
+	}, 2, 2, 2)
+	b, _ := views.FromColMajor([]float64{6, 5, 12, 8}, 2, 1, 2)
+	l, _ := views.Zeros[float64](2, 2, 2)
+	x, _ := views.Zeros[float64](2, 1, 2)
+	if err := batch.CholeskyTo(batch.Lower, l.View(), a.View()); err != nil {
+		panic(err)
+	}
+	if err := batch.SolveTo(x.View(), a.View(), b.View()); err != nil {
+		panic(err)
+	}
+	fmt.Println("L:", l.Data())
+	fmt.Println("x:", x.Data())
+	fmt.Println("a:", a.Data())
+	// Output:
+	// L: [2 1 0 1.4142135623730951 3 1 0 2]
+	// x: [1 1 1 1]
+	// a: [4 2 2 3 9 3 3 5]
+}

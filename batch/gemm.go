@@ -166,11 +166,7 @@ func runs[T Scalar](shape []int, st [][]int, lo, hi int, vs []views.View[T], f f
 	for t := lo; t < hi; {
 		n := min(hi-t, d0-t%d0)
 		for i, v := range vs {
-			off, x := 0, t
-			for j, d := range shape {
-				off += (x % d) * st[i][j]
-				x /= d
-			}
+			off := flatOffset(t, shape, st[i])
 			s0 := 0
 			if len(shape) > 0 {
 				s0 = st[i][0]

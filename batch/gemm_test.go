@@ -332,10 +332,3 @@ func compact(rng *rand.Rand, dims ...int) tbatch[float64] {
 	}
 	return tbatch[float64]{v: t.View(), buf: t.Data()}
 }
-
-func must[V any](v V, err error) V {
-	if err != nil {
-		panic(err)
-	}
-	return v
-}

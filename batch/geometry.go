@@ -48,6 +48,17 @@ func count(shape []int) int {
 	return n
 }
 
+// flatOffset returns the element offset of matrix t (flat index over
+// shape, axis 0 fastest) from matrix 0, for batch strides strides.
+func flatOffset(t int, shape, strides []int) int {
+	off := 0
+	for j, d := range shape {
+		off += (t % d) * strides[j]
+		t /= d
+	}
+	return off
+}
+
 // first returns matrix 0 of v (index 0 along every axis from 2 on).
 func first[T Scalar](v views.View[T]) views.View[T] {
 	for v.Rank() > 2 {

@@ -238,59 +238,92 @@ func pivots(n int) func() []int32 { return func() []int32 { return make([]int32,
 // tiny kernels the check is made in their pass (tinyCond).
 func Solve[T Scalar](a, b views.View[T], opts ...Option) error {
 	const op = "batch.Solve"
-	shape, err := operands(op, []string{"a", "b"}, []views.View[T]{a, b})
+	shape, n, err := systems(op, []string{"a", "b"}, a, b, true)
 	if err != nil {
 		return err
 	}
+	return solve(op, shape, n, a, b, opts)
+}
+
+// systems checks the batches of a solve, a ([n, n, B...]) and b ([n,
+// nrhs, B...]), named names (written: as operands checks them, else as
+// inputs only), and returns the batch shape and n.
+func systems[T Scalar](op string, names []string, a, b views.View[T], written bool) (shape []int, n int, err error) {
+	shape, err = checkOperands(op, names, []views.View[T]{a, b}, written)
+	if err != nil {
+		return nil, 0, err
+	}
 	n, cols := dims(a)
-	if err := squareBatch(op, "a", n, cols); err != nil {
-		return err
+	if err := squareBatch(op, names[0], n, cols); err != nil {
+		return nil, 0, err
 	}
 	if r, _ := dims(b); r != n {
-		return layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's order %d", r, n)
+		return nil, 0, layout.Errorf(layout.ErrShape, op, names[1], "%d rows, want %s's order %d", r, names[0], n)
 	}
+	return shape, n, nil
+}
+
+// solve is Solve on the checked batches.
+func solve[T Scalar](op string, shape []int, n int, a, b views.View[T], opts []Option) error {
 	if err := refusedUpFront(op, "b", b, opts); err != nil {
 		return err
 	}
 	check := !policy.Configure(opts).NoCondCheck
-	if _, _, rowMajor := storage(first(a)); !rowMajor && n >= tinySolveMin(check, tinyVectorized(a)) && tinyApplies[T](n, opts) && b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= kernel.MaxTinyRHS {
-		return tinySolve(op, shape, n, a, b, check, opts)
+	if _, _, rowMajor := storage(first(a)); !rowMajor && tinySolves[T](a.Layout(), b, check, opts) {
+		return tinySolve(op, shape, n, a, b, check, opts, nil)
 	}
 	var norms []float64
 	if check {
 		norms = batchNorms(a, shape, opts)
 	}
-	err = solveBatch(op, shape, n, a, b, opts)
+	err := solveBatch(op, shape, n, a, b, opts)
 	if check {
 		err = conditioned(op, shape, a, norms, err, false, opts)
 	}
 	return err
 }
 
+// tinySolves reports whether Solve gives a system with matrices of
+// layout la (a column-major one) and right-hand sides b to the tiny
+// kernels.
+func tinySolves[T Scalar](la layout.Layout, b views.View[T], check bool, opts []Option) bool {
+	n, nrhs := la.Dim(0), b.Layout().Dim(1)
+	return n >= tinySolveMin(check, tinyVectorized[T](la)) && tinyApplies[T](n, opts) && nrhs >= 1 && nrhs <= kernel.MaxTinyRHS
+}
+
 // tinySolve is Solve on the tiny kernels, with the conditioning check in
-// their pass when check is set.
-func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], check bool, opts []Option) error {
-	var tc *tinyCond
+// their pass when check is set. With st (SolveTo), b is the destination
+// and a the input, which st packs into the workers' scratch.
+func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], check bool, opts []Option, st *tinyStage[T]) error {
+	var tc *tinyCond[T]
 	if check {
-		tc = &tinyCond{exact: func(t int, anorm float64) error {
-			return lapack.CheckCondition(op, lapack.OneNorm, matrixAt(a, shape, t), anorm, opts...)
+		tc = &tinyCond[T]{exact: func(t int, anorm float64, lu []T) error {
+			m := matrixAt(a, shape, t)
+			if lu != nil {
+				f, _ := views.FromColMajor(lu, n, n) // cannot fail
+				m = f.View()
+			}
+			return lapack.CheckCondition(op, lapack.OneNorm, m, anorm, opts...)
 		}}
 	}
 	ta, tb := tinyOf(a, false), tinyOf(b, false)
-	return tiny(op, kernel.TinySolve, shape, ta, &tb, nil, tc, func(t int) error {
-		var anorm float64
-		if tc != nil {
-			anorm = matrixNorm(matrixAt(a, shape, t), opts)
-		}
+	return tiny(op, kernel.TinySolve, shape, ta, &tb, nil, tc, st, func(t int) error {
 		// The system as stridedSolve solves it: a run of one.
 		ra := runView(a, matrixAt(a, shape, t).Layout().Offset()-a.Layout().Offset(), 1, 0)
 		rb := runView(b, matrixAt(b, shape, t).Layout().Offset()-b.Layout().Offset(), 1, 0)
+		if s, ok := st.restage(t, n); ok {
+			ra = s
+		}
+		var anorm float64
+		if tc != nil {
+			anorm = matrixNorm(first(ra), opts)
+		}
 		failed, err := lapack.GesvStrided(ra, rb, opts...)
 		if err == nil && failed[0] != nil {
 			err = failed[0]
 		}
 		if err == nil && tc != nil {
-			err = tc.exact(t, anorm)
+			err = lapack.CheckCondition(op, lapack.OneNorm, first(ra), anorm, opts...)
 		}
 		return err
 	})
@@ -455,8 +488,15 @@ func Inv[T Scalar](a views.View[T], opts ...Option) error {
 	if err := squareBatch(op, "a", n, cols); err != nil {
 		return err
 	}
+	return inv(op, shape, a, opts, nil)
+}
+
+// inv is Inv on the checked batch a, with st (InvTo) copying the input
+// into a first: piece by piece on the tiny kernels, else all at once.
+func inv[T Scalar](op string, shape []int, a views.View[T], opts []Option, st *tinyStage[T]) error {
+	n := a.Layout().Dim(0)
 	check := !policy.Configure(opts).NoCondCheck
-	inv := func(m views.View[T], ipiv []int32) error {
+	invert := func(m views.View[T], ipiv []int32) error {
 		// The inverse of a row-major matrix's storage a^T is (a^-1)^T:
 		// inverting the storage in place inverts the matrix. No copy.
 		if s, _, ok := storage(m); ok {
@@ -471,32 +511,34 @@ func Inv[T Scalar](a views.View[T], opts ...Option) error {
 		// Row-major matrices through their storage, as below; the check
 		// in the kernels' pass.
 		_, _, rowMajor := storage(first(a))
-		var tc *tinyCond
+		var tc *tinyCond[T]
 		if check {
-			tc = &tinyCond{inf: rowMajor, exact: func(t int, anorm float64) error {
+			tc = &tinyCond[T]{inf: rowMajor, exact: func(t int, anorm float64, _ []T) error {
 				s, norm := factored(matrixAt(a, shape, t))
 				return lapack.CheckInverse(op, norm, s, anorm, opts...)
 			}}
 		}
-		return tiny(op, kernel.TinyInv, shape, tinyOf(a, rowMajor), nil, nil, tc, func(t int) error {
+		return tiny(op, kernel.TinyInv, shape, tinyOf(a, rowMajor), nil, nil, tc, st, func(t int) error {
+			st.restage(t, n)
 			m := matrixAt(a, shape, t)
 			var anorm float64
 			if tc != nil {
 				anorm = matrixNorm(m, opts)
 			}
-			err := inv(m, make([]int32, n))
+			err := invert(m, make([]int32, n))
 			if err == nil && tc != nil {
-				err = tc.exact(t, anorm)
+				err = tc.exact(t, anorm, nil)
 			}
 			return err
 		})
 	}
+	st.restageAll(count(shape))
 	var norms []float64
 	if check {
 		norms = batchNorms(a, shape, opts)
 	}
-	err = perMatrix(op, shape, []views.View[T]{a}, n*n*n, pivots(n), func(_ int, m []views.View[T], ipiv []int32) error {
-		return inv(m[0], ipiv)
+	err := perMatrix(op, shape, []views.View[T]{a}, n*n*n, pivots(n), func(_ int, m []views.View[T], ipiv []int32) error {
+		return invert(m[0], ipiv)
 	})
 	if check {
 		err = conditioned(op, shape, a, norms, err, true, opts)
@@ -513,13 +555,22 @@ func Cholesky[T Scalar](uplo Uplo, a views.View[T], opts ...Option) error {
 	if err != nil {
 		return err
 	}
+	return cholesky(op, uplo, shape, a, opts, nil)
+}
+
+// cholesky is Cholesky on the checked batch a, with st (CholeskyTo)
+// copying the input into a first: piece by piece on the tiny kernels,
+// else all at once.
+func cholesky[T Scalar](op string, uplo Uplo, shape []int, a views.View[T], opts []Option, st *tinyStage[T]) error {
 	n, _ := dims(a)
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) {
 		// The upper triangle is the lower one of the transpose.
-		return tiny(op, kernel.TinyCholesky, shape, tinyOf(a, uplo == Upper), nil, nil, nil, func(t int) error {
+		return tiny(op, kernel.TinyCholesky, shape, tinyOf(a, uplo == Upper), nil, nil, nil, st, func(t int) error {
+			st.restage(t, n)
 			return lapack.Potrf(uplo, matrixAt(a, shape, t), opts...)
 		})
 	}
+	st.restageAll(count(shape))
 	return perMatrix(op, shape, []views.View[T]{a}, n*n*n/3, noScratch, func(_ int, m []views.View[T], _ struct{}) error {
 		return lapack.Potrf(uplo, m[0], opts...)
 	})
@@ -536,14 +587,23 @@ func CholeskySolve[T Scalar](uplo Uplo, f, b views.View[T], opts ...Option) erro
 	if err != nil {
 		return err
 	}
+	return choleskySolve(op, uplo, shape, f, b, opts, nil)
+}
+
+// choleskySolve is CholeskySolve on the checked batches, with st
+// (CholeskySolveTo) copying the right-hand sides into b first: piece by
+// piece on the tiny kernels, else all at once.
+func choleskySolve[T Scalar](op string, uplo Uplo, shape []int, f, b views.View[T], opts []Option, st *tinyStage[T]) error {
 	n, _ := dims(f)
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) && b.Rank() >= 2 && b.Layout().Dim(0) == n &&
 		b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= kernel.MaxTinyRHS {
 		tb := tinyOf(b, false)
-		return tiny(op, kernel.TinyCholeskySolve, shape, tinyOf(f, uplo == Upper), &tb, nil, nil, func(t int) error {
+		return tiny(op, kernel.TinyCholeskySolve, shape, tinyOf(f, uplo == Upper), &tb, nil, nil, st, func(t int) error {
+			st.restage(t, n)
 			return lapack.Potrs(uplo, matrixAt(f, shape, t), matrixAt(b, shape, t), opts...)
 		})
 	}
+	st.restageAll(count(shape))
 	return perMatrix(op, shape, []views.View[T]{f, b}, n*n, noScratch, func(_ int, m []views.View[T], _ struct{}) error {
 		return lapack.Potrs(uplo, m[0], m[1], opts...)
 	})
@@ -606,7 +666,7 @@ func LogDet[T Scalar](a views.View[T], opts ...Option) (logAbs []float64, sign [
 		_, _, rowMajor := storage(first(a))
 		det := make([]T, total)
 		slow := make([]bool, total)
-		err = tiny(op, kernel.TinyDet, shape, tinyOf(a, rowMajor), nil, det, nil, func(t int) error {
+		err = tiny(op, kernel.TinyDet, shape, tinyOf(a, rowMajor), nil, det, nil, nil, func(t int) error {
 			slow[t] = true
 			var err error
 			logAbs[t], sign[t], err = lapack.LogDet(matrixAt(a, shape, t), opts...)
@@ -639,7 +699,7 @@ func Det[T Scalar](a views.View[T], opts ...Option) ([]T, error) {
 	det := make([]T, count(shape))
 	if n == a.Layout().Dim(1) && tinyApplies[T](n, opts) {
 		_, _, rowMajor := storage(first(a))
-		err = tiny(op, kernel.TinyDet, shape, tinyOf(a, rowMajor), nil, det, nil, func(t int) error {
+		err = tiny(op, kernel.TinyDet, shape, tinyOf(a, rowMajor), nil, det, nil, nil, func(t int) error {
 			var err error
 			det[t], err = lapack.Det(matrixAt(a, shape, t), opts...)
 			return err

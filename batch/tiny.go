@@ -9,6 +9,8 @@ import (
 	"github.com/lapis-go/lapis/internal/cond"
 	"github.com/lapis-go/lapis/internal/kernel"
 	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -56,9 +58,8 @@ func tinySolveMin(check, vectorized bool) int {
 
 // tinyVectorized reports whether the kernels read a's matrices (order n,
 // type T) with whole-vector loads: a compact column-major batch [n, n,
-// B...] or one whose first batch axis has stride 1.
-func tinyVectorized[T Scalar](a views.View[T]) bool {
-	l := a.Layout()
+// B...] or one whose first batch axis has stride 1 (l is a's layout).
+func tinyVectorized[T Scalar](l layout.Layout) bool {
 	if l.Rank() < 3 {
 		return false
 	}
@@ -88,9 +89,9 @@ func tinyApplies[T Scalar](n int, opts []Option) bool {
 // selects infinity norms: the kernels read a row-major batch's storage,
 // whose infinity norm the check takes (factored). Matrices the kernels
 // flag are checked by the slow path itself.
-type tinyCond struct {
+type tinyCond[T Scalar] struct {
 	inf   bool
-	exact func(t int, anorm float64) error
+	exact func(t int, anorm float64, lu []T) error
 }
 
 // tinyChunkWork is the work (n^3 summed over the matrices) a goroutine
@@ -101,6 +102,10 @@ type tinyCond struct {
 // 10000 matrices of order 3 and 4 slower on two workers than on one
 // (cholsolve float32 inner n = 3: 36 us on one, 184 us on two, with the
 // machine loaded). With it, 10000 matrices are split from order 8.
+// Rechecked with the out-of-place forms, whose pieces also copy: half
+// of it (10000 matrices of order 4 split) made some of them slower on
+// two workers than on one (CholeskySolveTo inner n = 4: 142 us against
+// 87 us, medians of 3), so it stays.
 const tinyChunkWork = 1 << 19
 
 // tinyPiece and tinyPiecesPer set the pieces a split batch is cut into:
@@ -119,34 +124,130 @@ const (
 // digits.
 const condMargin = 16
 
+// tinyStage is what an out-of-place form (SolveTo, InvTo, CholeskyTo,
+// CholeskySolveTo) adds to the kernels' pass: before the kernels run on
+// matrices lo..hi (a run of at most tinyStageBytes of a, cut from a
+// worker's piece), fill(lo, hi, scratch) copies their inputs into the
+// operands the kernels then work on in place. The copy is so split
+// across the workers with the kernels, and the kernels read it from
+// cache. With scratch set, a is not the kernels' operand: each worker
+// has a buffer (scratch, from the pool) that fill fills with matrices
+// lo..hi of the input and the kernels factor in place (SolveTo, whose a
+// is not written): compact [n, n, hi-lo], or with inner set the batch
+// axis innermost (storage [hi-lo, n, n]: for an input whose batch axis
+// has stride 1, the copy is then n*n contiguous lines and the kernels
+// read each element of a lane group with one vector load).
+type tinyStage[T Scalar] struct {
+	fill           func(lo, hi int, scratch []T)
+	scratch, inner bool
+}
+
+// strides returns the row, column and matrix strides of a scratch that
+// holds k matrices of order n.
+func (st *tinyStage[T]) strides(n, k int) (rs, cs, bs int) {
+	if st.inner {
+		ld := innerLD(k)
+		return ld, ld * n, 1
+	}
+	return 1, n, n * n
+}
+
+// innerLD is the distance between the elements (i, j) and (i+1, j) of a
+// scratch of k matrices with the batch axis innermost: k and a cache line
+// more, so that the n*n elements of a lane group do not fall in one
+// cache set when k is a power of two (k = 512 float64: 4 KB apart, the
+// same set of a 12-way L1 for all 64 of them). One matrix is compact.
+func innerLD(k int) int {
+	if k <= 1 {
+		return k
+	}
+	return k + 8
+}
+
+// restage copies matrix t's inputs again for the slow path, which redoes
+// it from the input (the kernels leave a matrix they flag unwritten; the
+// slow path does not rely on it), and returns, with scratch, a's matrix
+// t packed as a compact run [n, n, 1] (ok). A nil st does nothing.
+func (st *tinyStage[T]) restage(t, n int) (views.View[T], bool) {
+	if st == nil {
+		return views.View[T]{}, false
+	}
+	var s []T
+	if st.scratch {
+		s = make([]T, n*n)
+	}
+	st.fill(t, t+1, s)
+	if !st.scratch {
+		return views.View[T]{}, false
+	}
+	v, _ := views.FromColMajor(s, n, n, 1) // cannot fail
+	return v.View(), true
+}
+
+// factors returns a copy of matrix m of the scratch s, which holds k
+// matrices of order n, compact (n x n, column-major).
+func (st *tinyStage[T]) factors(s []T, n, k, m int) []T {
+	rs, cs, bs := st.strides(n, k)
+	f := make([]T, n*n)
+	for j := range n {
+		for i := range n {
+			f[i+j*n] = s[m*bs+i*rs+j*cs]
+		}
+	}
+	return f
+}
+
+// restageAll copies every matrix's inputs, for the path without the
+// kernels (a stage without scratch). A nil st does nothing.
+func (st *tinyStage[T]) restageAll(total int) {
+	if st != nil {
+		st.fill(0, total, nil)
+	}
+}
+
+// tinyStageBytes bounds a staged run: the bytes of a's matrices copied
+// and then worked on while they are in the core's L2 (1 MB here): 512
+// matrices of order 8 in float64. Measured (BatchTiny, lapis-to, float64,
+// medians of 3 alternated builds, this 2-vCPU VM): 32 KB and 64 KB runs
+// were slower at every order (n = 8 compact solve 1.86 and 1.25 ms
+// against 1.06 with 256 KB; the per-run costs, not profiled further), 512 KB about as fast as 256 KB, and no cut at all (the whole
+// batch copied, then the kernels: what a caller's copy costs) slower at
+// n = 8 on one worker (compact solve 1.54 ms against 1.13, inv 1.62
+// against 1.33).
+const tinyStageBytes = 256 << 10
+
 // tiny runs op on the batch (a, and b for the solves) of batch shape
 // shape with the kernels, det receiving TinyDet's determinants, and
 // slow(t) on every matrix they flag (in the chunk that met it); the
 // errors slow returns are gathered as perMatrix gathers them. tc, when
-// not nil, adds Solve's and Inv's conditioning check. The caller has
-// checked tinyApplies.
-func tiny[T Scalar](op string, k kernel.TinyOp, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, tc *tinyCond, slow func(t int) error) error {
+// not nil, adds Solve's and Inv's conditioning check; st, when not nil,
+// the copy of an out-of-place form. The caller has checked tinyApplies.
+func tiny[T Scalar](op string, k kernel.TinyOp, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, tc *tinyCond[T], st *tinyStage[T], slow func(t int) error) error {
 	switch any(*new(T)).(type) {
 	case float64:
-		return tinyRun[T, float64](op, k, shape, a, b, det, tc, slow)
+		return tinyRun[T, float64](op, k, shape, a, b, det, tc, st, slow)
 	default:
-		return tinyRun[T, float32](op, k, shape, a, b, det, tc, slow)
+		return tinyRun[T, float32](op, k, shape, a, b, det, tc, st, slow)
 	}
 }
 
-func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, tc *tinyCond, slow func(t int) error) error {
+func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, tc *tinyCond[T], st *tinyStage[T], slow func(t int) error) error {
 	total := count(shape)
 	if total == 0 {
 		return nil
 	}
 	n := a.v.Layout().Dim(0)
-	strides := [][]int{a.v.Layout().Strides()[2:]}
+	scratch := st != nil && st.scratch
+	var strides [][]int
+	if !scratch {
+		strides = append(strides, a.v.Layout().Strides()[2:])
+	}
 	nrhs := 0
 	if b != nil {
 		strides = append(strides, b.v.Layout().Strides()[2:])
 		nrhs = b.v.Layout().Dim(1)
 	}
-	mshape, st := merge(shape, strides...)
+	mshape, mst := merge(shape, strides...)
 	d0 := 1
 	if len(mshape) > 0 {
 		d0 = mshape[0]
@@ -163,7 +264,7 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 	dets, _ := any(det).([]F)
 	var (
 		mu    sync.Mutex
-		redos []redo // the matrices to redo on the slow path
+		redos []redo[T] // the matrices to redo on the slow path
 	)
 	// A split batch is cut into pieces of whole lane groups that the
 	// workers take in turn (next, share): a worker that wakes late
@@ -177,12 +278,22 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 	if workers > 1 {
 		piece = max(tinyPiece, (total/(tinyPiecesPer*workers)+7)/8*8)
 	}
+	span := piece // matrices staged and then worked on at once
+	if st != nil {
+		span = min(piece, max(8, tinyStageBytes/(n*n*size)/8*8))
+	}
 	var next atomic.Int64
 	share(workers, func() {
 		var flagged []int
 		var check *kernel.TinyCheck
+		var lus [][]T // with scratch, the factors of check.Ill's matrices
 		if tc != nil {
 			check = &kernel.TinyCheck{Inf: tc.inf, Thresh: condMargin * cond.Eps[F]() / 2}
+		}
+		var buf *pool.Buf[T]
+		if scratch {
+			buf = pool.Get[T](innerLD(span) * n * n) // room for either scratch
+			defer pool.Put(buf)
 		}
 		for {
 			lo := int(next.Add(int64(piece))) - piece
@@ -190,52 +301,69 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 				break
 			}
 			hi := min(total, lo+piece)
-			for t := lo; t < hi; {
-				cnt := min(hi-t, d0-t%d0)
-				var am, bm kernel.Mat
-				for i := range st {
-					off, x := 0, t
-					for j, d := range mshape {
-						off += (x % d) * st[i][j]
-						x /= d
+			for s := lo; s < hi; s += span {
+				e := min(hi, s+span)
+				if st != nil {
+					var sb []T
+					if scratch {
+						sb = buf.Data[:innerLD(e-s)*n*n]
 					}
-					bs := 0
-					if len(mshape) > 0 {
-						bs = st[i][0]
+					st.fill(s, e, sb)
+				}
+				for t := s; t < e; {
+					cnt := min(e-t, d0-t%d0)
+					var am, bm kernel.Mat
+					for i := range mst {
+						off := flatOffset(t, mshape, mst[i])
+						bs := 0
+						if len(mshape) > 0 {
+							bs = mst[i][0]
+						}
+						if i == 0 && !scratch {
+							am = kernel.Mat{P: unsafe.Add(pa, off*size), RS: a.rs, CS: a.cs, BS: bs}
+						} else {
+							bm = kernel.Mat{P: unsafe.Add(pb, off*size), RS: b.rs, CS: b.cs, BS: bs}
+						}
 					}
-					if i == 0 {
-						am = kernel.Mat{P: unsafe.Add(pa, off*size), RS: a.rs, CS: a.cs, BS: bs}
-					} else {
-						bm = kernel.Mat{P: unsafe.Add(pb, off*size), RS: b.rs, CS: b.cs, BS: bs}
+					if scratch {
+						rs, cs, bs := st.strides(n, e-s)
+						am = kernel.Mat{P: unsafe.Pointer(&buf.Data[(t-s)*bs]), RS: rs, CS: cs, BS: bs}
 					}
-				}
-				var d []F
-				if dets != nil {
-					d = dets[t : t+cnt]
-				}
-				from, ifrom := len(flagged), 0
-				if check != nil {
-					ifrom = len(check.Ill)
-				}
-				flagged = kernel.Tiny(k, n, cnt, am, bm, nrhs, d, check, flagged)
-				for i := from; i < len(flagged); i++ {
-					flagged[i] += t
-				}
-				if check != nil {
-					for i := ifrom; i < len(check.Ill); i++ {
-						check.Ill[i].T += t
+					var d []F
+					if dets != nil {
+						d = dets[t : t+cnt]
 					}
+					from, ifrom := len(flagged), 0
+					if check != nil {
+						ifrom = len(check.Ill)
+					}
+					flagged = kernel.Tiny(k, n, cnt, am, bm, nrhs, d, check, flagged)
+					for i := from; i < len(flagged); i++ {
+						flagged[i] += t
+					}
+					if check != nil {
+						for i := ifrom; i < len(check.Ill); i++ {
+							if scratch { // the scratch is refilled: keep the factors
+								lus = append(lus, st.factors(buf.Data, n, e-s, t-s+check.Ill[i].T))
+							}
+							check.Ill[i].T += t
+						}
+					}
+					t += cnt
 				}
-				t += cnt
 			}
 		}
 		mu.Lock()
 		for _, t := range flagged {
-			redos = append(redos, redo{t: t})
+			redos = append(redos, redo[T]{t: t})
 		}
 		if check != nil {
-			for _, c := range check.Ill {
-				redos = append(redos, redo{t: c.T, anorm: c.ANorm, ill: true})
+			for i, c := range check.Ill {
+				r := redo[T]{t: c.T, anorm: c.ANorm, ill: true}
+				if scratch {
+					r.lu = lus[i]
+				}
+				redos = append(redos, r)
 			}
 		}
 		mu.Unlock()
@@ -248,7 +376,7 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 	run(chunks, func(c int) {
 		for _, r := range redos[c*len(redos)/chunks : (c+1)*len(redos)/chunks] {
 			if r.ill {
-				fs.record(r.t, tc.exact(r.t, r.anorm))
+				fs.record(r.t, tc.exact(r.t, r.anorm, r.lu))
 			} else {
 				fs.record(r.t, slow(r.t))
 			}
@@ -259,11 +387,13 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 
 // redo is a matrix the kernels flagged (slow redoes it) or, ill, found
 // near the conditioning check's threshold (tc.exact decides, with the
-// kernel's norm anorm).
-type redo struct {
+// kernel's norm anorm, and with a staged scratch the factors lu, n x n
+// column-major, that the kernels left in it).
+type redo[T Scalar] struct {
 	t     int
 	anorm float64
 	ill   bool
+	lu    []T
 }
 
 // logDetOf turns a determinant into LogDet's (log |d|, sign).

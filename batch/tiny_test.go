@@ -251,7 +251,7 @@ func BenchmarkTinySolvePath(b *testing.B) {
 					copy(x, b0)
 					var err error
 					if path == "kernel" {
-						err = tinySolve("batch.Solve", shape, n, av, xv, false, opts)
+						err = tinySolve("batch.Solve", shape, n, av, xv, false, opts, nil)
 					} else {
 						err = solveBatch("batch.Solve", shape, n, av, xv, opts)
 					}

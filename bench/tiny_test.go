@@ -24,7 +24,11 @@ import (
 // batch.NoConditionCheck(), lapis-old the per-matrix path batch took
 // before the kernels (cblas.ForceC(): LAPACK through cgo, Solve's C loop,
 // the check in Go), lapis-avx2 (where the AVX-512 kernels run) lapis
-// on the AVX2 kernels (kernel.SetTinyAVX512(false)). OpenBLAS runs one thread. numpy's np.linalg.solve /
+// on the AVX2 kernels (kernel.SetTinyAVX512(false)); lapis-to and
+// lapis-to-w2 (solve, cholesky, cholsolve, inv) the out-of-place forms
+// (batch.SolveTo, CholeskyTo, CholeskySolveTo, InvTo: how a user keeps
+// the input, so no copy of the user's is timed) on one and two workers,
+// into a destination in the input's layout. OpenBLAS runs one thread. numpy's np.linalg.solve /
 // cholesky / det / inv on (10000, n, n) stacks of the same type are timed
 // by scripts/bench-batch.sh in the same run (under both layouts' names:
 // numpy's own stack is its fast layout).
@@ -67,16 +71,18 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 			}
 		}
 	}
-	a, bb := make([]T, len(a0)), make([]T, len(b0))
+	a, bb, x := make([]T, len(a0)), make([]T, len(b0)), make([]T, len(b0))
 	view := func(s []T, cols int) views.View[T] {
 		if layout == "inner" {
 			return must(must(views.FromColMajor(s, count, n, cols)).View().Permute(1, 2, 0))
 		}
 		return must(views.FromColMajor(s, n, cols, count)).View()
 	}
-	av, bv, a0v := view(a, n), view(bb, 1), view(a0, n)
+	xd := make([]T, len(a0)) // the destination of cholesky and inv
+	av, bv, a0v, b0v, xv, xa := view(a, n), view(bb, 1), view(a0, n), view(b0, 1), view(x, 1), view(xd, n)
 	for _, op := range []string{"solve", "cholesky", "cholsolve", "det", "inv"} {
-		for _, impl := range []string{"lapis", "lapis-avx2", "lapis-w2", "lapis-nocheck", "lapis-old"} {
+		for _, impl := range []string{"lapis", "lapis-avx2", "lapis-w2", "lapis-nocheck", "lapis-old", "lapis-to", "lapis-to-w2"} {
+			to := impl == "lapis-to" || impl == "lapis-to-w2"
 			var opts []batch.Option
 			switch impl {
 			case "lapis-avx2":
@@ -85,6 +91,10 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 				}
 			case "lapis-old":
 				opts = append(opts, cblas.ForceC())
+			case "lapis-to", "lapis-to-w2":
+				if op == "det" {
+					continue
+				}
 			case "lapis-nocheck":
 				if op != "solve" && op != "inv" {
 					continue
@@ -92,7 +102,7 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 				opts = append(opts, batch.NoConditionCheck())
 			}
 			w := 1
-			if impl == "lapis-w2" {
+			if impl == "lapis-w2" || impl == "lapis-to-w2" {
 				w = 2
 			}
 			// cholsolve solves with a factor made once, outside the timing.
@@ -109,20 +119,28 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 				defer kernel.SetTinyAVX512(prevWide)
 				var err error
 				for b.Loop() {
-					switch op {
-					case "solve":
+					switch {
+					case to && op == "solve":
+						err = batch.SolveTo(xv, a0v, b0v, opts...)
+					case to && op == "cholesky":
+						err = batch.CholeskyTo(batch.Lower, xa, a0v, opts...)
+					case to && op == "cholsolve":
+						err = batch.CholeskySolveTo(batch.Lower, xv, av, b0v, opts...)
+					case to && op == "inv":
+						err = batch.InvTo(xa, a0v, opts...)
+					case op == "solve":
 						copy(a, a0)
 						copy(bb, b0)
 						err = batch.Solve(av, bv, opts...)
-					case "cholesky":
+					case op == "cholesky":
 						copy(a, a0)
 						err = batch.Cholesky(batch.Lower, av, opts...)
-					case "cholsolve":
+					case op == "cholsolve":
 						copy(bb, b0)
 						err = batch.CholeskySolve(batch.Lower, av, bv, opts...)
-					case "det":
+					case op == "det":
 						_, err = batch.Det(a0v, opts...)
-					case "inv":
+					case op == "inv":
 						copy(a, a0)
 						err = batch.Inv(av, opts...)
 					}
