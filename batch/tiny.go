@@ -109,12 +109,14 @@ type tinyCond[T Scalar] struct {
 const tinyChunkWork = 1 << 19
 
 // tinyPiece and tinyPiecesPer set the pieces a split batch is cut into:
-// about tinyPiecesPer per goroutine, at least tinyPiece matrices each
-// (whole lane groups of 8, so that only the batch's last piece ends in a
-// partial group).
+// about tinyPiecesPer per goroutine, at least tinyPiece matrices each, in
+// whole groups of tinyGroup matrices (the most lanes a kernel has:
+// float32 on AVX-512), so that only the batch's last piece (and a staged
+// run's last) ends in a partial lane group, which the kernels gather.
 const (
 	tinyPiece     = 64
 	tinyPiecesPer = 8
+	tinyGroup     = 16
 )
 
 // condMargin is how far above the check's threshold (epsilon / 2) a
@@ -276,11 +278,11 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 	workers := min(chunksFor(total, n*n*n), max(1, total*n*n*n/tinyChunkWork))
 	piece := total
 	if workers > 1 {
-		piece = max(tinyPiece, (total/(tinyPiecesPer*workers)+7)/8*8)
+		piece = max(tinyPiece, (total/(tinyPiecesPer*workers)+tinyGroup-1)/tinyGroup*tinyGroup)
 	}
 	span := piece // matrices staged and then worked on at once
 	if st != nil {
-		span = min(piece, max(8, tinyStageBytes/(n*n*size)/8*8))
+		span = min(piece, max(tinyGroup, tinyStageBytes/(n*n*size)/tinyGroup*tinyGroup))
 	}
 	var next atomic.Int64
 	share(workers, func() {
