@@ -4,11 +4,16 @@
 // users reach it through cblas (SetThreads, Threads, Info).
 //
 // In auto mode (the default) OpenBLAS runs on one thread, and a call runs
-// on more only when three things hold as it starts: its work is above the
-// size where more threads paid off (Lapack, Level3: measured), no other
-// lapis call or batch is in flight, and the process and the machine have
-// idle cores. Idle is judged as the call starts from what runs besides
-// the caller:
+// on more only when no other lapis call or batch is in flight as it
+// starts, and either
+//
+//   - it is a level-3 call of at least level3Loaded work (768^3): it
+//     takes every thread (Max) whatever else runs, without looking; or
+//   - its work is above the size where more threads paid off on idle
+//     cores (Lapack, Level3: measured) and the process and the machine
+//     have idle cores.
+//
+// Idle is judged as the call starts from what runs besides the caller:
 //
 //   - goroutines of this process running or runnable (runtime/metrics);
 //   - threads running on the machine besides those (/proc/loadavg's
@@ -21,6 +26,26 @@
 //     short command, does not keep a large call off a core;
 //   - not OpenBLAS's own threads, which spin for a while after a call gave
 //     them work (spinWindow).
+//
+// Large level-3 calls take the threads under load because they lose
+// nothing by it and gain: OpenBLAS's threads spin while they wait for
+// each other, so a call whose threads meet often (LAPACK's panels, a
+// small gemm) collapses when another thread holds a core, but a gemm of
+// level3Loaded work or more shares long independent blocks and meets
+// rarely, and as two of the runnable threads the OS's fair scheduler
+// gives it a larger share of the CPUs than one thread gets (on 2 cores,
+// gemm 1024 beside two busy goroutines: 61-71 ms on two threads against
+// 98-102 ms on one; beside two busy processes at nice 0, 59 against 99;
+// gemm 512 beside one or two: 14-17 ms on two against 8-11 on one). That
+// share is taken from the rest of the machine: while the call runs the
+// program's other goroutines (and other processes) get less CPU, and for
+// up to about 0.1 s after it OpenBLAS's second thread spins before it
+// sleeps and takes a share of a core again. A program that would rather
+// keep its goroutines' throughput than a product's latency fixes one
+// thread (SetThreads(1)). Other processes count as goroutines do here:
+// two threads were faster beside them too, and the policy cannot tell a
+// niced build, which takes little from a call's threads, from a process
+// of the same priority.
 //
 // One count often includes a thread that holds a core for an instant
 // only, so a count that finds other work is read again, up to three
@@ -114,6 +139,15 @@ var threshold = [...]float64{
 	Lapack: 512 * 512 * 512,
 	Single: 0,
 }
+
+// level3Loaded is the work from which a level-3 call alone takes Max()
+// threads without looking at the load: beside busy goroutines (or other
+// processes) two OpenBLAS threads in a gemm this large were at least as
+// fast as one (BenchmarkThreadsPaired), because gemm's threads work on
+// long independent blocks and rarely wait for each other, and two
+// threads get a larger share of the CPUs from the OS's fair scheduler.
+// Below it two threads beside a busy core lost (gemm 512: 1.7-1.9x).
+const level3Loaded = 768 * 768 * 768
 
 // Library is the thread control of the linked library, registered by
 // cblas (which looks it up at run time).
@@ -237,7 +271,7 @@ func Begin(kind Kind, work float64) Section {
 		// thread's (see the package documentation).
 		n := 1
 		if active.Add(1) == 1 && kind != Single && work >= threshold[kind] {
-			n = idle(Max(), work)
+			n = decide(kind, Max(), work)
 		}
 		lib.Set(n)
 		return Section{n: int32(n), locked: true, counted: true}
@@ -257,7 +291,7 @@ func beginShared(kind Kind, work float64) Section {
 	if m < 2 {
 		return Section{n: 1}
 	}
-	n := idle(m, work)
+	n := decide(kind, m, work)
 	if n < 2 {
 		return Section{n: 1}
 	}
@@ -328,13 +362,17 @@ func spinning() int {
 // Counts for tests: sections in flight and whether one runs raised.
 func InFlight() (sections int, raised bool) { return int(active.Load()), promoted.Load() }
 
-// idle returns how many of m threads the cores can take now for a call
-// of the given work: the cores the process may use (GOMAXPROCS, the CPUs
-// it may run on) less those busy with other goroutines or, on the
-// machine, other threads.
-func idle(m int, work float64) int {
-	cores := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
-	n := max(1, min(m, cores-busyFn(work >= yieldWork)))
+// decide returns how many of m threads a call alone above its threshold
+// gets: all m for a level-3 call of at least level3Loaded work, whatever
+// runs besides it; otherwise as many as the cores can take now, the cores
+// the process may use (GOMAXPROCS, the CPUs it may run on) less those
+// busy with other goroutines or, on the machine, other threads.
+func decide(kind Kind, m int, work float64) int {
+	n := m
+	if kind != Level3 || work < level3Loaded {
+		cores := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
+		n = max(1, min(m, cores-busyFn(work >= yieldWork)))
+	}
 	looked.Add(1)
 	if n > 1 {
 		found.Add(1)
@@ -344,10 +382,11 @@ func idle(m int, work float64) int {
 
 var looked, found atomic.Int64
 
-// Looks returns how many calls so far looked at the load (auto mode,
-// above the thresholds, alone) and how many of them found idle cores for
-// more than one thread: benchmarks report the share.
-func Looks() (looks, idle int64) { return looked.Load(), found.Load() }
+// Looks returns how many calls so far the policy decided (auto mode,
+// above the thresholds, alone: most of them looked at the load) and how
+// many of them it gave more than one thread: benchmarks report the
+// share.
+func Looks() (decided, raised int64) { return looked.Load(), found.Load() }
 
 // busyFn is look, replaced in tests.
 var busyFn = look

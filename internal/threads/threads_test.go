@@ -622,3 +622,78 @@ func TestLookAllocatesNothing(t *testing.T) {
 		t.Errorf("readCPUTimes: %v allocations", n)
 	}
 }
+
+// TestLevel3Loaded: a level-3 call alone of at least level3Loaded work
+// takes every thread Max allows whatever keeps the cores busy, without
+// looking at the load; a smaller one, a LAPACK call of any size, and any
+// call while another is in flight still go by the load (or stay on one).
+func TestLevel3Loaded(t *testing.T) {
+	huge := threshold[Lapack] * 64
+	for _, c := range []struct {
+		name      string
+		max, busy int
+		kind      Kind
+		work      float64
+		want      int
+		looks     bool
+	}{
+		{"level 3 at level3Loaded, two busy", 2, 2, Level3, level3Loaded, 2, false},
+		{"level 3 at level3Loaded, one busy", 2, 1, Level3, level3Loaded, 2, false},
+		{"level 3 at level3Loaded, quiet", 2, 0, Level3, level3Loaded, 2, false},
+		{"level 3 below level3Loaded, one busy", 2, 1, Level3, level3Loaded - 1, 1, true},
+		{"level 3 below level3Loaded, quiet", 2, 0, Level3, level3Loaded - 1, 2, true},
+		{"LAPACK of more work, one busy", 2, 1, Lapack, huge, 1, true},
+		{"single section of more work", 2, 0, Single, huge, 1, false},
+		{"library of one", 1, 0, Level3, level3Loaded, 1, false},
+		{"library of three", 3, 2, Level3, level3Loaded, 3, false}, // Max: at most GOMAXPROCS
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := withFake(t, c.max, c.busy)
+			want := min(c.want, Max())
+			looked := false
+			busyFn = func(bool) int { looked = true; return c.busy }
+			d0, r0 := Looks()
+			s := Begin(c.kind, c.work)
+			if got := f.count.Load(); s.Threads() != want || got != int64(want) || s.raised != (want > 1) {
+				t.Errorf("%d threads (raised %v), library at %d; want %d", s.Threads(), s.raised, got, want)
+			}
+			if looked != c.looks {
+				t.Errorf("looked at the load: %v; want %v", looked, c.looks)
+			}
+			s.End()
+			if d, r := Looks(); c.kind != Single && c.max > 1 && (d != d0+1 || r-r0 != int64(min(1, want-1))) {
+				t.Errorf("Looks went from %d, %d to %d, %d", d0, r0, d, r)
+			}
+			if n, raised := InFlight(); f.count.Load() != 1 || n != 0 || raised {
+				t.Errorf("after End: library %d, %d sections, raised %v", f.count.Load(), n, raised)
+			}
+		})
+	}
+	// Alone only: beside any other section in flight it runs on one
+	// thread, and a section starting while it runs lowers the count.
+	f := withFake(t, 2, 2)
+	small := Begin(Level3, 1)
+	s := Begin(Level3, level3Loaded*8)
+	if s.Threads() != 1 || f.count.Load() != 1 {
+		t.Errorf("beside another section: %d threads, library at %d; want 1, 1", s.Threads(), f.count.Load())
+	}
+	s.End()
+	small.End()
+	s = Begin(Level3, level3Loaded*8)
+	if s.Threads() != 2 || f.count.Load() != 2 {
+		t.Fatalf("alone: %d threads, library at %d; want 2, 2", s.Threads(), f.count.Load())
+	}
+	small = Begin(Level3, 1)
+	if f.count.Load() != 1 {
+		t.Errorf("a section started beside it: library at %d; want 1", f.count.Load())
+	}
+	small.End()
+	s.End()
+	// With OpenMP the same: alone, two threads on its OS thread.
+	lib.Variant = OpenMP
+	s = Begin(Level3, level3Loaded)
+	if s.Threads() != 2 || f.count.Load() != 2 {
+		t.Errorf("OpenMP, alone beside two busy goroutines: %d threads, library at %d; want 2, 2", s.Threads(), f.count.Load())
+	}
+	s.End()
+}
