@@ -22,8 +22,10 @@
 //     no core and is not counted), but no more than other processes kept
 //     busy on average over the last window of at least 100 ms (the
 //     machine's busy CPU time from /proc/stat less this process's, from
-//     getrusage): a thread that runs for an instant, a kernel thread or a
-//     short command, does not keep a large call off a core;
+//     getrusage), or until the first window ends, the machine's
+//     one-minute load average as the process started (startWindow): a
+//     thread that runs for an instant, a kernel thread or a short
+//     command, does not keep a large call off a core;
 //   - not OpenBLAS's own threads, which spin for a while after a call gave
 //     them work (spinWindow).
 //
