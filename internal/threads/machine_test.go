@@ -5,18 +5,17 @@ import (
 	"time"
 )
 
-// TestFirstWindow: before the first window of other processes' CPU time
-// closes (a process's first 100 ms), the one-minute load average read at
-// start bounds the count of other processes' threads, so that a large
-// call right after start on a quiet machine is not kept on one thread by
-// a thread that runs for an instant; a loaded machine still keeps it
-// there, and an unreadable load average leaves the count unbounded.
-func TestFirstWindow(t *testing.T) {
+// withWindow makes the window's samples come from cpu, on a machine of 2
+// CPUs the process may use all of, with no window started and other
+// processes' average unknown, and restores the real ones afterwards.
+func withWindow(t *testing.T, cpu func(now time.Duration) (cpuTimes, bool)) {
+	t.Helper()
 	savedFn, savedWide, savedOnline := cpuFn, machineWide, onlineCPUs
 	statMu.Lock()
 	savedLast, savedHave := lastCPU, haveLastCPU
+	haveLastCPU = false
 	statMu.Unlock()
-	savedMilli := othersMilli.Load()
+	savedMilli := othersMilli.Swap(-1)
 	t.Cleanup(func() {
 		cpuFn, machineWide, onlineCPUs = savedFn, savedWide, savedOnline
 		statMu.Lock()
@@ -24,13 +23,22 @@ func TestFirstWindow(t *testing.T) {
 		statMu.Unlock()
 		othersMilli.Store(savedMilli)
 	})
-	machineWide, onlineCPUs = true, 2
+	cpuFn, machineWide, onlineCPUs = cpu, true, 2
+}
+
+// TestFirstWindow: before the first window of other processes' CPU time
+// closes (a process's first 100 ms), the one-minute load average read at
+// start bounds the count of other processes' threads, so that a large
+// call right after start on a quiet machine is not kept on one thread by
+// a thread that runs for an instant; a loaded machine still keeps it
+// there, and an unreadable load average leaves the count unbounded.
+func TestFirstWindow(t *testing.T) {
 	// The first window's start is read; later samples fail, so the
 	// window never closes, however long the test takes.
 	starting := false
-	cpuFn = func(now time.Duration) (cpuTimes, bool) {
+	withWindow(t, func(now time.Duration) (cpuTimes, bool) {
 		return cpuTimes{wall: now, idle: 1000}, starting
-	}
+	})
 	big := threshold[Lapack] * 8
 	for _, c := range []struct {
 		name    string
@@ -57,25 +65,5 @@ func TestFirstWindow(t *testing.T) {
 			}
 			s.End()
 		})
-	}
-}
-
-func TestParseLoad1(t *testing.T) {
-	for in, want := range map[string]int64{
-		"0.00 0.01 0.05 2/345 6789\n": 0,
-		"0.52 0.31 0.20 1/1 1":        520,
-		"12.34 1 1 1/1 1":             12340,
-		"3 1 1 1/1 1":                 3000,
-		"1.5 1 1 1/1 1":               1500,
-		"0.1239 1 1 1/1 1":            123,
-	} {
-		if got, ok := parseLoad1([]byte(in)); !ok || got != want {
-			t.Errorf("%q: %d, %v; want %d", in, got, ok, want)
-		}
-	}
-	for _, in := range []string{"", "0.52", " 0.52 1", "x 1", ".x 1", "1.2.3 1", "-1 1", "1234567890 1"} {
-		if n, ok := parseLoad1([]byte(in)); ok {
-			t.Errorf("%q parsed as %d", in, n)
-		}
 	}
 }

@@ -37,27 +37,39 @@ func withFake(t *testing.T, max, busy int) *fake {
 func TestDecisions(t *testing.T) {
 	big, small := threshold[Lapack]*2, threshold[Lapack]/2
 	for _, c := range []struct {
-		name       string
-		max, busy  int
-		kind       Kind
-		work       float64
-		want       int
-		wantRaised bool
+		name      string
+		max, busy int
+		kind      Kind
+		work      float64
+		want      int
+		looks     bool // whether the decision looked at the load
 	}{
 		{"small alone", 2, 0, Lapack, small, 1, false},
 		{"large alone idle", 2, 0, Lapack, big, 2, true},
-		{"large alone one busy", 2, 1, Lapack, big, 1, false},
-		{"large alone two busy", 2, 2, Lapack, big, 1, false},
+		{"large alone one busy", 2, 1, Lapack, big, 1, true},
+		{"large alone two busy", 2, 2, Lapack, big, 1, true},
+		{"LAPACK of more work than level3Loaded, one busy", 2, 1, Lapack, level3Loaded * 8, 1, true},
 		{"single section", 2, 0, Single, big, 1, false},
 		{"library of one", 1, 0, Lapack, big, 1, false},
 		{"level 3 below", 2, 0, Level3, threshold[Level3] - 1, 1, false},
 		{"level 3 above", 2, 0, Level3, threshold[Level3], 2, true},
+		{"level 3 below level3Loaded, one busy", 2, 1, Level3, level3Loaded - 1, 1, true},
+		{"level 3 at level3Loaded, quiet", 2, 0, Level3, level3Loaded, 2, false},
+		{"level 3 at level3Loaded, one busy", 2, 1, Level3, level3Loaded, 2, false},
+		{"level 3 at level3Loaded, two busy", 2, 2, Level3, level3Loaded, 2, false},
+		{"level 3 at level3Loaded, library of one", 1, 2, Level3, level3Loaded, 1, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := withFake(t, c.max, c.busy)
+			looked := false
+			busyFn = func(bool) int { looked = true; return c.busy }
+			d0, r0 := Looks()
 			s := Begin(c.kind, c.work)
-			if got := f.count.Load(); s.Threads() != c.want || got != int64(c.want) || s.raised != c.wantRaised {
-				t.Errorf("section %d threads (raised %v), library at %d; want %d (raised %v)", s.Threads(), s.raised, got, c.want, c.wantRaised)
+			if got := f.count.Load(); s.Threads() != c.want || got != int64(c.want) || s.raised != (c.want > 1) {
+				t.Errorf("section %d threads (raised %v), library at %d; want %d", s.Threads(), s.raised, got, c.want)
+			}
+			if looked != c.looks {
+				t.Errorf("looked at the load: %v; want %v", looked, c.looks)
 			}
 			s.End()
 			if got := f.count.Load(); got != 1 {
@@ -65,6 +77,12 @@ func TestDecisions(t *testing.T) {
 			}
 			if n, raised := InFlight(); n != 0 || raised {
 				t.Errorf("after End: %d sections, raised %v", n, raised)
+			}
+			// Looks counts the calls the policy decided, and those it
+			// raised.
+			decided := c.kind != Single && c.max > 1 && c.work >= threshold[c.kind]
+			if d, r := Looks(); (d-d0 == 1) != decided || r-r0 != int64(min(1, c.want-1)) {
+				t.Errorf("Looks went from %d, %d to %d, %d", d0, r0, d, r)
 			}
 		})
 	}
@@ -157,20 +175,31 @@ func TestConcurrent(t *testing.T) {
 	}
 }
 
+// TestParseLoadavg: /proc/loadavg's running count (parseLoadavg) and its
+// one-minute average in thousandths (parseLoad1).
 func TestParseLoadavg(t *testing.T) {
-	for in, want := range map[string]int{
-		"0.00 0.01 0.05 2/345 6789\n": 2,
-		"1.5 1.2 1.0 17/900 1":        17,
-		"0.00 0.00 0.00 1/1 1":        1,
-		"9.99 9.99 9.99 1234/99999 5": 1234,
+	for in, want := range map[string][2]int64{
+		"0.00 0.01 0.05 2/345 6789\n":  {0, 2},
+		"1.5 1.2 1.0 17/900 1":         {1500, 17},
+		"0.52 0.00 0.00 1/1 1":         {520, 1},
+		"12.34 9.99 9.99 1234/99999 5": {12340, 1234},
+		"3 1 1 1/1 1":                  {3000, 1},
+		"0.1239 1 1 1/1 1":             {123, 1},
 	} {
-		if n, ok := parseLoadavg([]byte(in)); !ok || n != want {
-			t.Errorf("%q: %d, %v; want %d", in, n, ok, want)
+		load, ok1 := parseLoad1([]byte(in))
+		n, ok := parseLoadavg([]byte(in))
+		if !ok1 || !ok || load != want[0] || int64(n) != want[1] {
+			t.Errorf("%q: load %d (%v), running %d (%v); want %d, %d", in, load, ok1, n, ok, want[0], want[1])
 		}
 	}
 	for _, in := range []string{"", "0.00 0.01 0.05", "0.00 0.01 0.05 x/3", "0.00 0.01 0.05 /3", "0.00 0.01 0.05 2", "0.00 0.01 0.05 2 345"} {
 		if n, ok := parseLoadavg([]byte(in)); ok {
-			t.Errorf("%q parsed as %d", in, n)
+			t.Errorf("%q parsed as %d running", in, n)
+		}
+	}
+	for _, in := range []string{"", "0.52", " 0.52 1", "x 1", ".x 1", "1.2.3 1", "-1 1", "1234567890 1"} {
+		if n, ok := parseLoad1([]byte(in)); ok {
+			t.Errorf("%q parsed as load %d", in, n)
 		}
 	}
 }
@@ -506,25 +535,11 @@ func TestReadCPUTimes(t *testing.T) {
 // TestOthersAverage: the first look sets the window's start, a look within
 // statWindow changes nothing, and a look after it averages the window.
 func TestOthersAverage(t *testing.T) {
-	savedFn, savedWide, savedOnline := cpuFn, machineWide, onlineCPUs
-	statMu.Lock()
-	savedLast, savedHave := lastCPU, haveLastCPU
-	haveLastCPU = false
-	statMu.Unlock()
-	savedMilli := othersMilli.Swap(-1)
-	t.Cleanup(func() {
-		cpuFn, machineWide, onlineCPUs = savedFn, savedWide, savedOnline
-		statMu.Lock()
-		lastCPU, haveLastCPU = savedLast, savedHave
-		statMu.Unlock()
-		othersMilli.Store(savedMilli)
-	})
-	machineWide, onlineCPUs = true, 2
 	idle, calls := int64(1000), 0
-	cpuFn = func(now time.Duration) (cpuTimes, bool) {
+	withWindow(t, func(now time.Duration) (cpuTimes, bool) {
 		calls++
 		return cpuTimes{wall: now, idle: idle}, true
-	}
+	})
 	if n, ok := othersAverage(); ok || calls != 1 {
 		t.Fatalf("first look: %d, %v after %d samples; want unknown after 1", n, ok, calls)
 	}
@@ -623,54 +638,12 @@ func TestLookAllocatesNothing(t *testing.T) {
 	}
 }
 
-// TestLevel3Loaded: a level-3 call alone of at least level3Loaded work
-// takes every thread Max allows whatever keeps the cores busy, without
-// looking at the load; a smaller one, a LAPACK call of any size, and any
-// call while another is in flight still go by the load (or stay on one).
+// TestLevel3Loaded: a level-3 call of at least level3Loaded work takes
+// the threads beside busy goroutines only alone (TestDecisions has the
+// sizes and loads): beside any other section in flight it runs on one
+// thread, a section starting while it runs lowers the count, and with
+// OpenMP it is raised on its own OS thread.
 func TestLevel3Loaded(t *testing.T) {
-	huge := threshold[Lapack] * 64
-	for _, c := range []struct {
-		name      string
-		max, busy int
-		kind      Kind
-		work      float64
-		want      int
-		looks     bool
-	}{
-		{"level 3 at level3Loaded, two busy", 2, 2, Level3, level3Loaded, 2, false},
-		{"level 3 at level3Loaded, one busy", 2, 1, Level3, level3Loaded, 2, false},
-		{"level 3 at level3Loaded, quiet", 2, 0, Level3, level3Loaded, 2, false},
-		{"level 3 below level3Loaded, one busy", 2, 1, Level3, level3Loaded - 1, 1, true},
-		{"level 3 below level3Loaded, quiet", 2, 0, Level3, level3Loaded - 1, 2, true},
-		{"LAPACK of more work, one busy", 2, 1, Lapack, huge, 1, true},
-		{"single section of more work", 2, 0, Single, huge, 1, false},
-		{"library of one", 1, 0, Level3, level3Loaded, 1, false},
-		{"library of three", 3, 2, Level3, level3Loaded, 3, false}, // Max: at most GOMAXPROCS
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			f := withFake(t, c.max, c.busy)
-			want := min(c.want, Max())
-			looked := false
-			busyFn = func(bool) int { looked = true; return c.busy }
-			d0, r0 := Looks()
-			s := Begin(c.kind, c.work)
-			if got := f.count.Load(); s.Threads() != want || got != int64(want) || s.raised != (want > 1) {
-				t.Errorf("%d threads (raised %v), library at %d; want %d", s.Threads(), s.raised, got, want)
-			}
-			if looked != c.looks {
-				t.Errorf("looked at the load: %v; want %v", looked, c.looks)
-			}
-			s.End()
-			if d, r := Looks(); c.kind != Single && c.max > 1 && (d != d0+1 || r-r0 != int64(min(1, want-1))) {
-				t.Errorf("Looks went from %d, %d to %d, %d", d0, r0, d, r)
-			}
-			if n, raised := InFlight(); f.count.Load() != 1 || n != 0 || raised {
-				t.Errorf("after End: library %d, %d sections, raised %v", f.count.Load(), n, raised)
-			}
-		})
-	}
-	// Alone only: beside any other section in flight it runs on one
-	// thread, and a section starting while it runs lowers the count.
 	f := withFake(t, 2, 2)
 	small := Begin(Level3, 1)
 	s := Begin(Level3, level3Loaded*8)
