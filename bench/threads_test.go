@@ -30,10 +30,10 @@ var threadOps = []struct {
 	{"potrf", threadsPotrf, lapackSizes},
 	{"geqrf", threadsGeqrf, lapackSizes},
 	{"syevd", threadsSyevd, []int{64, 256, 1024}},
-	{"gemm", threadsGemm, []int{64, 128, 192, 256, 384, 512, 640, 768, 1024}},
+	{"gemm", threadsGemm, []int{64, 96, 128, 160, 192, 256, 384, 512, 640, 768, 1024}},
 }
 
-var lapackSizes = []int{64, 256, 384, 512, 768, 1024}
+var lapackSizes = []int{64, 256, 384, 512, 640, 768, 1024}
 
 // BenchmarkThreads measures lapis calls into OpenBLAS while 0, 1 or 2
 // other goroutines run a pure-Go loop (busy=), with lapis's default thread
