@@ -36,13 +36,15 @@
 // level3Loaded work or more shares long independent blocks and meets
 // rarely, and as two of the runnable threads the OS's fair scheduler
 // gives it a larger share of the CPUs than one thread gets (on 2 cores,
-// gemm 1024 beside two busy goroutines: 61-71 ms on two threads against
-// 98-102 ms on one; beside two busy processes at nice 0, 59 against 99;
-// gemm 512 beside one or two: 14-17 ms on two against 8-11 on one). That
-// share is taken from the rest of the machine: while the call runs the
-// program's other goroutines (and other processes) get less CPU, and for
-// up to about 0.1 s after it OpenBLAS's second thread spins before it
-// sleeps and takes a share of a core again. A program that would rather
+// two threads' time over one's: gemm 768 beside one or two busy
+// goroutines 0.69-0.79 in 7 of 8 runs, 1.07 in the other; gemm 1024
+// beside two 0.61-0.88, beside one 0.64-1.02; gemm 1024 beside two busy
+// processes at nice 0, 0.59; gemm 512 beside busy goroutines 1.09-1.92,
+// gemm 640 0.82-1.52). That share is taken from the rest of the
+// machine: while the call runs the program's other goroutines (and other
+// processes) get less CPU, and for up to about 0.1 s after it OpenBLAS's
+// second thread spins before it sleeps and takes a share of a core
+// again. A program that would rather
 // keep its goroutines' throughput than a product's latency fixes one
 // thread (SetThreads(1)). Other processes count as goroutines do here:
 // two threads were faster beside them too, and the policy cannot tell a
@@ -148,7 +150,9 @@ var threshold = [...]float64{
 // fast as one (BenchmarkThreadsPaired), because gemm's threads work on
 // long independent blocks and rarely wait for each other, and two
 // threads get a larger share of the CPUs from the OS's fair scheduler.
-// Below it two threads beside a busy core lost (gemm 512: 1.7-1.9x).
+// Below it two threads beside a busy core lost or were as likely to lose
+// as to gain (gemm 512: 1.09-1.92x one thread's time; gemm 640:
+// 0.82-1.52x), see the package documentation.
 const level3Loaded = 768 * 768 * 768
 
 // Library is the thread control of the linked library, registered by
