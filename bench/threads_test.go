@@ -17,10 +17,10 @@ import (
 
 // threadOps are the calls the thread benchmarks time, each made for an
 // order n. BenchmarkThreads times each at n = 64, 256 and 1024;
-// BenchmarkThreadsPaired at the sizes paired lists, which add the orders around the policy's
-// thresholds (internal/threads: Lapack 512^3; Level3 192^3, and
-// level3Loaded, from which a gemm takes two threads beside busy
-// goroutines).
+// BenchmarkThreadsPaired at the sizes paired lists, which add the orders
+// around the policy's thresholds (internal/threads: Lapack 512^3; Level3
+// 160^3, and level3Loaded, 768^3, from which a gemm takes two threads
+// beside busy goroutines).
 var threadOps = []struct {
 	name   string
 	make   func(n int) func() error

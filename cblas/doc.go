@@ -74,7 +74,7 @@
 //   - OpenBLAS is kept on one thread between calls, and every call runs on
 //     one thread unless, as it starts, no other lapis call or batch is in
 //     flight and either it is a level-3 call of m*n*k >= 768^3 (whatever
-//     else runs), or it is a level-3 call of m*n*k >= 192^3 or a LAPACK
+//     else runs), or it is a level-3 call of m*n*k >= 160^3 or a LAPACK
 //     routine of about n >= 512 and the process and the machine have
 //     idle cores: no other goroutine running or runnable
 //     (runtime/metrics), and no other process's thread running now
