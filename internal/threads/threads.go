@@ -36,11 +36,11 @@
 // level3Loaded work or more shares long independent blocks and meets
 // rarely, and as two of the runnable threads the OS's fair scheduler
 // gives it a larger share of the CPUs than one thread gets (on 2 cores,
-// two threads' time over one's: gemm 768 beside one or two busy
-// goroutines 0.69-0.79 in 7 of 8 runs, 1.07 in the other; gemm 1024
-// beside two 0.61-0.88, beside one 0.64-1.02; gemm 1024 beside two busy
-// processes at nice 0, 0.59; gemm 512 beside busy goroutines 1.09-1.92,
-// gemm 640 0.82-1.52). That share is taken from the rest of the
+// two threads' time over one's in six paired runs: gemm 768 beside one
+// or two busy goroutines 0.69-1.01 and once 1.07, gemm 1024 beside two
+// 0.61-0.93 and beside one 0.64-1.02; gemm 1024 beside two busy
+// processes at nice 0, 0.59; below, gemm 512 0.98-2.54 and gemm 640
+// 0.82-2.03). That share is taken from the rest of the
 // machine: while the call runs the program's other goroutines (and other
 // processes) get less CPU, and for up to about 0.1 s after it OpenBLAS's
 // second thread spins before it sleeps and takes a share of a core
@@ -158,8 +158,8 @@ var threshold = [...]float64{
 // long independent blocks and rarely wait for each other, and two
 // threads get a larger share of the CPUs from the OS's fair scheduler.
 // Below it two threads beside a busy core lost or were as likely to lose
-// as to gain (gemm 512: 1.09-1.92x one thread's time; gemm 640:
-// 0.82-1.52x), see the package documentation.
+// as to gain (gemm 512: 0.98-2.54x one thread's time; gemm 640:
+// 0.82-2.03x), see the package documentation.
 const level3Loaded = 768 * 768 * 768
 
 // Library is the thread control of the linked library, registered by
