@@ -275,14 +275,63 @@ func withReadings(t *testing.T, rs ...reading) *int {
 // processes' average unknown, and returns the count of yields.
 func withReadFn(t *testing.T, read func(yields int) reading) *int {
 	t.Helper()
-	saved, savedAvg, savedYield, savedHigh := readFn, avgFn, yieldFn, lastHigh.Load()
+	saved, savedAvg, savedYield, savedHigh, savedPause := readFn, avgFn, yieldFn, lastHigh.Load(), noYieldUntil.Load()
 	avgFn = func() (int, bool) { return 0, false }
 	yields := new(int)
 	yieldFn = func() { *yields++ }
 	readFn = func() reading { return read(*yields) }
 	lastHigh.Store(0)
-	t.Cleanup(func() { readFn, avgFn, yieldFn = saved, savedAvg, savedYield; lastHigh.Store(savedHigh) })
+	noYieldUntil.Store(0)
+	t.Cleanup(func() {
+		readFn, avgFn, yieldFn = saved, savedAvg, savedYield
+		lastHigh.Store(savedHigh)
+		noYieldUntil.Store(savedPause)
+	})
 	return yields
+}
+
+// TestYieldPause: a look whose yields changed nothing (a goroutine that
+// stays busy) keeps the looks after it from yielding for yieldPause; a
+// look whose yields cleared a reading (the Go scheduler's M) does not.
+func TestYieldPause(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 || runtime.NumCPU() < 2 {
+		t.Skip("needs two cores and GOMAXPROCS >= 2")
+	}
+	quiet := reading{running: 1, machine: 1, machineOK: true}
+	two := reading{running: 2, machine: 2, machineOK: true} // a busy goroutine, or an M queued behind the caller
+	busyG := func(int) reading { return two }
+	queuedM := func(y int) reading {
+		if y == 0 {
+			return two
+		}
+		return quiet
+	}
+	// An M cleared by a yield: the next look yields too.
+	yields := withReadFn(t, queuedM)
+	look(true)
+	*yields = 0
+	if got := look(true); got != 0 || *yields != 1 {
+		t.Errorf("after a useful yield: look(true) = %d after %d yields; want 0 after 1", got, *yields)
+	}
+	// A busy goroutine: the first look yields, the next do not, and the
+	// count is the same.
+	yields = withReadFn(t, busyG)
+	if got := look(true); got != 1 || *yields != reads-1 {
+		t.Fatalf("busy goroutine, first look: %d after %d yields; want 1 after %d", got, *yields, reads-1)
+	}
+	for range 3 {
+		if got := look(true); got != 1 || *yields != reads-1 {
+			t.Errorf("busy goroutine, later look: %d after %d yields in all; want 1 after %d", got, *yields, reads-1)
+		}
+	}
+	// Once yieldPause has passed, looks yield again; an M then found is
+	// cleared as before.
+	noYieldUntil.Store(int64(time.Since(start) - time.Nanosecond))
+	*yields = 0
+	readFn = func() reading { return queuedM(*yields) }
+	if got := look(true); got != 0 || *yields != 1 {
+		t.Errorf("after the pause: look(true) = %d after %d yields; want 0 after 1", got, *yields)
+	}
 }
 
 // TestBusyYields: Busy gives up its CPU before each reading after the
