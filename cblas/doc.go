@@ -88,7 +88,8 @@
 //     goroutines or processes because two OpenBLAS threads in a large
 //     gemm rarely wait for each other and, as two of the runnable
 //     threads, get a larger share of the CPUs than one (gemm 1024 beside
-//     two busy goroutines on 2 cores: about 0.6x of one thread's time).
+//     two busy goroutines on 2 cores: 0.61-0.93x of one thread's time in
+//     six of seven runs, 1.08x in the other).
 //     That CPU is taken from the program's other goroutines (and other
 //     processes), for the call and for up to about 0.1 s after it while
 //     OpenBLAS's second thread spins; SetThreads(1) keeps every call on

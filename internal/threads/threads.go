@@ -36,11 +36,10 @@
 // level3Loaded work or more shares long independent blocks and meets
 // rarely, and as two of the runnable threads the OS's fair scheduler
 // gives it a larger share of the CPUs than one thread gets (on 2 cores,
-// two threads' time over one's in six paired runs: gemm 768 beside one
-// or two busy goroutines 0.69-1.01 and once 1.07, gemm 1024 beside two
-// 0.61-0.93 and beside one 0.64-1.02; gemm 1024 beside two busy
-// processes at nice 0, 0.59; below, gemm 512 0.98-2.54 and gemm 640
-// 0.82-2.03). That share is taken from the rest of the
+// two threads' time over one's in seven paired runs: gemm 768 and 1024
+// beside one or two busy goroutines 0.61-1.08, at most 1.02 in 25 of 28;
+// gemm 1024 beside two busy processes at nice 0, 0.59; below, gemm 512
+// and 640 0.49-2.54, losing in most runs). That share is taken from the rest of the
 // machine: while the call runs the program's other goroutines (and other
 // processes) get less CPU, and for up to about 0.1 s after it OpenBLAS's
 // second thread spins before it sleeps and takes a share of a core
@@ -68,7 +67,9 @@
 // in 42 of 101 looks without it and 11 of 102 with it). The look costs
 // about 1.5 us on a quiet process (one reading) and 5 us on a busy one,
 // plus the yields (nothing when no thread waits for the caller's CPU, up
-// to tens of us when one does) and about 10 us once per window for
+// to tens of us when one does, and up to a time slice when a busy
+// goroutine's thread does: so yields that changed nothing stop the
+// yielding for a second, yieldPause) and about 10 us once per window for
 // /proc/stat; only calls above the thresholds look.
 //
 // A call given more threads raises OpenBLAS's process-wide
@@ -158,8 +159,9 @@ var threshold = [...]float64{
 // long independent blocks and rarely wait for each other, and two
 // threads get a larger share of the CPUs from the OS's fair scheduler.
 // Below it two threads beside a busy core lost or were as likely to lose
-// as to gain (gemm 512: 0.98-2.54x one thread's time; gemm 640:
-// 0.82-2.03x), see the package documentation.
+// as to gain (gemm 512 and 640: 0.49-2.54x one thread's time), see the
+// package documentation. Measured with gemm; it applies to every Level3
+// call (symm, syrk, trmm, trsm, ...), which were not measured.
 const level3Loaded = 768 * 768 * 768
 
 // Library is the thread control of the linked library, registered by
