@@ -16,17 +16,24 @@ import (
 )
 
 // threadOps are the calls the thread benchmarks time, each made for an
-// order n.
+// order n. BenchmarkThreads times each at n = 64, 256 and 1024;
+// BenchmarkThreadsPaired at the sizes paired lists, which add the orders
+// around the policy's thresholds (internal/threads: Lapack 512^3; Level3
+// 160^3, and level3Loaded, 768^3, from which a gemm takes two threads
+// beside busy goroutines).
 var threadOps = []struct {
-	name string
-	make func(n int) func() error
+	name   string
+	make   func(n int) func() error
+	paired []int
 }{
-	{"gesv", threadsGesv},
-	{"potrf", threadsPotrf},
-	{"geqrf", threadsGeqrf},
-	{"syevd", threadsSyevd},
-	{"gemm", threadsGemm},
+	{"gesv", threadsGesv, lapackSizes},
+	{"potrf", threadsPotrf, lapackSizes},
+	{"geqrf", threadsGeqrf, lapackSizes},
+	{"syevd", threadsSyevd, []int{64, 256, 1024}},
+	{"gemm", threadsGemm, []int{64, 96, 128, 160, 192, 256, 384, 512, 640, 768, 1024}},
 }
+
+var lapackSizes = []int{64, 256, 384, 512, 640, 768, 1024}
 
 // BenchmarkThreads measures lapis calls into OpenBLAS while 0, 1 or 2
 // other goroutines run a pure-Go loop (busy=), with lapis's default thread
@@ -85,7 +92,7 @@ func BenchmarkThreads(b *testing.B) {
 func BenchmarkThreadsPaired(b *testing.B) {
 	defer threadsAuto(b)
 	for _, op := range threadOps {
-		for _, n := range []int{64, 256, 1024} {
+		for _, n := range op.paired {
 			call := op.make(n)
 			for _, busy := range []int{0, 1, 2} {
 				b.Run(fmt.Sprintf("op=%s/n=%d/busy=%d", op.name, n, busy), func(b *testing.B) {

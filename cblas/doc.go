@@ -72,17 +72,29 @@
 // (BenchmarkThreads in bench, README "Threads"). By default (auto):
 //
 //   - OpenBLAS is kept on one thread between calls, and every call runs on
-//     one thread unless all of these hold as it starts: it is a level-3
-//     call of m*n*k >= 192^3 or a LAPACK routine of about n >= 512; no
-//     other lapis call or batch is in flight; and the process and the
-//     machine have idle cores: no other goroutine running or runnable
+//     one thread unless, as it starts, no other lapis call or batch is in
+//     flight and either it is a level-3 call of m*n*k >= 768^3 (whatever
+//     else runs), or it is a level-3 call of m*n*k >= 160^3 or a LAPACK
+//     routine of about n >= 512 and the process and the machine have
+//     idle cores: no other goroutine running or runnable
 //     (runtime/metrics), and no other process's thread running now
 //     (/proc/loadavg) that also kept a core busy on average over the
-//     last 100 ms or more (/proc/stat less this process's CPU time), so
+//     last 100 ms or more (/proc/stat less this process's CPU time; in a
+//     process's first 100 ms, the one-minute load average at start), so
 //     that a thread running for an instant does not count; a count that
 //     finds other work is read again, up to three times, and the least
 //     kept. The look costs about 1.5 us, only for calls above the sizes.
-//   - Such a call gets up to Threads() threads (the library's count at
+//   - A level-3 call of 768^3 or more takes the threads beside busy
+//     goroutines or processes because two OpenBLAS threads in a large
+//     gemm rarely wait for each other and, as two of the runnable
+//     threads, get a larger share of the CPUs than one (gemm 1024 beside
+//     two busy goroutines on 2 cores: 0.61-0.93x of one thread's time in
+//     six of seven runs, 1.08x in the other).
+//     That CPU is taken from the program's other goroutines (and other
+//     processes), for the call and for up to about 0.1 s after it while
+//     OpenBLAS's second thread spins; SetThreads(1) keeps every call on
+//     one thread instead.
+//   - A call given more gets up to Threads() threads (the library's count at
 //     start, i.e. OPENBLAS_NUM_THREADS or the cores, capped by
 //     GOMAXPROCS; fewer when some cores are busy) for its duration only.
 //     OpenBLAS's count is process-wide in its pthreads build, so a lapis

@@ -99,7 +99,8 @@ func init() {
 // SetThreads fixes the number of threads OpenBLAS uses for every call of
 // cblas, lapack and batch at n (n >= 1), or returns to the default policy
 // (n = AutoThreads): one thread unless a call is large, alone and finds
-// idle cores (see the package documentation). A negative n is an error
+// idle cores, or is a level-3 call of at least 768^3 alone (see the
+// package documentation). A negative n is an error
 // matching layout.ErrShape. The setting is global to the process, like
 // OpenBLAS's own; with a fixed n > 1, batch splits a batch over at most
 // GOMAXPROCS/n workers. With a BLAS that is not OpenBLAS it returns an

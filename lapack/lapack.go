@@ -38,8 +38,10 @@
 //
 // Threads. Every routine runs under cblas's thread policy (see "Threads"
 // in package cblas): on one OpenBLAS thread unless it is large (about
-// n >= 512), alone among lapis calls, and finds idle cores; cblas.SetThreads
-// fixes the count instead.
+// n >= 512), alone among lapis calls, and finds idle cores (unlike a
+// large gemm, a LAPACK routine never takes threads beside busy
+// goroutines: its threads meet at every panel and collapse when a core
+// is busy); cblas.SetThreads fixes the count instead.
 //
 // Workspaces. Each routine asks LAPACK for its workspace size once per
 // (routine, type, shape, options), remembers the answer, and takes its

@@ -128,8 +128,61 @@ var (
 )
 
 func init() {
+	var buf [128]byte
+	startWindow(0, pread(loadavgFD, buf[:]))
+}
+
+// startWindow starts the first window at now and takes, as what other
+// processes kept busy until it ends, the machine's one-minute load
+// average (the first field of loadavg, /proc/loadavg's text; -1, unknown,
+// when it cannot be read). The process has hardly run yet, so the
+// average is other processes' (and the kernel's); it lags by a minute,
+// as the first window's own average would lag by its 100 ms, and after
+// that window the process's own calls would be in it. Without it a large
+// call in the process's first 100 ms had no bound on the instantaneous
+// count of other threads, and one thread running for an instant kept it
+// on one OpenBLAS thread.
+func startWindow(now time.Duration, loadavg []byte) {
+	statMu.Lock()
+	defer statMu.Unlock()
 	othersMilli.Store(-1)
-	lastCPU, haveLastCPU = cpuFn(0)
+	if m, ok := parseLoad1(loadavg); ok {
+		othersMilli.Store(m)
+	}
+	if c, ok := cpuFn(now); ok {
+		lastCPU, haveLastCPU = c, true
+	}
+}
+
+// parseLoad1 reads "0.52 0.31 0.20 2/345 6789": the 0.52, in thousandths.
+func parseLoad1(b []byte) (int64, bool) {
+	var m, digits int64
+	frac := int64(-1) // digits after the point, -1 before it
+	i := 0
+	for ; i < len(b) && b[i] != ' '; i++ {
+		switch {
+		case b[i] == '.' && frac < 0:
+			frac = 0
+		case b[i] >= '0' && b[i] <= '9' && digits < 9:
+			if frac >= 3 {
+				continue
+			}
+			m = m*10 + int64(b[i]-'0')
+			digits++
+			if frac >= 0 {
+				frac++
+			}
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || i == len(b) {
+		return 0, false
+	}
+	for frac = max(frac, 0); frac < 3; frac++ {
+		m *= 10
+	}
+	return m, true
 }
 
 // othersAverage returns how many cores, rounded, other processes (and the
@@ -139,7 +192,9 @@ func init() {
 // at the load at least statWindow after the window's start, so the
 // average lags by up to a window, or by the time since the previous large
 // call: a process that started within it is seen by the next window.
-// Taking a sample costs about 10 us, at most once per statWindow.
+// Until the first window ends it is the estimate startWindow took from the
+// load average. Taking a sample costs about 10 us, at most once per
+// statWindow.
 func othersAverage() (int, bool) {
 	if !machineWide {
 		return 0, false

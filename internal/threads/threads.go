@@ -4,11 +4,16 @@
 // users reach it through cblas (SetThreads, Threads, Info).
 //
 // In auto mode (the default) OpenBLAS runs on one thread, and a call runs
-// on more only when three things hold as it starts: its work is above the
-// size where more threads paid off (Lapack, Level3: measured), no other
-// lapis call or batch is in flight, and the process and the machine have
-// idle cores. Idle is judged as the call starts from what runs besides
-// the caller:
+// on more only when no other lapis call or batch is in flight as it
+// starts, and either
+//
+//   - it is a level-3 call of at least level3Loaded work (768^3): it
+//     takes every thread (Max) whatever else runs, without looking; or
+//   - its work is above the size where more threads paid off on idle
+//     cores (Lapack, Level3: measured) and the process and the machine
+//     have idle cores.
+//
+// Idle is judged as the call starts from what runs besides the caller:
 //
 //   - goroutines of this process running or runnable (runtime/metrics);
 //   - threads running on the machine besides those (/proc/loadavg's
@@ -17,10 +22,33 @@
 //     no core and is not counted), but no more than other processes kept
 //     busy on average over the last window of at least 100 ms (the
 //     machine's busy CPU time from /proc/stat less this process's, from
-//     getrusage): a thread that runs for an instant, a kernel thread or a
-//     short command, does not keep a large call off a core;
+//     getrusage), or until the first window ends, the machine's
+//     one-minute load average as the process started (startWindow): a
+//     thread that runs for an instant, a kernel thread or a short
+//     command, does not keep a large call off a core;
 //   - not OpenBLAS's own threads, which spin for a while after a call gave
 //     them work (spinWindow).
+//
+// Large level-3 calls take the threads under load because they lose
+// nothing by it and gain: OpenBLAS's threads spin while they wait for
+// each other, so a call whose threads meet often (LAPACK's panels, a
+// small gemm) collapses when another thread holds a core, but a gemm of
+// level3Loaded work or more shares long independent blocks and meets
+// rarely, and as two of the runnable threads the OS's fair scheduler
+// gives it a larger share of the CPUs than one thread gets (on 2 cores,
+// two threads' time over one's in seven paired runs: gemm 768 and 1024
+// beside one or two busy goroutines 0.61-1.08, at most 1.02 in 25 of 28;
+// gemm 1024 beside two busy processes at nice 0, 0.59; below, gemm 512
+// and 640 0.49-2.54, losing in most runs). That share is taken from the rest of the
+// machine: while the call runs the program's other goroutines (and other
+// processes) get less CPU, and for up to about 0.1 s after it OpenBLAS's
+// second thread spins before it sleeps and takes a share of a core
+// again. A program that would rather
+// keep its goroutines' throughput than a product's latency fixes one
+// thread (SetThreads(1)). Other processes count as goroutines do here:
+// two threads were faster beside them too, and the policy cannot tell a
+// niced build, which takes little from a call's threads, from a process
+// of the same priority.
 //
 // One count often includes a thread that holds a core for an instant
 // only, so a count that finds other work is read again, up to three
@@ -39,7 +67,9 @@
 // in 42 of 101 looks without it and 11 of 102 with it). The look costs
 // about 1.5 us on a quiet process (one reading) and 5 us on a busy one,
 // plus the yields (nothing when no thread waits for the caller's CPU, up
-// to tens of us when one does) and about 10 us once per window for
+// to tens of us when one does, and up to a time slice when a busy
+// goroutine's thread does: so yields that changed nothing stop the
+// yielding for a second, yieldPause) and about 10 us once per window for
 // /proc/stat; only calls above the thresholds look.
 //
 // A call given more threads raises OpenBLAS's process-wide
@@ -107,13 +137,32 @@ const (
 )
 
 // Thresholds: the work from which a call may use more than one thread on
-// an idle machine (BenchmarkThreads: below them two threads gained
-// nothing or lost).
+// an idle machine (BenchmarkThreads, BenchmarkThreadsPaired: below them
+// two threads gained nothing or lost). Level3 was 192^3, measured on an
+// Intel host; on the 2-core Zen 5 host of session 6 two threads took
+// 0.67-0.80x of one thread's time for a quiet gemm 160 and 0.70-0.96 at
+// 192. At 128 they took 0.84-0.89x, but the look (5-15 us beside busy
+// goroutines) cost auto 1.13-1.17x of one thread's time beside busy
+// goroutines while on a quiet process other processes' flickering load
+// let only half the calls take two threads (auto 1.09x of two threads'
+// time): not worth it.
 var threshold = [...]float64{
-	Level3: 192 * 192 * 192,
+	Level3: 160 * 160 * 160,
 	Lapack: 512 * 512 * 512,
 	Single: 0,
 }
+
+// level3Loaded is the work from which a level-3 call alone takes Max()
+// threads without looking at the load: beside busy goroutines (or other
+// processes) two OpenBLAS threads in a gemm this large were at least as
+// fast as one (BenchmarkThreadsPaired), because gemm's threads work on
+// long independent blocks and rarely wait for each other, and two
+// threads get a larger share of the CPUs from the OS's fair scheduler.
+// Below it two threads beside a busy core lost or were as likely to lose
+// as to gain (gemm 512 and 640: 0.49-2.54x one thread's time), see the
+// package documentation. Measured with gemm; it applies to every Level3
+// call (symm, syrk, trmm, trsm, ...), which were not measured.
+const level3Loaded = 768 * 768 * 768
 
 // Library is the thread control of the linked library, registered by
 // cblas (which looks it up at run time).
@@ -237,7 +286,7 @@ func Begin(kind Kind, work float64) Section {
 		// thread's (see the package documentation).
 		n := 1
 		if active.Add(1) == 1 && kind != Single && work >= threshold[kind] {
-			n = idle(Max(), work)
+			n = decide(kind, Max(), work)
 		}
 		lib.Set(n)
 		return Section{n: int32(n), locked: true, counted: true}
@@ -257,7 +306,7 @@ func beginShared(kind Kind, work float64) Section {
 	if m < 2 {
 		return Section{n: 1}
 	}
-	n := idle(m, work)
+	n := decide(kind, m, work)
 	if n < 2 {
 		return Section{n: 1}
 	}
@@ -328,13 +377,17 @@ func spinning() int {
 // Counts for tests: sections in flight and whether one runs raised.
 func InFlight() (sections int, raised bool) { return int(active.Load()), promoted.Load() }
 
-// idle returns how many of m threads the cores can take now for a call
-// of the given work: the cores the process may use (GOMAXPROCS, the CPUs
-// it may run on) less those busy with other goroutines or, on the
-// machine, other threads.
-func idle(m int, work float64) int {
-	cores := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
-	n := max(1, min(m, cores-busyFn(work >= yieldWork)))
+// decide returns how many of m threads a call alone above its threshold
+// gets: all m for a level-3 call of at least level3Loaded work, whatever
+// runs besides it; otherwise as many as the cores can take now, the cores
+// the process may use (GOMAXPROCS, the CPUs it may run on) less those
+// busy with other goroutines or, on the machine, other threads.
+func decide(kind Kind, m int, work float64) int {
+	n := m
+	if kind != Level3 || work < level3Loaded {
+		cores := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
+		n = max(1, min(m, cores-busyFn(work >= yieldWork)))
+	}
 	looked.Add(1)
 	if n > 1 {
 		found.Add(1)
@@ -344,10 +397,11 @@ func idle(m int, work float64) int {
 
 var looked, found atomic.Int64
 
-// Looks returns how many calls so far looked at the load (auto mode,
-// above the thresholds, alone) and how many of them found idle cores for
-// more than one thread: benchmarks report the share.
-func Looks() (looks, idle int64) { return looked.Load(), found.Load() }
+// Looks returns how many calls so far the policy decided (auto mode,
+// above the thresholds, alone: most of them looked at the load) and how
+// many of them it gave more than one thread: benchmarks report the
+// share.
+func Looks() (decided, raised int64) { return looked.Load(), found.Load() }
 
 // busyFn is look, replaced in tests.
 var busyFn = look
@@ -413,20 +467,42 @@ func Busy() int { return look(false) }
 // microseconds when another process's thread waits for the caller's CPU
 // (BenchmarkBusy beside two cores of niced compiles: 5 us without yields,
 // 85 us yielding before every reading after the first).
+//
+// A look whose yields changed nothing (every reading counted as much) has
+// met goroutines that are really busy, beside which each yield can cost
+// the caller a time slice (Linux's EEVDF scheduler moves a yielding
+// thread's deadline back by one): looks do not yield for yieldPause
+// after it, and then try again.
 func look(yield bool) int {
+	yield = yield && time.Since(start) >= time.Duration(noYieldUntil.Load())
 	l := context{spin: spinning(), cores: min(runtime.GOMAXPROCS(0), runtime.NumCPU()), online: onlineCPUs}
 	l.avg, l.avgOK = avgFn()
 	r := readFn()
 	b := busyOf(r, l)
+	first, yielded := b, false
 	for i := 1; i < reads && b > 0; i++ {
 		if yield && r.running > 1 {
 			yieldFn()
+			yielded = true
 		}
 		r = readFn()
 		b = min(b, busyOf(r, l))
 	}
+	if yielded && b >= first {
+		noYieldUntil.Store(int64(time.Since(start) + yieldPause))
+	}
 	return b
 }
+
+// yieldPause is how long looks do not yield after yields that changed
+// nothing: beside a goroutine that stays busy, one look in a second pays
+// the yields instead of every large call (BenchmarkThreadsPaired beside
+// one busy goroutine: potrf 640 on one thread 6.1-6.9 ms yielding at
+// every call against 2.9-3.3 ms on a fixed thread).
+const yieldPause = time.Second
+
+// noYieldUntil is when looks may yield again (ns since start).
+var noYieldUntil atomic.Int64
 
 // context is what Busy knows besides a reading: spin of OpenBLAS's
 // threads may be spinning after a call, the process may use cores CPUs

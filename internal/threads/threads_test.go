@@ -37,27 +37,39 @@ func withFake(t *testing.T, max, busy int) *fake {
 func TestDecisions(t *testing.T) {
 	big, small := threshold[Lapack]*2, threshold[Lapack]/2
 	for _, c := range []struct {
-		name       string
-		max, busy  int
-		kind       Kind
-		work       float64
-		want       int
-		wantRaised bool
+		name      string
+		max, busy int
+		kind      Kind
+		work      float64
+		want      int
+		looks     bool // whether the decision looked at the load
 	}{
 		{"small alone", 2, 0, Lapack, small, 1, false},
 		{"large alone idle", 2, 0, Lapack, big, 2, true},
-		{"large alone one busy", 2, 1, Lapack, big, 1, false},
-		{"large alone two busy", 2, 2, Lapack, big, 1, false},
+		{"large alone one busy", 2, 1, Lapack, big, 1, true},
+		{"large alone two busy", 2, 2, Lapack, big, 1, true},
+		{"LAPACK of more work than level3Loaded, one busy", 2, 1, Lapack, level3Loaded * 8, 1, true},
 		{"single section", 2, 0, Single, big, 1, false},
 		{"library of one", 1, 0, Lapack, big, 1, false},
 		{"level 3 below", 2, 0, Level3, threshold[Level3] - 1, 1, false},
 		{"level 3 above", 2, 0, Level3, threshold[Level3], 2, true},
+		{"level 3 below level3Loaded, one busy", 2, 1, Level3, level3Loaded - 1, 1, true},
+		{"level 3 at level3Loaded, quiet", 2, 0, Level3, level3Loaded, 2, false},
+		{"level 3 at level3Loaded, one busy", 2, 1, Level3, level3Loaded, 2, false},
+		{"level 3 at level3Loaded, two busy", 2, 2, Level3, level3Loaded, 2, false},
+		{"level 3 at level3Loaded, library of one", 1, 2, Level3, level3Loaded, 1, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := withFake(t, c.max, c.busy)
+			looked := false
+			busyFn = func(bool) int { looked = true; return c.busy }
+			d0, r0 := Looks()
 			s := Begin(c.kind, c.work)
-			if got := f.count.Load(); s.Threads() != c.want || got != int64(c.want) || s.raised != c.wantRaised {
-				t.Errorf("section %d threads (raised %v), library at %d; want %d (raised %v)", s.Threads(), s.raised, got, c.want, c.wantRaised)
+			if got := f.count.Load(); s.Threads() != c.want || got != int64(c.want) || s.raised != (c.want > 1) {
+				t.Errorf("section %d threads (raised %v), library at %d; want %d", s.Threads(), s.raised, got, c.want)
+			}
+			if looked != c.looks {
+				t.Errorf("looked at the load: %v; want %v", looked, c.looks)
 			}
 			s.End()
 			if got := f.count.Load(); got != 1 {
@@ -65,6 +77,12 @@ func TestDecisions(t *testing.T) {
 			}
 			if n, raised := InFlight(); n != 0 || raised {
 				t.Errorf("after End: %d sections, raised %v", n, raised)
+			}
+			// Looks counts the calls the policy decided, and those it
+			// raised.
+			decided := c.kind != Single && c.max > 1 && c.work >= threshold[c.kind]
+			if d, r := Looks(); (d-d0 == 1) != decided || r-r0 != int64(min(1, c.want-1)) {
+				t.Errorf("Looks went from %d, %d to %d, %d", d0, r0, d, r)
 			}
 		})
 	}
@@ -157,20 +175,31 @@ func TestConcurrent(t *testing.T) {
 	}
 }
 
+// TestParseLoadavg: /proc/loadavg's running count (parseLoadavg) and its
+// one-minute average in thousandths (parseLoad1).
 func TestParseLoadavg(t *testing.T) {
-	for in, want := range map[string]int{
-		"0.00 0.01 0.05 2/345 6789\n": 2,
-		"1.5 1.2 1.0 17/900 1":        17,
-		"0.00 0.00 0.00 1/1 1":        1,
-		"9.99 9.99 9.99 1234/99999 5": 1234,
+	for in, want := range map[string][2]int64{
+		"0.00 0.01 0.05 2/345 6789\n":  {0, 2},
+		"1.5 1.2 1.0 17/900 1":         {1500, 17},
+		"0.52 0.00 0.00 1/1 1":         {520, 1},
+		"12.34 9.99 9.99 1234/99999 5": {12340, 1234},
+		"3 1 1 1/1 1":                  {3000, 1},
+		"0.1239 1 1 1/1 1":             {123, 1},
 	} {
-		if n, ok := parseLoadavg([]byte(in)); !ok || n != want {
-			t.Errorf("%q: %d, %v; want %d", in, n, ok, want)
+		load, ok1 := parseLoad1([]byte(in))
+		n, ok := parseLoadavg([]byte(in))
+		if !ok1 || !ok || load != want[0] || int64(n) != want[1] {
+			t.Errorf("%q: load %d (%v), running %d (%v); want %d, %d", in, load, ok1, n, ok, want[0], want[1])
 		}
 	}
 	for _, in := range []string{"", "0.00 0.01 0.05", "0.00 0.01 0.05 x/3", "0.00 0.01 0.05 /3", "0.00 0.01 0.05 2", "0.00 0.01 0.05 2 345"} {
 		if n, ok := parseLoadavg([]byte(in)); ok {
-			t.Errorf("%q parsed as %d", in, n)
+			t.Errorf("%q parsed as %d running", in, n)
+		}
+	}
+	for _, in := range []string{"", "0.52", " 0.52 1", "x 1", ".x 1", "1.2.3 1", "-1 1", "1234567890 1"} {
+		if n, ok := parseLoad1([]byte(in)); ok {
+			t.Errorf("%q parsed as load %d", in, n)
 		}
 	}
 }
@@ -246,14 +275,63 @@ func withReadings(t *testing.T, rs ...reading) *int {
 // processes' average unknown, and returns the count of yields.
 func withReadFn(t *testing.T, read func(yields int) reading) *int {
 	t.Helper()
-	saved, savedAvg, savedYield, savedHigh := readFn, avgFn, yieldFn, lastHigh.Load()
+	saved, savedAvg, savedYield, savedHigh, savedPause := readFn, avgFn, yieldFn, lastHigh.Load(), noYieldUntil.Load()
 	avgFn = func() (int, bool) { return 0, false }
 	yields := new(int)
 	yieldFn = func() { *yields++ }
 	readFn = func() reading { return read(*yields) }
 	lastHigh.Store(0)
-	t.Cleanup(func() { readFn, avgFn, yieldFn = saved, savedAvg, savedYield; lastHigh.Store(savedHigh) })
+	noYieldUntil.Store(0)
+	t.Cleanup(func() {
+		readFn, avgFn, yieldFn = saved, savedAvg, savedYield
+		lastHigh.Store(savedHigh)
+		noYieldUntil.Store(savedPause)
+	})
 	return yields
+}
+
+// TestYieldPause: a look whose yields changed nothing (a goroutine that
+// stays busy) keeps the looks after it from yielding for yieldPause; a
+// look whose yields cleared a reading (the Go scheduler's M) does not.
+func TestYieldPause(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 || runtime.NumCPU() < 2 {
+		t.Skip("needs two cores and GOMAXPROCS >= 2")
+	}
+	quiet := reading{running: 1, machine: 1, machineOK: true}
+	two := reading{running: 2, machine: 2, machineOK: true} // a busy goroutine, or an M queued behind the caller
+	busyG := func(int) reading { return two }
+	queuedM := func(y int) reading {
+		if y == 0 {
+			return two
+		}
+		return quiet
+	}
+	// An M cleared by a yield: the next look yields too.
+	yields := withReadFn(t, queuedM)
+	look(true)
+	*yields = 0
+	if got := look(true); got != 0 || *yields != 1 {
+		t.Errorf("after a useful yield: look(true) = %d after %d yields; want 0 after 1", got, *yields)
+	}
+	// A busy goroutine: the first look yields, the next do not, and the
+	// count is the same.
+	yields = withReadFn(t, busyG)
+	if got := look(true); got != 1 || *yields != reads-1 {
+		t.Fatalf("busy goroutine, first look: %d after %d yields; want 1 after %d", got, *yields, reads-1)
+	}
+	for range 3 {
+		if got := look(true); got != 1 || *yields != reads-1 {
+			t.Errorf("busy goroutine, later look: %d after %d yields in all; want 1 after %d", got, *yields, reads-1)
+		}
+	}
+	// Once yieldPause has passed, looks yield again; an M then found is
+	// cleared as before.
+	noYieldUntil.Store(int64(time.Since(start) - time.Nanosecond))
+	*yields = 0
+	readFn = func() reading { return queuedM(*yields) }
+	if got := look(true); got != 0 || *yields != 1 {
+		t.Errorf("after the pause: look(true) = %d after %d yields; want 0 after 1", got, *yields)
+	}
 }
 
 // TestBusyYields: Busy gives up its CPU before each reading after the
@@ -506,25 +584,11 @@ func TestReadCPUTimes(t *testing.T) {
 // TestOthersAverage: the first look sets the window's start, a look within
 // statWindow changes nothing, and a look after it averages the window.
 func TestOthersAverage(t *testing.T) {
-	savedFn, savedWide, savedOnline := cpuFn, machineWide, onlineCPUs
-	statMu.Lock()
-	savedLast, savedHave := lastCPU, haveLastCPU
-	haveLastCPU = false
-	statMu.Unlock()
-	savedMilli := othersMilli.Swap(-1)
-	t.Cleanup(func() {
-		cpuFn, machineWide, onlineCPUs = savedFn, savedWide, savedOnline
-		statMu.Lock()
-		lastCPU, haveLastCPU = savedLast, savedHave
-		statMu.Unlock()
-		othersMilli.Store(savedMilli)
-	})
-	machineWide, onlineCPUs = true, 2
 	idle, calls := int64(1000), 0
-	cpuFn = func(now time.Duration) (cpuTimes, bool) {
+	withWindow(t, func(now time.Duration) (cpuTimes, bool) {
 		calls++
 		return cpuTimes{wall: now, idle: idle}, true
-	}
+	})
 	if n, ok := othersAverage(); ok || calls != 1 {
 		t.Fatalf("first look: %d, %v after %d samples; want unknown after 1", n, ok, calls)
 	}
@@ -621,4 +685,37 @@ func TestLookAllocatesNothing(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { readCPUTimes(0) }); n != 0 {
 		t.Errorf("readCPUTimes: %v allocations", n)
 	}
+}
+
+// TestLevel3Loaded: a level-3 call of at least level3Loaded work takes
+// the threads beside busy goroutines only alone (TestDecisions has the
+// sizes and loads): beside any other section in flight it runs on one
+// thread, a section starting while it runs lowers the count, and with
+// OpenMP it is raised on its own OS thread.
+func TestLevel3Loaded(t *testing.T) {
+	f := withFake(t, 2, 2)
+	small := Begin(Level3, 1)
+	s := Begin(Level3, level3Loaded*8)
+	if s.Threads() != 1 || f.count.Load() != 1 {
+		t.Errorf("beside another section: %d threads, library at %d; want 1, 1", s.Threads(), f.count.Load())
+	}
+	s.End()
+	small.End()
+	s = Begin(Level3, level3Loaded*8)
+	if s.Threads() != 2 || f.count.Load() != 2 {
+		t.Fatalf("alone: %d threads, library at %d; want 2, 2", s.Threads(), f.count.Load())
+	}
+	small = Begin(Level3, 1)
+	if f.count.Load() != 1 {
+		t.Errorf("a section started beside it: library at %d; want 1", f.count.Load())
+	}
+	small.End()
+	s.End()
+	// With OpenMP the same: alone, two threads on its OS thread.
+	lib.Variant = OpenMP
+	s = Begin(Level3, level3Loaded)
+	if s.Threads() != 2 || f.count.Load() != 2 {
+		t.Errorf("OpenMP, alone beside two busy goroutines: %d threads, library at %d; want 2, 2", s.Threads(), f.count.Load())
+	}
+	s.End()
 }
