@@ -8,7 +8,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step's heading is preceded by how long the step before it took and
+# the time so far (the budget: 15 minutes on 2 cores).
+started=$SECONDS
+step() {
+  if [ -n "${last-}" ]; then
+    printf '(%ds; %ds in all)\n' $((SECONDS - last)) $((SECONDS - started))
+  fi
+  last=$SECONDS
+  printf '\n== %s\n' "$*"
+}
 
 step "setup"
 bash scripts/setup.sh
