@@ -103,7 +103,7 @@ func threadsCheck(t *tally) {
 		t.status, t.detail = statusSkip, "the library's threads are not lapis's to set and GOMAXPROCS < 2: no baseline beside a busy goroutine"
 		return
 	}
-	t.workaround = "OpenBLAS stays on one thread unless a call is large, the only one in flight, and finds idle cores (the default policy; cblas.SetThreads; README \"Threads\")"
+	t.workaround = "OpenBLAS stays on one thread unless a call is large, the only one in flight, and finds idle cores, or is a product of 768^3 or more (the default policy; cblas.SetThreads; README \"Threads\")"
 	var lapisNotes, libNotes []string
 	for i, n := range []int{256, 512} {
 		var callErr error
