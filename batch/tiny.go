@@ -56,16 +56,16 @@ func tinySolveMin(check, vectorized bool) int {
 	return 5
 }
 
-// tinyVectorized reports whether the kernels read a's matrices (order n,
-// type T) with whole-vector loads: a compact column-major batch [n, n,
-// B...] or one whose first batch axis has stride 1 (l is a's layout).
+// tinyVectorized reports whether the kernels read the matrices of a batch
+// of layout l (type T) with whole-vector loads, as kernel.TinyVectorized
+// decides: a compact batch [n, n, B...] or one whose first batch axis
+// has stride 1.
 func tinyVectorized[T Scalar](l layout.Layout) bool {
 	if l.Rank() < 3 {
 		return false
 	}
-	n, s := l.Dim(0), l.Stride(2)
-	lanes := 32 / int(unsafe.Sizeof(*new(T)))
-	return s == 1 || s == n*n && n*n >= lanes && l.Stride(0) == 1 && l.Stride(1) == n
+	m := kernel.Mat{RS: l.Stride(0), CS: l.Stride(1), BS: l.Stride(2)}
+	return kernel.TinyVectorized(int(unsafe.Sizeof(*new(T))), l.Dim(0), m)
 }
 
 // tinyApplies reports whether the kernels take a batch of order n of

@@ -212,18 +212,7 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 	if check != nil {
 		p.thresh, p.inf = check.Thresh, inf
 	}
-	// The compact modes need a lane's n*n elements to fill a vector, or
-	// AVX-512, whose kernels load and store shorter rows with an opmask.
-	compact := a.BS == n*n && (n*n >= lanes || vb == 64)
-	mode := tinyGather
-	switch {
-	case a.BS == 1:
-		mode = tinyContiguous
-	case compact && a.RS == 1 && a.CS == n:
-		mode = tinyCompact
-	case compact && a.RS == n && a.CS == 1:
-		mode = tinyCompactT
-	}
+	mode := tinyMode(n, lanes, vb, a)
 	bseq := tinyBGather
 	switch {
 	case b.P == nil:
@@ -318,6 +307,40 @@ func tinyKernel[T float32 | float64](op TinyOp, n int, impl tinyImpl) (func(*tin
 		return tinyAsm512[ti][op][n], 64 / size
 	}
 	return tinyAsm[ti][op][n], 32 / size
+}
+
+// tinyMode returns how a kernel of lanes lanes and vb-byte vectors reads
+// and writes full lane groups of a's matrices (order n). The compact
+// modes need a lane's n*n elements to fill a vector, or AVX-512, whose
+// kernels load and store shorter rows with an opmask.
+func tinyMode(n, lanes, vb int, a Mat) int {
+	compact := a.BS == n*n && (n*n >= lanes || vb == 64)
+	switch {
+	case a.BS == 1:
+		return tinyContiguous
+	case compact && a.RS == 1 && a.CS == n:
+		return tinyCompact
+	case compact && a.RS == n && a.CS == 1:
+		return tinyCompactT
+	}
+	return tinyGather
+}
+
+// TinyVectorized reports whether Tiny reads full lane groups of a's
+// matrices (order n, elements of size bytes: 4 or 8) with whole-vector
+// loads, compact or with batch stride 1, rather than gathering them:
+// the same choice Tiny makes (tinyMode).
+func TinyVectorized(size, n int, a Mat) bool {
+	var lanes int
+	switch size {
+	case 4:
+		_, lanes = tinyKernel[float32](TinySolve, n, tinyBest)
+	case 8:
+		_, lanes = tinyKernel[float64](TinySolve, n, tinyBest)
+	default:
+		return false // not a type of the kernels
+	}
+	return tinyMode(n, lanes, lanes*size, a) != tinyGather
 }
 
 // at returns the element at byte offset off from p.
