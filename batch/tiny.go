@@ -116,7 +116,7 @@ const tinyChunkWork = 1 << 19
 const (
 	tinyPiece     = 64
 	tinyPiecesPer = 8
-	tinyGroup     = 16
+	tinyGroup     = kernel.MaxTinyLanes
 )
 
 // condMargin is how far above the check's threshold (epsilon / 2) a

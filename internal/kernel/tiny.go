@@ -67,12 +67,16 @@ const (
 )
 
 // MinTiny and MaxTiny are the orders Tiny takes; MaxTinyRHS the most
-// right-hand sides (nrhs) of TinySolve and TinyCholeskySolve.
+// right-hand sides (nrhs) of TinySolve and TinyCholeskySolve;
+// MaxTinyLanes the most matrices a kernel works on at once (float32 on
+// AVX-512), so that runs cut in multiples of it end in a partial lane
+// group only at their end.
 const (
-	MinTiny    = 2
-	MaxTiny    = maxTiny
-	maxTiny    = 8
-	MaxTinyRHS = 8
+	MinTiny      = 2
+	MaxTiny      = maxTiny
+	maxTiny      = 8
+	MaxTinyRHS   = 8
+	MaxTinyLanes = 16
 )
 
 // Mat is a run of matrices: element (i, j) of matrix t at element offset
@@ -89,15 +93,15 @@ type tinyArgs struct {
 	b          unsafe.Pointer
 	brs, bcs   int
 	nrhs       int
-	det        unsafe.Pointer // TinyDet: lane l's determinant at det + l*size
-	aix, bix   [16]int64      // byte offsets of each lane's matrix from a (b)
-	aix4, bix4 [16]int32      // the same for float32's 32-bit gathers
-	pf         int            // byte distance to the lanes to prefetch (two calls on)
-	cond       unsafe.Pointer // nil, or [4][lanes]T: ||A||_1, ||A||_inf, ||A^-1||_1, ||A^-1||_inf
-	mode       int            // how a's lanes are read and written (tinyGather...)
-	bseq       int            // how b's lanes are read and written (tinyBGather...)
-	thresh     float64        // float64 kernels with cond: the check's threshold
-	inf        int            // 1: the check takes infinity norms
+	det        unsafe.Pointer      // TinyDet: lane l's determinant at det + l*size
+	aix, bix   [MaxTinyLanes]int64 // byte offsets of each lane's matrix from a (b)
+	aix4, bix4 [MaxTinyLanes]int32 // the same for float32's 32-bit gathers
+	pf         int                 // byte distance to the lanes to prefetch (two calls on)
+	cond       unsafe.Pointer      // nil, or [4][lanes]T: ||A||_1, ||A||_inf, ||A^-1||_1, ||A^-1||_inf
+	mode       int                 // how a's lanes are read and written (tinyGather...)
+	bseq       int                 // how b's lanes are read and written (tinyBGather...)
+	thresh     float64             // float64 kernels with cond: the check's threshold
+	inf        int                 // 1: the check takes infinity norms
 }
 
 // Modes of reading and writing a's lanes (tinyArgs.mode), for a full lane
@@ -196,8 +200,8 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 	size := int(unsafe.Sizeof(T(0)))
 	k, lanes := tinyKernel[T](op, n, impl)
 	vb := lanes * size // bytes per vector
-	var dbuf [16]T
-	var cbuf [4][16]T
+	var dbuf [MaxTinyLanes]T
+	var cbuf [4][MaxTinyLanes]T
 	p := &tinyArgs{ars: a.RS * size, acs: a.CS * size, brs: b.RS * size, bcs: b.CS * size, nrhs: nrhs}
 	p.det = unsafe.Pointer(&dbuf[0])
 	if check != nil && (op == TinySolve || op == TinyInv) {
