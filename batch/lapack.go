@@ -519,7 +519,6 @@ func inv[T Scalar](op string, shape []int, a views.View[T], opts []Option, st *t
 			}}
 		}
 		return tiny(op, kernel.TinyInv, shape, tinyOf(a, rowMajor), nil, nil, tc, st, func(t int) error {
-			st.restage(t, n)
 			m := matrixAt(a, shape, t)
 			var anorm float64
 			if tc != nil {
@@ -566,7 +565,6 @@ func cholesky[T Scalar](op string, uplo Uplo, shape []int, a views.View[T], opts
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) {
 		// The upper triangle is the lower one of the transpose.
 		return tiny(op, kernel.TinyCholesky, shape, tinyOf(a, uplo == Upper), nil, nil, nil, st, func(t int) error {
-			st.restage(t, n)
 			return lapack.Potrf(uplo, matrixAt(a, shape, t), opts...)
 		})
 	}
@@ -599,7 +597,6 @@ func choleskySolve[T Scalar](op string, uplo Uplo, shape []int, f, b views.View[
 		b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= kernel.MaxTinyRHS {
 		tb := tinyOf(b, false)
 		return tiny(op, kernel.TinyCholeskySolve, shape, tinyOf(f, uplo == Upper), &tb, nil, nil, st, func(t int) error {
-			st.restage(t, n)
 			return lapack.Potrs(uplo, matrixAt(f, shape, t), matrixAt(b, shape, t), opts...)
 		})
 	}

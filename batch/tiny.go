@@ -166,22 +166,18 @@ func innerLD(k int) int {
 	return k + 8
 }
 
-// restage copies matrix t's inputs again for the slow path, which redoes
-// it from the input (the kernels leave a matrix they flag unwritten; the
-// slow path does not rely on it), and returns, with scratch, a's matrix
-// t packed as a compact run [n, n, 1] (ok). A nil st does nothing.
+// restage returns, for the slow path of an out-of-place form with
+// scratch (SolveTo), a's matrix t packed again as a compact run [n, n, 1]
+// (ok): the scratch the kernels worked on has been refilled since. A
+// matrix the kernels flag is left unwritten by them, so a destination
+// already holds its staged input, as an in-place form's matrix does. A
+// nil st, or one without scratch, does nothing.
 func (st *tinyStage[T]) restage(t, n int) (views.View[T], bool) {
-	if st == nil {
+	if st == nil || !st.scratch {
 		return views.View[T]{}, false
 	}
-	var s []T
-	if st.scratch {
-		s = make([]T, n*n)
-	}
+	s := make([]T, n*n)
 	st.fill(t, t+1, s)
-	if !st.scratch {
-		return views.View[T]{}, false
-	}
 	v, _ := views.FromColMajor(s, n, n, 1) // cannot fail
 	return v.View(), true
 }
