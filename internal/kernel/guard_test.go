@@ -122,13 +122,13 @@ func tinyGuardCases[T float32 | float64]() []guard.Case {
 						det := make([]T, count)
 						var flagged []int
 						check := &TinyCheck{Thresh: 0.5}
-						flagged = tiny(TinyDet, n, count, am, bm, 0, det, nil, flagged, impl)
-						flagged = tiny[T](TinyCholesky, n, count, am, bm, 0, nil, nil, flagged, impl)
-						flagged = tiny[T](TinyCholeskySolve, n, count, am, bm, 2, nil, nil, flagged, impl)
-						flagged = tiny[T](TinyCholeskySolve, n, count, am, b1m, 1, nil, nil, flagged, impl)
-						flagged = tiny[T](TinySolve, n, count, am, bm, 2, nil, check, flagged, impl)
-						flagged = tiny[T](TinySolve, n, count, am, b1m, 1, nil, check, flagged, impl)
-						flagged = tiny[T](TinyInv, n, count, am, bm, 0, nil, check, flagged, impl)
+						flagged = tiny(TinyDet, n, count, am, bm, 0, det, nil, flagged, impl, nil)
+						flagged = tiny[T](TinyCholesky, n, count, am, bm, 0, nil, nil, flagged, impl, nil)
+						flagged = tiny[T](TinyCholeskySolve, n, count, am, bm, 2, nil, nil, flagged, impl, nil)
+						flagged = tiny[T](TinyCholeskySolve, n, count, am, b1m, 1, nil, nil, flagged, impl, nil)
+						flagged = tiny[T](TinySolve, n, count, am, bm, 2, nil, check, flagged, impl, nil)
+						flagged = tiny[T](TinySolve, n, count, am, b1m, 1, nil, check, flagged, impl, nil)
+						flagged = tiny[T](TinyInv, n, count, am, bm, 0, nil, check, flagged, impl, nil)
 						return [2]any{det, flagged}, nil
 					})...)
 				}

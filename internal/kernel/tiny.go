@@ -102,6 +102,8 @@ type tinyArgs struct {
 	bseq       int                 // how b's lanes are read and written (tinyBGather...)
 	thresh     float64             // float64 kernels with cond: the check's threshold
 	inf        int                 // 1: the check takes infinity norms
+	aout, bout unsafe.Pointer      // where a's (b's) results go, with a's (b's) strides and lane offsets: a (b) in place; aout nil: not written
+	zero       int                 // TinyCholesky: 1 also writes zeros to the strict upper triangle
 }
 
 // Modes of reading and writing a's lanes (tinyArgs.mode), for a full lane
@@ -191,18 +193,44 @@ func SetTinyAVX512(on bool) (prev bool) {
 // inputs other than themselves, and one matrix's elements must be
 // distinct.
 func Tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det []T, check *TinyCheck, flagged []int) []int {
-	return tiny(op, n, count, a, b, nrhs, det, check, flagged, tinyBest)
+	return tiny(op, n, count, a, b, nrhs, det, check, flagged, tinyBest, nil)
 }
 
-// tiny is Tiny on implementation impl at best (tests run each one this
-// machine has).
-func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det []T, check *TinyCheck, flagged []int, impl tinyImpl) []int {
+// TinyOut is where TinyTo writes its results instead of over its inputs:
+// A receives a's (TinyCholesky's factor, TinySolve's LU factors,
+// TinyInv's inverse), B b's (the solutions), each with the strides of
+// the input it replaces (Mat.RS, CS and BS), from element (0, 0) of
+// matrix 0. A nil A leaves TinySolve's factors unwritten. Zero makes
+// TinyCholesky write zeros to the strict upper triangle of A too (the
+// full factor). Flagged matrices are written nowhere.
+type TinyOut struct {
+	A, B unsafe.Pointer
+	Zero bool
+}
+
+// TinyTo is Tiny with its results written to out in the same pass: the
+// out-of-place form that reads each input once and writes each result
+// once. The outputs must not overlap the inputs (other than being
+// them, which is Tiny) or each other.
+func TinyTo[T float32 | float64](op TinyOp, n, count int, a, b Mat, out TinyOut, nrhs int, det []T, check *TinyCheck, flagged []int) []int {
+	return tiny(op, n, count, a, b, nrhs, det, check, flagged, tinyBest, &out)
+}
+
+// tiny is TinyTo on implementation impl at best (tests run each one this
+// machine has); a nil out is Tiny's, in place.
+func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det []T, check *TinyCheck, flagged []int, impl tinyImpl, out *TinyOut) []int {
+	if out == nil {
+		out = &TinyOut{A: a.P, B: b.P}
+	}
 	size := int(unsafe.Sizeof(T(0)))
 	k, lanes := tinyKernel[T](op, n, impl)
 	vb := lanes * size // bytes per vector
 	var dbuf [MaxTinyLanes]T
 	var cbuf [4][MaxTinyLanes]T
 	p := &tinyArgs{ars: a.RS * size, acs: a.CS * size, brs: b.RS * size, bcs: b.CS * size, nrhs: nrhs}
+	if out.Zero && op == TinyCholesky {
+		p.zero = 1
+	}
 	p.det = unsafe.Pointer(&dbuf[0])
 	if check != nil && (op == TinySolve || op == TinyInv) {
 		p.cond = unsafe.Pointer(&cbuf[0][0])
@@ -231,8 +259,12 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 	}
 	for g := 0; g < count; g += lanes {
 		p.a = unsafe.Add(a.P, g*a.BS*size)
+		if out.A != nil {
+			p.aout = unsafe.Add(out.A, g*a.BS*size)
+		}
 		if b.P != nil {
 			p.b = unsafe.Add(b.P, g*b.BS*size)
+			p.bout = unsafe.Add(out.B, g*b.BS*size)
 		}
 		live := min(lanes, count-g)
 		if g == 0 || live < lanes { // the lane offsets: the same for every full group
@@ -369,8 +401,13 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 	var piv [maxTiny]int
 	ok := true
 	pa, pb := unsafe.Add(p.a, int(p.aix[l])), unsafe.Pointer(nil)
+	var qa, qb unsafe.Pointer // where the results go
+	if p.aout != nil {
+		qa = unsafe.Add(p.aout, int(p.aix[l]))
+	}
 	if p.b != nil {
 		pb = unsafe.Add(p.b, int(p.bix[l]))
+		qb = unsafe.Add(p.bout, int(p.bix[l]))
 	}
 	for j := range n {
 		for i := range n {
@@ -409,9 +446,17 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 			}
 		}
 		if ok {
+			i0 := 0 // the upper triangle's zeros too
+			if p.zero == 0 {
+				i0 = n
+			}
 			for j := range n {
-				for i := j; i < n; i++ {
-					*at[T](pa, i*p.ars+j*p.acs) = a[i+j*n]
+				for i := min(i0, j); i < n; i++ {
+					v := a[i+j*n]
+					if i < j {
+						v = 0
+					}
+					*at[T](qa, i*p.ars+j*p.acs) = v
 				}
 			}
 		}
@@ -443,7 +488,7 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 			}
 		}
 		if ok {
-			storeRHS(pb, p, n, nrhs, x[:])
+			storeRHS(qb, p, n, nrhs, x[:])
 		}
 		return ok
 	}
@@ -507,8 +552,10 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 			tinyInvNorms(p, l, n, a[:])
 		}
 		if ok {
-			storeA(pa, p, n, a[:])
-			storeRHS(pb, p, n, nrhs, x[:])
+			if qa != nil {
+				storeA(qa, p, n, a[:])
+			}
+			storeRHS(qb, p, n, nrhs, x[:])
 		}
 	case TinyInv:
 		rec := recips(a[:], n)
@@ -520,8 +567,8 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 		if p.cond != nil {
 			tinyNorms(p, l, 2, n, x[:])
 		}
-		if ok {
-			storeA(pa, p, n, x[:])
+		if ok && qa != nil {
+			storeA(qa, p, n, x[:])
 		}
 	case TinyDet:
 		tiny, huge := smallestNormal[T](), largestFinite[T]()

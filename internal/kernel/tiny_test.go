@@ -94,8 +94,9 @@ func (c *tinyCase[T]) mats() (Mat, Mat) {
 func (c *tinyCase[T]) args(t int) *tinyArgs {
 	size := int(unsafe.Sizeof(T(0)))
 	am, bm := c.mats()
-	return &tinyArgs{a: unsafe.Add(am.P, t*am.BS*size), ars: am.RS * size, acs: am.CS * size,
-		b: unsafe.Add(bm.P, t*bm.BS*size), brs: bm.RS * size, bcs: bm.CS * size, nrhs: c.nrhs}
+	pa, pb := unsafe.Add(am.P, t*am.BS*size), unsafe.Add(bm.P, t*bm.BS*size)
+	return &tinyArgs{a: pa, ars: am.RS * size, acs: am.CS * size, aout: pa,
+		b: pb, brs: bm.RS * size, bcs: bm.CS * size, bout: pb, nrhs: c.nrhs}
 }
 
 func (c *tinyCase[T]) clone() *tinyCase[T] {
@@ -107,7 +108,7 @@ func (c *tinyCase[T]) clone() *tinyCase[T] {
 func (c *tinyCase[T]) run(op TinyOp, impl tinyImpl, check *TinyCheck) ([]T, []int) {
 	am, bm := c.mats()
 	det := make([]T, c.count)
-	return det, tiny(op, c.n, c.count, am, bm, c.nrhs, det, check, nil, impl)
+	return det, tiny(op, c.n, c.count, am, bm, c.nrhs, det, check, nil, impl, nil)
 }
 
 var tinyImplNames = map[tinyImpl]string{tinyGo: "go", tinyAVX2: "avx2", tinyAVX512: "avx512"}
@@ -389,9 +390,125 @@ func TestTinyArgsOffsets(t *testing.T) {
 		{"aix4", unsafe.Offsetof(p.aix4), 320}, {"bix4", unsafe.Offsetof(p.bix4), 384}, {"pf", unsafe.Offsetof(p.pf), 448},
 		{"cond", unsafe.Offsetof(p.cond), 456}, {"mode", unsafe.Offsetof(p.mode), 464}, {"bseq", unsafe.Offsetof(p.bseq), 472},
 		{"thresh", unsafe.Offsetof(p.thresh), 480}, {"inf", unsafe.Offsetof(p.inf), 488},
+		{"aout", unsafe.Offsetof(p.aout), 496}, {"bout", unsafe.Offsetof(p.bout), 504}, {"zero", unsafe.Offsetof(p.zero), 512},
 	} {
 		if f.got != f.want {
 			t.Errorf("tinyArgs.%s at %d, gentiny assumes %d", f.name, f.got, f.want)
+		}
+	}
+}
+
+// TestTinyTo checks TinyTo against Tiny on a copy, on every
+// implementation: the inputs unchanged; each matrix's results in the
+// outputs bit for bit what Tiny leaves in place (with TinyOut.Zero,
+// zeros in the Cholesky factor's strict upper triangle; with a nil A, no
+// factors), written only there; flagged matrices, the padding and what
+// the operation does not return left as they were; the same flags,
+// determinants and check candidates.
+func TestTinyTo(t *testing.T) {
+	for _, impl := range append(tinyAsmImpls(), tinyGo) {
+		t.Run(tinyImplNames[impl], func(t *testing.T) {
+			testTinyTo[float64](t, impl)
+			testTinyTo[float32](t, impl)
+		})
+	}
+}
+
+func testTinyTo[T float32 | float64](t *testing.T, impl tinyImpl) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const mark = -12345.5 // the outputs' contents before the call
+	for op := range nTinyOps {
+		for n := MinTiny; n <= MaxTiny; n++ {
+			for _, count := range []int{1, 8, 17, 33} {
+				for li := range 4 {
+					for _, v := range []struct {
+						nrhs      int
+						noA, zero bool
+					}{{nrhs: 1}, {nrhs: 3}, {nrhs: 1, noA: true}, {nrhs: 1, zero: true}} {
+						if v.nrhs > 1 && op != TinySolve && op != TinyCholeskySolve || v.noA && op != TinySolve || v.zero && op != TinyCholesky {
+							continue
+						}
+						name := fmt.Sprintf("%T/%s/n=%d/count=%d/layout=%d/%+v", T(0), tinyOpNames[op], n, count, li, v)
+						c := newTinyCase[T](rng, op, n, count, v.nrhs, li)
+						if count > 2 {
+							c.a[c.aoff+(n-1)*c.am.RS+(n-1)*c.am.CS+(count/2)*c.am.BS] = T(math.NaN())
+						}
+						ref, in, out := c.clone(), c.clone(), c.clone()
+						for i := range out.a {
+							out.a[i] = mark
+						}
+						for i := range out.b {
+							out.b[i] = mark
+						}
+						check := func() *TinyCheck {
+							if op == TinySolve || op == TinyInv {
+								return &TinyCheck{Thresh: math.Inf(1)}
+							}
+							return nil
+						}
+						rdet, rck := make([]T, count), check()
+						ram, rbm := ref.mats()
+						rf := tiny(op, n, count, ram, rbm, v.nrhs, rdet, rck, nil, impl, nil)
+						odet, ock := make([]T, count), check()
+						o := TinyOut{A: unsafe.Pointer(&out.a[out.aoff]), B: unsafe.Pointer(&out.b[out.boff]), Zero: v.zero}
+						if v.noA {
+							o.A = nil
+						}
+						iam, ibm := in.mats()
+						of := tiny(op, n, count, iam, ibm, v.nrhs, odet, ock, nil, impl, &o)
+						if fmt.Sprint(of) != fmt.Sprint(rf) {
+							t.Errorf("%s: flagged %v, in place %v", name, of, rf)
+							continue
+						}
+						if !slices.EqualFunc(in.a, c.a, sameBits[T]) || !slices.EqualFunc(in.b, c.b, sameBits[T]) {
+							t.Errorf("%s: an input changed", name)
+						}
+						if ock != nil && fmt.Sprint(ills(ock.Ill)) != fmt.Sprint(ills(rck.Ill)) {
+							t.Errorf("%s: check candidates %v, in place %v", name, ills(ock.Ill), ills(rck.Ill))
+						}
+						// What the outputs must hold: the marks, and the
+						// in-place results of the matrices not flagged.
+						wa, wb := slices.Repeat([]T{mark}, len(out.a)), slices.Repeat([]T{mark}, len(out.b))
+						for m := range count {
+							if slices.Contains(rf, m) {
+								continue
+							}
+							if op == TinyDet && !sameBits(odet[m], rdet[m]) {
+								t.Errorf("%s: det[%d] = %v, in place %v", name, m, odet[m], rdet[m])
+							}
+							for j := range n {
+								for i := range n {
+									e := c.aoff + i*c.am.RS + j*c.am.CS + m*c.am.BS
+									switch {
+									case op == TinyCholesky && i >= j, op == TinySolve && !v.noA, op == TinyInv:
+										wa[e] = ref.a[e]
+									case op == TinyCholesky && v.zero:
+										wa[e] = 0
+									}
+								}
+								for r := range v.nrhs {
+									if op == TinySolve || op == TinyCholeskySolve {
+										e := c.boff + j*c.bm.RS + r*c.bm.CS + m*c.bm.BS
+										wb[e] = ref.b[e]
+									}
+								}
+							}
+						}
+						for i := range wa {
+							if !sameBits(out.a[i], wa[i]) {
+								t.Errorf("%s: a's output [%d] = %v, want %v", name, i, out.a[i], wa[i])
+								break
+							}
+						}
+						for i := range wb {
+							if !sameBits(out.b[i], wb[i]) {
+								t.Errorf("%s: b's output [%d] = %v, want %v", name, i, out.b[i], wb[i])
+								break
+							}
+						}
+					}
+				}
+			}
 		}
 	}
 }

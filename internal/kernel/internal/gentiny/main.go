@@ -73,6 +73,9 @@ const (
 	offBSeq = 472 // how b's lanes are read and written (bGather...)
 	offThr  = 480 // kernels with cond: the check's threshold (candidates)
 	offInf  = 488 // 1: the check takes infinity norms
+	offAOut = 496 // where a's results go (a's strides and lane offsets): a itself in place, nil for none (Solve's factors unwanted)
+	offBOut = 504 // where b's results go (b's strides and lane offsets)
+	offZero = 512 // chol: 1 writes zeros to the strict upper triangle too
 )
 
 // Modes of reading and writing a's lanes (offMode), set per call by the
@@ -503,28 +506,41 @@ func (g *gen) loadA(lower bool) {
 	}, func() { g.gatherA(lower) })
 }
 
-// storeA writes the scratch elements off(i, j) where keep(i, j) to a's
-// lanes whose bit in R13 is clear: whole vectors when no lane is flagged
-// and the mode allows, else lane by lane.
+// storeA writes the scratch elements off(i, j) where keep(i, j) to the
+// lanes of a's results (p.aout; nothing when it is nil) whose bit in R13
+// is clear: whole vectors when no lane is flagged and the mode allows,
+// else lane by lane.
 func (g *gen) storeA(off func(i, j int) int, keep func(i, j int) bool) {
+	none := g.newLabel()
+	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offAOut), "$0")
+	g.ins("JEQ", none)
+	g.storeAt(off, keep)
+	fmt.Fprintf(&g.b, "%s:\n", none)
+}
+
+// storeAt is storeA without the check of p.aout.
+func (g *gen) storeAt(off func(i, j int) int, keep func(i, j int) bool) {
 	g.byMode(true, keep, func(trans bool) { g.compactStore(trans, off, keep) }, func(i, j int, addr string) {
 		g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), g.y(0))
 		g.ins(g.op("VMOVU"), g.y(0), addr)
-	}, func() { g.storeLanes(offA, offARS, offACS, offAIX, g.n, false, off, keep) })
+	}, func() { g.storeLanes(offAOut, offARS, offACS, offAIX, g.n, false, off, keep) })
 }
 
-// byMode dispatches on the call's mode (BX) with AX a's lane group:
+// byMode dispatches on the call's mode (BX) with AX a's lane group (a
+// store's: at p.aout):
 // compact(trans) for the compact modes, at(i, j, address) for each kept
 // element of a group with batch stride 1, other when the mode gathers
 // (and, for a store, when any lane is flagged: R13 not zero).
 func (g *gen) byMode(store bool, keep func(i, j int) bool, compact func(trans bool), at func(i, j int, addr string), other func()) {
 	otherL, contig, done := g.newLabel(), g.newLabel(), g.newLabel()
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offMode), "BX")
+	ptr := offA
 	if store {
 		g.ins("TESTQ", "R13", "R13")
 		g.ins("JNE", otherL)
+		ptr = offAOut
 	}
-	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offA), "AX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", ptr), "AX")
 	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeGather))
 	g.ins("JEQ", otherL)
 	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeContiguous))
@@ -549,8 +565,8 @@ func (g *gen) byMode(store bool, keep func(i, j int) bool, compact func(trans bo
 	fmt.Fprintf(&g.b, "%s:\n", done)
 }
 
-// storeB writes the solutions (the X area, nrhs columns) to b's lanes
-// whose bit in R13 is clear: whole vectors when no lane is flagged and
+// storeB writes the solutions (the X area, nrhs columns) to the lanes of
+// b's results (p.bout) whose bit in R13 is clear: whole vectors when no lane is flagged and
 // b's lanes are consecutive or rows, else lane by lane.
 func (g *gen) storeB() {
 	slow, done, loop := g.newLabel(), g.newLabel(), g.newLabel()
@@ -562,12 +578,12 @@ func (g *gen) storeB() {
 		seq := g.newLabel()
 		g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), fmt.Sprintf("$%d", bRows))
 		g.ins("JNE", seq)
-		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offB), "AX")
+		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offBOut), "AX")
 		g.rowsStore(g.n, "AX", g.xrow, func(int) bool { return true })
 		g.ins("JMP", done)
 		fmt.Fprintf(&g.b, "%s:\n", seq)
 	}
-	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offB), "AX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offBOut), "AX")
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offBRS), "CX")
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offNRHS), "R9")
 	g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()), "R10")
@@ -586,7 +602,7 @@ func (g *gen) storeB() {
 	g.ins("JNZ", loop)
 	g.ins("JMP", done)
 	fmt.Fprintf(&g.b, "%s:\n", slow)
-	g.storeLanes(offB, offBRS, offBCS, offBIX, g.n, true, nil, nil)
+	g.storeLanes(offBOut, offBRS, offBCS, offBIX, g.n, true, nil, nil)
 	fmt.Fprintf(&g.b, "%s:\n", done)
 }
 
@@ -1172,12 +1188,28 @@ func (g *gen) keepState(body func()) {
 	g.ins(g.op("VMOVU"), g.c(cOne), g.y(14))
 }
 
+// chol writes the factor's lower triangle and, with p.zero set, zeros
+// in the strict upper one (put in the scratch's upper triangle, which
+// the factorization does not use): the full factor of an out-of-place
+// Cholesky, in the same pass.
 func (g *gen) chol() {
 	g.prologue("chol")
 	g.loadA(true)
 	g.cholesky()
 	g.flags()
-	g.storeA(g.aoff, func(i, j int) bool { return i >= j })
+	full, done := g.newLabel(), g.newLabel()
+	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offZero), "$0")
+	g.ins("JNE", full)
+	g.storeAt(g.aoff, func(i, j int) bool { return i >= j })
+	g.ins("JMP", done)
+	fmt.Fprintf(&g.b, "%s:\n", full)
+	for j := 1; j < g.n; j++ {
+		for i := 0; i < j; i++ {
+			g.ins(g.op("VMOVA"), g.y(15), g.a(i, j))
+		}
+	}
+	g.storeAt(g.aoff, all)
+	fmt.Fprintf(&g.b, "%s:\n", done)
 	g.epilogue()
 }
 
