@@ -139,9 +139,22 @@ const condMargin = 16
 // axis innermost (storage [hi-lo, n, n]: for an input whose batch axis
 // has stride 1, the copy is then n*n contiguous lines and the kernels
 // read each element of a lane group with one vector load).
+//
+// With direct set there is no copy: the kernels read the inputs (ina for
+// the a operand, inb for b; nil: the operand is its own input), views
+// with the strides of the operands they stand for, and write their
+// results into the operands in the same pass (kernel.TinyTo), zero
+// asking for Cholesky's full factor. fill(t, t+1, nil) then runs only
+// for a matrix they flag, before the slow path redoes it in place.
+//
+// keepA marks a as an input that is never written (SolveTo): the
+// kernels' factors go to scratch or nowhere, and the slow path works on
+// a fresh copy of the matrix (restage).
 type tinyStage[T Scalar] struct {
-	fill           func(lo, hi int, scratch []T)
-	scratch, inner bool
+	fill                func(lo, hi int, scratch []T)
+	scratch, inner      bool
+	direct, zero, keepA bool
+	ina, inb            *views.View[T]
 }
 
 // strides returns the row, column and matrix strides of a scratch that
@@ -166,14 +179,16 @@ func innerLD(k int) int {
 	return k + 8
 }
 
-// restage returns, for the slow path of an out-of-place form with
-// scratch (SolveTo), a's matrix t packed again as a compact run [n, n, 1]
-// (ok): the scratch the kernels worked on has been refilled since. A
-// matrix the kernels flag is left unwritten by them, so a destination
-// already holds its staged input, as an in-place form's matrix does. A
-// nil st, or one without scratch, does nothing.
+// restage returns, for the slow path of an out-of-place form whose a is
+// never written (keepA: SolveTo), a's matrix t packed as a compact run
+// [n, n, 1] (ok), with x's matrix t holding b's: the scratch the kernels
+// worked on has been refilled since, or there was none. A matrix the
+// kernels flag is left unwritten by them, so another form's destination
+// holds its staged input (or, direct, gets it before the slow path), as
+// an in-place form's matrix does. A nil st, or one whose a is written,
+// does nothing.
 func (st *tinyStage[T]) restage(t, n int) (views.View[T], bool) {
-	if st == nil || !st.scratch {
+	if st == nil || !st.keepA {
 		return views.View[T]{}, false
 	}
 	s := make([]T, n*n)
@@ -236,6 +251,7 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 	}
 	n := a.v.Layout().Dim(0)
 	scratch := st != nil && st.scratch
+	direct := st != nil && st.direct
 	var strides [][]int
 	if !scratch {
 		strides = append(strides, a.v.Layout().Strides()[2:])
@@ -251,13 +267,26 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 		d0 = mshape[0]
 	}
 	size := int(unsafe.Sizeof(F(0)))
-	base := func(o tinyOperand[T]) unsafe.Pointer {
-		return unsafe.Add(unsafe.Pointer(unsafe.SliceData(o.v.Data())), o.v.Layout().Offset()*size)
+	base := func(v views.View[T]) unsafe.Pointer {
+		return unsafe.Add(unsafe.Pointer(unsafe.SliceData(v.Data())), v.Layout().Offset()*size)
 	}
-	pa := base(a)
-	var pb unsafe.Pointer
+	// The operands (pa, pb), and where the kernels read them (ra, rb):
+	// the operands themselves, or direct's inputs.
+	pa := base(a.v)
+	ra := pa
+	var pb, rb unsafe.Pointer
 	if b != nil {
-		pb = base(*b)
+		pb = base(b.v)
+		rb = pb
+	}
+	if direct {
+		tinyDirectRuns.Add(1)
+	}
+	if direct && st.ina != nil {
+		ra = base(*st.ina)
+	}
+	if direct && st.inb != nil {
+		rb = base(*st.inb)
 	}
 	dets, _ := any(det).([]F)
 	var (
@@ -277,7 +306,7 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 		piece = max(tinyPiece, (total/(tinyPiecesPer*workers)+tinyGroup-1)/tinyGroup*tinyGroup)
 	}
 	span := piece // matrices staged and then worked on at once
-	if st != nil {
+	if st != nil && !direct {
 		span = min(piece, max(tinyGroup, tinyStageBytes/(n*n*size)/tinyGroup*tinyGroup))
 	}
 	var next atomic.Int64
@@ -301,7 +330,7 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 			hi := min(total, lo+piece)
 			for s := lo; s < hi; s += span {
 				e := min(hi, s+span)
-				if st != nil {
+				if st != nil && !direct {
 					var sb []T
 					if scratch {
 						sb = buf.Data[:innerLD(e-s)*n*n]
@@ -311,16 +340,21 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 				for t := s; t < e; {
 					cnt := min(e-t, d0-t%d0)
 					var am, bm kernel.Mat
+					var out kernel.TinyOut // direct: where the results go
 					for i := range mst {
-						off := flatOffset(t, mshape, mst[i])
+						off := flatOffset(t, mshape, mst[i]) * size
 						bs := 0
 						if len(mshape) > 0 {
 							bs = mst[i][0]
 						}
 						if i == 0 && !scratch {
-							am = kernel.Mat{P: unsafe.Add(pa, off*size), RS: a.rs, CS: a.cs, BS: bs}
+							am = kernel.Mat{P: unsafe.Add(ra, off), RS: a.rs, CS: a.cs, BS: bs}
+							if !st.keepsA() {
+								out.A = unsafe.Add(pa, off)
+							}
 						} else {
-							bm = kernel.Mat{P: unsafe.Add(pb, off*size), RS: b.rs, CS: b.cs, BS: bs}
+							bm = kernel.Mat{P: unsafe.Add(rb, off), RS: b.rs, CS: b.cs, BS: bs}
+							out.B = unsafe.Add(pb, off)
 						}
 					}
 					if scratch {
@@ -335,14 +369,22 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 					if check != nil {
 						ifrom = len(check.Ill)
 					}
-					flagged = kernel.Tiny(k, n, cnt, am, bm, nrhs, d, check, flagged)
+					if direct {
+						out.Zero = st.zero
+						flagged = kernel.TinyTo(k, n, cnt, am, bm, out, nrhs, d, check, flagged)
+					} else {
+						flagged = kernel.Tiny(k, n, cnt, am, bm, nrhs, d, check, flagged)
+					}
 					for i := from; i < len(flagged); i++ {
 						flagged[i] += t
 					}
 					if check != nil {
 						for i := ifrom; i < len(check.Ill); i++ {
-							if scratch { // the scratch is refilled: keep the factors
-								lus = append(lus, st.factors(buf.Data, n, e-s, t-s+check.Ill[i].T))
+							switch m := check.Ill[i].T; {
+							case scratch: // the scratch is refilled: keep the factors
+								lus = append(lus, st.factors(buf.Data, n, e-s, t-s+m))
+							case st.keepsA(): // never written: the kernels' factors again
+								lus = append(lus, tinyFactors[T, F](n, am, bm, m, nrhs, size))
 							}
 							check.Ill[i].T += t
 						}
@@ -358,7 +400,7 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 		if check != nil {
 			for i, c := range check.Ill {
 				r := redo[T]{t: c.T, anorm: c.ANorm, ill: true}
-				if scratch {
+				if lus != nil {
 					r.lu = lus[i]
 				}
 				redos = append(redos, r)
@@ -373,14 +415,35 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 	chunks := min(workers, max(1, len(redos)/tinyPiece))
 	run(chunks, func(c int) {
 		for _, r := range redos[c*len(redos)/chunks : (c+1)*len(redos)/chunks] {
-			if r.ill {
+			switch {
+			case r.ill:
 				fs.record(r.t, tc.exact(r.t, r.anorm, r.lu))
-			} else {
+			case direct:
+				st.fill(r.t, r.t+1, nil) // the destination as a staged one
+				fallthrough
+			default:
 				fs.record(r.t, slow(r.t))
 			}
 		}
 	})
 	return fs.err(op, shape)
+}
+
+// tinyDirectRuns counts the tiny passes that ran direct (no staging
+// copy): the tests' proof of the path.
+var tinyDirectRuns atomic.Int64
+
+// keepsA reports whether st (possibly nil) keeps a unwritten.
+func (st *tinyStage[T]) keepsA() bool { return st != nil && st.keepA }
+
+// tinyFactors returns the factors the kernels computed for matrix m of
+// the run am (right-hand sides bm) and did not keep: computed again
+// (kernel.TinyFactors, the same bits), as the check's exact test takes
+// them.
+func tinyFactors[T Scalar, F float32 | float64](n int, am, bm kernel.Mat, m, nrhs, size int) []T {
+	am.P, bm.P = unsafe.Add(am.P, m*am.BS*size), unsafe.Add(bm.P, m*bm.BS*size)
+	lu, _ := kernel.TinyFactors[F](n, am, bm, nrhs) // not flagged the first time: not now
+	return any(lu).([]T)
 }
 
 // redo is a matrix the kernels flagged (slow redoes it) or, ill, found

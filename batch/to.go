@@ -50,14 +50,27 @@ func SolveTo[T Scalar](x, a, b views.View[T], opts ...Option) error {
 	}
 	check := !policy.Configure(opts).NoCondCheck
 	if tinySolves[T](a.Layout().Compact(), x, check, opts) {
-		// The scratch in a's batch order where its batch axis has
-		// stride 1: a copy of lines, not a transposition.
 		l := a.Layout()
-		st := &tinyStage[T]{scratch: true, inner: l.Rank() > 2 && l.Stride(2) == 1}
+		st := &tinyStage[T]{keepA: true}
+		if tinyVectorized[T](l) && (alias || sameStrides(x, b)) {
+			// One pass: the kernels read a and b where they are and
+			// write x alone (a's factors nowhere).
+			st.direct = true
+			if !alias {
+				st.inb = &b
+			}
+		} else {
+			// A scratch the kernels read with whole vectors, in a's
+			// batch order where its batch axis has stride 1 (a copy of
+			// lines, not a transposition).
+			st.scratch, st.inner = true, l.Rank() > 2 && l.Stride(2) == 1
+		}
 		pack := packer(shape, a, st.inner)
 		st.fill = func(lo, hi int, s []T) {
 			fillX(lo, hi)
-			pack(lo, hi, s)
+			if s != nil {
+				pack(lo, hi, s)
+			}
 		}
 		return tinySolve(op, shape, n, a, x, check, opts, st)
 	}
@@ -91,6 +104,7 @@ func InvTo[T Scalar](dst, a views.View[T], opts ...Option) error {
 	var st *tinyStage[T]
 	if !alias {
 		st = stageOf[T](copier(shape, dst, a, nil))
+		st.direct, st.ina = sameStrides(dst, a), &a
 	}
 	return inv(op, shape, dst, opts, st)
 }
@@ -120,7 +134,9 @@ func CholeskyTo[T Scalar](uplo Uplo, dst, a views.View[T], opts ...Option) error
 	if _, err := destination(op, "dst", dst, []string{"a"}, []views.View[T]{a}); err != nil {
 		return err
 	}
-	return cholesky(op, uplo, shape, dst, opts, stageOf[T](copier(shape, dst, a, zeroOpposite[T](uplo))))
+	st := stageOf[T](copier(shape, dst, a, zeroOpposite[T](uplo)))
+	st.direct, st.zero, st.ina = sameStrides(dst, a), true, &a
+	return cholesky(op, uplo, shape, dst, opts, st)
 }
 
 // CholeskySolveTo solves a x = b for every matrix into x (b's shape)
@@ -142,6 +158,7 @@ func CholeskySolveTo[T Scalar](uplo Uplo, x, f, b views.View[T], opts ...Option)
 	var st *tinyStage[T]
 	if !alias {
 		st = stageOf[T](copier(shape, x, b, nil))
+		st.direct, st.inb = sameStrides(x, b), &b
 	}
 	return choleskySolve(op, uplo, shape, f, x, opts, st)
 }
@@ -194,6 +211,13 @@ func sameView[T Scalar](a, b views.View[T]) bool {
 	la, lb := a.Layout(), b.Layout()
 	return unsafe.SliceData(a.Data()) == unsafe.SliceData(b.Data()) && a.IsConj() == b.IsConj() &&
 		la.Offset() == lb.Offset() && slices.Equal(la.Shape(), lb.Shape()) && slices.Equal(la.Strides(), lb.Strides())
+}
+
+// sameStrides reports whether a destination and its input have the same
+// strides: the kernels can then write the results of the matrices they
+// read at the same offsets from the destination (tinyStage.direct).
+func sameStrides[T Scalar](dst, in views.View[T]) bool {
+	return slices.Equal(dst.Layout().Strides(), in.Layout().Strides())
 }
 
 // stageOf is the stage of an out-of-place form without scratch: fill.

@@ -706,3 +706,24 @@ func largestFinite[T float32 | float64]() T {
 	}
 	return T(math.Float64frombits(0x7fefffffffffffff))
 }
+
+// TinyFactors returns the LU factors TinySolve computes for matrix 0 of
+// a with the right-hand sides of matrix 0 of b (nrhs of them), n x n
+// column-major: what an in-place TinySolve leaves in a, for a caller of
+// TinyTo that did not keep them (the kernels' lanes compute alike
+// whatever the lane, mode and layout, so these are the bits of that
+// call's). ok is false when the kernels flag the matrix.
+func TinyFactors[T float32 | float64](n int, a, b Mat, nrhs int) (lu []T, ok bool) {
+	lu, x := make([]T, n*n), make([]T, n*nrhs)
+	for j := range n {
+		for i := range n {
+			lu[i+j*n] = *at[T](a.P, (i*a.RS+j*a.CS)*int(unsafe.Sizeof(T(0))))
+		}
+		for r := range nrhs {
+			x[j+r*n] = *at[T](b.P, (j*b.RS+r*b.CS)*int(unsafe.Sizeof(T(0))))
+		}
+	}
+	fl := Tiny(TinySolve, n, 1, Mat{P: unsafe.Pointer(&lu[0]), RS: 1, CS: n, BS: n * n},
+		Mat{P: unsafe.Pointer(&x[0]), RS: 1, CS: n, BS: n * nrhs}, nrhs, []T(nil), nil, nil)
+	return lu, len(fl) == 0
+}
