@@ -28,11 +28,13 @@
 // and the destination receives, bit for bit, what the in-place function
 // leaves in a copy of the input (SolveTo: Solve on a compact copy of a
 // and on x holding b; CholeskyTo's other strict triangle is zeroed, as
-// numpy.linalg.cholesky returns it). On the tiny kernels the workers
-// make the copy themselves, a few hundred matrices at a time just before
-// they work on them, so that it is split with the work and read from
-// cache: cheaper than a copy by the caller followed by the in-place
-// function. A destination may be exactly the input it replaces (x and
+// numpy.linalg.cholesky returns it). On the tiny kernels a destination
+// with its input's strides is written in the same pass, with no copy:
+// each input read once, each result written once. For any other
+// destination the workers make the copy themselves, a few hundred
+// matrices at a time just before they work on them, so that it is split
+// with the work and read from cache. Either is cheaper than a copy by
+// the caller followed by the in-place function. A destination may be exactly the input it replaces (x and
 // b, dst and a: the call runs in place) but must not otherwise overlap
 // an input (layout.ErrOverlap).
 //

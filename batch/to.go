@@ -13,11 +13,14 @@ import (
 // Out-of-place forms. SolveTo, InvTo, CholeskyTo and CholeskySolveTo
 // leave their inputs as they are and write the results into a
 // destination, as numpy's functions do: what the in-place function
-// computes on a copy, bit for bit, with the copy made by the workers. On
-// the tiny kernels each worker copies a run of its piece (at most
-// tinyStageBytes of matrices) into the destination and works on it while
-// it is in cache (tinyStage); elsewhere the whole input is copied (the
-// views copy engine) and the in-place function runs on the copy.
+// computes on a copy, bit for bit. On the tiny kernels a destination
+// with its input's strides is written in the same pass, without a copy:
+// the kernels read the input and write the results there
+// (tinyStage.direct); for any other destination each worker copies a run
+// of its piece (at most tinyStageBytes of matrices) into the destination
+// and works on it while it is in cache (tinyStage). Elsewhere the whole
+// input is copied (the views copy engine) and the in-place function runs
+// on the copy.
 //
 // A destination may be exactly the view of the input whose shape it has
 // (x and b, dst and a): the call then runs in place on it. Otherwise it
