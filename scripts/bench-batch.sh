@@ -7,7 +7,8 @@
 #   COUNT=8 scripts/bench-batch.sh
 #   TINY='t=float64/layout=compact/' BENCHTIME=200x scripts/bench-batch.sh
 # TINY runs only BenchmarkBatchTiny's cases matching that sub-benchmark
-# pattern (and numpy's tiny stacks); BENCHTIME is go test's -benchtime.
+# pattern (and numpy's tiny stacks); BENCHTIME is go test's -benchtime;
+# RAW=file keeps every measurement line (go test's and numpy's) there.
 # numpy's np.matmul and np.linalg.solve on the same stacks ((count, n, n)
 # arrays) are timed too when /usr/bin/python3 has numpy (apt-get install
 # python3-numpy); otherwise they are skipped with a note.
@@ -72,4 +73,5 @@ else
   echo "numpy not found (/usr/bin/python3 -c 'import numpy' failed): numpy rows skipped" >&2
 fi
 
+[ -z "${RAW-}" ] || cp "$out" "$RAW"
 go run ./bench/report -ref lapis <"$out"
