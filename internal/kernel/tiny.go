@@ -267,6 +267,14 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 			p.bout = unsafe.Add(out.B, g*b.BS*size)
 		}
 		live := min(lanes, count-g)
+		if op == TinyDet {
+			// A full group's determinants straight into det; a partial
+			// one's through dbuf (the kernels store every lane).
+			p.det = unsafe.Pointer(&dbuf[0])
+			if live == lanes {
+				p.det = unsafe.Pointer(&det[g])
+			}
+		}
 		if g == 0 || live < lanes { // the lane offsets: the same for every full group
 			p.mode, p.bseq = tinyGather, tinyBGather
 			if live == lanes {
@@ -297,13 +305,13 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 				}
 			}
 		}
-		if flags == 0 && op != TinyDet && (check == nil || cands == 0) {
+		if op == TinyDet && live < lanes {
+			copy(det[g:g+live], dbuf[:live])
+		}
+		if flags == 0 && (check == nil || cands == 0) {
 			continue
 		}
 		for l := range live {
-			if op == TinyDet {
-				det[g+l] = dbuf[l]
-			}
 			if flags>>l&1 != 0 {
 				flagged = append(flagged, g+l)
 				continue
