@@ -107,8 +107,10 @@ func tinyGuardCases[T float32 | float64]() []guard.Case {
 					a := guard.Mat("a", n, n, row, pad).Batched(count, pad, rev)
 					b := guard.Mat("b", n, 2, false, 0).Batched(count, 0, !rev)
 					b1 := guard.Mat("b1", n, 1, false, 0).Batched(count, 0, rev) // compact when a is: AVX-512 reads it as rows
+					ao := guard.Mat("ao", n, n, row, pad).Batched(count, pad, rev) // TinyTo's outputs: a's and b's strides
+					bo := guard.Mat("bo", n, 2, false, 0).Batched(count, 0, !rev)
 					name := fmt.Sprintf("%s/%s/n=%d/row=%v/reverse:%v/pad=%d", guard.TypeName[T](), tinyImplNames[impl], n, row, rev, pad)
-					cs = append(cs, guard.Both(name, []guard.Spec{a, b, b1}, 1e3*guard.Eps[T](), nil, func(_ *guard.Arena, v []views.View[T]) (any, error) {
+					cs = append(cs, guard.Both(name, []guard.Spec{a, b, b1, ao, bo}, 1e3*guard.Eps[T](), nil, func(_ *guard.Arena, v []views.View[T]) (any, error) {
 						mat := func(x views.View[T]) Mat {
 							l := x.Layout()
 							return Mat{P: unsafe.Pointer(&x.Data()[l.Offset()]), RS: l.Stride(0), CS: l.Stride(1), BS: l.Stride(2)}
@@ -123,6 +125,13 @@ func tinyGuardCases[T float32 | float64]() []guard.Case {
 						var flagged []int
 						check := &TinyCheck{Thresh: 0.5}
 						flagged = tiny(TinyDet, n, count, am, bm, 0, det, nil, flagged, impl, nil)
+						aom, bom := mat(v[3]), mat(v[4])
+						if aom.RS != am.RS || aom.CS != am.CS || aom.BS != am.BS || bom.RS != bm.RS || bom.CS != bm.CS || bom.BS != bm.BS {
+							return nil, fmt.Errorf("TinyTo's outputs %+v %+v, inputs %+v %+v: not the same strides", aom, bom, am, bm)
+						}
+						flagged = tiny[T](TinyCholesky, n, count, am, bm, 0, nil, nil, flagged, impl, &TinyOut{A: aom.P, Zero: true})
+						flagged = tiny[T](TinyInv, n, count, am, bm, 0, nil, check, flagged, impl, &TinyOut{A: aom.P})
+						flagged = tiny[T](TinySolve, n, count, am, bm, 2, nil, check, flagged, impl, &TinyOut{B: bom.P})
 						flagged = tiny[T](TinyCholesky, n, count, am, bm, 0, nil, nil, flagged, impl, nil)
 						flagged = tiny[T](TinyCholeskySolve, n, count, am, bm, 2, nil, nil, flagged, impl, nil)
 						flagged = tiny[T](TinyCholeskySolve, n, count, am, b1m, 1, nil, nil, flagged, impl, nil)
