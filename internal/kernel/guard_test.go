@@ -106,7 +106,7 @@ func tinyGuardCases[T float32 | float64]() []guard.Case {
 					}
 					a := guard.Mat("a", n, n, row, pad).Batched(count, pad, rev)
 					b := guard.Mat("b", n, 2, false, 0).Batched(count, 0, !rev)
-					b1 := guard.Mat("b1", n, 1, false, 0).Batched(count, 0, rev) // compact when a is: AVX-512 reads it as rows
+					b1 := guard.Mat("b1", n, 1, false, 0).Batched(count, 0, rev)   // compact when a is: AVX-512 reads it as rows
 					ao := guard.Mat("ao", n, n, row, pad).Batched(count, pad, rev) // TinyTo's outputs: a's and b's strides
 					bo := guard.Mat("bo", n, 2, false, 0).Batched(count, 0, !rev)
 					name := fmt.Sprintf("%s/%s/n=%d/row=%v/reverse:%v/pad=%d", guard.TypeName[T](), tinyImplNames[impl], n, row, rev, pad)

@@ -102,7 +102,7 @@ type tinyArgs struct {
 	bseq       int                 // how b's lanes are read and written (tinyBGather...)
 	thresh     float64             // float64 kernels with cond: the check's threshold
 	inf        int                 // 1: the check takes infinity norms
-	aout, bout unsafe.Pointer      // where a's (b's) results go, with a's (b's) strides and lane offsets: a (b) in place; aout nil: not written
+	aout, bout unsafe.Pointer      // where a's (b's) results go, with a's (b's) strides and lane offsets: a (b) in place; nil: not written
 	zero       int                 // TinyCholesky: 1 also writes zeros to the strict upper triangle
 }
 
@@ -200,7 +200,8 @@ func Tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 // A receives a's (TinyCholesky's factor, TinySolve's LU factors,
 // TinyInv's inverse), B b's (the solutions), each with the strides of
 // the input it replaces (Mat.RS, CS and BS), from element (0, 0) of
-// matrix 0. A nil A leaves TinySolve's factors unwritten. Zero makes
+// matrix 0. A nil A (B) leaves a's (b's) results unwritten: TinySolve
+// without its factors, say. Zero makes
 // TinyCholesky write zeros to the strict upper triangle of A too (the
 // full factor). Flagged matrices are written nowhere.
 type TinyOut struct {
@@ -264,7 +265,9 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 		}
 		if b.P != nil {
 			p.b = unsafe.Add(b.P, g*b.BS*size)
-			p.bout = unsafe.Add(out.B, g*b.BS*size)
+			if out.B != nil {
+				p.bout = unsafe.Add(out.B, g*b.BS*size)
+			}
 		}
 		live := min(lanes, count-g)
 		if op == TinyDet {
@@ -415,6 +418,8 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 	}
 	if p.b != nil {
 		pb = unsafe.Add(p.b, int(p.bix[l]))
+	}
+	if p.bout != nil {
 		qb = unsafe.Add(p.bout, int(p.bix[l]))
 	}
 	for j := range n {
@@ -495,7 +500,7 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 				ok = ok && finite(xc[i])
 			}
 		}
-		if ok {
+		if ok && qb != nil {
 			storeRHS(qb, p, n, nrhs, x[:])
 		}
 		return ok
@@ -563,7 +568,9 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 			if qa != nil {
 				storeA(qa, p, n, a[:])
 			}
-			storeRHS(qb, p, n, nrhs, x[:])
+			if qb != nil {
+				storeRHS(qb, p, n, nrhs, x[:])
+			}
 		}
 	case TinyInv:
 		rec := recips(a[:], n)

@@ -74,7 +74,7 @@ const (
 	offThr  = 480 // kernels with cond: the check's threshold (candidates)
 	offInf  = 488 // 1: the check takes infinity norms
 	offAOut = 496 // where a's results go (a's strides and lane offsets): a itself in place, nil for none (Solve's factors unwanted)
-	offBOut = 504 // where b's results go (b's strides and lane offsets)
+	offBOut = 504 // where b's results go (b's strides and lane offsets): b itself in place, nil for none
 	offZero = 512 // chol: 1 writes zeros to the strict upper triangle too
 )
 
@@ -566,10 +566,12 @@ func (g *gen) byMode(store bool, keep func(i, j int) bool, compact func(trans bo
 }
 
 // storeB writes the solutions (the X area, nrhs columns) to the lanes of
-// b's results (p.bout) whose bit in R13 is clear: whole vectors when no lane is flagged and
+// b's results (p.bout; nothing when it is nil) whose bit in R13 is clear: whole vectors when no lane is flagged and
 // b's lanes are consecutive or rows, else lane by lane.
 func (g *gen) storeB() {
 	slow, done, loop := g.newLabel(), g.newLabel(), g.newLabel()
+	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBOut), "$0")
+	g.ins("JEQ", done)
 	g.ins("TESTQ", "R13", "R13")
 	g.ins("JNE", slow)
 	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), fmt.Sprintf("$%d", bGather))
