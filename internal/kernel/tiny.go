@@ -265,13 +265,16 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 				}
 			}
 		}
-		if flags == 0 && op != TinyDet && (check == nil || cands == 0) {
+		if op == TinyDet {
+			// One copy (a flagged lane's value is meaningless): the
+			// lane-by-lane loop below cost det about as much as its
+			// kernel at order 3.
+			copy(det[g:g+live], dbuf[:live])
+		}
+		if flags == 0 && (check == nil || cands == 0) {
 			continue
 		}
 		for l := range live {
-			if op == TinyDet {
-				det[g+l] = dbuf[l]
-			}
 			if flags>>l&1 != 0 {
 				flagged = append(flagged, g+l)
 				continue
