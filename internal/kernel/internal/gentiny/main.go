@@ -239,10 +239,21 @@ func (g *gen) blocks(nn int) []int {
 	for e := 0; e+L <= nn; e += L {
 		r = append(r, e)
 	}
-	if nn%L != 0 {
+	if nn%L != 0 && !g.tail(nn) {
 		r = append(r, nn-L)
 	}
 	return r
+}
+
+// tail reports whether the last element of a compact row of nn is moved
+// by itself, with a gather or a scatter, rather than by a last block
+// overlapping the one before (AVX-512 float64 n = 3: nine elements, so
+// one 8x8 transpose and a gather instead of two transposes, whose 48
+// shuffles made a quarter of dzdet3's time). Only a's compact rows have
+// such an nn (a right-hand side's n is at most 8): the gather's offsets
+// are a's lane offsets, l*nn elements in a full compact group.
+func (g *gen) tail(nn int) bool {
+	return g.t.wide && g.t.size == 8 && nn > g.t.lanes && nn%g.t.lanes == 1
 }
 
 // elem returns the (i, j) of a compact matrix's element e (trans: the
@@ -401,6 +412,12 @@ func (g *gen) rowsLoad(nn int, ptr string, dst func(e int) int) {
 			}
 		}
 	}
+	if g.tail(nn) {
+		g.gatherIdx(false)
+		g.ins(g.k("KXNOR"), "K1", "K1", "K1")
+		g.ins("VGATHERQPD", fmt.Sprintf("%d(%s)(Z11*1)", (nn-1)*g.t.size, ptr), "K1", "Z0")
+		g.ins(g.op("VMOVA"), "Z0", fmt.Sprintf("%d(DI)", dst(nn-1)))
+	}
 }
 
 // compactStore writes the scratch elements off(i, j) where keep(i, j) to
@@ -460,6 +477,12 @@ func (g *gen) rowsStore(nn int, ptr string, src func(e int) int, keep func(e int
 				}
 			}
 		}
+	}
+	if g.tail(nn) && keep(nn-1) {
+		g.gatherIdx(false)
+		g.ins(g.k("KXNOR"), "K1", "K1", "K1")
+		g.ins(g.op("VMOVA"), scratch(nn-1, 0), "Z0")
+		g.ins("VSCATTERQPD", "Z0", "K1", fmt.Sprintf("%d(%s)(Z11*1)", (nn-1)*g.t.size, ptr))
 	}
 }
 
