@@ -245,6 +245,16 @@ func (g *gen) blocks(nn int) []int {
 	return r
 }
 
+// rowIdx sets Z11 to the byte offsets of a lane group's rows of nn
+// elements, l*nn elements for lane l, for byElement's and tail's gathers
+// and scatters: the lane numbers (tinydzlanes) times the row's bytes,
+// which depend on the layout alone, not on the operand's lane offsets.
+func (g *gen) rowIdx(nn int) {
+	g.ins("MOVQ", fmt.Sprintf("$%d", nn*g.t.size), "R11")
+	g.ins("VPBROADCASTQ", "R11", "Z11")
+	g.ins("VPMULLQ", "tinydzlanes<>(SB)", "Z11", "Z11")
+}
+
 // byElement reports whether rows of nn elements are read and written an
 // element at a time, gathered and scattered, rather than transposed:
 // AVX-512 float64 rows of at most 3, which are only right-hand sides
@@ -405,7 +415,7 @@ func (g *gen) compactLoad(trans bool) {
 // DI). It uses every vector register (float32: Y12-Y15 too) and K3.
 func (g *gen) rowsLoad(nn int, ptr string, dst func(e int) int) {
 	if g.byElement(nn) {
-		g.gatherIdx(true)
+		g.rowIdx(nn)
 		for e := 0; e < nn; e++ {
 			g.ins(g.k("KXNOR"), "K1", "K1", "K1")
 			g.ins("VGATHERQPD", fmt.Sprintf("%d(%s)(Z11*1)", e*g.t.size, ptr), "K1", "Z0")
@@ -434,7 +444,7 @@ func (g *gen) rowsLoad(nn int, ptr string, dst func(e int) int) {
 		}
 	}
 	if g.tail(nn) {
-		g.gatherIdx(false)
+		g.rowIdx(nn)
 		g.ins(g.k("KXNOR"), "K1", "K1", "K1")
 		g.ins("VGATHERQPD", fmt.Sprintf("%d(%s)(Z11*1)", (nn-1)*g.t.size, ptr), "K1", "Z0")
 		g.ins(g.op("VMOVA"), "Z0", fmt.Sprintf("%d(DI)", dst(nn-1)))
@@ -455,7 +465,7 @@ func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j in
 // masked stores (AVX-512).
 func (g *gen) rowsStore(nn int, ptr string, src func(e int) int, keep func(e int) bool) {
 	if g.byElement(nn) {
-		g.gatherIdx(true)
+		g.rowIdx(nn)
 		for e := 0; e < nn; e++ {
 			if keep(e) {
 				g.ins(g.k("KXNOR"), "K1", "K1", "K1")
@@ -511,7 +521,7 @@ func (g *gen) rowsStore(nn int, ptr string, src func(e int) int, keep func(e int
 		}
 	}
 	if g.tail(nn) && keep(nn-1) {
-		g.gatherIdx(false)
+		g.rowIdx(nn)
 		g.ins(g.k("KXNOR"), "K1", "K1", "K1")
 		g.ins(g.op("VMOVA"), scratch(nn-1, 0), "Z0")
 		g.ins("VSCATTERQPD", "Z0", "K1", fmt.Sprintf("%d(%s)(Z11*1)", (nn-1)*g.t.size, ptr))
@@ -1348,6 +1358,13 @@ func constants(b *bytes.Buffer, t typ) {
 		}
 	}
 	fmt.Fprintf(b, "GLOBL %s(SB), RODATA|NOPTR, $%d\n", name, off)
+	if t.wide && t.size == 8 {
+		// The lane numbers (rowIdx).
+		for l := 0; l < t.lanes; l++ {
+			fmt.Fprintf(b, "DATA tinydzlanes<>+%d(SB)/8, $%d\n", 8*l, l)
+		}
+		fmt.Fprintf(b, "GLOBL tinydzlanes<>(SB), RODATA|NOPTR, $%d\n", 8*t.lanes)
+	}
 }
 
 const minN, maxN = 2, 8
