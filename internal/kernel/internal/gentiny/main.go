@@ -255,16 +255,22 @@ func (g *gen) rowIdx(nn int) {
 	g.ins("VPMULLQ", "tinydzlanes<>(SB)", "Z11", "Z11")
 }
 
-// byElement reports whether rows of nn elements are read and written an
-// element at a time, gathered and scattered, rather than transposed:
-// AVX-512 float64 rows of at most 3, which are only right-hand sides
-// (bRows; the offsets are b's), where an 8x8 transpose spends 24
-// shuffles on 3 vectors and masked stores of mostly other lanes' rows.
-// Measured (min of 12 alternating runs, ns per matrix): cholsolve3 12.5
-// -> 7.4, solve3 unchanged; at 4 elements cholsolve4 gained as much but
-// solve4 lost 7%.
-func (g *gen) byElement(nn int) bool {
-	return g.t.wide && g.t.size == 8 && nn <= 3
+// byElement reports whether rows of nn elements are read (store: written)
+// an element at a time, gathered (scattered), rather than transposed:
+// AVX-512 float64 rows of at most 3 (written: 4), which are
+// only right-hand sides (bRows), where an 8x8 transpose spends 24
+// shuffles on 3 or 4 vectors, and its masked stores of short rows write
+// mostly over other lanes' rows. Measured (min of 10-15 alternating
+// runs, ns per matrix): cholsolve3 12.5 -> 7.4 (the scatters: gathers
+// alone gained nothing), solve3 unchanged; scatters at 4 elements,
+// cholsolve4 16.6 -> 12.5 and solve4 about 7% faster, but gathers there
+// made solve4 7% slower.
+func (g *gen) byElement(nn int, store bool) bool {
+	most := 3
+	if store {
+		most = 4
+	}
+	return g.t.wide && g.t.size == 8 && nn <= most
 }
 
 // tail reports whether the last element of a compact row of nn is moved
@@ -414,7 +420,7 @@ func (g *gen) compactLoad(trans bool) {
 // element e of the lanes goes to the scratch vector at dst(e) (bytes from
 // DI). It uses every vector register (float32: Y12-Y15 too) and K3.
 func (g *gen) rowsLoad(nn int, ptr string, dst func(e int) int) {
-	if g.byElement(nn) {
+	if g.byElement(nn, false) {
 		g.rowIdx(nn)
 		for e := 0; e < nn; e++ {
 			g.ins(g.k("KXNOR"), "K1", "K1", "K1")
@@ -464,7 +470,7 @@ func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j in
 // elements not all kept are written element by element (AVX2) or with
 // masked stores (AVX-512).
 func (g *gen) rowsStore(nn int, ptr string, src func(e int) int, keep func(e int) bool) {
-	if g.byElement(nn) {
+	if g.byElement(nn, true) {
 		g.rowIdx(nn)
 		for e := 0; e < nn; e++ {
 			if keep(e) {
