@@ -10,8 +10,9 @@
 // Each kernel is straight-line code for one order n: the matrices' lanes
 // are read into a 32-byte aligned scratch area in the frame, where
 // element (i, j) of every lane is one vector, by the call's mode (whole
-// vectors transposed in registers for a compact run, one vector per
-// element for batch stride 1, VGATHERQPD / VGATHERDPS for any strides);
+// vectors transposed in registers for a compact run, except the short
+// rows tail and byElement gather and scatter, one vector per element for
+// batch stride 1, VGATHERQPD / VGATHERDPS for any strides);
 // the algorithm runs on those vectors with the order's loops unrolled;
 // the lanes that are not flagged are then stored back the same way (lane
 // by lane with scalar moves when any lane is flagged or the mode
