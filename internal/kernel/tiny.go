@@ -25,12 +25,15 @@ import (
 // or their transpose) with whole-vector loads of the lanes' consecutive
 // matrices transposed in registers (4x4 and 8x8 float64, 8x8 and 16x16
 // float32; a float32 matrix of order 3, 9 elements, is a row of the
-// 16x16 loaded and stored with an opmask); a run with batch stride 1 with
-// one vector load per element; any other strides, and the last partial
-// group, with per-element gathers and lane-by-lane stores. The
-// right-hand sides b likewise (tinyArgs.bseq): batch stride 1 with vector
-// loads, a single compact column ([n, 1, B]) in the AVX-512 kernels as
-// rows of n elements loaded with an opmask and transposed, else gathered.
+// 16x16 loaded and stored with an opmask; an AVX-512 float64 one is one
+// 8x8 transpose and its ninth element gathered and scattered); a run with
+// batch stride 1 with one vector load per element; any other strides,
+// and the last partial group, with per-element gathers and lane-by-lane
+// stores. The right-hand sides b likewise (tinyArgs.bseq): batch stride 1
+// with vector loads, a single compact column ([n, 1, B]) in the AVX-512
+// kernels as rows of n elements loaded with an opmask and transposed
+// (float64 n = 3: gathered; written with scatters at n <= 4), else
+// gathered.
 //
 // The methods are LAPACK's unblocked ones (potf2, getf2 with the first
 // largest pivot, getrs, potrs), so a lane's pivots are the ones LAPACK

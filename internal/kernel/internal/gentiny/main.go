@@ -10,8 +10,9 @@
 // Each kernel is straight-line code for one order n: the matrices' lanes
 // are read into a 32-byte aligned scratch area in the frame, where
 // element (i, j) of every lane is one vector, by the call's mode (whole
-// vectors transposed in registers for a compact run, one vector per
-// element for batch stride 1, VGATHERQPD / VGATHERDPS for any strides);
+// vectors transposed in registers for a compact run, except the short
+// rows tail and byElement gather and scatter, one vector per element for
+// batch stride 1, VGATHERQPD / VGATHERDPS for any strides);
 // the algorithm runs on those vectors with the order's loops unrolled;
 // the lanes that are not flagged are then stored back the same way (lane
 // by lane with scalar moves when any lane is flagged or the mode
@@ -242,10 +243,49 @@ func (g *gen) blocks(nn int) []int {
 	for e := 0; e+L <= nn; e += L {
 		r = append(r, e)
 	}
-	if nn%L != 0 {
+	if nn%L != 0 && !g.tail(nn) {
 		r = append(r, nn-L)
 	}
 	return r
+}
+
+// rowIdx sets Z11 to the byte offsets of a lane group's rows of nn
+// elements, l*nn elements for lane l, for byElement's and tail's gathers
+// and scatters: the lane numbers (tinydzlanes) times the row's bytes,
+// which depend on the layout alone, not on the operand's lane offsets.
+func (g *gen) rowIdx(nn int) {
+	g.ins("MOVQ", fmt.Sprintf("$%d", nn*g.t.size), "R11")
+	g.ins("VPBROADCASTQ", "R11", "Z11")
+	g.ins("VPMULLQ", "tinydzlanes<>(SB)", "Z11", "Z11")
+}
+
+// byElement reports whether rows of nn elements are read (store: written)
+// an element at a time, gathered (scattered), rather than transposed:
+// AVX-512 float64 rows of at most 3 (written: 4), which are
+// only right-hand sides (bRows), where an 8x8 transpose spends 24
+// shuffles on 3 or 4 vectors, and its masked stores of short rows write
+// mostly over other lanes' rows. Measured (min of 10-15 alternating
+// runs, ns per matrix): cholsolve3 12.5 -> 7.4 (the scatters: gathers
+// alone gained nothing), solve3 unchanged; scatters at 4 elements,
+// cholsolve4 16.6 -> 12.5 and solve4 about 7% faster, but gathers there
+// made solve4 7% slower.
+func (g *gen) byElement(nn int, store bool) bool {
+	most := 3
+	if store {
+		most = 4
+	}
+	return g.t.wide && g.t.size == 8 && nn <= most
+}
+
+// tail reports whether the last element of a compact row of nn is moved
+// by itself, with a gather or a scatter, rather than by a last block
+// overlapping the one before (AVX-512 float64 n = 3: nine elements, so
+// one 8x8 transpose and a gather instead of two transposes, whose 48
+// shuffles made a quarter of dzdet3's time). Only a's compact rows have
+// such an nn (a right-hand side's n is at most 8): the gather's offsets
+// are a's lane offsets, l*nn elements in a full compact group.
+func (g *gen) tail(nn int) bool {
+	return g.t.wide && g.t.size == 8 && nn > g.t.lanes && nn%g.t.lanes == 1
 }
 
 // elem returns the (i, j) of a compact matrix's element e (trans: the
@@ -384,6 +424,15 @@ func (g *gen) compactLoad(trans bool) {
 // element e of the lanes goes to the scratch vector at dst(e) (bytes from
 // DI). It uses every vector register (float32: Y12-Y15 too) and K3.
 func (g *gen) rowsLoad(nn int, ptr string, dst func(e int) int) {
+	if g.byElement(nn, false) {
+		g.rowIdx(nn)
+		for e := 0; e < nn; e++ {
+			g.ins(g.k("KXNOR"), "K1", "K1", "K1")
+			g.ins("VGATHERQPD", fmt.Sprintf("%d(%s)(Z11*1)", e*g.t.size, ptr), "K1", "Z0")
+			g.ins(g.op("VMOVA"), "Z0", fmt.Sprintf("%d(DI)", dst(e)))
+		}
+		return
+	}
 	load := g.op("VMOVU")
 	if g.partial(nn) {
 		g.ins("MOVL", fmt.Sprintf("$%d", 1<<nn-1), "R11")
@@ -404,6 +453,12 @@ func (g *gen) rowsLoad(nn int, ptr string, dst func(e int) int) {
 			}
 		}
 	}
+	if g.tail(nn) {
+		g.rowIdx(nn)
+		g.ins(g.k("KXNOR"), "K1", "K1", "K1")
+		g.ins("VGATHERQPD", fmt.Sprintf("%d(%s)(Z11*1)", (nn-1)*g.t.size, ptr), "K1", "Z0")
+		g.ins(g.op("VMOVA"), "Z0", fmt.Sprintf("%d(DI)", dst(nn-1)))
+	}
 }
 
 // compactStore writes the scratch elements off(i, j) where keep(i, j) to
@@ -419,6 +474,17 @@ func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j in
 // elements not all kept are written element by element (AVX2) or with
 // masked stores (AVX-512).
 func (g *gen) rowsStore(nn int, ptr string, src func(e int) int, keep func(e int) bool) {
+	if g.byElement(nn, true) {
+		g.rowIdx(nn)
+		for e := 0; e < nn; e++ {
+			if keep(e) {
+				g.ins(g.k("KXNOR"), "K1", "K1", "K1")
+				g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", src(e)), "Z0")
+				g.ins("VSCATTERQPD", "Z0", "K1", fmt.Sprintf("%d(%s)(Z11*1)", e*g.t.size, ptr))
+			}
+		}
+		return
+	}
 	L := g.t.lanes
 	at := func(l, e int) string { return fmt.Sprintf("%d(%s)", (l*nn+e)*g.t.size, ptr) }
 	scratch := func(e, l int) string { return fmt.Sprintf("%d(DI)", src(e)+l*g.t.size) }
@@ -463,6 +529,12 @@ func (g *gen) rowsStore(nn int, ptr string, src func(e int) int, keep func(e int
 				}
 			}
 		}
+	}
+	if g.tail(nn) && keep(nn-1) {
+		g.rowIdx(nn)
+		g.ins(g.k("KXNOR"), "K1", "K1", "K1")
+		g.ins(g.op("VMOVA"), scratch(nn-1, 0), "Z0")
+		g.ins("VSCATTERQPD", "Z0", "K1", fmt.Sprintf("%d(%s)(Z11*1)", (nn-1)*g.t.size, ptr))
 	}
 }
 
@@ -1327,6 +1399,13 @@ func constants(b *bytes.Buffer, t typ) {
 		}
 	}
 	fmt.Fprintf(b, "GLOBL %s(SB), RODATA|NOPTR, $%d\n", name, off)
+	if t.wide && t.size == 8 {
+		// The lane numbers (rowIdx).
+		for l := 0; l < t.lanes; l++ {
+			fmt.Fprintf(b, "DATA tinydzlanes<>+%d(SB)/8, $%d\n", 8*l, l)
+		}
+		fmt.Fprintf(b, "GLOBL tinydzlanes<>(SB), RODATA|NOPTR, $%d\n", 8*t.lanes)
+	}
 }
 
 const minN, maxN = 2, 8
