@@ -482,19 +482,20 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 			d := a[k+k*n]
 			ok = ok && d > 0 && finite(d)
 		}
+		rec := recips(a[:], n)
 		for c := range nrhs {
 			xc := x[c*n : c*n+n]
 			for i := range n {
 				xc[i] = *at[T](pb, i*p.brs+c*p.bcs)
 			}
 			for k := range n {
-				xc[k] /= a[k+k*n]
+				xc[k] *= rec[k]
 				for i := k + 1; i < n; i++ {
 					xc[i] = fnma(a[i+k*n], xc[k], xc[i])
 				}
 			}
 			for k := n - 1; k >= 0; k-- {
-				xc[k] /= a[k+k*n]
+				xc[k] *= rec[k]
 				for i := range k {
 					xc[i] = fnma(a[k+i*n], xc[k], xc[i])
 				}
@@ -537,9 +538,10 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 			}
 		}
 	}
-	// solve runs getrs on xc; rec, when not nil, holds the reciprocals of
-	// U's diagonal to multiply by (Inv) instead of dividing.
-	solve := func(xc, rec []T) {
+	// solve runs getrs on xc, multiplying by the reciprocals rec of U's
+	// diagonal.
+	rec := recips(a[:], n)
+	solve := func(xc []T) {
 		for k := range n - 1 {
 			if piv[k] != k {
 				xc[k], xc[piv[k]] = xc[piv[k]], xc[k]
@@ -550,7 +552,7 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 				xc[i] = fnma(a[i+k*n], xc[k], xc[i])
 			}
 		}
-		backU(a[:], xc, rec, n)
+		backU(a[:], xc, rec[:n], n)
 		for i := range n {
 			ok = ok && finite(xc[i])
 		}
@@ -562,7 +564,7 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 			for i := range n {
 				xc[i] = *at[T](pb, i*p.brs+c*p.bcs)
 			}
-			solve(xc, nil)
+			solve(xc)
 		}
 		if p.cond != nil {
 			tinyInvNorms(p, l, n, a[:])
@@ -576,11 +578,10 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 			}
 		}
 	case TinyInv:
-		rec := recips(a[:], n)
 		for c := range n {
 			xc := x[c*n : c*n+n]
 			xc[c] = 1
-			solve(xc, rec[:n])
+			solve(xc)
 		}
 		if p.cond != nil {
 			tinyNorms(p, l, 2, n, x[:])
@@ -678,15 +679,11 @@ func recips[T float32 | float64](u []T, n int) [maxTiny]T {
 }
 
 // backU solves U x = y in place in y, U the upper triangle of the n x n
-// column-major u, as the kernels do (gentiny's backU): dividing by U's
-// diagonal, or multiplying by its reciprocals rec when not nil.
+// column-major u, as the kernels do (gentiny's backU): multiplying by
+// the reciprocals rec of U's diagonal.
 func backU[T float32 | float64](u, y, rec []T, n int) {
 	for k := n - 1; k >= 0; k-- {
-		if rec != nil {
-			y[k] *= rec[k]
-		} else {
-			y[k] /= u[k+k*n]
-		}
+		y[k] *= rec[k]
 		for i := range k {
 			y[i] = fnma(u[i+k*n], y[k], y[i])
 		}

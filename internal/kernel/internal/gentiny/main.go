@@ -851,8 +851,10 @@ func (g *gen) lu(trailing bool) {
 		for j := j0; j < n; j++ {
 			g.swap(k, g.a(k, j), func(i int) string { return g.a(i, j) })
 		}
-		// Scale the column below the pivot by its reciprocal.
+		// Scale the column below the pivot by its reciprocal, kept in
+		// the D area for the substitutions (recips).
 		g.ins(g.op("VDIV"), g.a(k, k), g.y(14), g.y(7))
+		g.ins(g.op("VMOVA"), g.y(7), g.d(k))
 		for i := k + 1; i < n; i++ {
 			g.ins(g.op("VMUL"), g.a(i, k), g.y(7), g.y(i-k-1))
 			g.ins(g.op("VMOVA"), g.y(i-k-1), g.a(i, k))
@@ -870,9 +872,9 @@ func (g *gen) lu(trailing bool) {
 }
 
 // luSolve solves with the LU factors for the column at R10 (getrs: the
-// row swaps in order, L then U; backU's recip), checking the solution is
-// finite.
-func (g *gen) luSolve(recip bool) {
+// row swaps in order, L then U by the diagonal's reciprocals: recips),
+// checking the solution is finite.
+func (g *gen) luSolve() {
 	n := g.n
 	x := func(i int) string { return fmt.Sprintf("%d(R10)", g.vb()*i) }
 	for k := 0; k < n-1; k++ {
@@ -888,33 +890,36 @@ func (g *gen) luSolve(recip bool) {
 			g.ins(g.op("VFNMADD231"), g.a(i, k), g.y(k), g.y(i))
 		}
 	}
-	g.backU(recip)
+	g.backU()
 	for i := 0; i < n; i++ {
 		g.finite(g.y(i))
 		g.ins(g.op("VMOVA"), g.y(i), x(i))
 	}
 }
 
-// recips leaves the reciprocals of U's diagonal in the D area, for the
-// n substitutions of Inv and of the check's inverse (n divisions instead
-// of n*n; LAPACK's trtri also inverts by the diagonal's reciprocals).
-func (g *gen) recips() {
-	for k := 0; k < g.n; k++ {
+// recips leaves the reciprocals of the A area's diagonal from element
+// (k0, k0) on in the D area (lu leaves the others of U's: its pivots'),
+// so that every substitution multiplies by them: one division per
+// diagonal element in all (Solve's right-hand sides and the check's
+// inverse, Inv's n columns, CholeskySolve's two triangular solves)
+// instead of one per use, the divider being the kernels' narrowest
+// resource. OpenBLAS's trsm kernels and LAPACK's trtri also multiply by
+// the diagonal's reciprocals.
+func (g *gen) recips(k0 int) {
+	for k := k0; k < g.n; k++ {
 		g.ins(g.op("VDIV"), g.a(k, k), g.y(14), g.y(0))
-		g.ins(g.op("VMOVA"), g.y(0), fmt.Sprintf("%d(DI)", g.doff()+g.vb()*k))
+		g.ins(g.op("VMOVA"), g.y(0), g.d(k))
 	}
 }
 
+// d is the D area's vector k: the reciprocal of diagonal element k.
+func (g *gen) d(k int) string { return fmt.Sprintf("%d(DI)", g.doff()+g.vb()*k) }
+
 // backU solves U x = y for y in Y0..Y(n-1), U the A area's upper
-// triangle, dividing by its diagonal or (recip) multiplying by the
-// reciprocals recips left.
-func (g *gen) backU(recip bool) {
+// triangle, multiplying by the reciprocals of its diagonal (recips).
+func (g *gen) backU() {
 	for k := g.n - 1; k >= 0; k-- {
-		if recip {
-			g.ins(g.op("VMUL"), fmt.Sprintf("%d(DI)", g.doff()+g.vb()*k), g.y(k), g.y(k))
-		} else {
-			g.ins(g.op("VDIV"), g.a(k, k), g.y(k), g.y(k))
-		}
+		g.ins(g.op("VMUL"), g.d(k), g.y(k), g.y(k))
 		for i := 0; i < k; i++ {
 			g.ins(g.op("VFNMADD231"), g.a(i, k), g.y(k), g.y(i))
 		}
@@ -922,7 +927,8 @@ func (g *gen) backU(recip bool) {
 }
 
 // cholSolve solves L L^T x = b for the column at R10, L the A area's lower
-// triangle (potrs: two triangular solves dividing by the diagonal).
+// triangle (potrs: two triangular solves, multiplying by the diagonal's
+// reciprocals: recips).
 func (g *gen) cholSolve() {
 	n := g.n
 	x := func(i int) string { return fmt.Sprintf("%d(R10)", g.vb()*i) }
@@ -930,13 +936,13 @@ func (g *gen) cholSolve() {
 		g.ins(g.op("VMOVA"), x(i), g.y(i))
 	}
 	for k := 0; k < n; k++ {
-		g.ins(g.op("VDIV"), g.a(k, k), g.y(k), g.y(k))
+		g.ins(g.op("VMUL"), g.d(k), g.y(k), g.y(k))
 		for i := k + 1; i < n; i++ {
 			g.ins(g.op("VFNMADD231"), g.a(i, k), g.y(k), g.y(i))
 		}
 	}
 	for k := n - 1; k >= 0; k-- {
-		g.ins(g.op("VDIV"), g.a(k, k), g.y(k), g.y(k))
+		g.ins(g.op("VMUL"), g.d(k), g.y(k), g.y(k))
 		for i := 0; i < k; i++ {
 			g.ins(g.op("VFNMADD231"), g.a(k, i), g.y(k), g.y(i))
 		}
@@ -1010,13 +1016,13 @@ func (g *gen) norms(el func(i, j int) string, dst int) {
 }
 
 // invNorms writes the norms of A^-1 (condInv) from the LU factors in the
-// A area: column c of U^-1 L^-1 (A^-1 with its columns permuted, which
-// changes neither norm) by forward and back substitution from e_c, its
-// magnitudes summed into the column's sum and the row sums (scratch R).
+// A area (and the reciprocals of U's diagonal in the D area): column c
+// of U^-1 L^-1 (A^-1 with its columns permuted, which changes neither
+// norm) by forward and back substitution from e_c, its magnitudes
+// summed into the column's sum and the row sums (scratch R).
 func (g *gen) invNorms() {
 	n := g.n
 	r := func(i int) string { return fmt.Sprintf("%d(DI)", g.roff()+g.vb()*i) }
-	g.recips()
 	for c := 0; c < n; c++ {
 		for i := 0; i < n; i++ {
 			src := g.y(15)
@@ -1030,7 +1036,7 @@ func (g *gen) invNorms() {
 				g.ins(g.op("VFNMADD231"), g.a(i, k), g.y(k), g.y(i))
 			}
 		}
-		g.backU(true)
+		g.backU()
 		g.ins(g.op("VMOVU"), g.c(cAbs), g.y(10))
 		for i := 0; i < n; i++ {
 			g.ins(g.op("VAND"), g.y(i), g.y(10), g.y(i))
@@ -1291,6 +1297,7 @@ func (g *gen) cholsolve() {
 	g.prologue("cholsolve")
 	g.loadA(true)
 	g.checkDiag()
+	g.recips(0)
 	g.rhsLoop(g.cholSolve)
 	g.flags()
 	g.storeB()
@@ -1302,7 +1309,8 @@ func (g *gen) solve() {
 	g.loadA(false)
 	g.ifCond(func() { g.norms(g.a, condA) })
 	g.lu(false)
-	g.rhsLoop(func() { g.luSolve(false) })
+	g.recips(g.n - 1)
+	g.rhsLoop(g.luSolve)
 	g.ifCond(g.invNorms)
 	g.flags()
 	g.candidates()
@@ -1317,7 +1325,7 @@ func (g *gen) inv() {
 	g.loadA(false)
 	g.ifCond(func() { g.norms(g.a, condA) })
 	g.lu(false)
-	g.recips()
+	g.recips(n - 1)
 	for c := 0; c < n; c++ {
 		g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()+c*n*g.vb()), "R10")
 		for i := 0; i < n; i++ {
@@ -1327,7 +1335,7 @@ func (g *gen) inv() {
 			}
 			g.ins(g.op("VMOVA"), src, fmt.Sprintf("%d(R10)", g.vb()*i))
 		}
-		g.luSolve(true)
+		g.luSolve()
 	}
 	g.ifCond(func() {
 		g.norms(func(i, j int) string { return fmt.Sprintf("%d(DI)", g.xoff()+(i+j*n)*g.vb()) }, condInv)
