@@ -877,14 +877,28 @@ func (g *gen) lu(trailing bool) {
 func (g *gen) luSolve() {
 	n := g.n
 	x := func(i int) string { return fmt.Sprintf("%d(R10)", g.vb()*i) }
-	for k := 0; k < n-1; k++ {
-		g.ins(g.op("VMOVA"), g.piv(k), g.y(9))
-		g.swapMasks(k)
-		g.swap(k, x(k), x)
-	}
+	g.pivot(x)
 	for i := 0; i < n; i++ {
 		g.ins(g.op("VMOVA"), x(i), g.y(i))
 	}
+	g.substitute()
+}
+
+// pivot applies LU's row swaps (piv), in order, to the n vectors at
+// row(i).
+func (g *gen) pivot(row func(i int) string) {
+	for k := 0; k < g.n-1; k++ {
+		g.ins(g.op("VMOVA"), g.piv(k), g.y(9))
+		g.swapMasks(k)
+		g.swap(k, row(k), row)
+	}
+}
+
+// substitute solves L U x = y for y in Y0..Y(n-1) (the pivoted
+// right-hand side), checks x is finite and stores it at R10.
+func (g *gen) substitute() {
+	n := g.n
+	x := func(i int) string { return fmt.Sprintf("%d(R10)", g.vb()*i) }
 	for k := 0; k < n; k++ {
 		for i := k + 1; i < n; i++ {
 			g.ins(g.op("VFNMADD231"), g.a(i, k), g.y(k), g.y(i))
@@ -1326,16 +1340,32 @@ func (g *gen) inv() {
 	g.ifCond(func() { g.norms(g.a, condA) })
 	g.lu(false)
 	g.recips(n - 1)
+	// Column c of the inverse solves A x = e_c, whose pivoted right-hand
+	// side P e_c is e_(perm^-1 c): row i of it is 1 where the row swaps
+	// brought row c to i. So the swaps run once, on the rows' indices
+	// (in the R area), and each column's right-hand side is one compare
+	// per element instead of n-1 rounds of swaps: the same values, so
+	// the same bits.
+	r := func(i int) string { return fmt.Sprintf("%d(DI)", g.roff()+g.vb()*i) }
+	for i := 0; i < n; i++ {
+		g.ins(g.op("VMOVU"), g.c(cIdx+32*i), g.y(0))
+		g.ins(g.op("VMOVA"), g.y(0), r(i))
+	}
+	g.pivot(r)
 	for c := 0; c < n; c++ {
 		g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()+c*n*g.vb()), "R10")
 		for i := 0; i < n; i++ {
-			src := g.y(15)
-			if i == c {
-				src = g.y(14)
+			g.ins(g.op("VMOVA"), r(i), g.y(i))
+			if g.t.wide {
+				g.ins(g.op("VCMP"), "$0", g.c(cIdx+32*c), g.y(i), "K1")
+				g.ins(g.op("VMOVA"), g.y(15), g.y(i))
+				g.ins(g.op("VMOVA"), g.y(14), "K1", g.y(i))
+				continue
 			}
-			g.ins(g.op("VMOVA"), src, fmt.Sprintf("%d(R10)", g.vb()*i))
+			g.ins(g.op("VCMP"), "$0", g.c(cIdx+32*c), g.y(i), g.y(i))
+			g.ins(g.op("VAND"), g.y(14), g.y(i), g.y(i))
 		}
-		g.luSolve()
+		g.substitute()
 	}
 	g.ifCond(func() {
 		g.norms(func(i, j int) string { return fmt.Sprintf("%d(DI)", g.xoff()+(i+j*n)*g.vb()) }, condInv)
