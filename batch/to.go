@@ -55,7 +55,7 @@ func SolveTo[T Scalar](x, a, b views.View[T], opts ...Option) error {
 	if tinySolves[T](a.Layout().Compact(), x, check, opts) {
 		l := a.Layout()
 		st := &tinyStage[T]{keepA: true}
-		if tinyVectorized[T](l) && (alias || direct(n, x, b)) && direct(n, a, a) {
+		if tinyVectorized[T](l) && (alias || direct(x, b)) {
 			// One pass: the kernels read a and b where they are and
 			// write x alone (a's factors nowhere).
 			st.direct = true
@@ -107,7 +107,7 @@ func InvTo[T Scalar](dst, a views.View[T], opts ...Option) error {
 	var st *tinyStage[T]
 	if !alias {
 		st = stageOf[T](copier(shape, dst, a, nil))
-		st.direct, st.ina = direct(n, dst, a), &a
+		st.direct, st.ina = direct(dst, a), &a
 	}
 	return inv(op, shape, dst, opts, st)
 }
@@ -138,7 +138,7 @@ func CholeskyTo[T Scalar](uplo Uplo, dst, a views.View[T], opts ...Option) error
 		return err
 	}
 	st := stageOf[T](copier(shape, dst, a, zeroOpposite[T](uplo)))
-	st.direct, st.zero, st.ina = direct(n, dst, a), true, &a
+	st.direct, st.zero, st.ina = direct(dst, a), true, &a
 	return cholesky(op, uplo, shape, dst, opts, st)
 }
 
@@ -154,14 +154,14 @@ func CholeskySolveTo[T Scalar](uplo Uplo, x, f, b views.View[T], opts ...Option)
 	if err := checkUplo(op, uplo); err != nil {
 		return err
 	}
-	shape, n, alias, err := systemsTo(op, []string{"f", "b"}, x, f, b)
+	shape, _, alias, err := systemsTo(op, []string{"f", "b"}, x, f, b)
 	if err != nil {
 		return err
 	}
 	var st *tinyStage[T]
 	if !alias {
 		st = stageOf[T](copier(shape, x, b, nil))
-		st.direct, st.inb = direct(n, x, b), &b
+		st.direct, st.inb = direct(x, b), &b
 	}
 	return choleskySolve(op, uplo, shape, f, x, opts, st)
 }
@@ -217,22 +217,25 @@ func sameView[T Scalar](a, b views.View[T]) bool {
 }
 
 // direct reports whether the kernels write an out-of-place form's
-// destination dst in the pass that reads its input in (order n), without
-// a staged copy (tinyStage.direct): when the two have the same strides,
-// so that each result goes to its matrix's offset in dst, except where
-// the batch axis has stride 1 from order 6 on. There the kernels read
-// and write each of a lane group's n*n elements as a line of its own,
-// 2 n^2 lines in as many pages per group, and the staged copy (whole
-// rows of a run copied, then worked on in cache) was faster: measured
-// (10000-matrix float64 batches, one worker, ns a matrix, direct against
-// staged) InvTo 130-280 against 102-128 at n = 6, 443-472 against
-// 210-287 at n = 8, CholeskyTo 119-127 against 96-117 at n = 8, while
-// below order 6 direct was as fast or faster (CholeskyTo n = 5 25
-// against 40-53), and compact batches faster direct at every order.
-func direct[T Scalar](n int, dst, in views.View[T]) bool {
-	l := in.Layout()
+// destination dst in the pass that reads its input in, without a staged
+// copy (tinyStage.direct): when the two have the same strides, so that
+// each result goes to its matrix's offset in dst, except where the batch
+// axis has stride 1 and dst's matrices have 36 elements or more (an
+// order-6 matrix). There the kernels write each of a lane group's
+// elements as a line of its own, in as many pages, and the staged copy
+// (a run's rows copied whole, then worked on in cache) was faster.
+// Measured (10000-matrix batches innermost, one worker, direct against
+// staged): float64 InvTo 130-280 against 102-128 ns a matrix at n = 6,
+// 443-472 against 210-287 at n = 8, CholeskyTo n = 8 float64 116-128
+// against 94-96, float32 52 against 41-45; while writing right-hand sides
+// (n lines a lane group) direct was as fast or faster (CholeskySolveTo
+// n = 8 float64 25 against 33-38, float32 11 against 15-17; SolveTo
+// float32 n = 8 58-65 against 85-90), as were smaller orders (CholeskyTo
+// n = 5 25 against 40-53) and compact batches at every order.
+func direct[T Scalar](dst, in views.View[T]) bool {
+	l, d := in.Layout(), dst.Layout()
 	innermost := l.Rank() > 2 && l.Stride(2) == 1
-	return slices.Equal(dst.Layout().Strides(), l.Strides()) && !(innermost && n >= 6)
+	return slices.Equal(d.Strides(), l.Strides()) && !(innermost && d.Dim(0)*d.Dim(1) >= 36)
 }
 
 // stageOf is the stage of an out-of-place form without scratch: fill.
