@@ -281,12 +281,12 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 	}
 	if direct {
 		tinyDirectRuns.Add(1)
-	}
-	if direct && st.ina != nil {
-		ra = base(*st.ina)
-	}
-	if direct && st.inb != nil {
-		rb = base(*st.inb)
+		if st.ina != nil {
+			ra = base(*st.ina)
+		}
+		if st.inb != nil {
+			rb = base(*st.inb)
+		}
 	}
 	dets, _ := any(det).([]F)
 	var (

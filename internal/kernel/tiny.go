@@ -235,7 +235,6 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 	if out.Zero && op == TinyCholesky {
 		p.zero = 1
 	}
-	p.det = unsafe.Pointer(&dbuf[0])
 	if check != nil && (op == TinySolve || op == TinyInv) {
 		p.cond = unsafe.Pointer(&cbuf[0][0])
 	} else {
@@ -461,18 +460,15 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 				ok = ok && finite(s)
 			}
 		}
-		if ok {
-			i0 := 0 // the upper triangle's zeros too
-			if p.zero == 0 {
-				i0 = n
-			}
+		if ok && qa != nil {
 			for j := range n {
-				for i := min(i0, j); i < n; i++ {
-					v := a[i+j*n]
-					if i < j {
-						v = 0
+				for i := range n {
+					switch {
+					case i >= j:
+						*at[T](qa, i*p.ars+j*p.acs) = a[i+j*n]
+					case p.zero != 0: // the upper triangle's zeros too
+						*at[T](qa, i*p.ars+j*p.acs) = 0
 					}
-					*at[T](qa, i*p.ars+j*p.acs) = v
 				}
 			}
 		}

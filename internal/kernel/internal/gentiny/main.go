@@ -583,11 +583,7 @@ func (g *gen) loadA(lower bool) {
 // is clear: whole vectors when no lane is flagged and the mode allows,
 // else lane by lane.
 func (g *gen) storeA(off func(i, j int) int, keep func(i, j int) bool) {
-	none := g.newLabel()
-	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offAOut), "$0")
-	g.ins("JEQ", none)
-	g.storeAt(off, keep)
-	fmt.Fprintf(&g.b, "%s:\n", none)
+	g.ifSet(offAOut, func() { g.storeAt(off, keep) })
 }
 
 // storeAt is storeA without the check of p.aout.
@@ -640,10 +636,11 @@ func (g *gen) byMode(store bool, keep func(i, j int) bool, compact func(trans bo
 // storeB writes the solutions (the X area, nrhs columns) to the lanes of
 // b's results (p.bout; nothing when it is nil) whose bit in R13 is clear: whole vectors when no lane is flagged and
 // b's lanes are consecutive or rows, else lane by lane.
-func (g *gen) storeB() {
+func (g *gen) storeB() { g.ifSet(offBOut, g.storeBAt) }
+
+// storeBAt is storeB without the check of p.bout.
+func (g *gen) storeBAt() {
 	slow, done, loop := g.newLabel(), g.newLabel(), g.newLabel()
-	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBOut), "$0")
-	g.ins("JEQ", done)
 	g.ins("TESTQ", "R13", "R13")
 	g.ins("JNE", slow)
 	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), fmt.Sprintf("$%d", bGather))
@@ -986,9 +983,14 @@ const (
 )
 
 // ifCond runs body when p.cond is set (AX then holds it).
-func (g *gen) ifCond(body func()) {
+func (g *gen) ifCond(body func()) { g.ifSet(offCond, body) }
+
+// ifSet runs body when the pointer at offset off of the arguments is not
+// nil (AX then holds it): the check, and a result that has somewhere to
+// go (p.aout, p.bout).
+func (g *gen) ifSet(off int, body func()) {
 	skip := g.newLabel()
-	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offCond), "AX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", off), "AX")
 	g.ins("TESTQ", "AX", "AX")
 	g.ins("JEQ", skip)
 	body()
@@ -1291,19 +1293,21 @@ func (g *gen) chol() {
 	g.loadA(true)
 	g.cholesky()
 	g.flags()
-	full, done := g.newLabel(), g.newLabel()
-	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offZero), "$0")
-	g.ins("JNE", full)
-	g.storeAt(g.aoff, func(i, j int) bool { return i >= j })
-	g.ins("JMP", done)
-	fmt.Fprintf(&g.b, "%s:\n", full)
-	for j := 1; j < g.n; j++ {
-		for i := 0; i < j; i++ {
-			g.ins(g.op("VMOVA"), g.y(15), g.a(i, j))
+	g.ifSet(offAOut, func() {
+		full, done := g.newLabel(), g.newLabel()
+		g.ins("CMPQ", fmt.Sprintf("%d(SI)", offZero), "$0")
+		g.ins("JNE", full)
+		g.storeAt(g.aoff, func(i, j int) bool { return i >= j })
+		g.ins("JMP", done)
+		fmt.Fprintf(&g.b, "%s:\n", full)
+		for j := 1; j < g.n; j++ {
+			for i := 0; i < j; i++ {
+				g.ins(g.op("VMOVA"), g.y(15), g.a(i, j))
+			}
 		}
-	}
-	g.storeAt(g.aoff, all)
-	fmt.Fprintf(&g.b, "%s:\n", done)
+		g.storeAt(g.aoff, all)
+		fmt.Fprintf(&g.b, "%s:\n", done)
+	})
 	g.epilogue()
 }
 
