@@ -13,6 +13,12 @@ var Fast = cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3)
 // ZMM and opmask registers), with Fast's AVX2 and FMA.
 var Wide = Fast && cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512DQ, cpuid.AVX512VL)
 
+// slowScatter reports whether the CPU is one whose AVX-512 scatters (and
+// gathers of a few elements) cost more than the shuffles they save: AMD's
+// (and Hygon's) Zen, measured on Zen 5. The tiny kernels run their set
+// without scatters there (tinyWide).
+var slowScatter = cpuid.CPU.VendorID == cpuid.AMD || cpuid.CPU.VendorID == cpuid.Hygon
+
 // dgemmNN computes c = alpha*a*b + beta*c for m, n, k >= 1 with a
 // column-major m x k (unit row stride), c column-major m x n, and b read at
 // byte offset p*bp + j*bj for op(b)'s element (p, j): b or b^T. lda and ldc

@@ -16,10 +16,14 @@ func dgemmNN(m, n, k int, alpha float64, a *float64, lda int, b *float64, bp, bj
 
 // tinyAsm and tinyAsm512 have no kernels without the amd64 assembly.
 var (
-	tinyAsm    [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int
-	tinyAsm512 [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int
+	tinyAsm             [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int
+	tinyAsm512          [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int
+	tinyAsm512NoScatter [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int
 )
 
 // Wide reports whether the AVX-512 tiny kernels run: never without the
 // amd64 assembly.
 const Wide = false
+
+// slowScatter does not matter without the amd64 assembly.
+const slowScatter = false

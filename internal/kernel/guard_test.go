@@ -93,8 +93,8 @@ func dgemmStridedGuardCases() []guard.Case {
 func tinyGuardCases[T float32 | float64]() []guard.Case {
 	var cs []guard.Case
 	impls := []tinyImpl{tinyBest}
-	if tinyBest == tinyAVX512 {
-		impls = append(impls, tinyAVX2) // the AVX2 kernels too
+	if Wide {
+		impls = []tinyImpl{tinyAVX512, tinyAVX512NoScatter, tinyAVX2} // both AVX-512 sets, and the AVX2 kernels too
 	}
 	for _, impl := range impls {
 		for n := MinTiny; n <= MaxTiny; n++ {

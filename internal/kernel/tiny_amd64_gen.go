@@ -394,6 +394,42 @@ func szdet7(p *tinyArgs) (flags int)
 //go:noescape
 func szdet8(p *tinyArgs) (flags int)
 
+//go:noescape
+func dztchol3(p *tinyArgs) (flags int)
+
+//go:noescape
+func dztchol5(p *tinyArgs) (flags int)
+
+//go:noescape
+func dztchol7(p *tinyArgs) (flags int)
+
+//go:noescape
+func dztcholsolve3(p *tinyArgs) (flags int)
+
+//go:noescape
+func dztcholsolve4(p *tinyArgs) (flags int)
+
+//go:noescape
+func dztsolve3(p *tinyArgs) (flags int)
+
+//go:noescape
+func dztsolve4(p *tinyArgs) (flags int)
+
+//go:noescape
+func dztsolve5(p *tinyArgs) (flags int)
+
+//go:noescape
+func dztsolve7(p *tinyArgs) (flags int)
+
+//go:noescape
+func dztinv3(p *tinyArgs) (flags int)
+
+//go:noescape
+func dztinv5(p *tinyArgs) (flags int)
+
+//go:noescape
+func dztinv7(p *tinyArgs) (flags int)
+
 // The AVX2/FMA kernels by type, operation and order.
 var tinyAsm = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{
 	{
@@ -420,6 +456,25 @@ var tinyAsm512 = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{
 		{3: dzcholsolve3, 4: dzcholsolve4, 5: dzcholsolve5, 6: dzcholsolve6, 7: dzcholsolve7, 8: dzcholsolve8},
 		{3: dzsolve3, 4: dzsolve4, 5: dzsolve5, 6: dzsolve6, 7: dzsolve7, 8: dzsolve8},
 		{3: dzinv3, 4: dzinv4, 5: dzinv5, 6: dzinv6, 7: dzinv7, 8: dzinv8},
+		{3: dzdet3, 4: dzdet4, 5: dzdet5, 6: dzdet6, 7: dzdet7, 8: dzdet8},
+	},
+	{
+		{3: szchol3, 4: szchol4, 5: szchol5, 6: szchol6, 7: szchol7, 8: szchol8},
+		{3: szcholsolve3, 4: szcholsolve4, 5: szcholsolve5, 6: szcholsolve6, 7: szcholsolve7, 8: szcholsolve8},
+		{3: szsolve3, 4: szsolve4, 5: szsolve5, 6: szsolve6, 7: szsolve7, 8: szsolve8},
+		{3: szinv3, 4: szinv4, 5: szinv5, 6: szinv6, 7: szinv7, 8: szinv8},
+		{3: szdet3, 4: szdet4, 5: szdet5, 6: szdet6, 7: szdet7, 8: szdet8},
+	},
+}
+
+// The AVX-512 kernels without scatters (noScatter: for AMD Zen),
+// as tinyAsm512.
+var tinyAsm512NoScatter = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{
+	{
+		{3: dztchol3, 4: dzchol4, 5: dztchol5, 6: dzchol6, 7: dztchol7, 8: dzchol8},
+		{3: dztcholsolve3, 4: dztcholsolve4, 5: dzcholsolve5, 6: dzcholsolve6, 7: dzcholsolve7, 8: dzcholsolve8},
+		{3: dztsolve3, 4: dztsolve4, 5: dztsolve5, 6: dzsolve6, 7: dztsolve7, 8: dzsolve8},
+		{3: dztinv3, 4: dzinv4, 5: dztinv5, 6: dzinv6, 7: dztinv7, 8: dzinv8},
 		{3: dzdet3, 4: dzdet4, 5: dzdet5, 6: dzdet6, 7: dzdet7, 8: dzdet8},
 	},
 	{

@@ -111,17 +111,18 @@ func (c *tinyCase[T]) run(op TinyOp, impl tinyImpl, check *TinyCheck) ([]T, []in
 	return det, tiny(op, c.n, c.count, am, bm, c.nrhs, det, check, nil, impl, nil)
 }
 
-var tinyImplNames = map[tinyImpl]string{tinyGo: "go", tinyAVX2: "avx2", tinyAVX512: "avx512"}
+var tinyImplNames = map[tinyImpl]string{tinyGo: "go", tinyAVX2: "avx2", tinyAVX512: "avx512", tinyAVX512NoScatter: "avx512-noscatter"}
 
 // tinyAsmImpls are the assembly implementations this machine runs: the
-// tests run each (the AVX-512 kernels do not hide the AVX2 ones).
+// tests run each (the AVX-512 kernels do not hide the AVX2 ones, nor
+// one AVX-512 set the other).
 func tinyAsmImpls() []tinyImpl {
 	var r []tinyImpl
 	if Fast {
 		r = append(r, tinyAVX2)
 	}
 	if Wide {
-		r = append(r, tinyAVX512)
+		r = append(r, tinyAVX512, tinyAVX512NoScatter)
 	}
 	return r
 }
@@ -133,14 +134,14 @@ func TestTinyImpls(t *testing.T) {
 		for n := MinTiny; n <= MaxTiny; n++ {
 			k, lanes := tinyKernel[float64](TinySolve, n, impl)
 			want := 4
-			if impl == tinyAVX512 && n >= 3 {
+			if impl >= tinyAVX512 && n >= 3 {
 				want = 8
 			}
 			if k == nil || lanes != want {
 				t.Errorf("%s: n = %d: kernel %v, %d lanes, want %d", tinyImplNames[impl], n, k != nil, lanes, want)
 			}
 			want32 := 8
-			if impl == tinyAVX512 && n >= 3 {
+			if impl >= tinyAVX512 && n >= 3 {
 				want32 = 16
 			}
 			if k, l32 := tinyKernel[float32](TinySolve, n, impl); k == nil || l32 != want32 {
@@ -148,7 +149,7 @@ func TestTinyImpls(t *testing.T) {
 			}
 		}
 	}
-	if Wide && tinyBest != tinyAVX512 || !Wide && Fast && tinyBest != tinyAVX2 {
+	if Wide && tinyBest != tinyWide() || !Wide && Fast && tinyBest != tinyAVX2 {
 		t.Errorf("Tiny runs %s (Fast %v, Wide %v)", tinyImplNames[tinyBest], Fast, Wide)
 	}
 }

@@ -31,6 +31,7 @@ import (
 	"log"
 	"math"
 	"os"
+	"strings"
 )
 
 type typ struct {
@@ -41,18 +42,38 @@ type typ struct {
 	goT   string
 	wide  bool // AVX-512: ZMM registers, opmasks K1-K7
 	minN  int  // the smallest order with a kernel
+	// noScatter makes the kernels for CPUs whose scatters and short
+	// gathers are slow (AMD Zen): right-hand sides are transposed like
+	// any rows (no byElement), and a's odd last element is gathered on
+	// load but stored by an overlapping block (tail). Named with a "t"
+	// after p ("dzt": transposes); where this changes nothing, the
+	// table names the other kernel.
+	noScatter bool
 }
 
-// types are the kernels' element types and instruction sets: AVX2/FMA
-// float64 and float32 (YMM) and AVX-512 float64 and float32 (ZMM, "dz"
-// and "sz"), from order 3 (order 2 keeps the AVX2 kernels: its lanes' few
-// operations would not pay for the wider transposes).
-var types = []typ{
-	{p: "d", size: 8, lanes: 4, v: "PD", goT: "float64", minN: minN},
-	{p: "s", size: 4, lanes: 8, v: "PS", goT: "float32", minN: minN},
-	{p: "dz", size: 8, lanes: 8, v: "PD", goT: "float64", wide: true, minN: 3},
-	{p: "sz", size: 4, lanes: 16, v: "PS", goT: "float32", wide: true, minN: 3},
+// fn is the prefix of the type's kernel names.
+func (t typ) fn() string {
+	if t.noScatter {
+		return t.p + "t"
+	}
+	return t.p
 }
+
+// The kernels' element types and instruction sets: AVX2/FMA float64 and
+// float32 (YMM) and AVX-512 float64 and float32 (ZMM, "dz" and "sz"),
+// from order 3 (order 2 keeps the AVX2 kernels: its lanes' few
+// operations would not pay for the wider transposes), and AVX-512
+// float64 without scatters ("dzt"; float32 has none to leave out).
+var (
+	avx2D   = typ{p: "d", size: 8, lanes: 4, v: "PD", goT: "float64", minN: minN}
+	avx2S   = typ{p: "s", size: 4, lanes: 8, v: "PS", goT: "float32", minN: minN}
+	avx512D = typ{p: "dz", size: 8, lanes: 8, v: "PD", goT: "float64", wide: true, minN: 3}
+	avx512S = typ{p: "sz", size: 4, lanes: 16, v: "PS", goT: "float32", wide: true, minN: 3}
+
+	avx512DNoScatter = func() typ { t := avx512D; t.noScatter = true; return t }()
+
+	types = []typ{avx2D, avx2S, avx512D, avx512S, avx512DNoScatter}
+)
 
 // Offsets of the tinyArgs fields (tiny.go; checked by a test).
 const (
@@ -173,8 +194,8 @@ func (g *gen) k(name string) string {
 // comparisons, K1-K7 for the row swaps, and Z16-Z31 in its transposes.
 
 func (g *gen) prologue(name string) {
-	fmt.Fprintf(&g.b, "\n// func %s%s%d(p *tinyArgs) (flags int)\n", g.t.p, name, g.n)
-	fmt.Fprintf(&g.b, "TEXT ·%s%s%d(SB), 0, $%d-16\n", g.t.p, name, g.n, g.frame())
+	fmt.Fprintf(&g.b, "\n// func %s%s%d(p *tinyArgs) (flags int)\n", g.t.fn(), name, g.n)
+	fmt.Fprintf(&g.b, "TEXT ·%s%s%d(SB), 0, $%d-16\n", g.t.fn(), name, g.n, g.frame())
 	g.ins("MOVQ", "p+0(FP)", "SI")
 	g.ins("LEAQ", fmt.Sprintf("%d(SP)", g.vb()-1), "DI")
 	g.ins("ANDQ", fmt.Sprintf("$-%d", g.vb()), "DI")
@@ -233,8 +254,9 @@ func (g *gen) partial(nn int) bool { return g.t.wide && nn < g.t.lanes }
 
 // blocks returns the first elements of the runs of lanes consecutive
 // elements that cover a row of nn (the last one ending at nn, overlapping
-// the one before when lanes does not divide nn).
-func (g *gen) blocks(nn int) []int {
+// the one before when lanes does not divide nn and tail does not move
+// the last element; store: the blocks rowsStore writes).
+func (g *gen) blocks(nn int, store bool) []int {
 	L := g.t.lanes
 	if g.partial(nn) {
 		return []int{0}
@@ -243,7 +265,7 @@ func (g *gen) blocks(nn int) []int {
 	for e := 0; e+L <= nn; e += L {
 		r = append(r, e)
 	}
-	if nn%L != 0 && !g.tail(nn) {
+	if nn%L != 0 && !g.tail(nn, store) {
 		r = append(r, nn-L)
 	}
 	return r
@@ -268,13 +290,16 @@ func (g *gen) rowIdx(nn int) {
 // runs, ns per matrix): cholsolve3 12.5 -> 7.4 (the scatters: gathers
 // alone gained nothing), solve3 unchanged; scatters at 4 elements,
 // cholsolve4 16.6 -> 12.5 and solve4 about 7% faster, but gathers there
-// made solve4 7% slower.
+// made solve4 7% slower (Intel Xeon, Sapphire Rapids class). Not
+// noScatter: on AMD Zen 5 both the scatters and these gathers made the
+// kernels slower (solve3 8.8 -> 14.1, cholsolve3 5.2 -> 7.0 with the
+// tail's scatter).
 func (g *gen) byElement(nn int, store bool) bool {
 	most := 3
 	if store {
 		most = 4
 	}
-	return g.t.wide && g.t.size == 8 && nn <= most
+	return g.t.wide && g.t.size == 8 && !g.t.noScatter && nn <= most
 }
 
 // tail reports whether the last element of a compact row of nn is moved
@@ -283,9 +308,11 @@ func (g *gen) byElement(nn int, store bool) bool {
 // one 8x8 transpose and a gather instead of two transposes, whose 48
 // shuffles made a quarter of dzdet3's time). Only a's compact rows have
 // such an nn (a right-hand side's n is at most 8): the gather's offsets
-// are a's lane offsets, l*nn elements in a full compact group.
-func (g *gen) tail(nn int) bool {
-	return g.t.wide && g.t.size == 8 && nn > g.t.lanes && nn%g.t.lanes == 1
+// are a's lane offsets, l*nn elements in a full compact group. noScatter
+// kernels gather it (store: false) but store it with the overlapping
+// block (blocks).
+func (g *gen) tail(nn int, store bool) bool {
+	return g.t.wide && g.t.size == 8 && nn > g.t.lanes && nn%g.t.lanes == 1 && !(store && g.t.noScatter)
 }
 
 // elem returns the (i, j) of a compact matrix's element e (trans: the
@@ -438,7 +465,7 @@ func (g *gen) rowsLoad(nn int, ptr string, dst func(e int) int) {
 		g.ins("MOVL", fmt.Sprintf("$%d", 1<<nn-1), "R11")
 		g.ins(g.k("KMOV"), "R11", "K3")
 	}
-	for _, e0 := range g.blocks(nn) {
+	for _, e0 := range g.blocks(nn, false) {
 		for l := 0; l < g.t.lanes; l++ {
 			src := fmt.Sprintf("%d(%s)", (l*nn+e0)*g.t.size, ptr)
 			if g.partial(nn) {
@@ -453,7 +480,7 @@ func (g *gen) rowsLoad(nn int, ptr string, dst func(e int) int) {
 			}
 		}
 	}
-	if g.tail(nn) {
+	if g.tail(nn, false) {
 		g.rowIdx(nn)
 		g.ins(g.k("KXNOR"), "K1", "K1", "K1")
 		g.ins("VGATHERQPD", fmt.Sprintf("%d(%s)(Z11*1)", (nn-1)*g.t.size, ptr), "K1", "Z0")
@@ -488,7 +515,7 @@ func (g *gen) rowsStore(nn int, ptr string, src func(e int) int, keep func(e int
 	L := g.t.lanes
 	at := func(l, e int) string { return fmt.Sprintf("%d(%s)", (l*nn+e)*g.t.size, ptr) }
 	scratch := func(e, l int) string { return fmt.Sprintf("%d(DI)", src(e)+l*g.t.size) }
-	for _, e0 := range g.blocks(nn) {
+	for _, e0 := range g.blocks(nn, true) {
 		kept := 0
 		for q := 0; q < L && e0+q < nn; q++ {
 			if keep(e0 + q) {
@@ -530,7 +557,7 @@ func (g *gen) rowsStore(nn int, ptr string, src func(e int) int, keep func(e int
 			}
 		}
 	}
-	if g.tail(nn) && keep(nn-1) {
+	if g.tail(nn, true) && keep(nn-1) {
 		g.rowIdx(nn)
 		g.ins(g.k("KXNOR"), "K1", "K1", "K1")
 		g.ins(g.op("VMOVA"), scratch(nn-1, 0), "Z0")
@@ -1468,14 +1495,30 @@ func main() {
 	s.WriteString("// Code generated by internal/kernel/internal/gentiny; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\n#include \"textflag.h\"\n\n")
 	var gf bytes.Buffer
 	gf.WriteString("// Code generated by internal/kernel/internal/gentiny; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\npackage kernel\n\n")
+	// emitted holds the kernels written: a noScatter kernel whose code
+	// is its type's other kernel's is not, and its table names that one.
+	emitted := map[string]bool{}
 	for _, t := range types {
-		constants(&s, t)
+		if !t.noScatter {
+			constants(&s, t) // a noScatter type shares its type's
+		}
 		for _, o := range ops {
 			for n := t.minN; n <= maxN; n++ {
 				g := &gen{t: t, n: n}
 				o.emit(g)
+				name := fmt.Sprintf("%s%s%d", t.fn(), o.name, n)
+				if t.noScatter {
+					other := t
+					other.noScatter = false
+					h := &gen{t: other, n: n}
+					o.emit(h)
+					if strings.ReplaceAll(g.b.String(), name, fmt.Sprintf("%s%s%d", other.fn(), o.name, n)) == h.b.String() {
+						continue
+					}
+				}
+				emitted[name] = true
 				s.Write(g.b.Bytes())
-				fmt.Fprintf(&gf, "//go:noescape\nfunc %s%s%d(p *tinyArgs) (flags int)\n\n", t.p, o.name, n)
+				fmt.Fprintf(&gf, "//go:noescape\nfunc %s(p *tinyArgs) (flags int)\n\n", name)
 			}
 		}
 	}
@@ -1483,7 +1526,11 @@ func main() {
 		for _, o := range ops {
 			gf.WriteString("\t\t{")
 			for n := t.minN; n <= maxN; n++ {
-				fmt.Fprintf(&gf, "%d: %s%s%d, ", n, t.p, o.name, n)
+				name := fmt.Sprintf("%s%s%d", t.fn(), o.name, n)
+				if !emitted[name] {
+					name = fmt.Sprintf("%s%s%d", t.p, o.name, n)
+				}
+				fmt.Fprintf(&gf, "%d: %s, ", n, name)
 			}
 			gf.WriteString("},\n")
 		}
@@ -1492,8 +1539,9 @@ func main() {
 		doc, name string
 		types     []typ
 	}{
-		{"The AVX2/FMA kernels by type, operation and order.", "tinyAsm", types[:2]},
-		{"The AVX-512 kernels by type, operation and order (8 float64 or 16\n// float32 lanes; none of order 2).", "tinyAsm512", types[2:]},
+		{"The AVX2/FMA kernels by type, operation and order.", "tinyAsm", []typ{avx2D, avx2S}},
+		{"The AVX-512 kernels by type, operation and order (8 float64 or 16\n// float32 lanes; none of order 2).", "tinyAsm512", []typ{avx512D, avx512S}},
+		{"The AVX-512 kernels without scatters (noScatter: for AMD Zen),\n// as tinyAsm512.", "tinyAsm512NoScatter", []typ{avx512DNoScatter, avx512S}},
 	} {
 		fmt.Fprintf(&gf, "\n// %s\nvar %s = [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int{\n", v.doc, v.name)
 		for _, t := range v.types {
