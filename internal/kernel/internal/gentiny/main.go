@@ -807,13 +807,25 @@ func (g *gen) swap(k int, rk string, row func(i int) string) {
 
 // cholesky factors the A area's lower triangle in place (left-looking, as
 // LAPACK's potf2: a dot product for the diagonal, a gemv and a scaling by
-// the reciprocal for the column below it).
+// the reciprocal for the column below it). The AVX-512 kernels keep the
+// last column computed in registers as well (Z16-Z23 and Z24-Z31 in
+// turn), so that the next column's operations on it need no reload of
+// what was just stored: the same operations on the same operands, so
+// the same bits.
 func (g *gen) cholesky() {
 	n := g.n
+	// col(j, i) is where the next column reads element (i, j): the A
+	// area, or for the column before it a register.
+	col := func(j, i, cur int) string {
+		if g.t.wide && j == cur-1 {
+			return fmt.Sprintf("Z%d", 16+8*(j%2)+i)
+		}
+		return g.a(i, j)
+	}
 	for j := 0; j < n; j++ {
 		g.ins(g.op("VMOVA"), g.a(j, j), g.y(8))
 		for k := 0; k < j; k++ {
-			g.ins(g.op("VMOVA"), g.a(j, k), g.y(k))
+			g.ins(g.op("VMOVA"), col(k, j, j), g.y(k))
 			g.ins(g.op("VFNMADD231"), g.y(k), g.y(k), g.y(8))
 		}
 		g.okPositive(g.y(8))
@@ -825,13 +837,17 @@ func (g *gen) cholesky() {
 		}
 		g.ins(g.op("VDIV"), g.y(8), g.y(14), g.y(10))
 		for i := j + 1; i < n; i++ {
-			g.ins(g.op("VMOVA"), g.a(i, j), g.y(8))
-			for k := 0; k < j; k++ {
-				g.ins(g.op("VFNMADD231"), g.a(i, k), g.y(k), g.y(8))
+			r := g.y(8)
+			if g.t.wide {
+				r = col(j, i, j+1)
 			}
-			g.ins(g.op("VMUL"), g.y(10), g.y(8), g.y(8))
-			g.ins(g.op("VMOVA"), g.y(8), g.a(i, j))
-			g.finite(g.y(8))
+			g.ins(g.op("VMOVA"), g.a(i, j), r)
+			for k := 0; k < j; k++ {
+				g.ins(g.op("VFNMADD231"), col(k, i, j), g.y(k), r)
+			}
+			g.ins(g.op("VMUL"), g.y(10), r, r)
+			g.ins(g.op("VMOVA"), r, g.a(i, j))
+			g.finite(r)
 		}
 	}
 }
@@ -842,7 +858,12 @@ func (g *gen) cholesky() {
 // receives each lane's pivot row as a float. A zero pivot clears the
 // lane's ok bit. With trailing set only the columns from k on are
 // swapped: enough for the determinant, which reads U's diagonal alone.
+// The AVX-512 kernels run luWide's order of the same operations.
 func (g *gen) lu(trailing bool) {
+	if g.t.wide {
+		g.luWide(trailing)
+		return
+	}
 	n := g.n
 	g.ins(g.op("VMOVU"), g.c(cAbs), g.y(10))
 	for k := 0; k < n; k++ {
@@ -851,12 +872,6 @@ func (g *gen) lu(trailing bool) {
 		g.ins(g.op("VMOVU"), g.c(cIdx+32*k), g.y(9))
 		for i := k + 1; i < n; i++ {
 			g.ins(g.op("VAND"), g.a(i, k), g.y(10), g.y(7))
-			if g.t.wide {
-				g.ins(g.op("VCMP"), "$0x1e", g.y(8), g.y(7), "K1")
-				g.ins(g.op("VMOVA"), g.y(7), "K1", g.y(8))
-				g.ins(g.op("VMOVU"), g.c(cIdx+32*i), "K1", g.y(9))
-				continue
-			}
 			g.ins(g.op("VCMP"), "$0x1e", g.y(8), g.y(7), g.y(6))
 			g.ins(g.op("VBLENDV"), g.y(6), g.y(7), g.y(8), g.y(8))
 			g.ins(g.op("VBLENDV"), g.y(6), g.c(cIdx+32*i), g.y(9), g.y(9))
@@ -890,6 +905,77 @@ func (g *gen) lu(trailing bool) {
 				g.ins(g.op("VMOVA"), g.a(i, j), g.y(9))
 				g.ins(g.op("VFNMADD231"), g.y(8), g.y(i-k-1), g.y(9))
 				g.ins(g.op("VMOVA"), g.y(9), g.a(i, j))
+			}
+		}
+	}
+}
+
+// luWide is lu with ZMM registers to spare (Z16-Z31, free outside the
+// transposes), which keep each step's chain of dependent operations out
+// of memory: the pivot search also selects the signed pivot (Z16), so
+// the division starts as soon as the search ends instead of after the
+// swaps' stores and a reload; each trailing column is swapped, scaled or
+// updated in registers and stored once. The same operations on the same
+// operands as lu, so the same bits. Measured on AMD Zen 5 (kernels
+// alone, ns per float64 matrix): see README.
+func (g *gen) luWide(trailing bool) {
+	n := g.n
+	z := func(i int) string { return fmt.Sprintf("Z%d", i) }
+	row := func(i, k int) string { return z(20 + i - k - 1) } // row i > k of a trailing column: Z20-Z26
+	g.ins(g.op("VMOVU"), g.c(cAbs), g.y(10))
+	for k := 0; k < n; k++ {
+		// Pivot search: Z8 the largest magnitude, Z16 the element, Z9
+		// its row.
+		g.ins(g.op("VMOVA"), g.a(k, k), z(16))
+		g.ins(g.op("VAND"), z(16), g.y(10), g.y(8))
+		g.ins(g.op("VMOVU"), g.c(cIdx+32*k), g.y(9))
+		for i := k + 1; i < n; i++ {
+			g.ins(g.op("VMOVA"), g.a(i, k), z(27))
+			g.ins(g.op("VAND"), z(27), g.y(10), g.y(7))
+			g.ins(g.op("VCMP"), "$0x1e", g.y(8), g.y(7), "K1")
+			g.ins(g.op("VMOVA"), g.y(7), "K1", g.y(8))
+			g.ins(g.op("VMOVA"), z(27), "K1", z(16))
+			g.ins(g.op("VMOVU"), g.c(cIdx+32*i), "K1", g.y(9))
+		}
+		g.okIf("$0x1e", g.y(15), g.y(8), g.y(7))
+		g.ins(g.op("VMOVA"), g.y(9), g.piv(k))
+		if k == n-1 {
+			break
+		}
+		// The pivot's reciprocal (Z17), kept in the D area for the
+		// substitutions (recips).
+		g.ins(g.op("VDIV"), z(16), g.y(14), z(17))
+		g.ins(g.op("VMOVA"), z(17), g.d(k))
+		// Swap rows k and piv in every lane: L's columns (not trailing)
+		// as lu does; column k, whose new row k is the pivot, scaled by
+		// the reciprocal into the multipliers Y0..; the trailing columns
+		// swapped and updated at once.
+		g.swapMasks(k)
+		if !trailing {
+			for j := 0; j < k; j++ {
+				g.swap(k, g.a(k, j), func(i int) string { return g.a(i, j) })
+			}
+		}
+		g.ins(g.op("VMOVA"), g.a(k, k), z(18))
+		g.ins(g.op("VMOVA"), z(16), g.a(k, k))
+		for i := k + 1; i < n; i++ {
+			g.ins(g.op("VMOVA"), g.a(i, k), row(i, k))
+			g.ins(g.op("VMOVA"), z(18), g.mask(i, k), row(i, k))
+			g.ins(g.op("VMUL"), row(i, k), z(17), g.y(i-k-1))
+			g.ins(g.op("VMOVA"), g.y(i-k-1), g.a(i, k))
+		}
+		for j := k + 1; j < n; j++ {
+			g.ins(g.op("VMOVA"), g.a(k, j), z(18))
+			g.ins(g.op("VMOVA"), z(18), z(19))
+			for i := k + 1; i < n; i++ {
+				g.ins(g.op("VMOVA"), g.a(i, j), row(i, k))
+				g.ins(g.op("VMOVA"), row(i, k), g.mask(i, k), z(19))
+				g.ins(g.op("VMOVA"), z(18), g.mask(i, k), row(i, k))
+			}
+			g.ins(g.op("VMOVA"), z(19), g.a(k, j))
+			for i := k + 1; i < n; i++ {
+				g.ins(g.op("VFNMADD231"), z(19), g.y(i-k-1), row(i, k))
+				g.ins(g.op("VMOVA"), row(i, k), g.a(i, j))
 			}
 		}
 	}
