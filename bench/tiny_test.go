@@ -3,7 +3,9 @@ package bench
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
@@ -28,7 +30,9 @@ import (
 // lapis-to-w2 (solve, cholesky, cholsolve, inv) the out-of-place forms
 // (batch.SolveTo, CholeskyTo, CholeskySolveTo, InvTo: how a user keeps
 // the input, so no copy of the user's is timed) on one and two workers,
-// into a destination in the input's layout. OpenBLAS runs one thread. numpy's np.linalg.solve /
+// into a destination in the input's layout; memory and memory-w2 are
+// the floor the To forms stand on (det: Det): their memory traffic alone
+// (memoryFloor), on one and two goroutines. OpenBLAS runs one thread. numpy's np.linalg.solve /
 // cholesky / det / inv on (10000, n, n) stacks of the same type are timed
 // by scripts/bench-batch.sh in the same run (under both layouts' names:
 // numpy's own stack is its fast layout).
@@ -81,7 +85,7 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 	xd := make([]T, len(a0)) // the destination of cholesky and inv
 	av, bv, a0v, b0v, xv, xa := view(a, n), view(bb, 1), view(a0, n), view(b0, 1), view(x, 1), view(xd, n)
 	for _, op := range []string{"solve", "cholesky", "cholsolve", "det", "inv"} {
-		for _, impl := range []string{"lapis", "lapis-avx2", "lapis-w2", "lapis-nocheck", "lapis-old", "lapis-to", "lapis-to-w2"} {
+		for _, impl := range []string{"lapis", "lapis-avx2", "lapis-w2", "lapis-nocheck", "lapis-old", "lapis-to", "lapis-to-w2", "memory", "memory-w2"} {
 			to := impl == "lapis-to" || impl == "lapis-to-w2"
 			var opts []batch.Option
 			switch impl {
@@ -102,7 +106,7 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 				opts = append(opts, batch.NoConditionCheck())
 			}
 			w := 1
-			if impl == "lapis-w2" || impl == "lapis-to-w2" {
+			if impl == "lapis-w2" || impl == "lapis-to-w2" || impl == "memory-w2" {
 				w = 2
 			}
 			// cholsolve solves with a factor made once, outside the timing.
@@ -120,6 +124,17 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 				var err error
 				for b.Loop() {
 					switch {
+					case impl == "memory" || impl == "memory-w2":
+						switch op {
+						case "solve":
+							memoryFloor(w, x, b0, a0)
+						case "cholesky", "inv":
+							memoryFloor(w, xd, a0, nil)
+						case "cholsolve":
+							memoryFloor(w, x, b0, a)
+						case "det":
+							memoryFloor(w, nil, nil, a0)
+						}
 					case to && op == "solve":
 						err = batch.SolveTo(xv, a0v, b0v, opts...)
 					case to && op == "cholesky":
@@ -153,6 +168,39 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 		}
 	}
 }
+
+// memoryFloor moves what an out-of-place tiny operation must: it copies
+// src to dst and reads every cache line of also, on w goroutines, each a
+// contiguous 1/w of every slice (the same bytes as the operation's own
+// split, though not the same matrices for an innermost batch).
+func memoryFloor[T float32 | float64](w int, dst, src, also []T) {
+	line := 64 / int(unsafe.Sizeof(T(0)))
+	part := func(s []T, g int) []T { return s[len(s)*g/w : len(s)*(g+1)/w] }
+	var wg sync.WaitGroup
+	sums := make([]T, w*line) // a cache line each
+	for g := range w {
+		wg.Go(func() {
+			copy(part(dst, g), part(src, g))
+			s := part(also, g)
+			var s0, s1, s2, s3 T // four chains, so that the loads, not the adds, set the pace
+			i := 0
+			for ; i+4*line <= len(s); i += 4 * line {
+				s0 += s[i]
+				s1 += s[i+line]
+				s2 += s[i+2*line]
+				s3 += s[i+3*line]
+			}
+			for ; i < len(s); i += line {
+				s0 += s[i]
+			}
+			sums[g*line] = s0 + s1 + s2 + s3
+		})
+	}
+	wg.Wait()
+	tinySink = float64(sums[0])
+}
+
+var tinySink float64
 
 // spdStack returns count symmetric positive definite n x n matrices, one
 // after another: m m^T + n I for m with entries in [-1, 1).
