@@ -170,7 +170,7 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 }
 
 // memoryFloor moves what an out-of-place tiny operation must: it copies
-// src to dst and reads every cache line of also, on w goroutines, each a
+// src to dst (with ordinary stores) and reads every cache line of also, on w goroutines, each a
 // contiguous 1/w of every slice (the same bytes as the operation's own
 // split, though not the same matrices for an innermost batch).
 func memoryFloor[T float32 | float64](w int, dst, src, also []T) {
@@ -180,7 +180,14 @@ func memoryFloor[T float32 | float64](w int, dst, src, also []T) {
 	sums := make([]T, w*line) // a cache line each
 	for g := range w {
 		wg.Go(func() {
-			copy(part(dst, g), part(src, g))
+			// In pieces below 1 MB, which Go's copy moves with
+			// ordinary stores, as the kernels store (from 1 MB on it
+			// streams them past the caches, which no kernel does).
+			d, c := part(dst, g), part(src, g)
+			for len(d) > 0 {
+				m := copy(d[:min(len(d), 1<<18/int(unsafe.Sizeof(T(0))))], c)
+				d, c = d[m:], c[m:]
+			}
 			s := part(also, g)
 			var s0, s1, s2, s3 T // four chains, so that the loads, not the adds, set the pace
 			i := 0
