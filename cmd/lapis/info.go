@@ -15,6 +15,7 @@ import (
 
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/kernel"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -41,7 +42,11 @@ type Info struct {
 	Env map[string]string `json:"env"`
 	// Policy lists the thread and worker settings lapis applies.
 	Policy []Setting `json:"policy"`
-	Go     GoInfo    `json:"go"`
+	// TinyKernels names the set of batch's tiny-matrix kernels this CPU
+	// runs: avx512 (Intel's, gathers and scatters), avx512-noscatter
+	// (AMD's), avx2 or go.
+	TinyKernels string `json:"tiny_kernels"`
+	Go          GoInfo `json:"go"`
 }
 
 // CPUInfo is the CPU as cpuid reports it.
@@ -135,6 +140,8 @@ func collectInfo() Info {
 		},
 		Env:    blasEnv(os.Environ()),
 		Policy: threadPolicy(),
+
+		TinyKernels: kernel.TinyImpl(),
 		Go: GoInfo{
 			Version:    runtime.Version(),
 			OS:         runtime.GOOS,
@@ -249,6 +256,7 @@ func (i Info) text() string {
 	p("CPU features", "%s%s; %d in all (-json lists them)", strings.Join(i.CPU.Features, " "), level, len(i.CPU.AllFeatures))
 	p("caches", "L1d %s, L1i %s, L2 %s, L3 %s, line %d B", size(i.CPU.L1D), size(i.CPU.L1I), size(i.CPU.L2), size(i.CPU.L3), i.CPU.CacheLine)
 	p("Go", "%s %s/%s, GOMAXPROCS %d, NumCPU %d", i.Go.Version, i.Go.OS, i.Go.Arch, i.Go.GOMAXPROCS, i.Go.NumCPU)
+	p("tiny kernels", "%s (batch's orders 2-8)", i.TinyKernels)
 	fmt.Fprintf(&b, "thread policy:  %s\n", cblas.ThreadPolicy())
 	for _, s := range i.Policy {
 		fmt.Fprintf(&b, "  %-16s%-4d %s\n", s.Name, s.Value, s.Doc)

@@ -109,7 +109,7 @@ func tinyGuardCases[T float32 | float64]() []guard.Case {
 					b1 := guard.Mat("b1", n, 1, false, 0).Batched(count, 0, rev)   // compact when a is: AVX-512 reads it as rows
 					ao := guard.Mat("ao", n, n, row, pad).Batched(count, pad, rev) // TinyTo's outputs: a's and b's strides
 					bo := guard.Mat("bo", n, 2, false, 0).Batched(count, 0, !rev)
-					name := fmt.Sprintf("%s/%s/n=%d/row=%v/reverse:%v/pad=%d", guard.TypeName[T](), tinyImplNames[impl], n, row, rev, pad)
+					name := fmt.Sprintf("%s/%s/n=%d/row=%v/reverse:%v/pad=%d", guard.TypeName[T](), impl, n, row, rev, pad)
 					cs = append(cs, guard.Both(name, []guard.Spec{a, b, b1, ao, bo}, 1e3*guard.Eps[T](), nil, func(_ *guard.Arena, v []views.View[T]) (any, error) {
 						mat := func(x views.View[T]) Mat {
 							l := x.Layout()

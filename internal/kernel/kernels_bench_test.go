@@ -25,7 +25,7 @@ func BenchmarkTinyKernels(b *testing.B) {
 		for _, n := range []int{3, 4, 5, 7, 8} {
 			for _, op := range []TinyOp{TinyCholesky, TinyCholeskySolve, TinySolve, TinyInv, TinyDet} {
 				for _, impl := range impls {
-					b.Run(fmt.Sprintf("count=%d/op=%s/n=%d/impl=%s", count, tinyOpNames[op], n, tinyImplNames[impl]), func(b *testing.B) {
+					b.Run(fmt.Sprintf("count=%d/op=%s/n=%d/impl=%s", count, tinyOpNames[op], n, impl), func(b *testing.B) {
 						nrhs := 0
 						if op == TinySolve || op == TinyCholeskySolve {
 							nrhs = 1

@@ -177,6 +177,15 @@ var tinyBest = func() tinyImpl {
 	return tinyGo
 }()
 
+// String names the implementation (as cmd/lapis and the tests report it).
+func (i tinyImpl) String() string {
+	return [...]string{"go", "avx2", "avx512", "avx512-noscatter"}[i]
+}
+
+// TinyImpl names the implementation Tiny runs on this machine: go, avx2,
+// avx512 or avx512-noscatter (AMD's).
+func TinyImpl() string { return tinyBest.String() }
+
 // tinyWide is the AVX-512 set for this CPU: without scatters on AMD.
 // Measured on AMD Zen 5 (kernels alone, ns per float64 matrix, count =
 // 10000): solve3 14.1 -> 8.8, cholsolve3 7.0 -> 5.2, inv3 10.8 -> 9.3,

@@ -111,8 +111,6 @@ func (c *tinyCase[T]) run(op TinyOp, impl tinyImpl, check *TinyCheck) ([]T, []in
 	return det, tiny(op, c.n, c.count, am, bm, c.nrhs, det, check, nil, impl, nil)
 }
 
-var tinyImplNames = map[tinyImpl]string{tinyGo: "go", tinyAVX2: "avx2", tinyAVX512: "avx512", tinyAVX512NoScatter: "avx512-noscatter"}
-
 // tinyAsmImpls are the assembly implementations this machine runs: the
 // tests run each (the AVX-512 kernels do not hide the AVX2 ones, nor
 // one AVX-512 set the other).
@@ -138,19 +136,19 @@ func TestTinyImpls(t *testing.T) {
 				want = 8
 			}
 			if k == nil || lanes != want {
-				t.Errorf("%s: n = %d: kernel %v, %d lanes, want %d", tinyImplNames[impl], n, k != nil, lanes, want)
+				t.Errorf("%s: n = %d: kernel %v, %d lanes, want %d", impl, n, k != nil, lanes, want)
 			}
 			want32 := 8
 			if impl >= tinyAVX512 && n >= 3 {
 				want32 = 16
 			}
 			if k, l32 := tinyKernel[float32](TinySolve, n, impl); k == nil || l32 != want32 {
-				t.Errorf("%s: n = %d: float32 kernel %v, %d lanes, want %d", tinyImplNames[impl], n, k != nil, l32, want32)
+				t.Errorf("%s: n = %d: float32 kernel %v, %d lanes, want %d", impl, n, k != nil, l32, want32)
 			}
 		}
 	}
 	if Wide && tinyBest != tinyWide() || !Wide && Fast && tinyBest != tinyAVX2 {
-		t.Errorf("Tiny runs %s (Fast %v, Wide %v)", tinyImplNames[tinyBest], Fast, Wide)
+		t.Errorf("Tiny runs %s (Fast %v, Wide %v)", tinyBest, Fast, Wide)
 	}
 }
 
@@ -166,7 +164,7 @@ func TestTinyAgainstGo(t *testing.T) {
 		t.Skip("no assembly kernels on this machine or build")
 	}
 	for _, impl := range tinyAsmImpls() {
-		t.Run(tinyImplNames[impl], func(t *testing.T) {
+		t.Run(impl.String(), func(t *testing.T) {
 			testTinyAgainstGo[float64](t, impl)
 			testTinyAgainstGo[float32](t, impl)
 		})
@@ -297,7 +295,7 @@ func testTinyCondition[T float32 | float64](t *testing.T, tol float64) {
 						want[m] = 1 / (norm(a, n, inf) * norm(gaussJordan(a, n), n, inf))
 					}
 					for _, impl := range append(tinyAsmImpls(), tinyGo) {
-						name := fmt.Sprintf("%T/%s/n=%d/layout=%d/inf=%v/impl=%s", T(0), tinyOpNames[op], n, li, inf, tinyImplNames[impl])
+						name := fmt.Sprintf("%T/%s/n=%d/layout=%d/inf=%v/impl=%s", T(0), tinyOpNames[op], n, li, inf, impl)
 						// The threshold between the 5th and 6th smallest.
 						sorted := append([]float64(nil), want...)
 						slices.Sort(sorted)
@@ -408,7 +406,7 @@ func TestTinyArgsOffsets(t *testing.T) {
 // determinants and check candidates.
 func TestTinyTo(t *testing.T) {
 	for _, impl := range append(tinyAsmImpls(), tinyGo) {
-		t.Run(tinyImplNames[impl], func(t *testing.T) {
+		t.Run(impl.String(), func(t *testing.T) {
 			testTinyTo[float64](t, impl)
 			testTinyTo[float32](t, impl)
 		})
