@@ -14,7 +14,8 @@ func dgemmNN(m, n, k int, alpha float64, a *float64, lda int, b *float64, bp, bj
 	panic("unreachable")
 }
 
-// tinyAsm and tinyAsm512 have no kernels without the amd64 assembly.
+// tinyAsm, tinyAsm512 and tinyAsm512NoScatter have no kernels without
+// the amd64 assembly.
 var (
 	tinyAsm             [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int
 	tinyAsm512          [2][nTinyOps][maxTiny + 1]func(*tinyArgs) int

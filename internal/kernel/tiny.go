@@ -204,7 +204,7 @@ func tinyWide() tinyImpl {
 // benchmarks that compare the two side by side. It must not be called
 // while Tiny runs.
 func SetTinyAVX512(on bool) (prev bool) {
-	prev = tinyBest == tinyAVX512 || tinyBest == tinyAVX512NoScatter
+	prev = tinyBest >= tinyAVX512 // either AVX-512 set
 	switch {
 	case on && Wide:
 		tinyBest = tinyWide()
