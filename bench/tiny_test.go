@@ -3,13 +3,16 @@ package bench
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/kernel"
+	"github.com/lapis-go/lapis/internal/split"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -122,18 +125,23 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 				prevWide := kernel.SetTinyAVX512(impl != "lapis-avx2")
 				defer kernel.SetTinyAVX512(prevWide)
 				var err error
+				var floor *floorWorkers // only for the floor: its goroutines spin
+				if impl == "memory" || impl == "memory-w2" {
+					floor = newFloorWorkers(w)
+					defer floor.stop()
+				}
 				for b.Loop() {
 					switch {
 					case impl == "memory" || impl == "memory-w2":
 						switch op {
 						case "solve":
-							memoryFloor(w, x, b0, a0)
+							memoryFloor(floor, x, b0, a0)
 						case "cholesky", "inv":
-							memoryFloor(w, xd, a0, nil)
+							memoryFloor(floor, xd, a0, nil)
 						case "cholsolve":
-							memoryFloor(w, x, b0, a)
+							memoryFloor(floor, x, b0, a)
 						case "det":
-							memoryFloor(w, nil, nil, a0)
+							memoryFloor(floor, nil, nil, a0)
 						}
 					case to && op == "solve":
 						err = batch.SolveTo(xv, a0v, b0v, opts...)
@@ -170,26 +178,31 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 }
 
 // memoryFloor moves what an out-of-place tiny operation must: it copies
-// src to dst (with ordinary stores) and reads every cache line of also, on w goroutines, each a
-// contiguous 1/w of every slice (the same bytes as the operation's own
-// split, though not the same matrices for an innermost batch).
-func memoryFloor[T float32 | float64](w int, dst, src, also []T) {
+// src to dst (with ordinary stores) and reads every cache line of also,
+// on the caller and w-1 goroutines of f that are already running (no
+// hand-off cost), in 8 pieces a goroutine handed out as batch hands out
+// its own (package split: each CPU starts with the same pieces every
+// call). The same bytes as the operation's own split, though not the
+// same matrices for an innermost batch.
+func memoryFloor[T float32 | float64](f *floorWorkers, dst, src, also []T) {
 	line := 64 / int(unsafe.Sizeof(T(0)))
-	part := func(s []T, g int) []T { return s[len(s)*g/w : len(s)*(g+1)/w] }
-	var wg sync.WaitGroup
-	sums := make([]T, w*line) // a cache line each
-	for g := range w {
-		wg.Go(func() {
+	const per = 8
+	w := f.n
+	pieces := split.New(per*w, w)
+	part := func(s []T, p int) []T { return s[len(s)*p/(per*w) : len(s)*(p+1)/(per*w)] }
+	f.run(func(g int) {
+		sw := pieces.Worker()
+		var s0, s1, s2, s3 T // four chains, so that the loads, not the adds, set the pace
+		for p, ok := sw.Next(); ok; p, ok = sw.Next() {
 			// In pieces below 1 MB, which Go's copy moves with
 			// ordinary stores, as the kernels store (from 1 MB on it
 			// streams them past the caches, which no kernel does).
-			d, c := part(dst, g), part(src, g)
+			d, c := part(dst, p), part(src, p)
 			for len(d) > 0 {
 				m := copy(d[:min(len(d), 1<<18/int(unsafe.Sizeof(T(0))))], c)
 				d, c = d[m:], c[m:]
 			}
-			s := part(also, g)
-			var s0, s1, s2, s3 T // four chains, so that the loads, not the adds, set the pace
+			s := part(also, p)
 			i := 0
 			for ; i+4*line <= len(s); i += 4 * line {
 				s0 += s[i]
@@ -200,11 +213,61 @@ func memoryFloor[T float32 | float64](w int, dst, src, also []T) {
 			for ; i < len(s); i += line {
 				s0 += s[i]
 			}
-			sums[g*line] = s0 + s1 + s2 + s3
+		}
+		f.sums[g*8] = float64(s0 + s1 + s2 + s3) // a cache line of float64 each
+	})
+	tinySink = f.sums[0]
+}
+
+// floorWorkers runs memoryFloor's goroutines: n-1 of them spin (yielding
+// their P, as batch's tiny workers do between pieces) until run hands
+// them a function, which they call with their number while the caller
+// calls it with 0.
+type floorWorkers struct {
+	n     int
+	gen   atomic.Int64 // run's calls so far; -1: stop
+	f     func(g int)
+	left  atomic.Int64 // goroutines yet to finish this call's f
+	sums  []float64
+	ended sync.WaitGroup
+}
+
+func newFloorWorkers(n int) *floorWorkers {
+	fw := &floorWorkers{n: n, sums: make([]float64, n*8)}
+	for g := 1; g < n; g++ {
+		fw.ended.Go(func() {
+			seen := int64(0)
+			for {
+				gen := fw.gen.Load()
+				switch {
+				case gen < 0:
+					return
+				case gen == seen:
+					runtime.Gosched()
+					continue
+				}
+				seen = gen
+				fw.f(g)
+				fw.left.Add(-1)
+			}
 		})
 	}
-	wg.Wait()
-	tinySink = float64(sums[0])
+	return fw
+}
+
+func (fw *floorWorkers) run(f func(g int)) {
+	fw.f = f
+	fw.left.Store(int64(fw.n - 1))
+	fw.gen.Add(1)
+	f(0)
+	for fw.left.Load() > 0 {
+		runtime.Gosched()
+	}
+}
+
+func (fw *floorWorkers) stop() {
+	fw.gen.Store(-1)
+	fw.ended.Wait()
 }
 
 var tinySink float64
