@@ -131,4 +131,3 @@ func ExampleSplit() {
 	fmt.Println(len(done[0]) + len(done[1]))
 	// Output: 6
 }
-
