@@ -114,15 +114,9 @@ const tinyChunkWork = 1 << 19
 // whole groups of tinyGroup matrices (the most lanes a kernel has:
 // float32 on AVX-512), so that only the batch's last piece (and a staged
 // run's last) ends in a partial lane group, which the kernels gather.
-// Four a goroutine rather than eight since the pieces go by CPU (package
-// split): fewer pieces change hands when one worker runs late, and the
-// To forms of cholesky and cholsolve at n = 8 on two workers ran 5-12%
-// faster (three alternated runs of 1000 calls; two and three pieces a
-// goroutine were level with four, sixteen slower than eight); with
-// another goroutine busy, two workers stayed level with one.
 const (
 	tinyPiece     = 64
-	tinyPiecesPer = 4
+	tinyPiecesPer = 8
 	tinyGroup     = kernel.MaxTinyLanes
 )
 
