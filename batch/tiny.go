@@ -114,6 +114,10 @@ const tinyChunkWork = 1 << 19
 // whole groups of tinyGroup matrices (the most lanes a kernel has:
 // float32 on AVX-512), so that only the batch's last piece (and a staged
 // run's last) ends in a partial lane group, which the kernels gather.
+// Four a goroutine (session 9, pieces by CPU, two workers at n = 8,
+// alternated runs of 1000 calls) made the To forms of cholesky and
+// cholsolve 5-12% faster and float32 solve and inv 5-10% slower: eight
+// stays.
 const (
 	tinyPiece     = 64
 	tinyPiecesPer = 8
