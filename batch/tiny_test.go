@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
@@ -373,5 +374,66 @@ func tinySPD(rng *rand.Rand, n int, set func(i, j int, v float64)) {
 			}
 			set(i, j, v)
 		}
+	}
+}
+
+// TestTinyConcurrentCallers: several goroutines calling split tiny
+// batches at once share the tiny workers (and the CPUs' regions of
+// package split with each other's pieces); every call gives the
+// one-worker results bit for bit.
+func TestTinyConcurrentCallers(t *testing.T) {
+	const n, count, callers, rounds = 8, 3100, 4, 10 // split in two (tinyChunkWork)
+	rng := rand.New(rand.NewPCG(41, 42))
+	inputs := make([][]float64, callers)
+	for c := range inputs {
+		inputs[c] = make([]float64, n*n*count)
+		for m := range count {
+			tinySPD(rng, n, func(i, j int, v float64) { inputs[c][i+j*n+m*n*n] = v })
+		}
+	}
+	view := func(s []float64) views.View[float64] { return must(views.FromColMajor(s, n, n, count)).View() }
+	ops := []struct {
+		name string
+		f    func(dst, a views.View[float64]) error
+	}{
+		{"CholeskyTo", func(dst, a views.View[float64]) error { return CholeskyTo(Lower, dst, a) }},
+		{"InvTo", func(dst, a views.View[float64]) error { return InvTo(dst, a) }},
+	}
+	prev := SetWorkers(1)
+	defer SetWorkers(prev)
+	want := make([][][]float64, len(ops))
+	for o, op := range ops {
+		for c := range callers {
+			dst := make([]float64, n*n*count)
+			if err := op.f(view(dst), view(inputs[c])); err != nil {
+				t.Fatalf("%s, one worker: %v", op.name, err)
+			}
+			want[o] = append(want[o], dst)
+		}
+	}
+	SetWorkers(2)
+	var wg sync.WaitGroup
+	errs := make(chan error, callers)
+	for c := range callers {
+		wg.Go(func() {
+			dst := make([]float64, n*n*count)
+			for r := range rounds {
+				o := (c + r) % len(ops)
+				clear(dst)
+				if err := ops[o].f(view(dst), view(inputs[c])); err != nil {
+					errs <- fmt.Errorf("%s, caller %d, round %d: %v", ops[o].name, c, r, err)
+					return
+				}
+				if !slices.Equal(dst, want[o][c]) {
+					errs <- fmt.Errorf("%s, caller %d, round %d: differs from one worker's result", ops[o].name, c, r)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
