@@ -266,8 +266,8 @@ func BenchmarkTinySolvePath(b *testing.B) {
 }
 
 // TestTinyWorkers: batches large enough to be split (pieces taken by the
-// caller and the workers in turn), with bad matrices scattered over the
-// pieces, give the one-worker results bit for bit with 2 and 3 workers:
+// workers, each from its CPU's region first: package split), with bad
+// matrices scattered over the pieces, give the one-worker results bit for bit with 2 and 3 workers:
 // the same outputs, the same failed indices and kinds.
 func TestTinyWorkers(t *testing.T) {
 	oneThread(t)

@@ -3,15 +3,13 @@ package bench
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"unsafe"
 
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/kernel"
+	"github.com/lapis-go/lapis/internal/spin"
 	"github.com/lapis-go/lapis/internal/split"
 	"github.com/lapis-go/lapis/views"
 )
@@ -125,10 +123,10 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 				prevWide := kernel.SetTinyAVX512(impl != "lapis-avx2")
 				defer kernel.SetTinyAVX512(prevWide)
 				var err error
-				var floor *floorWorkers // only for the floor: its goroutines spin
+				var floor *spin.Team // only for the floor: its goroutines spin
 				if impl == "memory" || impl == "memory-w2" {
-					floor = newFloorWorkers(w)
-					defer floor.stop()
+					floor = spin.New(w)
+					defer floor.Stop()
 				}
 				for b.Loop() {
 					switch {
@@ -179,18 +177,19 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 
 // memoryFloor moves what an out-of-place tiny operation must: it copies
 // src to dst (with ordinary stores) and reads every cache line of also,
-// on the caller and w-1 goroutines of f that are already running (no
-// hand-off cost), in 8 pieces a goroutine handed out as batch hands out
+// on the goroutines of team, which are already running (no hand-off
+// cost), in 8 pieces a goroutine handed out as batch hands out
 // its own (package split: each CPU starts with the same pieces every
 // call). The same bytes as the operation's own split, though not the
 // same matrices for an innermost batch.
-func memoryFloor[T float32 | float64](f *floorWorkers, dst, src, also []T) {
+func memoryFloor[T float32 | float64](team *spin.Team, dst, src, also []T) {
 	line := 64 / int(unsafe.Sizeof(T(0)))
 	const per = 8
-	w := f.n
+	w := team.N()
 	pieces := split.New(per*w, w)
 	part := func(s []T, p int) []T { return s[len(s)*p/(per*w) : len(s)*(p+1)/(per*w)] }
-	f.run(func(g int) {
+	sums := make([]float64, 8*w) // a cache line of float64 each
+	team.Run(func(g int) {
 		sw := pieces.Worker()
 		var s0, s1, s2, s3 T // four chains, so that the loads, not the adds, set the pace
 		for p, ok := sw.Next(); ok; p, ok = sw.Next() {
@@ -214,60 +213,9 @@ func memoryFloor[T float32 | float64](f *floorWorkers, dst, src, also []T) {
 				s0 += s[i]
 			}
 		}
-		f.sums[g*8] = float64(s0 + s1 + s2 + s3) // a cache line of float64 each
+		sums[g*8] = float64(s0 + s1 + s2 + s3)
 	})
-	tinySink = f.sums[0]
-}
-
-// floorWorkers runs memoryFloor's goroutines: n-1 of them spin (yielding
-// their P, as batch's tiny workers do between pieces) until run hands
-// them a function, which they call with their number while the caller
-// calls it with 0.
-type floorWorkers struct {
-	n     int
-	gen   atomic.Int64 // run's calls so far; -1: stop
-	f     func(g int)
-	left  atomic.Int64 // goroutines yet to finish this call's f
-	sums  []float64
-	ended sync.WaitGroup
-}
-
-func newFloorWorkers(n int) *floorWorkers {
-	fw := &floorWorkers{n: n, sums: make([]float64, n*8)}
-	for g := 1; g < n; g++ {
-		fw.ended.Go(func() {
-			seen := int64(0)
-			for {
-				gen := fw.gen.Load()
-				switch {
-				case gen < 0:
-					return
-				case gen == seen:
-					runtime.Gosched()
-					continue
-				}
-				seen = gen
-				fw.f(g)
-				fw.left.Add(-1)
-			}
-		})
-	}
-	return fw
-}
-
-func (fw *floorWorkers) run(f func(g int)) {
-	fw.f = f
-	fw.left.Store(int64(fw.n - 1))
-	fw.gen.Add(1)
-	f(0)
-	for fw.left.Load() > 0 {
-		runtime.Gosched()
-	}
-}
-
-func (fw *floorWorkers) stop() {
-	fw.gen.Store(-1)
-	fw.ended.Wait()
+	tinySink = sums[0]
 }
 
 var tinySink float64

@@ -2,10 +2,10 @@ package split
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/lapis-go/lapis/internal/spin"
 )
 
 // BenchmarkLocality: two goroutines that keep spinning copy a 5 MB
@@ -34,18 +34,18 @@ func BenchmarkLocality(b *testing.B) {
 				b.Skip("CPU unknown here")
 			}
 			const pieces = 16
-			team := newSpinners(c.workers)
-			defer team.stop()
+			team := spin.New(c.workers)
+			defer team.Stop()
 			b.SetBytes(2 * 8 * size)
 			var call atomic.Int64
 			for b.Loop() {
 				s := New(pieces, c.workers)
 				k := int(call.Add(1))
-				team.run(func() {
+				team.Run(func(int) {
 					w := s.Worker()
 					switch c.home {
 					case "arrival":
-						w.home = int(s.arrived.Add(1)-1) % c.workers
+						w.home = s.arrival()
 					case "swap":
 						w.home = (w.home + k) % c.workers
 					}
@@ -60,50 +60,4 @@ func BenchmarkLocality(b *testing.B) {
 			}
 		})
 	}
-}
-
-// spinners runs a function on the caller and n-1 goroutines that spin
-// between calls (yielding their P), so that a call costs no wake-up.
-type spinners struct {
-	gen   atomic.Int64 // calls so far; -1: stop
-	f     func()
-	left  atomic.Int64
-	n     int
-	ended sync.WaitGroup
-}
-
-func newSpinners(n int) *spinners {
-	s := &spinners{n: n}
-	for range n - 1 {
-		s.ended.Go(func() {
-			for seen := int64(0); ; {
-				switch g := s.gen.Load(); {
-				case g < 0:
-					return
-				case g == seen:
-					runtime.Gosched()
-				default:
-					seen = g
-					s.f()
-					s.left.Add(-1)
-				}
-			}
-		})
-	}
-	return s
-}
-
-func (s *spinners) run(f func()) {
-	s.f = f
-	s.left.Store(int64(s.n - 1))
-	s.gen.Add(1)
-	f()
-	for s.left.Load() > 0 {
-		runtime.Gosched()
-	}
-}
-
-func (s *spinners) stop() {
-	s.gen.Store(-1)
-	s.ended.Wait()
 }

@@ -75,13 +75,22 @@ type Worker struct {
 // Worker returns a cursor for the calling goroutine, its home the
 // region of the CPU it runs on now (see CPU).
 func (s *Split) Worker() Worker {
-	var home int
+	if len(s.regions) == 1 { // one home: no CPU to ask
+		return Worker{s: s}
+	}
+	home := 0
 	if cpu, ok := CPU(); ok {
 		home = cpu % len(s.regions)
 	} else {
-		home = int((s.arrived.Add(1) - 1) % int64(len(s.regions)))
+		home = s.arrival()
 	}
 	return Worker{s: s, home: home, from: home}
+}
+
+// arrival returns the home of the next worker to arrive: the regions in
+// turn.
+func (s *Split) arrival() int {
+	return int((s.arrived.Add(1) - 1) % int64(len(s.regions)))
 }
 
 // Next returns the next piece for w, and false when every piece of the
