@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"math"
+	"sync"
 	"unsafe"
 )
 
@@ -258,14 +259,16 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 	size := int(unsafe.Sizeof(T(0)))
 	k, lanes := tinyKernel[T](op, n, impl)
 	vb := lanes * size // bytes per vector
-	var dbuf [MaxTinyLanes]T
-	var cbuf [4][MaxTinyLanes]T
-	p := &tinyArgs{ars: a.RS * size, acs: a.CS * size, brs: b.RS * size, bcs: b.CS * size, nrhs: nrhs}
+	fr := tinyFrames.Get().(*tinyFrame)
+	defer fr.release()
+	dbuf := unsafe.Slice((*T)(unsafe.Pointer(&fr.dbuf[0])), MaxTinyLanes)
+	p := &fr.args
+	*p = tinyArgs{ars: a.RS * size, acs: a.CS * size, brs: b.RS * size, bcs: b.CS * size, nrhs: nrhs}
 	if out.Zero && op == TinyCholesky {
 		p.zero = 1
 	}
 	if check != nil && (op == TinySolve || op == TinyInv) {
-		p.cond = unsafe.Pointer(&cbuf[0][0])
+		p.cond = unsafe.Pointer(&fr.cbuf[0][0])
 	} else {
 		check = nil
 	}
@@ -361,6 +364,28 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 		}
 	}
 	return flagged
+}
+
+// tinyFrame is what a kernel call hands the kernels: their arguments, and
+// the determinants of a partial lane group (dbuf) and the conditioning
+// check's norms (cbuf), as float64 or float32 (T) in float64's room. The
+// kernels are called through function values, which escape analysis
+// cannot see through: on the stack, the frame would be allocated on the
+// heap at every call (three objects, 1 KB, for each piece of a split
+// batch); tinyFrames keeps them instead.
+type tinyFrame struct {
+	args tinyArgs
+	dbuf [MaxTinyLanes]float64
+	cbuf [4][MaxTinyLanes]float64
+}
+
+var tinyFrames = sync.Pool{New: func() any { return new(tinyFrame) }}
+
+// release returns fr to tinyFrames without the pointers of its call, so
+// that a pooled frame keeps no caller's memory alive.
+func (fr *tinyFrame) release() {
+	fr.args = tinyArgs{}
+	tinyFrames.Put(fr)
 }
 
 // tinyCandShift is where a kernel's result puts the conditioning check's
