@@ -109,19 +109,18 @@ type tinyCond[T Scalar] struct {
 // 87 us, medians of 3), so it stays.
 const tinyChunkWork = 1 << 19
 
-// tinyPiece and tinyPiecesPer set the pieces a split batch is cut into:
-// about tinyPiecesPer per goroutine, at least tinyPiece matrices each, in
-// whole groups of tinyGroup matrices (the most lanes a kernel has:
-// float32 on AVX-512), so that only the batch's last piece (and a staged
-// run's last) ends in a partial lane group, which the kernels gather.
-// Four a goroutine (session 9, pieces by CPU, two workers at n = 8,
-// alternated runs of 1000 calls) made the To forms of cholesky and
-// cholsolve 5-12% faster and float32 solve and inv 5-10% slower: eight
-// stays.
+// tinyPiece is the least a split batch's chunks hold (package split's
+// grain: the chunks halve down to it), in whole groups of tinyGroup
+// matrices (the most lanes a kernel has: float32 on AVX-512), so that
+// only the batch's last chunk (and a staged run's last) ends in a
+// partial lane group, which the kernels gather. Before session 10 the
+// chunks were eight pieces a goroutine of equal length (four were
+// measured too: float32 solve and inv 5-10% slower); halving chunks
+// made the shortest calls on two workers faster (README, "Tiny batches:
+// chunks that halve").
 const (
-	tinyPiece     = 64
-	tinyPiecesPer = 8
-	tinyGroup     = kernel.MaxTinyLanes
+	tinyPiece = 64
+	tinyGroup = kernel.MaxTinyLanes
 )
 
 // condMargin is how far above the check's threshold (epsilon / 2) a
@@ -134,7 +133,7 @@ const condMargin = 16
 // tinyStage is what an out-of-place form (SolveTo, InvTo, CholeskyTo,
 // CholeskySolveTo) adds to the kernels' pass: before the kernels run on
 // matrices lo..hi (a run of at most tinyStageBytes of a, cut from a
-// worker's piece), fill(lo, hi, scratch) copies their inputs into the
+// worker's chunk), fill(lo, hi, scratch) copies their inputs into the
 // operands the kernels then work on in place. The copy is so split
 // across the workers with the kernels, and the kernels read it from
 // cache. With scratch set, a is not the kernels' operand: each worker
@@ -298,27 +297,30 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 		mu    sync.Mutex
 		redos []redo[T] // the matrices to redo on the slow path
 	)
-	// A split batch is cut into pieces of whole lane groups that the
-	// workers take in turn (share), each from the region of the CPU it
-	// runs on first and then from the others' backs (package split): a
-	// CPU so works on the same matrices call after call, which stay in
-	// its caches, and a worker that wakes late (measured here: 0.1-0.3 ms
-	// after the hand-off when its CPU was idle, as long as half of a
-	// 10000-matrix batch of order 8) takes fewer of them, or none,
-	// instead of making the others wait. The kernels compute each matrix
-	// alone, so the results do not depend on the cut.
+	// A split batch's lane groups (tinyGroup matrices each) are handed
+	// out in chunks by package split: each worker starts in the region of
+	// the CPU it runs on and then takes from the others' backs, so that a
+	// CPU works on the same matrices call after call, which stay in its
+	// caches; each chunk is half of what its region has left, at least
+	// tinyPiece matrices, so that the workers finish within a grain of
+	// each other even when their CPUs run at different speeds or one
+	// wakes late (measured here: 0.1-0.3 ms after the hand-off when its
+	// CPU was idle, as long as half of a 10000-matrix batch of order 8).
+	// The kernels compute each matrix alone, so the results do not
+	// depend on the cut.
 	workers := min(chunksFor(total, n*n*n), max(1, total*n*n*n/tinyChunkWork))
-	piece := total
+	groups := (total + tinyGroup - 1) / tinyGroup
+	grain := groups // not split: one chunk
 	if workers > 1 {
-		piece = max(tinyPiece, (total/(tinyPiecesPer*workers)+tinyGroup-1)/tinyGroup*tinyGroup)
+		grain = tinyPiece / tinyGroup
 	}
-	span := piece // matrices staged and then worked on at once
+	span := total // matrices staged and then worked on at once
 	if st != nil && !direct {
-		span = min(piece, max(tinyGroup, tinyStageBytes/(n*n*size)/tinyGroup*tinyGroup))
+		span = min(total, max(tinyGroup, tinyStageBytes/(n*n*size)/tinyGroup*tinyGroup))
 	}
-	pieces := split.New((total+piece-1)/piece, workers)
+	cut := split.New(groups, workers, grain)
 	share(workers, func() {
-		w := pieces.Worker()
+		w := cut.Worker()
 		var flagged []int
 		var check *kernel.TinyCheck
 		var lus [][]T // with scratch, the factors of check.Ill's matrices
@@ -330,9 +332,8 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 			buf = pool.Get[T](innerLD(span) * n * n) // room for either scratch
 			defer pool.Put(buf)
 		}
-		for p, ok := w.Next(); ok; p, ok = w.Next() {
-			lo := p * piece
-			hi := min(total, lo+piece)
+		for glo, ghi, ok := w.Next(); ok; glo, ghi, ok = w.Next() {
+			lo, hi := glo*tinyGroup, min(total, ghi*tinyGroup)
 			for s := lo; s < hi; s += span {
 				e := min(hi, s+span)
 				if st != nil && !direct {

@@ -178,30 +178,31 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 // memoryFloor moves what an out-of-place tiny operation must: it copies
 // src to dst (with ordinary stores) and reads every cache line of also,
 // on the goroutines of team, which are already running (no hand-off
-// cost), in 8 pieces a goroutine handed out as batch hands out
-// its own (package split: each CPU starts with the same pieces every
-// call). The same bytes as the operation's own split, though not the
+// cost), in chunks handed out as batch hands out its own (package split:
+// each CPU starts with the same bytes every call; chunks halve down to
+// 1/128 of the whole, about the 64 matrices of batch's grain in a batch
+// of 10000). The same bytes as the operation's own split, though not the
 // same matrices for an innermost batch.
 func memoryFloor[T float32 | float64](team *spin.Team, dst, src, also []T) {
 	line := 64 / int(unsafe.Sizeof(T(0)))
-	const per = 8
+	const units = 1024
 	w := team.N()
-	pieces := split.New(per*w, w)
-	part := func(s []T, p int) []T { return s[len(s)*p/(per*w) : len(s)*(p+1)/(per*w)] }
+	cut := split.New(units, w, units/128)
+	part := func(s []T, lo, hi int) []T { return s[len(s)*lo/units : len(s)*hi/units] }
 	sums := make([]float64, 8*w) // a cache line of float64 each
 	team.Run(func(g int) {
-		sw := pieces.Worker()
+		sw := cut.Worker()
 		var s0, s1, s2, s3 T // four chains, so that the loads, not the adds, set the pace
-		for p, ok := sw.Next(); ok; p, ok = sw.Next() {
+		for lo, hi, ok := sw.Next(); ok; lo, hi, ok = sw.Next() {
 			// In pieces below 1 MB, which Go's copy moves with
 			// ordinary stores, as the kernels store (from 1 MB on it
 			// streams them past the caches, which no kernel does).
-			d, c := part(dst, p), part(src, p)
+			d, c := part(dst, lo, hi), part(src, lo, hi)
 			for len(d) > 0 {
 				m := copy(d[:min(len(d), 1<<18/int(unsafe.Sizeof(T(0))))], c)
 				d, c = d[m:], c[m:]
 			}
-			s := part(also, p)
+			s := part(also, lo, hi)
 			i := 0
 			for ; i+4*line <= len(s); i += 4 * line {
 				s0 += s[i]

@@ -9,11 +9,11 @@ import (
 )
 
 // BenchmarkLocality: two goroutines that keep spinning copy a 5 MB
-// buffer (10000 float64 matrices of order 8) in 16 pieces of 320 KB, the
-// pieces handed out by a Split as batch hands out its tiny pieces, with
+// buffer (10000 float64 matrices of order 8), cut into 160 units of 32 KB
+// handed out by a Split as batch hands out its tiny lane groups, with
 // three rules for a worker's home: home=cpu (New's: the region of the CPU
 // it runs on, each CPU so copies the same bytes every call), home=arrival
-// (the order the workers arrive: a piece lands on either CPU, as batch's
+// (the order the workers arrive: a unit lands on either CPU, as batch's
 // pieces did before package split) and home=swap (the CPU's region one
 // call, the other's the next: every line crosses between the cores each
 // call). workers=1 is one goroutine copying it all, the time to halve.
@@ -33,13 +33,13 @@ func BenchmarkLocality(b *testing.B) {
 			if _, ok := CPU(); !ok && c.home != "arrival" {
 				b.Skip("CPU unknown here")
 			}
-			const pieces = 16
+			const units = 160
 			team := spin.New(c.workers)
 			defer team.Stop()
 			b.SetBytes(2 * 8 * size)
 			var call atomic.Int64
 			for b.Loop() {
-				s := New(pieces, c.workers)
+				s := New(units, c.workers, 1)
 				k := int(call.Add(1))
 				team.Run(func(int) {
 					w := s.Worker()
@@ -50,8 +50,8 @@ func BenchmarkLocality(b *testing.B) {
 						w.home = (w.home + k) % c.workers
 					}
 					w.from = w.home
-					for p, ok := w.Next(); ok; p, ok = w.Next() {
-						lo, hi := size*p/pieces, size*(p+1)/pieces
+					for ulo, uhi, ok := w.Next(); ok; ulo, uhi, ok = w.Next() {
+						lo, hi := size*ulo/units, size*uhi/units
 						for o := lo; o < hi; o += 1 << 15 { // below 1 MB: ordinary stores
 							copy(dst[o:min(hi, o+1<<15)], src[o:])
 						}

@@ -1,18 +1,19 @@
-// Package split hands out the pieces of a batch to the goroutines that
-// share it so that each CPU works on the same matrices from one call to
-// the next.
+// Package split hands out the work of a batch to the goroutines that
+// share it, in chunks that shrink as the work runs out, so that each CPU
+// works on the same matrices from one call to the next and the workers
+// finish together.
 //
-// A batch's pieces 0..n-1 are cut into one region of consecutive pieces
-// per worker:
+// A batch's units 0..n-1 (batch's: lane groups of matrices) are cut into
+// one region of consecutive units per worker:
 //
-//	pieces   0 1 2 3 | 4 5 6 7 | 8 9 10 11
-//	region   0       | 1       | 2
-//	           front ->   <- back
+//	units    0 ...     | ...       | ...   n-1
+//	region   0         | 1         | 2
+//	           front ->       <- back
 //
 // A worker starts in its home region, the one of the CPU it runs on
-// (CPU() modulo the number of regions), and takes its pieces from the
-// front; when its home is done it takes the other regions' pieces from
-// their backs, so that it meets their owners only at their last pieces.
+// (CPU() modulo the number of regions), and takes its chunks from the
+// front; when its home is done it takes the other regions' chunks from
+// their backs, so that it meets their owners only at their last units.
 // Why: on a machine whose cores do not share a last-level cache (the
 // 2-vCPU Zen 5 VMs lapis is measured on), a line written by one core
 // and read by the other next call crosses between the caches; two
@@ -21,10 +22,19 @@
 // it, when they swapped halves every call. Goroutines move between CPUs
 // freely, so the home follows the CPU, not the goroutine.
 //
-// Each piece is handed out exactly once whatever the CPUs: two workers
+// A chunk is half of what its region has left, and at least the grain
+// (guided self-scheduling): an owner starts with half its region, so a
+// batch is cut into a few long runs (whose memory streams the hardware
+// prefetchers follow without restarting), and the last chunks are
+// small, so that workers whose CPUs run at different speeds, or that
+// started at different times, still finish within a grain of each
+// other. A thief takes half of what is left too, so that a worker that
+// never arrives leaves its region to the others in a few chunks.
+//
+// Each unit is handed out exactly once whatever the CPUs: two workers
 // with the same home share that region's front, and a worker whose CPU
 // is unknown (CPU's ok false) takes the homes in the order the workers
-// arrive. What a piece computes must not depend on which worker runs it.
+// arrive. What a unit computes must not depend on which worker runs it.
 package split
 
 import (
@@ -32,41 +42,44 @@ import (
 	"sync/atomic"
 )
 
-// Split is one batch's pieces, cut into regions. Its methods are safe for
+// Split is one batch's units, cut into regions. Its methods are safe for
 // concurrent use; a Split is used for one batch and not reused.
 type Split struct {
 	regions []region
+	grain   uint32
 	arrived atomic.Int64 // workers that asked for a home, for CPU-less homes
 }
 
-// region is the pieces [front, back) not yet handed out, packed in one
+// region is the units [front, back) not yet handed out, packed in one
 // word (front in the low 32 bits) so that one compare-and-swap takes a
-// piece from either end; padded to its own cache line.
+// chunk from either end; padded to its own cache line.
 type region struct {
 	fb atomic.Uint64
 	_  [56]byte
 }
 
-// MaxPieces is the most pieces a Split holds.
-const MaxPieces = 1<<32 - 1
+// MaxUnits is the most units a Split holds.
+const MaxUnits = 1<<32 - 1
 
-// New returns the split of pieces pieces (0 <= pieces <= MaxPieces) into
-// regions regions (regions >= 1). It panics otherwise: the caller sets
-// both, and no user input reaches them unchecked.
-func New(pieces, regions int) *Split {
-	if pieces < 0 || pieces > MaxPieces || regions < 1 {
-		panic(fmt.Sprintf("split: New(%d, %d): want 0 <= pieces <= %d, regions >= 1", pieces, regions, MaxPieces))
+// New returns the split of n units (0 <= n <= MaxUnits) into regions
+// regions (regions >= 1) of as equal lengths as can be, handed out in
+// chunks of at least grain units (grain >= 1; a region's last chunk may
+// be shorter). It panics otherwise: the caller sets all three, and no
+// user input reaches them unchecked.
+func New(n, regions, grain int) *Split {
+	if n < 0 || n > MaxUnits || regions < 1 || grain < 1 {
+		panic(fmt.Sprintf("split: New(%d, %d, %d): want 0 <= n <= %d, regions >= 1, grain >= 1", n, regions, grain, MaxUnits))
 	}
-	s := &Split{regions: make([]region, regions)}
+	s := &Split{regions: make([]region, regions), grain: uint32(min(grain, MaxUnits))}
 	for r := range s.regions {
-		lo, hi := pieces*r/regions, pieces*(r+1)/regions
+		lo, hi := n*r/regions, n*(r+1)/regions
 		s.regions[r].fb.Store(uint64(hi)<<32 | uint64(lo))
 	}
 	return s
 }
 
 // Worker is one goroutine's cursor over a Split: its home region and the
-// region it is taking pieces from.
+// region it is taking chunks from.
 type Worker struct {
 	s          *Split
 	home, from int
@@ -93,36 +106,37 @@ func (s *Split) arrival() int {
 	return int((s.arrived.Add(1) - 1) % int64(len(s.regions)))
 }
 
-// Next returns the next piece for w, and false when every piece of the
-// split has been handed out.
-func (w *Worker) Next() (piece int, ok bool) {
+// Next returns the next chunk of units [lo, hi) for w, and false when
+// every unit of the split has been handed out.
+func (w *Worker) Next() (lo, hi int, ok bool) {
 	n := len(w.s.regions)
 	for w.from < w.home+n {
 		r := &w.s.regions[w.from%n]
-		if p, ok := r.take(w.from == w.home); ok {
-			return p, true
+		if lo, hi, ok := r.take(w.from == w.home, w.s.grain); ok {
+			return lo, hi, true
 		}
 		w.from++
 	}
-	return 0, false
+	return 0, 0, false
 }
 
-// take hands out r's front piece (front) or its back one, and false when
-// r has none left.
-func (r *region) take(front bool) (int, bool) {
+// take hands out a chunk of r from its front (front) or its back: half
+// of what r has left, at least grain units (all of them if fewer); false
+// when r has none left.
+func (r *region) take(front bool, grain uint32) (lo, hi int, ok bool) {
 	for {
 		fb := r.fb.Load()
-		lo, hi := uint32(fb), uint32(fb>>32)
-		if lo >= hi {
-			return 0, false
+		f, b := uint32(fb), uint32(fb>>32)
+		if f >= b {
+			return 0, 0, false
 		}
-		p, next := lo, fb+1 // front: lo+1 in the low word, which cannot carry (lo < hi)
+		size := min(b-f, max(grain, (b-f)/2))
+		lo, hi, next := f, f+size, uint64(b)<<32|uint64(f+size)
 		if !front {
-			hi--
-			p, next = hi, uint64(hi)<<32|uint64(lo)
+			lo, hi, next = b-size, b, uint64(b-size)<<32|uint64(f)
 		}
 		if r.fb.CompareAndSwap(fb, next) {
-			return int(p), true
+			return int(lo), int(hi), true
 		}
 	}
 }
