@@ -1,6 +1,8 @@
 package batch
 
 import (
+	"slices"
+
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -77,13 +79,34 @@ func isBroadcast(s []int) bool {
 	return true
 }
 
+// batchStrides appends l's strides along its batch axes (2 on) to dst
+// and returns the extended slice: with dst's room, no allocation.
+func batchStrides(l layout.Layout, dst []int) []int {
+	return l.AppendStrides(dst)[len(dst)+min(2, l.Rank()):]
+}
+
+// sameShape reports whether a and b have the same shape, and
+// sameStrides the same strides (ranks included), without copying them.
+func sameShape(a, b layout.Layout) bool {
+	var x, y [layout.MaxInline]int
+	return slices.Equal(a.AppendShape(x[:0]), b.AppendShape(y[:0]))
+}
+
+func sameStrides(a, b layout.Layout) bool {
+	var x, y [layout.MaxInline]int
+	return slices.Equal(a.AppendStrides(x[:0]), b.AppendStrides(y[:0]))
+}
+
 // merge drops extent-1 axes and merges neighbouring batch axes that every
 // operand steps through as one (s[i+1] = s[i] * shape[i]), so that most
 // batches reach the C loops with one batch axis. It returns the new shape
 // and strides.
 func merge(shape []int, strides ...[]int) ([]int, [][]int) {
-	outShape := []int{}
+	outShape := make([]int, 0, len(shape))
 	out := make([][]int, len(strides))
+	for k := range out {
+		out[k] = make([]int, 0, len(shape))
+	}
 	for i, d := range shape {
 		if d == 1 {
 			continue

@@ -405,7 +405,8 @@ func stridedSolve[T Scalar](op string, shape []int, a, b views.View[T], opts []O
 	}
 	n := a.Layout().Dim(0)
 	total := count(shape)
-	mshape, st := merge(shape, a.Layout().Strides()[2:], b.Layout().Strides()[2:])
+	var ba, bb [layout.MaxInline]int
+	mshape, st := merge(shape, batchStrides(a.Layout(), ba[:0]), batchStrides(b.Layout(), bb[:0]))
 	chunks := chunksFor(total, n*n*n)
 	if n*n*n < bigFlops { // one OpenBLAS thread per call, however the batch is split
 		defer singleThreaded()()

@@ -256,13 +256,14 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 	n := a.v.Layout().Dim(0)
 	scratch := st != nil && st.scratch
 	direct := st != nil && st.direct
-	var strides [][]int
+	var sbuf [2][layout.MaxInline]int
+	strides := make([][]int, 0, 2)
 	if !scratch {
-		strides = append(strides, a.v.Layout().Strides()[2:])
+		strides = append(strides, batchStrides(a.v.Layout(), sbuf[0][:0]))
 	}
 	nrhs := 0
 	if b != nil {
-		strides = append(strides, b.v.Layout().Strides()[2:])
+		strides = append(strides, batchStrides(b.v.Layout(), sbuf[1][:0]))
 		nrhs = b.v.Layout().Dim(1)
 	}
 	mshape, mst := merge(shape, strides...)

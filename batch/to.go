@@ -1,7 +1,6 @@
 package batch
 
 import (
-	"slices"
 	"unsafe"
 
 	"github.com/lapis-go/lapis/internal/kernel"
@@ -190,7 +189,7 @@ func checkUplo(op string, uplo Uplo) error {
 // (names[i] is ins[i]'s name) unless it is exactly ins[0] (alias: the
 // form runs in place).
 func destination[T Scalar](op, name string, dst views.View[T], names []string, ins []views.View[T]) (alias bool, err error) {
-	if !slices.Equal(dst.Shape(), ins[0].Shape()) {
+	if !sameShape(dst.Layout(), ins[0].Layout()) {
 		return false, layout.Errorf(layout.ErrShape, op, name, "shape %v, want %s's shape %v (the destination has the shape of the input whose results it receives)", dst.Shape(), names[0], ins[0].Shape())
 	}
 	if dst.Layout().HasOverlap() {
@@ -213,7 +212,7 @@ func destination[T Scalar](op, name string, dst views.View[T], names []string, i
 func sameView[T Scalar](a, b views.View[T]) bool {
 	la, lb := a.Layout(), b.Layout()
 	return unsafe.SliceData(a.Data()) == unsafe.SliceData(b.Data()) && a.IsConj() == b.IsConj() &&
-		la.Offset() == lb.Offset() && slices.Equal(la.Shape(), lb.Shape()) && slices.Equal(la.Strides(), lb.Strides())
+		la.Offset() == lb.Offset() && sameShape(la, lb) && sameStrides(la, lb)
 }
 
 // direct reports whether the kernels write an out-of-place form's
@@ -235,7 +234,7 @@ func sameView[T Scalar](a, b views.View[T]) bool {
 func direct[T Scalar](dst, in views.View[T]) bool {
 	l, d := in.Layout(), dst.Layout()
 	innermost := l.Rank() > 2 && l.Stride(2) == 1
-	return slices.Equal(d.Strides(), l.Strides()) && !(innermost && d.Dim(0)*d.Dim(1) >= 36)
+	return sameStrides(d, l) && !(innermost && d.Dim(0)*d.Dim(1) >= 36)
 }
 
 // stageOf is the stage of an out-of-place form without scratch: fill.
@@ -250,7 +249,8 @@ func stageOf[T Scalar](fill func(lo, hi int)) *tinyStage[T] {
 // then runs on each run of dst. When dst is src, only fix runs.
 func copier[T Scalar](shape []int, dst, src views.View[T], fix func(run views.View[T])) func(lo, hi int) {
 	same := sameView(dst, src)
-	mshape, st := merge(shape, dst.Layout().Strides()[2:], src.Layout().Strides()[2:])
+	var bd, bs [layout.MaxInline]int
+	mshape, st := merge(shape, batchStrides(dst.Layout(), bd[:0]), batchStrides(src.Layout(), bs[:0]))
 	vs := []views.View[T]{dst, src}
 	return func(lo, hi int) {
 		_ = runs(mshape, st, lo, hi, vs, func(r []views.View[T]) error {
@@ -270,7 +270,8 @@ func copier[T Scalar](shape []int, dst, src views.View[T], fix func(run views.Vi
 // has the batch axis innermost (storage [hi-lo, n, n]).
 func packer[T Scalar](shape []int, a views.View[T], inner bool) func(lo, hi int, s []T) {
 	n, _ := dims(a)
-	mshape, st := merge(shape, a.Layout().Strides()[2:])
+	var ba [layout.MaxInline]int
+	mshape, st := merge(shape, batchStrides(a.Layout(), ba[:0]))
 	vs := []views.View[T]{a}
 	return func(lo, hi int, s []T) {
 		k := hi - lo

@@ -120,32 +120,39 @@ func share(workers int, f func()) {
 		go tinyWorker()
 	}
 	workersMu.Unlock()
-	var (
-		mu     sync.Mutex
-		active int
-		closed bool
-	)
-	done := make(chan struct{})
-	enter := func() {
-		mu.Lock()
-		if closed {
-			mu.Unlock()
-			return
-		}
-		active++
-		mu.Unlock()
-		f() // returns when no work is left
-		mu.Lock()
-		if active--; active == 0 && !closed {
-			closed = true
-			close(done)
-		}
-		mu.Unlock()
-	}
+	s := &shared{f: f, done: make(chan struct{})}
 	for range workers {
-		tinyJobs <- enter
+		tinyJobs <- s
 	}
-	<-done
+	<-s.done
+}
+
+// shared is one call of share: the workers that entered it and are
+// running f, and done, closed when the first f returns with none running.
+type shared struct {
+	f      func()
+	mu     sync.Mutex
+	active int
+	closed bool
+	done   chan struct{}
+}
+
+// enter runs s.f unless the work is over.
+func (s *shared) enter() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.active++
+	s.mu.Unlock()
+	s.f() // returns when no work is left
+	s.mu.Lock()
+	if s.active--; s.active == 0 && !s.closed {
+		s.closed = true
+		close(s.done)
+	}
+	s.mu.Unlock()
 }
 
 // The tiny workers run the pieces of the tiny kernels (share), which call
@@ -162,24 +169,23 @@ func share(workers int, f func()) {
 // the spin does not make a batch slower than on one worker.
 var (
 	tinyStarted int
-	tinyJobs    = make(chan func(), 64)
+	tinyJobs    = make(chan *shared, 64)
 )
 
 const tinySpin = 200 * time.Microsecond
 
 func tinyWorker() {
 	for {
-		f := nextTiny()
-		f()
+		nextTiny().enter()
 	}
 }
 
-func nextTiny() func() {
+func nextTiny() *shared {
 	start := time.Now()
 	for time.Since(start) < tinySpin {
 		select {
-		case f := <-tinyJobs:
-			return f
+		case s := <-tinyJobs:
+			return s
 		default:
 			runtime.Gosched()
 		}

@@ -48,6 +48,7 @@ type Split struct {
 	regions []region
 	grain   uint32
 	arrived atomic.Int64 // workers that asked for a home, for CPU-less homes
+	inline  [4]region    // the regions of a split into at most 4: no second allocation
 }
 
 // region is the units [front, back) not yet handed out, packed in one
@@ -70,7 +71,12 @@ func New(n, regions, grain int) *Split {
 	if n < 0 || n > MaxUnits || regions < 1 || grain < 1 {
 		panic(fmt.Sprintf("split: New(%d, %d, %d): want 0 <= n <= %d, regions >= 1, grain >= 1", n, regions, grain, MaxUnits))
 	}
-	s := &Split{regions: make([]region, regions), grain: uint32(min(grain, MaxUnits))}
+	s := &Split{grain: uint32(min(grain, MaxUnits))}
+	s.regions = s.inline[:0]
+	if regions > len(s.inline) {
+		s.regions = make([]region, 0, regions)
+	}
+	s.regions = s.regions[:regions]
 	for r := range s.regions {
 		lo, hi := n*r/regions, n*(r+1)/regions
 		s.regions[r].fb.Store(uint64(hi)<<32 | uint64(lo))
