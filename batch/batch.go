@@ -43,11 +43,12 @@
 // GOMAXPROCS), so that the OS threads batch adds to those calling OpenBLAS
 // stay bounded; a batch that is not split runs on the caller's goroutine.
 // A tiny batch (orders 2 to 8, float32 and float64) runs on lane kernels
-// that call no C; split, its pieces run on up to as many plain
+// that call no C; split, its chunks run on up to as many plain
 // goroutines, not locked, which wait 200 us for more work before they
-// park, and each CPU takes the same pieces call after call (package
-// internal/split), so that a batch used again finds its matrices in the
-// caches of the core that last worked on them.
+// park; each CPU takes the same matrices call after call (package
+// internal/split), so that a batch used again finds them in the caches
+// of the core that last worked on them, in chunks that halve as the
+// work runs out, so that the workers finish together.
 // While small matrices run, the batch holds a one-thread section of
 // cblas's thread policy (see "Threads" in package cblas): every call it
 // makes runs on one OpenBLAS thread, so results do not depend on how the

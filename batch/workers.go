@@ -14,7 +14,7 @@ import (
 // OpenBLAS are bounded by the number of workers ever started (OpenBLAS keeps per-thread buffers and
 // can run out of them when many threads call it; ../shared/ANCHORS.md).
 // A batch that runs as one chunk runs on the caller's goroutine. The tiny
-// kernels' pieces run on the tiny workers (share, tinyWorker).
+// kernels' chunks run on the tiny workers (share, tinyWorker).
 
 type job struct {
 	f     func(chunk int)
@@ -155,12 +155,12 @@ func (s *shared) enter() {
 	s.mu.Unlock()
 }
 
-// The tiny workers run the pieces of the tiny kernels (share), which call
+// The tiny workers run the chunks of the tiny kernels (share), which call
 // no C: they are plain goroutines, not locked to OS threads, at most
 // Workers() of them ever started. A locked worker costs a second thread
 // wake-up each time it is handed work (the P that picks it up passes
 // itself to the worker's own thread), tens of microseconds each on this
-// 2-vCPU VM. After a piece a tiny worker waits tinySpin for the next one,
+// 2-vCPU VM. After its work a tiny worker waits tinySpin for more,
 // yielding its P at every turn (runtime.Gosched), before it parks: a
 // parked worker whose CPU has gone idle starts 0.1-0.3 ms after the
 // hand-off, one still spinning within microseconds (as OpenMP runtimes
