@@ -137,7 +137,13 @@ func CholeskyTo[T Scalar](uplo Uplo, dst, a views.View[T], opts ...Option) error
 		return err
 	}
 	st := stageOf[T](copier(shape, dst, a, zeroOpposite[T](uplo)))
-	st.direct, st.zero, st.ina = direct(dst, a), true, &a
+	// Direct in every layout, innermost included (direct's exception
+	// does not hold for Cholesky since session 7's kernels): measured
+	// in session 10 (innermost, n = 8, alternated rounds of 300 calls,
+	// direct against staged), float32 132-183 against 181-234 us on one
+	// worker and 78-98 against 123-144 on two, float64 293-347 against
+	// 408-617 and 179-228 against 224-235.
+	st.direct, st.zero, st.ina = sameStrides(dst.Layout(), a.Layout()), true, &a
 	return cholesky(op, uplo, shape, dst, opts, st)
 }
 
@@ -226,7 +232,8 @@ func sameView[T Scalar](a, b views.View[T]) bool {
 // Measured (10000-matrix batches innermost, one worker, direct against
 // staged): float64 InvTo 130-280 against 102-128 ns a matrix at n = 6,
 // 443-472 against 210-287 at n = 8, CholeskyTo n = 8 float64 116-128
-// against 94-96, float32 52 against 41-45; while writing right-hand sides
+// against 94-96, float32 52 against 41-45 (CholeskyTo no longer: see
+// there); while writing right-hand sides
 // (n lines a lane group) direct was as fast or faster (CholeskySolveTo
 // n = 8 float64 25 against 33-38, float32 11 against 15-17; SolveTo
 // float32 n = 8 58-65 against 85-90), as were smaller orders (CholeskyTo
