@@ -26,7 +26,10 @@ import (
 // workers, lapis-nocheck (solve, inv) one worker with
 // batch.NoConditionCheck(), lapis-old the per-matrix path batch took
 // before the kernels (cblas.ForceC(): LAPACK through cgo, Solve's C loop,
-// the check in Go), lapis-avx2 (where the AVX-512 kernels run) lapis
+// the check in Go), lapis-old-nocheck (solve, inv) that path without the
+// check (Solve then one C loop, as batch was when issue #14 measured its
+// "today" table) and lapis-to-nocheck (solve, inv) the out-of-place form
+// without it, lapis-avx2 (where the AVX-512 kernels run) lapis
 // on the AVX2 kernels (kernel.SetTinyAVX512(false)); lapis-to and
 // lapis-to-w2 (solve, cholesky, cholsolve, inv) the out-of-place forms
 // (batch.SolveTo, CholeskyTo, CholeskySolveTo, InvTo: how a user keeps
@@ -86,8 +89,8 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 	xd := make([]T, len(a0)) // the destination of cholesky and inv
 	av, bv, a0v, b0v, xv, xa := view(a, n), view(bb, 1), view(a0, n), view(b0, 1), view(x, 1), view(xd, n)
 	for _, op := range []string{"solve", "cholesky", "cholsolve", "det", "inv"} {
-		for _, impl := range []string{"lapis", "lapis-avx2", "lapis-w2", "lapis-nocheck", "lapis-old", "lapis-to", "lapis-to-w2", "memory", "memory-w2"} {
-			to := impl == "lapis-to" || impl == "lapis-to-w2"
+		for _, impl := range []string{"lapis", "lapis-avx2", "lapis-w2", "lapis-nocheck", "lapis-old", "lapis-old-nocheck", "lapis-to", "lapis-to-nocheck", "lapis-to-w2", "memory", "memory-w2"} {
+			to := impl == "lapis-to" || impl == "lapis-to-nocheck" || impl == "lapis-to-w2"
 			var opts []batch.Option
 			switch impl {
 			case "lapis-avx2":
@@ -100,11 +103,14 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 				if op == "det" {
 					continue
 				}
-			case "lapis-nocheck":
+			case "lapis-nocheck", "lapis-old-nocheck", "lapis-to-nocheck":
 				if op != "solve" && op != "inv" {
 					continue
 				}
 				opts = append(opts, batch.NoConditionCheck())
+				if impl == "lapis-old-nocheck" {
+					opts = append(opts, cblas.ForceC())
+				}
 			}
 			w := 1
 			if impl == "lapis-w2" || impl == "lapis-to-w2" || impl == "memory-w2" {
