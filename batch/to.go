@@ -137,10 +137,10 @@ func CholeskyTo[T Scalar](uplo Uplo, dst, a views.View[T], opts ...Option) error
 		return err
 	}
 	st := stageOf[T](copier(shape, dst, a, zeroOpposite[T](uplo)))
-	// Direct in every layout, innermost included (direct's exception
-	// does not hold for Cholesky since session 7's kernels): measured
+	// Direct in every layout, innermost included: direct's exception,
+	// measured on earlier kernels, no longer holds for Cholesky. Measured
 	// in session 10 (innermost, n = 8, alternated rounds of 300 calls,
-	// direct against staged), float32 132-183 against 181-234 us on one
+	// direct against staged): float32 132-183 against 181-234 us on one
 	// worker and 78-98 against 123-144 on two, float64 293-347 against
 	// 408-617 and 179-228 against 224-235.
 	st.direct, st.zero, st.ina = sameStrides(dst.Layout(), a.Layout()), true, &a
