@@ -1,8 +1,6 @@
 package batch
 
 import (
-	"slices"
-
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -80,21 +78,35 @@ func isBroadcast(s []int) bool {
 }
 
 // batchStrides appends l's strides along its batch axes (2 on) to dst
-// and returns the extended slice: with dst's room, no allocation.
+// and returns the extended slice: with dst's room, no allocation (as
+// Strides()[2:] would make).
 func batchStrides(l layout.Layout, dst []int) []int {
-	return l.AppendStrides(dst)[len(dst)+min(2, l.Rank()):]
+	for axis := 2; axis < l.Rank(); axis++ {
+		dst = append(dst, l.Stride(axis))
+	}
+	return dst
 }
 
 // sameShape reports whether a and b have the same shape, and
 // sameStrides the same strides (ranks included), without copying them.
 func sameShape(a, b layout.Layout) bool {
-	var x, y [layout.MaxInline]int
-	return slices.Equal(a.AppendShape(x[:0]), b.AppendShape(y[:0]))
+	return sameAxes(a, b, layout.Layout.Dim)
 }
 
 func sameStrides(a, b layout.Layout) bool {
-	var x, y [layout.MaxInline]int
-	return slices.Equal(a.AppendStrides(x[:0]), b.AppendStrides(y[:0]))
+	return sameAxes(a, b, layout.Layout.Stride)
+}
+
+func sameAxes(a, b layout.Layout, at func(layout.Layout, int) int) bool {
+	if a.Rank() != b.Rank() {
+		return false
+	}
+	for axis := range a.Rank() {
+		if at(a, axis) != at(b, axis) {
+			return false
+		}
+	}
+	return true
 }
 
 // merge drops extent-1 axes and merges neighbouring batch axes that every

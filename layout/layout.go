@@ -183,15 +183,6 @@ func (l Layout) Shape() []int { return append([]int(nil), l.dims()...) }
 // Strides returns a copy of the strides.
 func (l Layout) Strides() []int { return append([]int(nil), l.strs()...) }
 
-// AppendShape appends the extents to dst and returns the extended slice:
-// Shape without an allocation when dst has room (a caller's array of
-// MaxInline, for the ranks a Layout holds inline).
-func (l Layout) AppendShape(dst []int) []int { return append(dst, l.dims()...) }
-
-// AppendStrides appends the strides to dst and returns the extended
-// slice, as AppendShape.
-func (l Layout) AppendStrides(dst []int) []int { return append(dst, l.strs()...) }
-
 // Len returns the number of elements (1 for rank 0).
 func (l Layout) Len() int {
 	n := 1
