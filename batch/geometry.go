@@ -87,28 +87,6 @@ func batchStrides(l layout.Layout, dst []int) []int {
 	return dst
 }
 
-// sameShape reports whether a and b have the same shape, and
-// sameStrides the same strides (ranks included), without copying them.
-func sameShape(a, b layout.Layout) bool {
-	return sameAxes(a, b, layout.Layout.Dim)
-}
-
-func sameStrides(a, b layout.Layout) bool {
-	return sameAxes(a, b, layout.Layout.Stride)
-}
-
-func sameAxes(a, b layout.Layout, at func(layout.Layout, int) int) bool {
-	if a.Rank() != b.Rank() {
-		return false
-	}
-	for axis := range a.Rank() {
-		if at(a, axis) != at(b, axis) {
-			return false
-		}
-	}
-	return true
-}
-
 // merge drops extent-1 axes and merges neighbouring batch axes that every
 // operand steps through as one (s[i+1] = s[i] * shape[i]), so that most
 // batches reach the C loops with one batch axis. It returns the new shape

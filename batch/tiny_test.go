@@ -265,10 +265,11 @@ func BenchmarkTinySolvePath(b *testing.B) {
 	}
 }
 
-// TestTinyWorkers: batches large enough to be split (pieces taken by the
+// TestTinyWorkers: batches large enough to be split (chunks taken by the
 // workers, each from its CPU's region first: package split), with bad
-// matrices scattered over the pieces, give the one-worker results bit for bit with 2 and 3 workers:
-// the same outputs, the same failed indices and kinds.
+// matrices scattered over the chunks, give the one-worker results bit for
+// bit with 2 and 3 workers: the same outputs, the same failed indices and
+// kinds.
 func TestTinyWorkers(t *testing.T) {
 	oneThread(t)
 	rng := rand.New(rand.NewPCG(31, 32))

@@ -54,7 +54,7 @@ func SolveTo[T Scalar](x, a, b views.View[T], opts ...Option) error {
 	if tinySolves[T](a.Layout().Compact(), x, check, opts) {
 		l := a.Layout()
 		st := &tinyStage[T]{keepA: true}
-		if tinyVectorized[T](l) && (alias || direct(x, b)) {
+		if tinyVectorized[T](l) && (alias || direct(x, b, true)) {
 			// One pass: the kernels read a and b where they are and
 			// write x alone (a's factors nowhere).
 			st.direct = true
@@ -106,7 +106,7 @@ func InvTo[T Scalar](dst, a views.View[T], opts ...Option) error {
 	var st *tinyStage[T]
 	if !alias {
 		st = stageOf[T](copier(shape, dst, a, nil))
-		st.direct, st.ina = direct(dst, a), &a
+		st.direct, st.ina = direct(dst, a, true), &a
 	}
 	return inv(op, shape, dst, opts, st)
 }
@@ -137,13 +137,7 @@ func CholeskyTo[T Scalar](uplo Uplo, dst, a views.View[T], opts ...Option) error
 		return err
 	}
 	st := stageOf[T](copier(shape, dst, a, zeroOpposite[T](uplo)))
-	// Direct in every layout, innermost included: direct's exception,
-	// measured on earlier kernels, no longer holds for Cholesky. Measured
-	// in session 10 (innermost, n = 8, alternated rounds of 300 calls,
-	// direct against staged): float32 132-183 against 181-234 us on one
-	// worker and 78-98 against 123-144 on two, float64 293-347 against
-	// 408-617 and 179-228 against 224-235.
-	st.direct, st.zero, st.ina = sameStrides(dst.Layout(), a.Layout()), true, &a
+	st.direct, st.zero, st.ina = direct(dst, a, false), true, &a
 	return cholesky(op, uplo, shape, dst, opts, st)
 }
 
@@ -166,7 +160,7 @@ func CholeskySolveTo[T Scalar](uplo Uplo, x, f, b views.View[T], opts ...Option)
 	var st *tinyStage[T]
 	if !alias {
 		st = stageOf[T](copier(shape, x, b, nil))
-		st.direct, st.inb = direct(x, b), &b
+		st.direct, st.inb = direct(x, b, true), &b
 	}
 	return choleskySolve(op, uplo, shape, f, x, opts, st)
 }
@@ -195,7 +189,7 @@ func checkUplo(op string, uplo Uplo) error {
 // (names[i] is ins[i]'s name) unless it is exactly ins[0] (alias: the
 // form runs in place).
 func destination[T Scalar](op, name string, dst views.View[T], names []string, ins []views.View[T]) (alias bool, err error) {
-	if !sameShape(dst.Layout(), ins[0].Layout()) {
+	if !dst.Layout().SameShape(ins[0].Layout()) {
 		return false, layout.Errorf(layout.ErrShape, op, name, "shape %v, want %s's shape %v (the destination has the shape of the input whose results it receives)", dst.Shape(), names[0], ins[0].Shape())
 	}
 	if dst.Layout().HasOverlap() {
@@ -218,30 +212,34 @@ func destination[T Scalar](op, name string, dst views.View[T], names []string, i
 func sameView[T Scalar](a, b views.View[T]) bool {
 	la, lb := a.Layout(), b.Layout()
 	return unsafe.SliceData(a.Data()) == unsafe.SliceData(b.Data()) && a.IsConj() == b.IsConj() &&
-		la.Offset() == lb.Offset() && sameShape(la, lb) && sameStrides(la, lb)
+		la.Offset() == lb.Offset() && la.SameShape(lb) && la.SameStrides(lb)
 }
 
 // direct reports whether the kernels write an out-of-place form's
 // destination dst in the pass that reads its input in, without a staged
 // copy (tinyStage.direct): when the two have the same strides, so that
-// each result goes to its matrix's offset in dst, except where the batch
-// axis has stride 1 and dst's matrices have 36 elements or more (an
-// order-6 matrix). There the kernels write each of a lane group's
-// elements as a line of its own, in as many pages, and the staged copy
-// (a run's rows copied whole, then worked on in cache) was faster.
-// Measured (10000-matrix batches innermost, one worker, direct against
-// staged): float64 InvTo 130-280 against 102-128 ns a matrix at n = 6,
-// 443-472 against 210-287 at n = 8, CholeskyTo n = 8 float64 116-128
-// against 94-96, float32 52 against 41-45 (CholeskyTo no longer: see
-// there); while writing right-hand sides
-// (n lines a lane group) direct was as fast or faster (CholeskySolveTo
-// n = 8 float64 25 against 33-38, float32 11 against 15-17; SolveTo
-// float32 n = 8 58-65 against 85-90), as were smaller orders (CholeskyTo
-// n = 5 25 against 40-53) and compact batches at every order.
-func direct[T Scalar](dst, in views.View[T]) bool {
+// each result goes to its matrix's offset in dst, except, with
+// innerStaged, where the batch axis has stride 1 and dst's matrices have
+// 36 elements or more (an order-6 matrix). There the kernels write each
+// of a lane group's elements as a line of its own, in as many pages, and
+// for InvTo the staged copy (a run's rows copied whole, then worked on in
+// cache) was faster. Measured in session 7 (10000-matrix batches
+// innermost, one worker, direct against staged): float64 InvTo 130-280
+// against 102-128 ns a matrix at n = 6, 443-472 against 210-287 at n =
+// 8; while writing right-hand sides (n lines a lane group) direct was as
+// fast or faster (CholeskySolveTo n = 8 float64 25 against 33-38,
+// float32 11 against 15-17; SolveTo float32 n = 8 58-65 against 85-90),
+// as were smaller orders (CholeskyTo n = 5 25 against 40-53) and compact
+// batches at every order. CholeskyTo measured the staged copy faster
+// too then (n = 8 float64 116-128 against 94-96, float32 52 against
+// 41-45) but no longer on today's kernels, and passes innerStaged false:
+// session 10, innermost n = 8, alternated rounds of 300 calls, float32
+// 132-183 against 181-234 us on one worker and 78-98 against 123-144 on
+// two, float64 293-347 against 408-617 and 179-228 against 224-235.
+func direct[T Scalar](dst, in views.View[T], innerStaged bool) bool {
 	l, d := in.Layout(), dst.Layout()
 	innermost := l.Rank() > 2 && l.Stride(2) == 1
-	return sameStrides(d, l) && !(innermost && d.Dim(0)*d.Dim(1) >= 36)
+	return d.SameStrides(l) && !(innerStaged && innermost && d.Dim(0)*d.Dim(1) >= 36)
 }
 
 // stageOf is the stage of an out-of-place form without scratch: fill.

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -90,32 +91,28 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 	av, bv, a0v, b0v, xv, xa := view(a, n), view(bb, 1), view(a0, n), view(b0, 1), view(x, 1), view(xd, n)
 	for _, op := range []string{"solve", "cholesky", "cholsolve", "det", "inv"} {
 		for _, impl := range []string{"lapis", "lapis-avx2", "lapis-w2", "lapis-nocheck", "lapis-old", "lapis-old-nocheck", "lapis-to", "lapis-to-nocheck", "lapis-to-w2", "memory", "memory-w2"} {
-			to := impl == "lapis-to" || impl == "lapis-to-nocheck" || impl == "lapis-to-w2"
+			// The name says it all: -to the out-of-place form, -old the
+			// path before the kernels, -nocheck without Solve's and Inv's
+			// conditioning check, -w2 two workers.
+			to := strings.HasPrefix(impl, "lapis-to")
+			if impl == "lapis-avx2" && !kernel.Wide || to && op == "det" {
+				continue
+			}
 			var opts []batch.Option
-			switch impl {
-			case "lapis-avx2":
-				if !kernel.Wide {
-					continue
-				}
-			case "lapis-old":
-				opts = append(opts, cblas.ForceC())
-			case "lapis-to", "lapis-to-w2":
-				if op == "det" {
-					continue
-				}
-			case "lapis-nocheck", "lapis-old-nocheck", "lapis-to-nocheck":
+			if strings.HasSuffix(impl, "-nocheck") {
 				if op != "solve" && op != "inv" {
 					continue
 				}
 				opts = append(opts, batch.NoConditionCheck())
-				if impl == "lapis-old-nocheck" {
-					opts = append(opts, cblas.ForceC())
-				}
+			}
+			if strings.HasPrefix(impl, "lapis-old") {
+				opts = append(opts, cblas.ForceC())
 			}
 			w := 1
-			if impl == "lapis-w2" || impl == "lapis-to-w2" || impl == "memory-w2" {
+			if strings.HasSuffix(impl, "-w2") {
 				w = 2
 			}
+			floorImpl := strings.HasPrefix(impl, "memory")
 			// cholsolve solves with a factor made once, outside the timing.
 			copy(a, a0)
 			if op == "cholsolve" {
@@ -130,13 +127,13 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 				defer kernel.SetTinyAVX512(prevWide)
 				var err error
 				var floor *spin.Team // only for the floor: its goroutines spin
-				if impl == "memory" || impl == "memory-w2" {
+				if floorImpl {
 					floor = spin.New(w)
 					defer floor.Stop()
 				}
 				for b.Loop() {
 					switch {
-					case impl == "memory" || impl == "memory-w2":
+					case floorImpl:
 						switch op {
 						case "solve":
 							memoryFloor(floor, x, b0, a0)

@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -182,6 +183,13 @@ func (l Layout) Shape() []int { return append([]int(nil), l.dims()...) }
 
 // Strides returns a copy of the strides.
 func (l Layout) Strides() []int { return append([]int(nil), l.strs()...) }
+
+// SameShape reports whether l and m have the same extents (ranks
+// included), and SameStrides the same strides, without copying them.
+func (l Layout) SameShape(m Layout) bool { return slices.Equal(l.dims(), m.dims()) }
+
+// SameStrides: see SameShape.
+func (l Layout) SameStrides(m Layout) bool { return slices.Equal(l.strs(), m.strs()) }
 
 // Len returns the number of elements (1 for rank 0).
 func (l Layout) Len() int {

@@ -124,6 +124,8 @@ func TestNoAllocs(t *testing.T) {
 		"HasOverlap":  func() { ok = l.HasOverlap() },
 		"Span":        func() { _, _, ok = l.Span() },
 		"New":         func() { sink, _ = New([]int{2, 3}, []int{3, 1}, 0) },
+		"SameShape":   func() { ok = l.SameShape(l) },
+		"SameStrides": func() { ok = l.SameStrides(l) },
 	}
 	for name, f := range ops {
 		if n := testing.AllocsPerRun(100, f); n != 0 {
@@ -131,6 +133,43 @@ func TestNoAllocs(t *testing.T) {
 		}
 	}
 	_, _ = sink, ok
+}
+
+// TestSameShapeStrides: SameShape and SameStrides compare extents and
+// strides only (not the offset, nor each other), ranks included, inline
+// and external alike.
+func TestSameShapeStrides(t *testing.T) {
+	a := must(ColMajor(2, 3))
+	high := must(ColMajor(make32(2)...))
+	for _, c := range []struct {
+		name          string
+		l, m          Layout
+		shape, stride bool
+	}{
+		{"itself", a, a, true, true},
+		{"sliced (offset moved)", must(a.Slice(1, 1, 3, 1)), must(a.Slice(1, 0, 2, 1)), true, true},
+		{"transposed square", must(ColMajor(3, 3)), must(must(ColMajor(3, 3)).T()), true, false},
+		{"other rank", a, must(ColMajor(2, 3, 1)), false, false},
+		{"row-major", a, must(RowMajor(2, 3)), true, false},
+		{"rank 32", high, must(ColMajor(make32(2)...)), true, true},
+		{"rank 32 reversed", high, must(high.Reverse(31)), true, false},
+	} {
+		if got := c.l.SameShape(c.m); got != c.shape {
+			t.Errorf("%s: SameShape %v, want %v", c.name, got, c.shape)
+		}
+		if got := c.l.SameStrides(c.m); got != c.stride {
+			t.Errorf("%s: SameStrides %v, want %v", c.name, got, c.stride)
+		}
+	}
+}
+
+// make32 returns 32 extents of d.
+func make32(d int) []int {
+	s := make([]int, 32)
+	for i := range s {
+		s[i] = d
+	}
+	return s
 }
 
 // TestHighRank checks rank 32 (beyond MaxInline) against the oracle and

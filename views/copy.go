@@ -49,7 +49,7 @@ func Copy[T Scalar](dst, src View[T]) error {
 	if src.noData() {
 		return errNoData(op, "src")
 	}
-	if !sameShape(dst.l, src.l) {
+	if !dst.l.SameShape(src.l) {
 		return layout.Errorf(layout.ErrShape, op, "src", "shape %v differs from dst's %v", src.l.Shape(), dst.l.Shape())
 	}
 	if dst.l.HasOverlap() {
@@ -70,18 +70,6 @@ func Copy[T Scalar](dst, src View[T]) error {
 	}
 	engineCopy(dst, src, cf)
 	return nil
-}
-
-func sameShape(a, b layout.Layout) bool {
-	if a.Rank() != b.Rank() {
-		return false
-	}
-	for k := 0; k < a.Rank(); k++ {
-		if a.Dim(k) != b.Dim(k) {
-			return false
-		}
-	}
-	return true
 }
 
 // Overlaps reports whether the memory the two views reach intersects,

@@ -72,11 +72,11 @@ func New(n, regions, grain int) *Split {
 		panic(fmt.Sprintf("split: New(%d, %d, %d): want 0 <= n <= %d, regions >= 1, grain >= 1", n, regions, grain, MaxUnits))
 	}
 	s := &Split{grain: uint32(min(grain, MaxUnits))}
-	s.regions = s.inline[:0]
-	if regions > len(s.inline) {
-		s.regions = make([]region, 0, regions)
+	if regions <= len(s.inline) {
+		s.regions = s.inline[:regions]
+	} else {
+		s.regions = make([]region, regions)
 	}
-	s.regions = s.regions[:regions]
 	for r := range s.regions {
 		lo, hi := n*r/regions, n*(r+1)/regions
 		s.regions[r].fb.Store(uint64(hi)<<32 | uint64(lo))
