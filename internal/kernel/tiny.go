@@ -130,9 +130,12 @@ const (
 // TinyCheck asks TinySolve and TinyInv for the conditioning check
 // (lapack.CheckCondition) in the same pass: the kernel takes the norms of
 // each matrix as read and of its inverse (Inv's result; for Solve, from
-// the LU factors by n more substitutions), and every matrix that is not
-// flagged and whose 1 / (||A|| ||A^-1||) is below Thresh or NaN is
-// appended to Ill with ||A||, for the caller's exact check.
+// the LU factors: first an upper bound of ||A^-1||, one triangular solve
+// with the magnitudes of each factor, then, only in a lane group where
+// the bound leaves a matrix within a factor of 2 of Thresh, the exact
+// norm by n more substitutions), and every matrix that is not flagged
+// and whose 1 / (||A|| ||A^-1||) is below Thresh or NaN is appended to
+// Ill with ||A||, for the caller's exact check.
 type TinyCheck struct {
 	Inf    bool    // infinity norms (else one norms)
 	Thresh float64 // a margin above the threshold: the caller decides exactly

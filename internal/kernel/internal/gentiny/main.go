@@ -17,8 +17,9 @@
 // the lanes that are not flagged are then stored back the same way (lane
 // by lane with scalar moves when any lane is flagged or the mode
 // gathers). Solve and Inv also write the norms of each matrix and of
-// its inverse for the conditioning check when asked, and return the
-// lanes the check must look at. A lane is flagged
+// its inverse for the conditioning check when asked (Solve's exact
+// ones only where a cheaper upper bound leaves a candidate: invBound),
+// and return the lanes the check must look at. A lane is flagged
 // (bit l of the result) when its computation met anything the slow path
 // must handle (a zero or non-positive pivot, a non-finite result, a
 // determinant outside the normal range); flagged lanes write nothing.
@@ -1203,54 +1204,158 @@ func (g *gen) invNorms() {
 // kernel's result (below it, the flagged lanes).
 const candShift = 16
 
-// candidates adds to the result (not to R13), for a Solve or Inv kernel
-// with p.cond set, bit candShift+l for each lane l whose 1 / (||A||
-// ||A^-1||), in the norms p.inf selects, is below p.thresh or NaN: the
+// candBits leaves in R12, for a Solve or Inv kernel with p.cond set (AX
+// is loaded here), bit l for each lane l whose 1 / (||A|| ||A^-1||), in
+// the norms p.inf selects, is below scale times p.thresh or NaN: the
 // conditioning check's candidates, computed as the Go side computes them
 // (in float64: float32 norms are widened first, their product is exact),
 // so that it looks at those lanes alone. float32's lanes are taken in two
 // halves of float64 vectors of the same width.
+func (g *gen) candBits(scale int) {
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offCond), "AX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offInf), "R8")
+	g.ins("SHLQ", fmt.Sprintf("$%d", map[int]int{32: 5, 64: 6}[g.vb()]), "R8")
+	g.ins("ADDQ", "R8", "AX")
+	g.ins("VBROADCASTSD", fmt.Sprintf("tinyd<>+%d(SB)", cOne), g.y(2))
+	g.ins("VBROADCASTSD", fmt.Sprintf("%d(SI)", offThr), g.y(3))
+	for ; scale > 1; scale /= 2 {
+		g.ins("VADDPD", g.y(3), g.y(3), g.y(3))
+	}
+	g.ins("XORQ", "R12", "R12")
+	parts := 8 / g.t.size     // float64 vectors per vector of the type
+	half := g.t.lanes / parts // lanes per float64 vector
+	load := func(vec, h int, dst string) {
+		src := fmt.Sprintf("%d(AX)", vec*g.vb()+h*g.vb()/parts)
+		if g.t.size == 4 {
+			g.ins("VCVTPS2PD", src, dst)
+		} else {
+			g.ins("VMOVUPD", src, dst)
+		}
+	}
+	for h := 0; h < parts; h++ {
+		load(condA, h, g.y(0))
+		load(condInv, h, g.y(1))
+		g.ins("VMULPD", g.y(1), g.y(0), g.y(0))
+		g.ins("VDIVPD", g.y(0), g.y(2), g.y(0))
+		if g.t.wide {
+			g.ins("VCMPPD", "$0x1d", g.y(3), g.y(0), "K1")
+			g.ins("KMOVB", "K1", "R11")
+		} else {
+			g.ins("VCMPPD", "$0x1d", g.y(3), g.y(0), g.y(0))
+			g.ins("VMOVMSKPD", g.y(0), "R11")
+		}
+		if h > 0 {
+			g.ins("SHLQ", fmt.Sprintf("$%d", h*half), "R11")
+		}
+		g.ins("ORQ", "R11", "R12")
+	}
+	g.ins("NOTQ", "R12")
+	g.ins("ANDQ", fmt.Sprintf("$%d", 1<<g.t.lanes-1), "R12")
+}
+
+// candidates adds the candidates in R12 (candBits) to the result, from
+// bit candShift on.
 func (g *gen) candidates() {
-	g.ifCond(func() {
-		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offInf), "R8")
-		g.ins("SHLQ", fmt.Sprintf("$%d", map[int]int{32: 5, 64: 6}[g.vb()]), "R8")
-		g.ins("ADDQ", "R8", "AX")
-		g.ins("VBROADCASTSD", fmt.Sprintf("tinyd<>+%d(SB)", cOne), g.y(2))
-		g.ins("VBROADCASTSD", fmt.Sprintf("%d(SI)", offThr), g.y(3))
-		g.ins("XORQ", "R12", "R12")
-		parts := 8 / g.t.size     // float64 vectors per vector of the type
-		half := g.t.lanes / parts // lanes per float64 vector
-		load := func(vec, h int, dst string) {
-			src := fmt.Sprintf("%d(AX)", vec*g.vb()+h*g.vb()/parts)
-			if g.t.size == 4 {
-				g.ins("VCVTPS2PD", src, dst)
-			} else {
-				g.ins("VMOVUPD", src, dst)
+	g.ins("SHLQ", fmt.Sprintf("$%d", candShift), "R12")
+	g.ins("ORQ", "R13", "R12")
+	g.ins("MOVQ", "R12", "flags+8(FP)")
+}
+
+// boundMargin is how far below the check's threshold a lane's
+// 1 / (||A|| bound) must stay to skip the exact norms (invBound): the
+// bound is computed with additions of non-negative terms and products,
+// each rounded, so it may fall short of its exact value by a few ulps
+// times n; a factor of 2 covers that with room to spare.
+const boundMargin = 2
+
+// invBound writes an upper bound of ||A^-1||, in the norm p.inf selects,
+// to the norms' vector condInv+p.inf, from the LU factors in the A area
+// and the reciprocals of U's diagonal in the D area: A^-1 = U^-1 L^-1
+// P^T, so ||A^-1|| <= ||U^-1|| ||L^-1||, and for a triangular T with
+// comparison matrix M(T) (|T|'s diagonal, minus |T|'s other elements)
+// |T^-1| <= M(T)^-1, a matrix of non-negative elements, so that
+// ||T^-1||_inf <= max(M(T)^-1 e) and ||T^-1||_1 <= max(M(T)^-T e): one
+// triangular solve with the magnitudes of each factor (Higham, Accuracy
+// and Stability of Numerical Algorithms, section 8.3), against invNorms'
+// n. Uses Y0-Y11.
+func (g *gen) invBound() {
+	one, done := g.newLabel(), g.newLabel()
+	g.ins(g.op("VMOVU"), g.c(cAbs), g.y(10))
+	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offInf), "$0")
+	g.ins("JEQ", one)
+	g.boundNorm(true)
+	g.ins("JMP", done)
+	fmt.Fprintf(&g.b, "%s:\n", one)
+	g.boundNorm(false)
+	fmt.Fprintf(&g.b, "%s:\n", done)
+}
+
+// boundNorm is invBound for one norm (the infinity norm with inf), which
+// it stores: x = M(T)^-1 e (inf) or M(T)^-T e, in Y0..Y(n-1), first for
+// L (unit diagonal), then for U (the D area's reciprocals), each
+// maximum into Y8 and Y9.
+func (g *gen) boundNorm(inf bool) {
+	n := g.n
+	// fma adds |a(i, j)| x_k to x_r.
+	fma := func(i, j, k, r int) {
+		g.ins(g.op("VAND"), g.a(i, j), g.y(10), g.y(11))
+		g.ins(g.op("VFMADD231"), g.y(11), g.y(k), g.y(r))
+	}
+	ones := func() {
+		for i := 0; i < n; i++ {
+			g.ins(g.op("VMOVA"), g.y(14), g.y(i))
+		}
+	}
+	// diag scales x_k by |1 / u_kk|.
+	diag := func(k int) {
+		g.ins(g.op("VAND"), g.d(k), g.y(10), g.y(11))
+		g.ins(g.op("VMUL"), g.y(11), g.y(k), g.y(k))
+	}
+	maxInto := func(dst int) {
+		g.ins(g.op("VMAX"), g.y(1), g.y(0), g.y(dst))
+		for i := 2; i < n; i++ {
+			g.ins(g.op("VMAX"), g.y(i), g.y(dst), g.y(dst))
+		}
+	}
+	ones()
+	if inf { // M(L) x = e: forward, by columns
+		for k := 0; k < n-1; k++ {
+			for i := k + 1; i < n; i++ {
+				fma(i, k, k, i)
 			}
 		}
-		for h := 0; h < parts; h++ {
-			load(condA, h, g.y(0))
-			load(condInv, h, g.y(1))
-			g.ins("VMULPD", g.y(1), g.y(0), g.y(0))
-			g.ins("VDIVPD", g.y(0), g.y(2), g.y(0))
-			if g.t.wide {
-				g.ins("VCMPPD", "$0x1d", g.y(3), g.y(0), "K1")
-				g.ins("KMOVB", "K1", "R11")
-			} else {
-				g.ins("VCMPPD", "$0x1d", g.y(3), g.y(0), g.y(0))
-				g.ins("VMOVMSKPD", g.y(0), "R11")
+	} else { // M(L)^T x = e: backward, by rows of L
+		for i := n - 1; i > 0; i-- {
+			for k := 0; k < i; k++ {
+				fma(i, k, i, k)
 			}
-			if h > 0 {
-				g.ins("SHLQ", fmt.Sprintf("$%d", h*half), "R11")
-			}
-			g.ins("ORQ", "R11", "R12")
 		}
-		g.ins("NOTQ", "R12")
-		g.ins("ANDQ", fmt.Sprintf("$%d", 1<<g.t.lanes-1), "R12")
-		g.ins("SHLQ", fmt.Sprintf("$%d", candShift), "R12")
-		g.ins("ORQ", "R13", "R12")
-		g.ins("MOVQ", "R12", "flags+8(FP)")
-	})
+	}
+	maxInto(8)
+	ones()
+	if inf { // M(U) x = e: backward, by columns
+		for k := n - 1; k >= 0; k-- {
+			diag(k)
+			for i := 0; i < k; i++ {
+				fma(i, k, k, i)
+			}
+		}
+	} else { // M(U)^T x = e: forward, by rows of U
+		for j := 0; j < n; j++ {
+			diag(j)
+			for k := j + 1; k < n; k++ {
+				fma(j, k, j, k)
+			}
+		}
+	}
+	maxInto(9)
+	g.ins(g.op("VMUL"), g.y(9), g.y(8), g.y(8))
+	v := condInv
+	if inf {
+		v++
+	}
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offCond), "AX")
+	g.ins(g.op("VMOVU"), g.y(8), fmt.Sprintf("%d(AX)", v*g.vb()))
 }
 
 // flags leaves the flagged lanes' bits in R13 and returns it.
@@ -1447,9 +1552,23 @@ func (g *gen) solve() {
 	g.lu(false)
 	g.recips(g.n - 1)
 	g.rhsLoop(g.luSolve)
-	g.ifCond(g.invNorms)
 	g.flags()
-	g.candidates()
+	// The check's norms of A^-1: a bound first (n^2 operations), then,
+	// only for a lane group where the bound leaves a candidate that is
+	// not flagged, the exact ones (n^3), whose candidates are the result.
+	g.ifCond(func() {
+		cands := g.newLabel()
+		g.invBound()
+		g.candBits(boundMargin)
+		g.ins("MOVQ", "R13", "R11")
+		g.ins("NOTQ", "R11")
+		g.ins("ANDQ", "R11", "R12")
+		g.ins("JEQ", cands)
+		g.invNorms()
+		g.candBits(1)
+		fmt.Fprintf(&g.b, "%s:\n", cands)
+		g.candidates()
+	})
 	g.storeA(g.aoff, all)
 	g.storeB()
 	g.epilogue()
@@ -1493,7 +1612,10 @@ func (g *gen) inv() {
 		g.norms(func(i, j int) string { return fmt.Sprintf("%d(DI)", g.xoff()+(i+j*n)*g.vb()) }, condInv)
 	})
 	g.flags()
-	g.candidates()
+	g.ifCond(func() {
+		g.candBits(1)
+		g.candidates()
+	})
 	g.storeA(func(i, j int) int { return g.xoff() + (i+j*n)*g.vb() }, all)
 	g.epilogue()
 }
