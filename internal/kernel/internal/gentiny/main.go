@@ -1595,15 +1595,14 @@ func (g *gen) inv() {
 	g.pivot(r)
 	for c := 0; c < n; c++ {
 		g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()+c*n*g.vb()), "R10")
+		g.ins(g.op("VMOVU"), g.c(cIdx+32*c), g.y(9)) // c, which substitute leaves alone
 		for i := 0; i < n; i++ {
-			g.ins(g.op("VMOVA"), r(i), g.y(i))
 			if g.t.wide {
-				g.ins(g.op("VCMP"), "$0", g.c(cIdx+32*c), g.y(i), "K1")
-				g.ins(g.op("VMOVA"), g.y(15), g.y(i))
-				g.ins(g.op("VMOVA"), g.y(14), "K1", g.y(i))
+				g.ins(g.op("VCMP"), "$0", r(i), g.y(9), "K1")
+				g.ins(g.op("VMOVA")+".Z", g.y(14), "K1", g.y(i))
 				continue
 			}
-			g.ins(g.op("VCMP"), "$0", g.c(cIdx+32*c), g.y(i), g.y(i))
+			g.ins(g.op("VCMP"), "$0", r(i), g.y(9), g.y(i))
 			g.ins(g.op("VAND"), g.y(14), g.y(i), g.y(i))
 		}
 		g.substitute()
