@@ -21,6 +21,15 @@
 //
 //	... | go run ./bench/report -ratios lapis/netlib,gonum/lapis
 //
+// With -rounds as well, each ratio is taken round by round instead: the
+// k-th time of a against the k-th time of b (the k-th pass of go test
+// -count, or of scripts/bench-batch.sh, which alternates go test and
+// numpy passes), printed as the median of those ratios with their
+// range. On a host whose speed drifts over minutes, a slow phase then
+// falls on both sides of a ratio instead of on one impl's median.
+//
+//	go run ./bench/report -ratios numpy/lapis-to,lapis-to/lapis-to-w2 -rounds < raw.txt
+//
 // -unit reads another per-op metric than ns/op (a benchmark's
 // b.ReportMetric, such as cpu-ns/op), printed as a duration all the same.
 package main
@@ -51,6 +60,7 @@ func main() {
 	thr := flag.Bool("threads", false, "read BenchmarkThreads and print the thread policy's table")
 	ratios := flag.String("ratios", "", "one table with these comma-separated a/b ratios of impls' medians")
 	unit := flag.String("unit", "ns/op", "the per-op time metric to read (ns/op, or a reported one such as cpu-ns/op)")
+	rounds := flag.Bool("rounds", false, "with -ratios: the median (and range) of each round's ratio instead of the ratio of medians")
 	flag.Parse()
 	if *unit != "ns/op" {
 		metric = regexp.MustCompile(`\s([\d.]+) ` + regexp.QuoteMeta(*unit) + `(\s|$)`)
@@ -63,7 +73,7 @@ func main() {
 	if *thr {
 		err = runThreads(os.Stdin, os.Stdout)
 	} else {
-		err = run(os.Stdin, os.Stdout, strings.Split(*refs, ","), rs)
+		err = run(os.Stdin, os.Stdout, strings.Split(*refs, ","), rs, *rounds)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
@@ -71,7 +81,7 @@ func main() {
 	}
 }
 
-func run(in io.Reader, out io.Writer, refs, ratios []string) error {
+func run(in io.Reader, out io.Writer, refs, ratios []string, rounds bool) error {
 	times := map[key]map[string][]float64{}
 	mbs := map[key]map[string][]float64{}
 	var order []key
@@ -111,7 +121,7 @@ func run(in io.Reader, out io.Writer, refs, ratios []string) error {
 		return fmt.Errorf("no benchmark lines in the input")
 	}
 	if ratios != nil {
-		return wide(out, order, times, impls, ratios)
+		return wide(out, order, times, impls, ratios, rounds)
 	}
 	for _, k := range order {
 		fmt.Fprintf(out, "\n%s %s\n\n", k.family, k.group)
@@ -149,8 +159,9 @@ func run(in io.Reader, out io.Writer, refs, ratios []string) error {
 }
 
 // wide prints one table: a row per group, its parts (op=svd/n=100) as
-// columns, every impl's median and the ratios a/b.
-func wide(out io.Writer, order []key, times map[key]map[string][]float64, impls, ratios []string) error {
+// columns, every impl's median and the ratios a/b: of the medians, or
+// with rounds the median and range of the rounds' ratios.
+func wide(out io.Writer, order []key, times map[key]map[string][]float64, impls, ratios []string, rounds bool) error {
 	for _, r := range ratios {
 		a, b, ok := strings.Cut(r, "/")
 		if !ok || !slices.Contains(impls, a) || !slices.Contains(impls, b) {
@@ -186,7 +197,7 @@ func wide(out io.Writer, order []key, times map[key]map[string][]float64, impls,
 			a, b, _ := strings.Cut(r, "/")
 			if va, ok := times[k][a]; ok {
 				if vb, ok := times[k][b]; ok {
-					row += fmt.Sprintf(" %.2f |", median(va)/median(vb))
+					row += " " + ratio(va, vb, rounds) + " |"
 					continue
 				}
 			}
@@ -195,6 +206,19 @@ func wide(out io.Writer, order []key, times map[key]map[string][]float64, impls,
 		fmt.Fprintln(out, row)
 	}
 	return nil
+}
+
+// ratio is a's median over b's, or with rounds the median of a[k] /
+// b[k] over the rounds both have, with the smallest and largest.
+func ratio(a, b []float64, rounds bool) string {
+	if !rounds {
+		return fmt.Sprintf("%.2f", median(a)/median(b))
+	}
+	r := make([]float64, min(len(a), len(b)))
+	for k := range r {
+		r[k] = a[k] / b[k]
+	}
+	return fmt.Sprintf("%.2f (%.2f-%.2f)", median(r), slices.Min(r), slices.Max(r))
 }
 
 func median(v []float64) float64 {
