@@ -1293,7 +1293,11 @@ func (g *gen) invBound() {
 // boundNorm is invBound for one norm (the infinity norm with inf), which
 // it stores: x = M(T)^-1 e (inf) or M(T)^-T e, in Y0..Y(n-1), first for
 // L (unit diagonal), then for U (the D area's reciprocals), each
-// maximum into Y8 and Y9.
+// maximum into Y8 and Y9. A NaN or infinity anywhere in x reaches the
+// element its solve ends at (the sink: every element feeds the ones
+// after it), and the maximum starts from that element and keeps it when
+// it is NaN (VMAX returns its second source then), so that the bound is
+// NaN, never a smaller number, and the lane goes to the exact norms.
 func (g *gen) boundNorm(inf bool) {
 	n := g.n
 	// fma adds |a(i, j)| x_k to x_r.
@@ -1311,12 +1315,15 @@ func (g *gen) boundNorm(inf bool) {
 		g.ins(g.op("VAND"), g.d(k), g.y(10), g.y(11))
 		g.ins(g.op("VMUL"), g.y(11), g.y(k), g.y(k))
 	}
-	maxInto := func(dst int) {
-		g.ins(g.op("VMAX"), g.y(1), g.y(0), g.y(dst))
-		for i := 2; i < n; i++ {
-			g.ins(g.op("VMAX"), g.y(i), g.y(dst), g.y(dst))
+	maxInto := func(dst, sink int) {
+		g.ins(g.op("VMOVA"), g.y(sink), g.y(dst))
+		for i := 0; i < n; i++ {
+			if i != sink {
+				g.ins(g.op("VMAX"), g.y(dst), g.y(i), g.y(dst))
+			}
 		}
 	}
+	first, last := 0, n-1
 	ones()
 	if inf { // M(L) x = e: forward, by columns
 		for k := 0; k < n-1; k++ {
@@ -1331,7 +1338,11 @@ func (g *gen) boundNorm(inf bool) {
 			}
 		}
 	}
-	maxInto(8)
+	if inf {
+		maxInto(8, last)
+	} else {
+		maxInto(8, first)
+	}
 	ones()
 	if inf { // M(U) x = e: backward, by columns
 		for k := n - 1; k >= 0; k-- {
@@ -1348,7 +1359,11 @@ func (g *gen) boundNorm(inf bool) {
 			}
 		}
 	}
-	maxInto(9)
+	if inf {
+		maxInto(9, first)
+	} else {
+		maxInto(9, last)
+	}
 	g.ins(g.op("VMUL"), g.y(9), g.y(8), g.y(8))
 	v := condInv
 	if inf {
