@@ -1015,12 +1015,8 @@ func (g *gen) pivot(row func(i int) string) {
 func (g *gen) substitute() {
 	n := g.n
 	x := func(i int) string { return fmt.Sprintf("%d(R10)", g.vb()*i) }
-	for k := 0; k < n; k++ {
-		for i := k + 1; i < n; i++ {
-			g.ins(g.op("VFNMADD231"), g.a(i, k), g.y(k), g.y(i))
-		}
-	}
-	g.backU()
+	g.forwardL(0, false)
+	g.backU(false)
 	for i := 0; i < n; i++ {
 		g.finite(g.y(i))
 		g.ins(g.op("VMOVA"), g.y(i), x(i))
@@ -1045,15 +1041,50 @@ func (g *gen) recips(k0 int) {
 // d is the D area's vector k: the reciprocal of diagonal element k.
 func (g *gen) d(k int) string { return fmt.Sprintf("%d(DI)", g.doff()+g.vb()*k) }
 
-// backU solves U x = y for y in Y0..Y(n-1), U the A area's upper
-// triangle, multiplying by the reciprocals of its diagonal (recips).
-func (g *gen) backU() {
-	for k := g.n - 1; k >= 0; k-- {
-		g.ins(g.op("VMUL"), g.d(k), g.y(k), g.y(k))
-		for i := 0; i < k; i++ {
-			g.ins(g.op("VFNMADD231"), g.a(i, k), g.y(k), g.y(i))
+// forwardL solves L x = y for y in Y0..Y(n-1), L the A area's unit
+// lower triangle, from column k0 on (y's elements above k0 zero); with
+// mag, M(L) x = y instead, M(L) L's comparison matrix (invBound).
+func (g *gen) forwardL(k0 int, mag bool) {
+	for k := k0; k < g.n; k++ {
+		for i := k + 1; i < g.n; i++ {
+			g.update(g.a(i, k), k, i, mag)
 		}
 	}
+}
+
+// backU solves U x = y for y in Y0..Y(n-1), U the A area's upper
+// triangle, multiplying by the reciprocals of its diagonal (recips);
+// with mag, M(U) x = y instead.
+func (g *gen) backU(mag bool) {
+	for k := g.n - 1; k >= 0; k-- {
+		g.scale(k, mag)
+		for i := 0; i < k; i++ {
+			g.update(g.a(i, k), k, i, mag)
+		}
+	}
+}
+
+// update subtracts el times x_k from x_r; with mag (Y10 holding the
+// magnitude mask) it adds |el| x_k: a step of a triangular solve with
+// the triangle or with its comparison matrix.
+func (g *gen) update(el string, k, r int, mag bool) {
+	if !mag {
+		g.ins(g.op("VFNMADD231"), el, g.y(k), g.y(r))
+		return
+	}
+	g.ins(g.op("VAND"), el, g.y(10), g.y(11))
+	g.ins(g.op("VFMADD231"), g.y(11), g.y(k), g.y(r))
+}
+
+// scale multiplies x_k by the reciprocal of U's diagonal element k
+// (the D area), or with mag by its magnitude.
+func (g *gen) scale(k int, mag bool) {
+	if !mag {
+		g.ins(g.op("VMUL"), g.d(k), g.y(k), g.y(k))
+		return
+	}
+	g.ins(g.op("VAND"), g.d(k), g.y(10), g.y(11))
+	g.ins(g.op("VMUL"), g.y(11), g.y(k), g.y(k))
 }
 
 // cholSolve solves L L^T x = b for the column at R10, L the A area's lower
@@ -1166,12 +1197,8 @@ func (g *gen) invNorms() {
 			}
 			g.ins(g.op("VMOVA"), src, g.y(i))
 		}
-		for k := c; k < n; k++ {
-			for i := k + 1; i < n; i++ {
-				g.ins(g.op("VFNMADD231"), g.a(i, k), g.y(k), g.y(i))
-			}
-		}
-		g.backU()
+		g.forwardL(c, false)
+		g.backU(false)
 		g.ins(g.op("VMOVU"), g.c(cAbs), g.y(10))
 		for i := 0; i < n; i++ {
 			g.ins(g.op("VAND"), g.y(i), g.y(10), g.y(i))
@@ -1218,7 +1245,10 @@ func (g *gen) candBits(scale int) {
 	g.ins("ADDQ", "R8", "AX")
 	g.ins("VBROADCASTSD", fmt.Sprintf("tinyd<>+%d(SB)", cOne), g.y(2))
 	g.ins("VBROADCASTSD", fmt.Sprintf("%d(SI)", offThr), g.y(3))
-	for ; scale > 1; scale /= 2 {
+	if scale&(scale-1) != 0 {
+		log.Fatalf("candBits: scale %d is not a power of two", scale)
+	}
+	for ; scale > 1; scale /= 2 { // doubled exactly
 		g.ins("VADDPD", g.y(3), g.y(3), g.y(3))
 	}
 	g.ins("XORQ", "R12", "R12")
@@ -1300,20 +1330,10 @@ func (g *gen) invBound() {
 // NaN, never a smaller number, and the lane goes to the exact norms.
 func (g *gen) boundNorm(inf bool) {
 	n := g.n
-	// fma adds |a(i, j)| x_k to x_r.
-	fma := func(i, j, k, r int) {
-		g.ins(g.op("VAND"), g.a(i, j), g.y(10), g.y(11))
-		g.ins(g.op("VFMADD231"), g.y(11), g.y(k), g.y(r))
-	}
 	ones := func() {
 		for i := 0; i < n; i++ {
 			g.ins(g.op("VMOVA"), g.y(14), g.y(i))
 		}
-	}
-	// diag scales x_k by |1 / u_kk|.
-	diag := func(k int) {
-		g.ins(g.op("VAND"), g.d(k), g.y(10), g.y(11))
-		g.ins(g.op("VMUL"), g.y(11), g.y(k), g.y(k))
 	}
 	maxInto := func(dst, sink int) {
 		g.ins(g.op("VMOVA"), g.y(sink), g.y(dst))
@@ -1323,46 +1343,30 @@ func (g *gen) boundNorm(inf bool) {
 			}
 		}
 	}
-	first, last := 0, n-1
 	ones()
-	if inf { // M(L) x = e: forward, by columns
-		for k := 0; k < n-1; k++ {
-			for i := k + 1; i < n; i++ {
-				fma(i, k, k, i)
-			}
-		}
+	if inf {
+		g.forwardL(0, true) // M(L) x = e
+		maxInto(8, n-1)
 	} else { // M(L)^T x = e: backward, by rows of L
 		for i := n - 1; i > 0; i-- {
 			for k := 0; k < i; k++ {
-				fma(i, k, i, k)
+				g.update(g.a(i, k), i, k, true)
 			}
 		}
-	}
-	if inf {
-		maxInto(8, last)
-	} else {
-		maxInto(8, first)
+		maxInto(8, 0)
 	}
 	ones()
-	if inf { // M(U) x = e: backward, by columns
-		for k := n - 1; k >= 0; k-- {
-			diag(k)
-			for i := 0; i < k; i++ {
-				fma(i, k, k, i)
-			}
-		}
+	if inf {
+		g.backU(true) // M(U) x = e
+		maxInto(9, 0)
 	} else { // M(U)^T x = e: forward, by rows of U
 		for j := 0; j < n; j++ {
-			diag(j)
+			g.scale(j, true)
 			for k := j + 1; k < n; k++ {
-				fma(j, k, j, k)
+				g.update(g.a(j, k), j, k, true)
 			}
 		}
-	}
-	if inf {
-		maxInto(9, first)
-	} else {
-		maxInto(9, last)
+		maxInto(9, n-1)
 	}
 	g.ins(g.op("VMUL"), g.y(9), g.y(8), g.y(8))
 	v := condInv
