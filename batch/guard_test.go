@@ -111,7 +111,7 @@ func lapackGuardCases[T Scalar, R lapack.Real]() []guard.Case {
 							}
 							return nil, CholeskySolve(u, v[0], v[1])
 						})
-						add("EigSym/"+un, []guard.Spec{hpd}, func(a *guard.Arena, v []views.View[T]) (any, error) {
+						add("EigSym/"+un, []guard.Spec{hpd.WithVectors()}, func(a *guard.Arena, v []views.View[T]) (any, error) {
 							w := guard.Slice[R](a, "w", n*count)
 							return w, EigSym(u, v[0], w)
 						})

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/coreset"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
@@ -94,6 +95,40 @@ func closeBatches[T Scalar](t *testing.T, what string, got, want views.View[T], 
 	g, w := flatMatrices(got), flatMatrices(want)
 	for i := range g {
 		tm.Close(t, fmt.Sprintf("%s matrix %d", what, i), g[i], w[i], tol)
+	}
+}
+
+// equalOrClose is equalBatches on the kernel sets whose results do not
+// depend on where the operands lie, closeBatches within tol on the SSE
+// sets (coreset.AlignmentRounding).
+func equalOrClose[T Scalar](t *testing.T, what string, got, want views.View[T], tol float64) {
+	t.Helper()
+	if coreset.AlignmentRounding(cblas.KernelSet().InUse) {
+		closeBatches(t, what, got, want, tol)
+		return
+	}
+	equalBatches(t, what, got, want)
+}
+
+// equalOrCloseReals is equalOrClose for slices of values: got and want
+// equal, or on the SSE sets within tol relative to want's largest
+// magnitude (at least 1).
+func equalOrCloseReals[R lapack.Real](t *testing.T, what string, got, want []R, tol float64) {
+	t.Helper()
+	if !coreset.AlignmentRounding(cblas.KernelSet().InUse) {
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s differ", what)
+		}
+		return
+	}
+	scale := 1.0
+	for _, w := range want {
+		scale = max(scale, math.Abs(float64(w)))
+	}
+	for i := range want {
+		if d := math.Abs(float64(got[i] - want[i])); !(d <= tol*scale) {
+			t.Fatalf("%s: element %d is %v, want %v (difference %.3g > %.3g)", what, i, got[i], want[i], d, tol*scale)
+		}
 	}
 }
 
@@ -330,11 +365,14 @@ func testBatchOps[T Scalar, R lapack.Real](t *testing.T) {
 		perMatrixRef([]views.View[T]{rsv.v, ru.v, rvt.v}, func(i int, mm []views.View[T]) {
 			_ = lapack.Gesdd(lapack.JobSome, mm[0], rsing[i*n:(i+1)*n], mm[1], mm[2])
 		})
-		if !slices.Equal(sing, rsing) {
-			t.Fatalf("SVD %s: singular values differ", what)
-		}
-		equalBatches(t, "SVD u "+what, u.v, ru.v)
-		equalBatches(t, "SVD vt "+what, vt.v, rvt.v)
+		// Bit for bit is what the library gives on its AVX sets; on the SSE
+		// sets (Nehalem and older) cgesdd's and cheevd's rounding depends
+		// on where their workspace lies, so there the promise is agreement
+		// to rounding: values within tol(n) of the largest, vectors within
+		// 100 tol(n) (well separated here: no sign flips).
+		equalOrCloseReals(t, "SVD "+what+" singular values", sing, rsing, tol[T](n))
+		equalOrClose(t, "SVD u "+what, u.v, ru.v, tol[T](n)*100)
+		equalOrClose(t, "SVD vt "+what, vt.v, rvt.v, tol[T](n)*100)
 		e := orient(bc, spdBatch[T](rng, n, bc.shape, bc.kind))
 		re := cloneBatch(e)
 		w, rw := make([]R, n*total), make([]R, n*total)
@@ -344,10 +382,8 @@ func testBatchOps[T Scalar, R lapack.Real](t *testing.T) {
 		perMatrixRef([]views.View[T]{re.v}, func(i int, mm []views.View[T]) {
 			_ = lapack.Syevd(lapack.JobVectors, cblas.Upper, mm[0], rw[i*n:(i+1)*n])
 		})
-		if !slices.Equal(w, rw) {
-			t.Fatalf("EigSym %s: eigenvalues differ", what)
-		}
-		equalBatches(t, "EigSym "+what, e.v, re.v)
+		equalOrCloseReals(t, "EigSym "+what+" eigenvalues", w, rw, tol[T](n))
+		equalOrClose(t, "EigSym "+what, e.v, re.v, tol[T](n)*100)
 	}
 }
 

@@ -410,6 +410,11 @@ func gnScal[T Scalar](op string, n int, alpha T, x []T, incX int) {
 	if !gnCheckScal(n, len(x), incX) {
 		return
 	}
+	if alpha != alpha { // a NaN part: see Scal
+		policy.Small.Add(1)
+		scalGo(n, alpha, gnPtr(x), incX)
+		return
+	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
 	policy.Calls.Add(1)
 	xscal[T](cn, alpha, gnPtr(x), cx)
@@ -734,6 +739,16 @@ func gnHemv[T Scalar](op string, ul blas.Uplo, n int, alpha T, a []T, lda int, x
 		panic(gnShortA)
 	}
 	if !gnCheckMV(n, alpha, x, incX, beta, y, incY) {
+		return
+	}
+	if !views.IsComplex[T]() && realSymvOverRead { // see Symv
+		policy.Small.Add(1)
+		switch al := any(alpha).(type) {
+		case float32:
+			impl.Ssymv(ul, n, al, any(a).([]float32), lda, any(x).([]float32), incX, any(beta).(float32), any(y).([]float32), incY)
+		case float64:
+			impl.Dsymv(ul, n, al, any(a).([]float64), lda, any(x).([]float64), incX, any(beta).(float64), any(y).([]float64), incY)
+		}
 		return
 	}
 	cn, clda, cx, cy := gnInt(op, "n", n), gnInt(op, "lda", lda), gnInt(op, "incX", incX), gnInt(op, "incY", incY)

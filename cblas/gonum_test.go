@@ -117,14 +117,16 @@ func skipIf(t *testing.T, why string) {
 
 // TestGonumConformance runs gonum's testblas suite against Gonum and
 // checks that each test really called the C library (or, for the routines
-// lapis computes in Go whatever the library, its Go path).
+// lapis computes in Go whatever the library or on this kernel set, its Go
+// path).
 func TestGonumConformance(t *testing.T) {
 	for _, c := range gnSuite {
 		t.Run(c.name, func(t *testing.T) {
 			before := ReadStats()
 			c.run(t, Gonum{})
 			after := ReadStats()
-			if after.Calls == before.Calls && (c.name != "Drotg" || after.Small == before.Small) {
+			goPath := c.name == "Drotg" || realSymvOverRead && (c.name == "Dsymv" || c.name == "Ssymv")
+			if after.Calls == before.Calls && (!goPath || after.Small == before.Small) {
 				t.Errorf("no call into the C library")
 			}
 		})

@@ -191,8 +191,10 @@ func Scal[T Scalar](alpha T, x views.View[T], opts ...Option) error {
 		xd.flip()
 	}
 	// alpha = 0 stores zeros in Go whatever the length: libraries differ
-	// there (NaN * 0), lapis does not.
-	if alpha == 0 || goPath(cfg, xd.n, scalSmall) {
+	// there (NaN * 0), lapis does not. An alpha with a NaN part goes to Go
+	// too: OpenBLAS 0.3.21 stores zeros there instead of NaN, in sscal on
+	// every kernel set and in zscal on Prescott to Sandybridge.
+	if alpha == 0 || alpha != alpha || goPath(cfg, xd.n, scalSmall) {
 		policy.Small.Add(1)
 		scalGo(xd.n, alpha, xd.p, xd.inc)
 		return nil

@@ -223,6 +223,9 @@ func TestNrm2Special(t *testing.T) {
 
 // Scal in Go gives the library's special values: alpha = 0 stores zeros
 // over NaN, a complex alpha with a zero part scales by the other alone.
+// An alpha with a NaN part gives NaN on either path: Scal sends it to Go
+// whatever the path asked (OpenBLAS 0.3.21's sscal, and its zscal on
+// Prescott to Sandybridge, store zeros there).
 func testScalSpecial[T views.Scalar](t *testing.T, rng *rand.Rand) {
 	pool := specials[T]()
 	alphas := []float64{0, 2, -1, math.NaN(), math.Inf(1)}
@@ -231,12 +234,6 @@ func testScalSpecial[T views.Scalar](t *testing.T, rng *rand.Rand) {
 			for _, ar := range alphas {
 				for _, ai := range alphas {
 					if !views.IsComplex[T]() && ai != 0 {
-						continue
-					}
-					if _, f32 := any(*new(T)).(float32); f32 && math.IsNaN(ar) {
-						// OpenBLAS 0.3.21's sscal stores zeros for alpha =
-						// NaN (its alpha = 0 test takes NaN for zero); the
-						// Go path gives NaN.
 						continue
 					}
 					alpha := tm.FromParts[T](ar, ai)

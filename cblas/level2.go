@@ -190,6 +190,14 @@ func symv[T Scalar](op string, uplo Uplo, alpha T, a, x views.View[T], beta T, y
 		yo.release()
 		return err
 	}
+	if !views.IsComplex[T]() && realSymvOverRead {
+		// The kernel set's ssymv and dsymv read past a and y
+		// (coreset.RealSymvOverRead): gonum computes it instead.
+		policy.Small.Add(1)
+		goSymv(uplo, n, alpha, &am, xv, beta, yo.vec)
+		yo.finish()
+		return nil
+	}
 	policy.Calls.Add(1)
 	overReadSafe[T](xv, n, yo.vec, n, func(x, y vec) { // chemv over-reads x, zhemv y
 		xhemv(uplo.c(), N, alpha, am.ptr, am.ld, x.ptr, x.inc, beta, y.ptr, y.inc)

@@ -296,8 +296,12 @@ func TestLevel2ZeroCopies(t *testing.T) {
 		_ = Syr(Lower, 2, x.V, a.V)
 		_ = Syr2(Upper, 2, x.V, y.V, a.V)
 		d := ReadStats()
-		if d.Copies != before.Copies || d.Calls-before.Calls != 7 {
-			t.Errorf("a %v: %d copies, %d calls", k, d.Copies-before.Copies, d.Calls-before.Calls)
+		calls := int64(7)
+		if realSymvOverRead { // Hemv and Symv in Go (see Symv)
+			calls = 5
+		}
+		if d.Copies != before.Copies || d.Calls-before.Calls != calls || d.Small-before.Small != 7-calls {
+			t.Errorf("a %v: %d copies, %d calls, %d in Go", k, d.Copies-before.Copies, d.Calls-before.Calls, d.Small-before.Small)
 		}
 	}
 }

@@ -172,3 +172,30 @@ func scaleGo[T Scalar](m, n int, beta T, c *mat) {
 		}
 	}
 }
+
+// vslice is the memory of the BLAS vector v of n elements, from its
+// lowest address (where BLAS starts a negative increment from the end).
+func vslice[T Scalar](v vec, n int) []T {
+	inc := int(v.inc)
+	if inc < 0 {
+		inc = -inc
+	}
+	return unsafe.Slice((*T)(v.ptr), (n-1)*inc+1)
+}
+
+// goSymv is xsymv for real T in gonum: y = alpha a x + beta y with a's
+// uplo triangle column-major, which row-major gonum reads as the other
+// triangle of a^T = a.
+func goSymv[T Scalar](uplo Uplo, n int, alpha T, a *mat, x vec, beta T, y vec) {
+	ul := blas.Lower
+	if uplo == Lower {
+		ul = blas.Upper
+	}
+	as, xs, ys := slice[T](a), vslice[T](x, n), vslice[T](y, n)
+	switch al := any(alpha).(type) {
+	case float32:
+		impl.Ssymv(ul, n, al, any(as).([]float32), int(a.ld), any(xs).([]float32), int(x.inc), any(beta).(float32), any(ys).([]float32), int(y.inc))
+	case float64:
+		impl.Dsymv(ul, n, al, any(as).([]float64), int(a.ld), any(xs).([]float64), int(x.inc), any(beta).(float64), any(ys).([]float64), int(y.inc))
+	}
+}

@@ -2,6 +2,7 @@ package cblas
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -71,5 +72,56 @@ func TestGemmNamesOperand(t *testing.T) {
 	err := Gemm(1, a.V, b.V, 0, c.V, Strict(true))
 	if !errors.Is(err, ErrCopyRefused) || !strings.Contains(err.Error(), "cblas.Gemm: b:") {
 		t.Errorf("error = %v, want one naming b", err)
+	}
+}
+
+// An alpha with a NaN part makes every element NaN, on every path and
+// kernel set: OpenBLAS 0.3.21's sscal (all sets) and zscal (Prescott to
+// Sandybridge) store zeros there (issue 29).
+func TestScalNaNAlpha(t *testing.T) {
+	testScalNaNAlpha[float32](t)
+	testScalNaNAlpha[float64](t)
+	testScalNaNAlpha[complex64](t)
+	testScalNaNAlpha[complex128](t)
+}
+
+func testScalNaNAlpha[T views.Scalar](t *testing.T) {
+	nan := tm.FromParts[T](math.NaN(), 0)
+	alphas := []T{nan}
+	if views.IsComplex[T]() {
+		alphas = append(alphas, tm.FromParts[T](0, math.NaN()), tm.FromParts[T](1, math.NaN()))
+	}
+	for _, alpha := range alphas {
+		for _, opt := range []Option{{}, ForceC(), ForcePureGo()} {
+			x := make([]T, 300)
+			for i := range x {
+				x[i] = tm.FromParts[T](float64(i%5), float64(i%3))
+			}
+			v := must2(views.FromSlice(x, must(layout.ColMajor(len(x)))))
+			if err := Scal(alpha, v, opt); err != nil {
+				t.Fatal(err)
+			}
+			gx := append([]T(nil), x...)
+			(Gonum{}).scalAny(alpha, gx)
+			for i := range x {
+				if tm.Abs(x[i]) == tm.Abs(x[i]) || tm.Abs(gx[i]) == tm.Abs(gx[i]) {
+					t.Fatalf("%s alpha %v, element %d (%v): Scal gives %v, Gonum %v; want NaN", tm.TypeName[T](), alpha, i, tm.FromParts[T](float64(i%5), float64(i%3)), x[i], gx[i])
+				}
+			}
+		}
+	}
+}
+
+// scalAny is the adapter's ?scal for T.
+func (g Gonum) scalAny(alpha any, x any) {
+	switch a := alpha.(type) {
+	case float32:
+		g.Sscal(len(x.([]float32)), a, x.([]float32), 1)
+	case float64:
+		g.Dscal(len(x.([]float64)), a, x.([]float64), 1)
+	case complex64:
+		g.Cscal(len(x.([]complex64)), a, x.([]complex64), 1)
+	case complex128:
+		g.Zscal(len(x.([]complex128)), a, x.([]complex128), 1)
 	}
 }

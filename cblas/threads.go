@@ -168,8 +168,8 @@ func Info() LibraryInfo {
 		Library:        name,
 		Version:        version,
 		Path:           blasPath(),
-		Config:         C.GoString(C.lapis_config()),
-		Core:           C.GoString(C.lapis_corename()),
+		Config:         libraryConfig(),
+		Core:           corename(),
 		Threads:        Threads(),
 		Parallel:       int(C.lapis_parallel()),
 		Variant:        threads.Lib().String(),
@@ -252,6 +252,12 @@ func blasPath() string {
 func level3(m, n, k int) threads.Section {
 	return threads.Begin(threads.Level3, float64(m)*float64(n)*float64(k))
 }
+
+// corename is openblas_get_corename(): the kernel set in use.
+func corename() string { return C.GoString(C.lapis_corename()) }
+
+// libraryConfig is openblas_get_config().
+func libraryConfig() string { return C.GoString(C.lapis_config()) }
 
 // libraryThreads is OpenBLAS's own process-wide count (tests).
 func libraryThreads() int { return int(C.lapis_threads()) }

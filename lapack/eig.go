@@ -34,7 +34,7 @@ func Syevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts .
 	if err := checkEigJob(op, jobz); err != nil {
 		return err
 	}
-	oa, n, err := squareOperand(op, "a", uplo, a, read|write|overRead, policy.Configure(opts))
+	oa, n, err := squareOperand(op, "a", uplo, a, read|write|overRead|tridiagonal, policy.Configure(opts))
 	if err == nil {
 		if err = sliceLen(op, "w", len(w), n); err == nil {
 			err = sliceApart(op, "w", w, &oa)
@@ -101,7 +101,7 @@ func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w 
 		return 0, err
 	}
 	cfg := policy.Configure(opts)
-	oa, n, err := squareOperand(op, "a", uplo, a, read|write|overRead, cfg)
+	oa, n, err := squareOperand(op, "a", uplo, a, read|write|overRead|tridiagonal, cfg)
 	if err != nil {
 		return 0, err
 	}

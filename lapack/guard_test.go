@@ -260,11 +260,11 @@ func factorCases[T Scalar, R Real, C Complex]() []guard.Case {
 			hpd := a.WithFill(guard.HPD)
 			for _, u := range []cblas.Uplo{cblas.Upper, cblas.Lower} {
 				un := fmt.Sprintf("%s/%v", name, map[cblas.Uplo]string{cblas.Upper: "U", cblas.Lower: "L"}[u])
-				add("Syevd/"+un, []guard.Spec{hpd}, func(ar *guard.Arena, v []views.View[T]) (any, error) {
+				add("Syevd/"+un, []guard.Spec{hpd.WithVectors()}, func(ar *guard.Arena, v []views.View[T]) (any, error) {
 					w := guard.Slice[R](ar, "w", n)
 					return w, Syevd(JobVectors, u, v[0], w)
 				})
-				add("Syevr/"+un, []guard.Spec{hpd, guardLayout{pad: 1}.spec("z", n, n)}, func(ar *guard.Arena, v []views.View[T]) (any, error) {
+				add("Syevr/"+un, []guard.Spec{hpd, guardLayout{pad: 1}.spec("z", n, n).WithVectors()}, func(ar *guard.Arena, v []views.View[T]) (any, error) {
 					w := guard.Slice[R](ar, "w", n)
 					found, err := Syevr(JobVectors, u, AllValues(), v[0], w, v[1])
 					return []any{w, found}, err
@@ -272,7 +272,10 @@ func factorCases[T Scalar, R Real, C Complex]() []guard.Case {
 			}
 			add("EigSym/"+name, []guard.Spec{hpd}, func(ar *guard.Arena, v []views.View[T]) (any, error) {
 				w, vec, err := EigSym(v[0])
-				return []any{w, vec}, err
+				if err != nil {
+					return nil, err
+				}
+				return []any{w, guard.Canonical(vec.View())}, nil
 			})
 			add("Geev/"+name, []guard.Spec{a, guardLayout{pad: 1}.spec("vl", n, n), guardLayout{pad: 2}.spec("vr", n, n)}, func(ar *guard.Arena, v []views.View[T]) (any, error) {
 				w := guard.Slice[C](ar, "w", n)

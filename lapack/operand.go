@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/coreset"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/layout"
@@ -40,6 +41,10 @@ const (
 	rhs
 	// An operand of a routine whose complex form reads past it (hasSpare).
 	overRead
+	// With overRead: the routine reduces it to tridiagonal form (?sytrd,
+	// through ?symv), which reads past it in real types too on some
+	// kernel sets (overReads).
+	tridiagonal
 	// A Hermitian (real: symmetric) matrix read and written through one
 	// triangle (potrf, potri, pocon): a row-major view goes in place as
 	// its storage with the triangle swapped (uploChar), which holds the
@@ -105,7 +110,7 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg policy.Co
 	// A matrix LAPACK could take in place but without room after it for
 	// the library's over-read is copied (not refused in strict mode: its
 	// layout is fine).
-	spare := ok && mode&overRead != 0 && !hasSpare(v, m.LD)
+	spare := ok && mode&overRead != 0 && !hasSpare(v, m.LD, mode)
 	switch {
 	case !spare && ok && !m.Trans && !conj:
 		o.rows, o.cols, o.ld, o.trans = m.Rows, m.Cols, m.LD, 'N'
@@ -124,7 +129,7 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg policy.Co
 		}
 		rows, cols := l.Dim(0), l.Dim(1)
 		spareCols := 0
-		if mode&overRead != 0 && views.IsComplex[T]() {
+		if mode&overRead != 0 && overReads[T](mode) {
 			spareCols = 1 // room for the library's over-read (hasSpare)
 		}
 		if err := o.scratch(op, name, v, rows*spareCols, mode&read != 0); err != nil {
@@ -173,15 +178,28 @@ func (o *operand[T]) finish() {
 // (mode overRead) goes in place only when that much of its slice's
 // capacity follows it; otherwise it is copied into a buffer with a spare column
 // (counted in Stats.Copies, not refused in strict mode). Real operands
-// always qualify. For an owned tensor of a batch, the matrices after it
+// qualify, except those of the tridiagonal reductions on the kernel sets
+// that over-read real symv (overReads). For an owned tensor of a batch,
+// the matrices after it
 // are that room; for a pooled buffer, usually its capacity.
-func hasSpare[T Scalar](v views.View[T], ld int) bool {
-	if !views.IsComplex[T]() {
+func hasSpare[T Scalar](v views.View[T], ld, mode int) bool {
+	if !overReads[T](mode) {
 		return true
 	}
 	_, hi, ok := v.Layout().Span()
 	return !ok || cap(v.Data())-(hi+1) >= ld
 }
+
+// overReads reports whether the library's kernels may read past an
+// operand of T in mode: complex ones always, real ones of the tridiagonal
+// reductions on the kernel sets whose ssymv and dsymv do
+// (coreset.RealSymvOverRead: ssyevd and ssyevr read one element past
+// their matrix through them).
+func overReads[T Scalar](mode int) bool {
+	return views.IsComplex[T]() || mode&tridiagonal != 0 && realOverRead
+}
+
+var realOverRead = coreset.RealSymvOverRead(cblas.KernelSet().InUse)
 
 func (o *operand[T]) release() {
 	if o.buf != nil {

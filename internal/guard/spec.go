@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"math/cmplx"
 
 	"github.com/lapis-go/lapis/views"
 )
@@ -18,6 +19,12 @@ type Spec struct {
 	Strides []int
 	Conj    bool
 	Fill    Fill
+	// Vectors says that the operand ends up holding eigenvectors (or
+	// singular vectors) in its columns: Twin compares each column up to a
+	// unit factor, which LAPACK does not fix. Rounding that depends on
+	// where an operand lies (OpenBLAS's SSE kernels take unaligned heads
+	// apart) can flip a real eigenvector's sign between the two runs.
+	Vectors bool
 }
 
 // Fill chooses an operand's values.
@@ -47,6 +54,9 @@ func Mat(name string, rows, cols int, rowMajor bool, pad int) Spec {
 
 // WithConj returns s conjugated (for real types the flag does nothing).
 func (s Spec) WithConj(on bool) Spec { s.Conj = on; return s }
+
+// WithVectors returns s marked as holding vectors (Spec.Vectors).
+func (s Spec) WithVectors() Spec { s.Vectors = true; return s }
 
 // WithFill returns s filled by f.
 func (s Spec) WithFill(f Fill) Spec { s.Fill = f; return s }
@@ -195,6 +205,9 @@ func Twin[T views.Scalar](specs []Spec, tol float64, call Call[T]) func(*Arena) 
 			return err
 		}
 		for i, s := range specs {
+			if s.Vectors {
+				alignColumns(gv[i], wv[i])
+			}
 			g, w := gv[i].Data(), wv[i].Data()
 			gc, wc := make([]complex128, len(g)), make([]complex128, len(w))
 			for k := range g {
@@ -225,3 +238,70 @@ func Both[T views.Scalar](name string, specs []Spec, tol float64, known func(Sid
 
 // TypeName is T's name: float32, float64, complex64 or complex128.
 func TypeName[T views.Scalar]() string { return fmt.Sprintf("%T", *new(T)) }
+
+// alignColumns multiplies each column of got (axis 0 along it; every
+// further axis indexes columns) by the unit factor that brings it closest
+// to want's: the phase of their inner product. Columns that are zero or
+// hold a NaN are left as they are.
+func alignColumns[T views.Scalar](got, want views.View[T]) {
+	shape := got.Shape()
+	if len(shape) == 0 || got.Len() == 0 {
+		return
+	}
+	m, cols := shape[0], got.Len()/shape[0]
+	idx := make([]int, len(shape))
+	for c := 0; c < cols; c++ {
+		for k, r := 1, c; k < len(shape); k++ {
+			idx[k], r = r%shape[k], r/shape[k]
+		}
+		var dot complex128
+		for idx[0] = 0; idx[0] < m; idx[0]++ {
+			dot += cmplx.Conj(toComplex(got.At(idx...))) * toComplex(want.At(idx...))
+		}
+		a := cmplx.Abs(dot)
+		if a == 0 || math.IsNaN(a) || math.IsInf(a, 0) {
+			continue
+		}
+		f := dot / complex(a, 0)
+		if !views.IsComplex[T]() {
+			f = complex(math.Copysign(1, real(f)), 0)
+		}
+		for idx[0] = 0; idx[0] < m; idx[0]++ {
+			got.Set(fromComplex[T](toComplex(got.At(idx...))*f), idx...)
+		}
+	}
+}
+
+// Canonical scales each column of v (as alignColumns counts them) by the
+// unit factor that makes its largest element real and positive, so that
+// eigenvectors a routine returns (rather than leaves in an operand) can
+// be compared between Twin's runs. Where two elements tie for largest
+// within rounding the choice could differ; the cases' values do not.
+func Canonical[T views.Scalar](v views.View[T]) views.View[T] {
+	shape := v.Shape()
+	if len(shape) == 0 || v.Len() == 0 {
+		return v
+	}
+	m, cols := shape[0], v.Len()/shape[0]
+	idx := make([]int, len(shape))
+	for c := 0; c < cols; c++ {
+		for k, r := 1, c; k < len(shape); k++ {
+			idx[k], r = r%shape[k], r/shape[k]
+		}
+		var big complex128
+		for idx[0] = 0; idx[0] < m; idx[0]++ {
+			if e := toComplex(v.At(idx...)); cmplx.Abs(e) > cmplx.Abs(big) {
+				big = e
+			}
+		}
+		a := cmplx.Abs(big)
+		if a == 0 || math.IsInf(a, 0) {
+			continue
+		}
+		f := cmplx.Conj(big) / complex(a, 0)
+		for idx[0] = 0; idx[0] < m; idx[0]++ {
+			v.Set(fromComplex[T](toComplex(v.At(idx...))*f), idx...)
+		}
+	}
+	return v
+}
