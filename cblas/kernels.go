@@ -67,18 +67,20 @@ type KernelChoice struct {
 	// Chosen is the set OpenBLAS picked for this CPU as it loaded, InUse
 	// the set it runs now (openblas_get_corename()); they differ when
 	// lapis switched. Both are "" when the library is not OpenBLAS.
-	Chosen, InUse string
+	Chosen string `json:"chosen"`
+	InUse  string `json:"in_use"`
 	// Switched reports whether lapis moved OpenBLAS to another set.
-	Switched bool
+	Switched bool `json:"switched"`
 	// Reason says in one sentence why InUse is what it is, e.g.
 	// "OpenBLAS 0.3.21 chose Prescott (x86-64-v1 kernels) for this
 	// x86-64-v4 CPU (...); lapis chose SkylakeX".
-	Reason string
+	Reason string `json:"reason"`
 	// CPULevel is the CPU's x86-64 level (1-4; 0 on other CPUs) and
 	// InUseLevel the level InUse's kernels need (0 when unknown).
-	CPULevel, InUseLevel int
+	CPULevel   int `json:"cpu_level"`
+	InUseLevel int `json:"in_use_level"`
 	// Setting is LAPIS_OPENBLAS_CORE's value at start ("" when unset).
-	Setting string
+	Setting string `json:"setting"`
 }
 
 // Below reports whether the set in use needs a lower x86-64 level than

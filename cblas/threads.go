@@ -141,11 +141,14 @@ type LibraryInfo struct {
 	Library, Version string
 	// Path is the shared object cblas_dgemm was loaded from, with symbolic
 	// links resolved (Debian's alternatives pick it); "" when unknown.
-	Path     string
-	Config   string // openblas_get_config(), e.g. "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ..."
-	Core     string // openblas_get_corename(), the kernel set in use
-	Threads  int    // the most threads a call may use (Threads)
-	Parallel int    // openblas_get_parallel(): 0 sequential, 1 pthreads, 2 OpenMP; -1 not OpenBLAS
+	Path   string
+	Config string // openblas_get_config(), e.g. "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ..."
+	Core   string // openblas_get_corename(), the kernel set in use
+	// Kernels says which set OpenBLAS chose, which lapis runs and why
+	// (KernelSet).
+	Kernels  KernelChoice
+	Threads  int // the most threads a call may use (Threads)
+	Parallel int // openblas_get_parallel(): 0 sequential, 1 pthreads, 2 OpenMP; -1 not OpenBLAS
 	// Variant names Parallel: "serial", "pthreads", "OpenMP" or
 	// "not OpenBLAS"; Policy is the thread policy in force (ThreadPolicy).
 	Variant, Policy string
@@ -170,6 +173,7 @@ func Info() LibraryInfo {
 		Path:           blasPath(),
 		Config:         libraryConfig(),
 		Core:           corename(),
+		Kernels:        KernelSet(),
 		Threads:        Threads(),
 		Parallel:       int(C.lapis_parallel()),
 		Variant:        threads.Lib().String(),
@@ -196,7 +200,7 @@ func (i LibraryInfo) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "BLAS library:  %s %s (%s)\n", i.Library, i.Version, i.Path)
 	fmt.Fprintf(&b, "BLAS config:   %s\n", i.Config)
-	fmt.Fprintf(&b, "BLAS core:     %s\n", i.Core)
+	fmt.Fprintf(&b, "BLAS core:     %s (%s)\n", i.Core, i.Kernels.Reason)
 	fmt.Fprintf(&b, "BLAS threads:  %s (%s, parallel mode %d)\n", i.Policy, i.Variant, i.Parallel)
 	fmt.Fprintf(&b, "BLAS integer:  %d-bit (library reports %d-bit)\n", i.IntBits, i.LibraryIntBits)
 	fmt.Fprintf(&b, "CPU:           %s, %d logical cores\n", i.CPU, i.LogicalCores)

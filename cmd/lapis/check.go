@@ -25,6 +25,7 @@ const (
 	statusCrash   = "CRASH"   // the guarded child process died in a case
 	statusAvoided = "avoided" // the library is wrong or known to be, and lapis does not call it there
 	statusSkip    = "skip"    // does not apply to this library or system
+	statusWarn    = "WARN"    // works, but slower than it could: does not fail check
 )
 
 // Result is one check's outcome (and one element of check -json's
@@ -58,6 +59,7 @@ type Check struct {
 // checks lists every check in the order they run.
 func checks() []Check {
 	return []Check{
+		{"kernel set (OpenBLAS's choice for this CPU)", kernelCheck},
 		{"gemm/float64", gemmCheck[float64](200)},
 		{"gemm/float32", gemmCheck[float32](60)},
 		{"gemm/complex64", gemmCheck[complex64](60)},
@@ -290,8 +292,12 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 		if rep.Known > 0 {
 			known = fmt.Sprintf(" (%d of them known library defects)", rep.Known)
 		}
-		fmt.Fprintf(stdout, "%d ok, %d WRONG, %d CRASH%s, %d avoided, %d skipped in %.1fs\n",
-			counts[statusOK], counts[statusWrong], counts[statusCrash], known, counts[statusAvoided], counts[statusSkip], rep.Seconds)
+		warn := ""
+		if counts[statusWarn] > 0 {
+			warn = fmt.Sprintf(", %d WARN", counts[statusWarn])
+		}
+		fmt.Fprintf(stdout, "%d ok, %d WRONG, %d CRASH%s, %d avoided%s, %d skipped in %.1fs\n",
+			counts[statusOK], counts[statusWrong], counts[statusCrash], known, counts[statusAvoided], warn, counts[statusSkip], rep.Seconds)
 	}
 	return exitStatus(rep, *knownOK)
 }
@@ -436,3 +442,27 @@ func matrix[T views.Scalar](a []T, m, n, pad int) views.View[T] {
 
 // typeName is T's name, for case descriptions.
 func typeName[T views.Scalar]() string { return fmt.Sprintf("%T", *new(T)) }
+
+// kernelCheck reports the kernel set: avoided when lapis moved OpenBLAS
+// off its own choice, WARN (not a failure) when the set in use needs a
+// lower x86-64 level than the CPU has and lapis did not move it
+// (LAPIS_OPENBLAS_CORE=off, OPENBLAS_CORETYPE set, or no better table).
+func kernelCheck(t *tally) {
+	k := cblas.KernelSet()
+	if k.InUse == "" {
+		t.status, t.detail = statusSkip, k.Reason
+		return
+	}
+	t.cases = 1
+	switch {
+	case k.Switched:
+		t.status = statusAvoided
+		t.detail = fmt.Sprintf("%s in use on this x86-64-v%d CPU", k.InUse, k.CPULevel)
+		t.workaround = k.Reason + " (LAPIS_OPENBLAS_CORE=off keeps OpenBLAS's choice)"
+	case k.Below():
+		t.status = statusWarn
+		t.detail = fmt.Sprintf("%s needs only x86-64-v%d, this CPU is x86-64-v%d: BLAS runs slower than it could; %s. Unset OPENBLAS_CORETYPE, or set LAPIS_OPENBLAS_CORE=auto", k.InUse, k.InUseLevel, k.CPULevel, k.Reason)
+	default:
+		t.detail = fmt.Sprintf("%s on this x86-64-v%d CPU: %s", k.InUse, k.CPULevel, k.Reason)
+	}
+}

@@ -272,7 +272,7 @@ func asumCheck(t *tally) {
 		if t.worst <= 1 {
 			t.status = statusAvoided
 		}
-		t.notes = append(t.notes, why+" (not called for complex64); LAPACK's complex64 routines that call scasum inside OpenBLAS (?latrs: ?gecon, ?trcon) are still affected: set OPENBLAS_CORETYPE=Haswell or use OpenBLAS >= 0.3.25")
+		t.notes = append(t.notes, why+" (not called for complex64); LAPACK's complex64 routines that call scasum inside OpenBLAS (?latrs: ?gecon, ?trcon) are still affected: lapis moves OpenBLAS off these sets unless told not to (LAPIS_OPENBLAS_CORE=off, OPENBLAS_CORETYPE); use OpenBLAS >= 0.3.25 or let lapis choose")
 		t.workaround = "complex64 Asum (and Iamax's NaN test, Gonum.Scasum) is summed in Go on these kernels (cblas.CasumDefect)"
 	}
 }

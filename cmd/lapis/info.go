@@ -21,15 +21,17 @@ import (
 
 // Info is what `lapis info` reports (and -json prints).
 type Info struct {
-	Library   string `json:"library"`   // "OpenBLAS", "BLIS" or "unknown" (cblas.Info)
-	Version   string `json:"version"`   // the library's own version, "" when unknown
-	Path      string `json:"path"`      // the file cblas_dgemm was loaded from
-	Config    string `json:"config"`    // openblas_get_config()
-	Core      string `json:"core"`      // openblas_get_corename(): the kernel set in use
-	Threads   int    `json:"threads"`   // OpenBLAS threads per call
-	Parallel  int    `json:"parallel"`  // openblas_get_parallel(): 0, 1, 2; -1 not OpenBLAS
-	Threading string `json:"threading"` // Parallel in words: serial, pthreads, OpenMP, unknown
-	IntBits   int    `json:"int_bits"`  // the BLAS integer lapis was compiled for
+	Library string `json:"library"` // "OpenBLAS", "BLIS" or "unknown" (cblas.Info)
+	Version string `json:"version"` // the library's own version, "" when unknown
+	Path    string `json:"path"`    // the file cblas_dgemm was loaded from
+	Config  string `json:"config"`  // openblas_get_config()
+	Core    string `json:"core"`    // openblas_get_corename(): the kernel set in use
+	// Kernels is how the set in use was chosen (cblas.KernelSet).
+	Kernels   cblas.KernelChoice `json:"kernels"`
+	Threads   int                `json:"threads"`   // OpenBLAS threads per call
+	Parallel  int                `json:"parallel"`  // openblas_get_parallel(): 0, 1, 2; -1 not OpenBLAS
+	Threading string             `json:"threading"` // Parallel in words: serial, pthreads, OpenMP, unknown
+	IntBits   int                `json:"int_bits"`  // the BLAS integer lapis was compiled for
 	// LibraryIntBits is the width the library reports; lapis refuses to
 	// call a library whose width differs from IntBits.
 	LibraryIntBits int `json:"library_int_bits"`
@@ -116,6 +118,7 @@ func collectInfo() Info {
 		Path:           ci.Path,
 		Config:         ci.Config,
 		Core:           ci.Core,
+		Kernels:        ci.Kernels,
 		Threads:        ci.Threads,
 		Parallel:       ci.Parallel,
 		Threading:      threading(ci.Parallel),
@@ -246,6 +249,12 @@ func (i Info) text() string {
 	p("loaded from", "%s", orUnknown(i.Path))
 	p("config", "%s", i.Config)
 	p("core (kernels)", "%s", i.Core)
+	if i.Kernels.Reason != "" {
+		p("  chosen", "%s", i.Kernels.Reason)
+	}
+	if i.Kernels.Below() {
+		p("  WARNING", "%s needs only x86-64-v%d on this x86-64-v%d CPU: BLAS runs slower than it could (unset OPENBLAS_CORETYPE, or LAPIS_OPENBLAS_CORE=auto)", i.Core, i.Kernels.InUseLevel, i.Kernels.CPULevel)
+	}
 	p("threads", "%d per call, %s", i.Threads, i.Threading)
 	p("integer", "%d-bit (library reports %d-bit)", i.IntBits, i.LibraryIntBits)
 	p("CPU", "%s (%s family %d model %d), %d logical / %d physical cores", i.CPU.Model, i.CPU.Vendor, i.CPU.Family, i.CPU.ModelNumber, i.CPU.LogicalCores, i.CPU.PhysicalCores)

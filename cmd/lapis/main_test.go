@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,9 +16,42 @@ import (
 	"github.com/lapis-go/lapis/cblas"
 )
 
+// envCLIChild, set to a command line (words separated by "|"), makes the
+// test binary run it as lapis would and exit: for cases that need the
+// process to start with another environment (the kernel set is chosen
+// as cblas is initialised).
+const envCLIChild = "LAPIS_TEST_CLI"
+
 func TestMain(m *testing.M) {
 	probeChild() // check's guard-page probe re-runs this binary as its child
+	if args := os.Getenv(envCLIChild); args != "" {
+		os.Exit(run(strings.Split(args, "|"), os.Stdout, os.Stderr))
+	}
 	os.Exit(m.Run())
+}
+
+// lapisChild runs one command line in a new process with env added to
+// the environment (OPENBLAS_CORETYPE and LAPIS_OPENBLAS_CORE dropped
+// first) and returns its exit status and output.
+func lapisChild(t *testing.T, env []string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, "OPENBLAS_CORETYPE=") && !strings.HasPrefix(e, "LAPIS_OPENBLAS_CORE=") {
+			cmd.Env = append(cmd.Env, e)
+		}
+	}
+	cmd.Env = append(append(cmd.Env, env...), envCLIChild+"="+strings.Join(args, "|"))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, stdout.String(), stderr.String()
 }
 
 // lapis runs one command line and returns its exit status and output.
@@ -133,7 +167,7 @@ func TestCheck(t *testing.T) {
 	for _, r := range rep.Checks {
 		t.Logf("%-8s %-40s %s (%.2fs)", r.Status, r.Name, r.Detail, r.Seconds)
 		switch r.Status {
-		case statusOK, statusAvoided:
+		case statusOK, statusAvoided, statusWarn:
 			if r.Cases == 0 {
 				t.Errorf("%s: %s with no cases", r.Name, r.Status)
 			}
@@ -154,6 +188,32 @@ func TestCheck(t *testing.T) {
 		t.Errorf("%d failed checks, %d of them known defects", failed, rep.Known)
 	}
 	t.Logf("check took %v", time.Since(start))
+}
+
+// TestCheckKernelSet: check reports the kernel set as avoided when lapis
+// moved OpenBLAS off a set below the CPU, and warns (exit status 0) when
+// it was told not to.
+func TestCheckKernelSet(t *testing.T) {
+	k := cblas.KernelSet()
+	if k.InUse == "" || k.CPULevel < 2 {
+		t.Skipf("no kernel sets to choose between: %s", k.Reason)
+	}
+	for _, c := range []struct {
+		setting, status string
+	}{{"auto", statusAvoided}, {"off", statusWarn}} {
+		code, out, stderr := lapisChild(t, []string{"OPENBLAS_CORETYPE=Prescott", "LAPIS_OPENBLAS_CORE=" + c.setting}, "check", "-json", "-run", "kernel set")
+		var rep Report
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("-json does not decode: %v\n%s\n%s", err, out, stderr)
+		}
+		if code != 0 || len(rep.Checks) != 1 || rep.Checks[0].Status != c.status {
+			t.Errorf("LAPIS_OPENBLAS_CORE=%s from Prescott: exit %d, %+v; want %s", c.setting, code, rep.Checks, c.status)
+		}
+		_, info, _ := lapisChild(t, []string{"OPENBLAS_CORETYPE=Prescott", "LAPIS_OPENBLAS_CORE=" + c.setting}, "info")
+		if warned := strings.Contains(info, "WARNING"); warned != (c.status == statusWarn) || !strings.Contains(info, "chosen:") {
+			t.Errorf("LAPIS_OPENBLAS_CORE=%s from Prescott: info says\n%s", c.setting, info)
+		}
+	}
 }
 
 // TestCheckReportsWrong injects a wrong result and expects WRONG and exit

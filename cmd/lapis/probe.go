@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/coreset"
 	"github.com/lapis-go/lapis/internal/guard"
+	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -58,9 +60,11 @@ func fill[T views.Scalar](v views.View[T], seed int) views.View[T] {
 
 // probeCases lists the guarded calls: the complex dots (OpenBLAS 0.3.21's
 // cblas_[cz]dot[uc]_sub read one increment past a strided vector: lapis
-// computes those in Go) and the complex matrix-vector products (c/zgemv
-// "N" and c/zhemv read past x or y: lapis hands them padded buffers), on
-// the library's path (ForceC), each with the guard page below and above.
+// computes those in Go), the complex matrix-vector products (c/zgemv
+// "N" and c/zhemv read past x or y: lapis hands them padded buffers), the
+// real symmetric ones and syevd (over-reads of the x86-64-v1 kernel
+// sets), on the library's path (ForceC), each with the guard page below
+// and above.
 func probeCases() []probeCase {
 	var cs []probeCase
 	for _, side := range guard.Sides {
@@ -69,6 +73,78 @@ func probeCases() []probeCase {
 		cs = append(cs, gemvProbes[complex128](side)...)
 		cs = append(cs, gemvProbes[complex64](side)...)
 		cs = append(cs, dotProbes[float64](side)...)
+		cs = append(cs, symvProbes[float32](side)...)
+		cs = append(cs, symvProbes[float64](side)...)
+		cs = append(cs, syevdProbes[float32](side)...)
+		cs = append(cs, syevdProbes[float64](side)...)
+		cs = append(cs, syevdProbes[complex64](side)...)
+	}
+	return cs
+}
+
+// symvProbes are real symmetric matrix-vector products (OpenBLAS 0.3.21's
+// ssymv reads past a and y, dsymv past y, on the x86-64-v1 kernel sets:
+// lapis computes them in Go there), through Symv and Hemv, each
+// triangle.
+func symvProbes[T views.Scalar](side guard.Side) []probeCase {
+	var cs []probeCase
+	for _, s := range [][3]int{{9, 1, 1}, {6, 2, -1}, {33, -3, 2}} {
+		n, incX, incY := s[0], s[1], s[2]
+		for _, uplo := range []cblas.Uplo{cblas.Upper, cblas.Lower} {
+			for _, hemv := range []bool{false, true} {
+				name := map[bool]string{false: "symv", true: "hemv"}[hemv]
+				cs = append(cs, probeCase{
+					name: fmt.Sprintf("%s %s n=%d incx=%d incy=%d uplo=%v, guard %v", name, typeName[T](), n, incX, incY, uplo, side),
+					run: func(g bool) ([]complex128, error) {
+						a := arena(g, side)
+						defer a.Free()
+						A := fill(guard.View[T](a, "a", []int{n, n}, []int{1, n}), 3)
+						x := fill(guard.View[T](a, "x", []int{n}, []int{incX}), 4)
+						y := fill(guard.View[T](a, "y", []int{n}, []int{incY}), 5)
+						f := cblas.Symv[T]
+						if hemv {
+							f = cblas.Hemv[T]
+						}
+						err := f(uplo, fromFloat[T](1), A, x, fromFloat[T](0.5), y, cblas.ForceC())
+						return toC(logical(y)), err
+					},
+				})
+			}
+		}
+	}
+	return cs
+}
+
+// syevdProbes are symmetric (Hermitian) eigen-decompositions whose matrix
+// ends at the guard page (ssyevd reads one element past it through ssymv
+// on the x86-64-v1 sets: lapis gives it room there). The eigenvalues are
+// compared: the vectors' signs are LAPACK's to choose.
+func syevdProbes[T views.Scalar](side guard.Side) []probeCase {
+	var cs []probeCase
+	for _, n := range []int{16, 17, 33} {
+		cs = append(cs, probeCase{
+			name: fmt.Sprintf("syevd %s n=%d, guard %v", typeName[T](), n, side),
+			run: func(g bool) ([]complex128, error) {
+				a := arena(g, side)
+				defer a.Free()
+				A := guard.View[T](a, "a", []int{n, n}, []int{1, n})
+				for j := 0; j < n; j++ {
+					for i := 0; i < n; i++ {
+						v := float64((i*7+j*7+3)%13) - 6 // symmetric in i, j
+						if i == j {
+							v += 4 * float64(n)
+						}
+						A.Set(fromFloat[T](v), i, j)
+					}
+				}
+				w, _, err := lapack.EigSym(A)
+				out := make([]complex128, len(w))
+				for i, x := range w {
+					out[i] = complex(float64(x), 0)
+				}
+				return out, err
+			},
+		})
 	}
 	return cs
 }
@@ -255,9 +331,12 @@ func guardCheck(t *tally) {
 		return
 	}
 	if t.worst <= 1 {
-		t.detail = fmt.Sprintf("%d cases (complex dot, gemv, hemv with strided and negative increments, operands against PROT_NONE pages below and above) in a child process: no fault, same results as in Go memory", t.cases)
+		t.detail = fmt.Sprintf("%d cases (complex dot, gemv, hemv; real symv and hemv; syevd; strided and negative increments, operands against PROT_NONE pages below and above) in a child process: no fault, same results as in Go memory", t.cases)
 	}
 	t.workaround = "complex dots with a non-unit increment are computed in Go (OpenBLAS 0.3.21's cblas_[cz]dot[uc]_sub read one increment past the vector); c/zgemv and c/zhemv get x and y in padded buffers"
+	if k := cblas.KernelSet(); coreset.RealSymvOverRead(k.InUse) {
+		t.workaround += fmt.Sprintf("; on %s, whose ssymv and dsymv read past a and y, real Symv and Hemv are computed in Go and ssyevd's and ssyevr's matrix gets room after it", k.InUse)
+	}
 }
 
 // firstLines returns the first n non-empty lines of s, joined.

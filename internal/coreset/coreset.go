@@ -207,8 +207,13 @@ func Decide(in Input) Decision {
 		return Decision{Target: s.Name, Reason: fmt.Sprintf("%s=%s asked for it", EnvVar, s.Name)}
 	}
 	// Automatic.
+	if !known {
+		// A newer OpenBLAS names sets lapis's table lacks: likely newer
+		// ones, which a candidate would not improve.
+		return keep("OpenBLAS %s chose %q, a set lapis does not know: kept", in.Version, in.Chosen)
+	}
 	defect := Defect(in.Version, in.Chosen)
-	if known && chosen.Level >= in.CPU.Level && defect == "" {
+	if chosen.Level >= in.CPU.Level && defect == "" {
 		return keep("OpenBLAS %s chose %s, which matches this x86-64-v%d CPU", in.Version, chosen.Name, in.CPU.Level)
 	}
 	for _, name := range candidates {
@@ -216,14 +221,11 @@ func Decide(in Input) Decision {
 		if !in.CPU.Runs(s) || !in.Present(s) {
 			continue
 		}
-		if known && s.Level <= chosen.Level && defect == "" {
+		if s.Level <= chosen.Level && defect == "" {
 			break // nothing better than the library's choice
 		}
 		why := fmt.Sprintf("OpenBLAS %s chose %s (x86-64-v%d kernels) for this x86-64-v%d CPU (%s)", in.Version, in.Chosen, chosen.Level, in.CPU.Level, in.CPU.Desc)
-		switch {
-		case !known:
-			why = fmt.Sprintf("OpenBLAS %s chose %q, a set lapis does not know, for this x86-64-v%d CPU (%s)", in.Version, in.Chosen, in.CPU.Level, in.CPU.Desc)
-		case defect != "":
+		if defect != "" {
 			why = fmt.Sprintf("OpenBLAS %s chose %s, whose %s", in.Version, chosen.Name, defect)
 		}
 		return Decision{Target: s.Name, Reason: why + "; lapis chose " + s.Name}
