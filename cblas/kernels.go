@@ -54,6 +54,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"unsafe"
 
 	"github.com/klauspost/cpuid/v2"
@@ -105,6 +106,25 @@ func (k KernelChoice) Below() bool { return k.InUseLevel > 0 && k.InUseLevel < k
 // alone. The choice cannot change later: a switch while a call is in
 // flight crashes OpenBLAS.
 func KernelSet() KernelChoice { return kernelChoice }
+
+// KernelSets returns the kernel sets the linked OpenBLAS has and this
+// CPU can run, oldest first: the names LAPIS_OPENBLAS_CORE takes here.
+// It is nil for other libraries, builds without DYNAMIC_ARCH and CPUs
+// that are not x86-64.
+func KernelSets() []string {
+	name, _ := library()
+	if name != "OpenBLAS" || C.lapis_core_switchable() == 0 || !strings.Contains(libraryConfig(), "DYNAMIC_ARCH") {
+		return nil
+	}
+	cpu := coreset.ThisCPU(runtime.GOARCH)
+	var sets []string
+	for _, s := range coreset.Sets {
+		if cpu.Runs(s) && C.lapis_core_present(cstr(s.Table)) != 0 {
+			sets = append(sets, s.Name)
+		}
+	}
+	return sets
+}
 
 // kernelChoice is decided in a package variable's initialisation, so
 // that it runs before every init function of cblas and of the packages

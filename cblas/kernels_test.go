@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -161,6 +162,14 @@ func TestKernelSetConsistent(t *testing.T) {
 	t.Logf("kernel set: %+v", k)
 	if Info().Library == "OpenBLAS" && (k.InUse != Info().Core || k.Reason == "") {
 		t.Errorf("KernelSet %+v, Info().Core %s", k, Info().Core)
+	}
+	// scripts/kernel-sets.sh runs the suites under each set and says
+	// which one each run must be on.
+	if want := os.Getenv("LAPIS_TEST_WANT_CORE"); want != "" && k.InUse != want {
+		t.Fatalf("running on %s, want %s (%s)", k.InUse, want, k.Reason)
+	}
+	if sets := KernelSets(); Info().Library == "OpenBLAS" && strings.Contains(Info().Config, "DYNAMIC_ARCH") && !slices.Contains(sets, k.InUse) {
+		t.Errorf("KernelSets %v lacks the set in use, %s", sets, k.InUse)
 	}
 	if realSymvOverRead != coreset.RealSymvOverRead(k.InUse) {
 		t.Errorf("realSymvOverRead %v on %s", realSymvOverRead, k.InUse)

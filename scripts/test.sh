@@ -62,6 +62,9 @@ fi
 step "go test -race"
 GOEXPERIMENT=cgocheck2 go test -race -count=1 ./...
 
+step "cblas, lapack and batch under each OpenBLAS kernel set this CPU runs, and lapis's default"
+bash scripts/kernel-sets.sh
+
 step "gonum/mat's own test suite with lapis as BLAS and LAPACK"
 bash scripts/gonum-mat.sh
 

@@ -26,12 +26,14 @@ type Info struct {
 	Path    string `json:"path"`    // the file cblas_dgemm was loaded from
 	Config  string `json:"config"`  // openblas_get_config()
 	Core    string `json:"core"`    // openblas_get_corename(): the kernel set in use
-	// Kernels is how the set in use was chosen (cblas.KernelSet).
-	Kernels   cblas.KernelChoice `json:"kernels"`
-	Threads   int                `json:"threads"`   // OpenBLAS threads per call
-	Parallel  int                `json:"parallel"`  // openblas_get_parallel(): 0, 1, 2; -1 not OpenBLAS
-	Threading string             `json:"threading"` // Parallel in words: serial, pthreads, OpenMP, unknown
-	IntBits   int                `json:"int_bits"`  // the BLAS integer lapis was compiled for
+	// Kernels is how the set in use was chosen (cblas.KernelSet);
+	// KernelSets the sets this OpenBLAS has and this CPU can run.
+	Kernels    cblas.KernelChoice `json:"kernels"`
+	KernelSets []string           `json:"kernel_sets"`
+	Threads    int                `json:"threads"`   // OpenBLAS threads per call
+	Parallel   int                `json:"parallel"`  // openblas_get_parallel(): 0, 1, 2; -1 not OpenBLAS
+	Threading  string             `json:"threading"` // Parallel in words: serial, pthreads, OpenMP, unknown
+	IntBits    int                `json:"int_bits"`  // the BLAS integer lapis was compiled for
 	// LibraryIntBits is the width the library reports; lapis refuses to
 	// call a library whose width differs from IntBits.
 	LibraryIntBits int `json:"library_int_bits"`
@@ -119,6 +121,7 @@ func collectInfo() Info {
 		Config:         ci.Config,
 		Core:           ci.Core,
 		Kernels:        ci.Kernels,
+		KernelSets:     cblas.KernelSets(),
 		Threads:        ci.Threads,
 		Parallel:       ci.Parallel,
 		Threading:      threading(ci.Parallel),
@@ -216,8 +219,15 @@ func infoCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("lapis info", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
+	sets := fs.Bool("sets", false, "print only the kernel sets this OpenBLAS has and this CPU runs, one a line")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *sets {
+		for _, s := range cblas.KernelSets() {
+			fmt.Fprintln(stdout, s)
+		}
+		return 0
 	}
 	info := collectInfo()
 	if *asJSON {
@@ -251,6 +261,9 @@ func (i Info) text() string {
 	p("core (kernels)", "%s", i.Core)
 	if i.Kernels.Reason != "" {
 		p("  chosen", "%s", i.Kernels.Reason)
+	}
+	if len(i.KernelSets) > 0 {
+		p("  available", "%s (LAPIS_OPENBLAS_CORE=<name> runs one)", strings.Join(i.KernelSets, " "))
 	}
 	if i.Kernels.Below() {
 		p("  WARNING", "%s needs only x86-64-v%d on this x86-64-v%d CPU: BLAS runs slower than it could (unset OPENBLAS_CORETYPE, or LAPIS_OPENBLAS_CORE=auto)", i.Core, i.Kernels.InUseLevel, i.Kernels.CPULevel)
