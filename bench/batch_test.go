@@ -22,7 +22,7 @@ import (
 // of one cgo cblas_dgemm call per matrix; gonum a Go loop of gonum's
 // Dgemm. OpenBLAS runs one thread.
 //
-//	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench BatchGemm -count 4 ./bench | go run ./bench/report -ref kernel-loop,lapis
+//	go test -run '^$' -bench BatchGemm -count 4 ./bench | go run ./bench/report -ref kernel-loop,lapis
 func BenchmarkBatchGemm(b *testing.B) {
 	prev := setBLASThreads(1)
 	defer setBLASThreads(prev)
@@ -81,7 +81,7 @@ func BenchmarkBatchGemm(b *testing.B) {
 // place by batch.Solve (workers 1 and 2) and by a Go loop of lapack.Gesv
 // calls; inputs restored untimed before each run.
 //
-//	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench BatchSolve -count 4 ./bench | go run ./bench/report -ref lapis
+//	go test -run '^$' -bench BatchSolve -count 4 ./bench | go run ./bench/report -ref lapis
 func BenchmarkBatchSolve(b *testing.B) {
 	prev := setBLASThreads(1)
 	defer setBLASThreads(prev)

@@ -11,7 +11,7 @@ import (
 // on dpotrf of an identity matrix (restored by the factorisation itself:
 // the Cholesky factor of I is I), small enough for call overhead to show.
 //
-//	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench Binding -count 4 ./bench
+//	go test -run '^$' -bench Binding -count 4 ./bench
 func BenchmarkBinding(b *testing.B) {
 	for _, n := range []int{2, 8, 64} {
 		for _, impl := range []string{"fortran", "lapacke"} {

@@ -20,7 +20,7 @@ import (
 // impl=gonum-raw (gonum's pure-Go BLAS, blas/gonum.Implementation, on the
 // slices). Bytes are those read and written per call.
 //
-//	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench 'BenchmarkLevel1' -benchtime 0.3s -count 5 ./bench | go run ./bench/report -ref gonum-mat,lapis
+//	go test -run '^$' -bench 'BenchmarkLevel1' -benchtime 0.3s -count 5 ./bench | go run ./bench/report -ref gonum-mat,lapis
 func BenchmarkLevel1(b *testing.B) {
 	var raw gonum.Implementation
 	rng := rand.New(rand.NewPCG(1, 1))

@@ -44,7 +44,7 @@ var lapackSizes = []int{64, 256, 384, 512, 640, 768, 1024}
 // than one thread. scripts/bench-threads.sh runs it and prints the README
 // table through bench/report -threads:
 //
-//	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench '^BenchmarkThreads$' -benchtime 0.3s -count 5 ./bench | go run ./bench/report -threads
+//	go test -run '^$' -bench '^BenchmarkThreads$' -benchtime 0.3s -count 5 ./bench | go run ./bench/report -threads
 func BenchmarkThreads(b *testing.B) {
 	for _, op := range threadOps {
 		for _, n := range []int{64, 256, 1024} {
@@ -88,7 +88,7 @@ func BenchmarkThreads(b *testing.B) {
 // goroutines can take seconds per call (the collapse the policy avoids):
 // filter those rows with care.
 //
-//	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench 'BenchmarkThreadsPaired/.*/busy=0' -benchtime 3s ./bench
+//	go test -run '^$' -bench 'BenchmarkThreadsPaired/.*/busy=0' -benchtime 3s ./bench
 func BenchmarkThreadsPaired(b *testing.B) {
 	defer threadsAuto(b)
 	for _, op := range threadOps {

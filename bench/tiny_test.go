@@ -42,7 +42,7 @@ import (
 // by scripts/bench-batch.sh in the same run (under both layouts' names:
 // numpy's own stack is its fast layout).
 //
-//	OPENBLAS_CORETYPE=Haswell go test -run '^$' -bench BatchTiny -count 4 ./bench | go run ./bench/report -ref lapis
+//	go test -run '^$' -bench BatchTiny -count 4 ./bench | go run ./bench/report -ref lapis
 func BenchmarkBatchTiny(b *testing.B) {
 	prev := setBLASThreads(1)
 	defer setBLASThreads(prev)

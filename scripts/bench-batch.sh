@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${COUNT:-4}
-export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE-Haswell}
+. scripts/kernels.sh
 export OPENBLAS_NUM_THREADS=1
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -27,7 +27,7 @@ fi
 # numpy_pass times numpy's matmul, solve and the tiny stacks once each
 # (one pass), in go test's output format.
 numpy_pass() {
-  /usr/bin/python3 - "${TINY:+tiny}" <<'PY'
+  OPENBLAS_CORETYPE=$ANCHOR_CORETYPE /usr/bin/python3 - "${TINY:+tiny}" <<'PY'
 import sys, time
 import numpy as np
 tiny_only = sys.argv[1] == "tiny"

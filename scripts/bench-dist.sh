@@ -44,7 +44,8 @@ nice -n 15 go build -o "$tmp/lapis" ./bench/distbench
 # shellcheck disable=SC2046 # pkg-config prints several flags
 nice -n 15 mpicc -O2 -o "$tmp/c" bench/scalapack/pdbench.c $(pkg-config --libs scalapack-openmpi)
 
-export OPENBLAS_NUM_THREADS=1 OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell}
+. scripts/kernels.sh
+export OPENBLAS_NUM_THREADS=1
 # Containers forbid the cross-process copy of Open MPI's shared-memory
 # transport; as root mpirun needs these two.
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
@@ -53,7 +54,10 @@ if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_
 # one impl op np P: one mpirun of reps calls; its RESULT line is kept.
 one() {
   local out
-  out=$(timeout 170 mpirun --oversubscribe -np "$3" "$tmp/$1" "$2" "$n" "$4" "$nb" "$reps" 2>&1) ||
+  # The C ranks load OpenBLAS without lapis: they get lapis's set.
+  local core=()
+  [ "$1" = c ] && [ -n "$ANCHOR_CORETYPE" ] && core=(-x "OPENBLAS_CORETYPE=$ANCHOR_CORETYPE")
+  out=$(timeout 170 mpirun --oversubscribe "${core[@]}" -np "$3" "$tmp/$1" "$2" "$n" "$4" "$nb" "$reps" 2>&1) ||
     { printf '%s\n' "$out" >&2; die "mpirun -np $3 $1 $2 failed"; }
   grep '^RESULT ' <<<"$out" | tee -a "$results" | cut -d' ' -f1-10 >&2
 }

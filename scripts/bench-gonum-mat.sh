@@ -17,10 +17,10 @@
 # The test binary is compiled first at low priority (nice); with LOCK set,
 # each pass runs under flock on that file, never the compile, so machines
 # shared by several benchmarks take turns.
-# OPENBLAS_CORETYPE defaults to Haswell (see bench-lapack.sh).
+# The kernel set is lapis's choice (scripts/kernels.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE-Haswell}
+. scripts/kernels.sh
 export OPENBLAS_NUM_THREADS=1
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

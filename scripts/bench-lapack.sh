@@ -4,10 +4,9 @@
 # COUNT passes, default 4).
 #   scripts/bench-lapack.sh
 #   COUNT=8 scripts/bench-lapack.sh
-#   OPENBLAS_CORETYPE= scripts/bench-lapack.sh   # OpenBLAS's own kernel choice
-# OPENBLAS_CORETYPE defaults to Haswell: OpenBLAS 0.3.21 does not recognise
-# every newer CPU and then falls back to its Prescott kernels, about half as
-# fast (the run prints "openblas-core:"). numpy.linalg (solve, cholesky,
+#   LAPIS_OPENBLAS_CORE=off scripts/bench-lapack.sh   # OpenBLAS's own kernel choice
+# The kernel set is lapis's choice (scripts/kernels.sh; the run prints
+# "openblas-core:"), numpy's the same. numpy.linalg (solve, cholesky,
 # qr(mode='raw'), svd, eigh: the same gesv, potrf, geqrf, gesdd, syevd
 # routines, on the same OpenBLAS through Debian's alternatives) is timed too
 # when /usr/bin/python3 has numpy (apt-get install python3-numpy); otherwise
@@ -16,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${COUNT:-4}
-export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE-Haswell}
+. scripts/kernels.sh
 export OPENBLAS_NUM_THREADS=1 # the benchmarks also set it; numpy needs it
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -24,7 +23,7 @@ trap 'rm -f "$out"' EXIT
 go test -run '^$' -bench '^BenchmarkLapack$' -count "$count" -timeout 60m ./bench | tee "$out" >&2
 
 if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
-  /usr/bin/python3 - "$count" >>"$out" <<'PY'
+  OPENBLAS_CORETYPE=$ANCHOR_CORETYPE /usr/bin/python3 - "$count" >>"$out" <<'PY'
 import sys, time
 import numpy as np
 count = int(sys.argv[1])
@@ -70,7 +69,7 @@ else
 fi
 
 echo
-echo "LAPACK, float64, one OpenBLAS thread (OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto}), medians of $count."
+echo "LAPACK, float64, one OpenBLAS thread (kernel set ${LAPIS_CORE:-unknown}), medians of $count."
 echo "Targets (issue #5): time / c <= 1.05 for lapis; netlib's time / lapis >= 1.15;"
 echo "gonum's time / lapis >= 5 for svd-helper and eigsym-helper."
 go run ./bench/report -ref c,lapis <"$out"

@@ -10,9 +10,10 @@
 #   FILTER='op=(gemm|gesv)/n=1024' scripts/bench-threads.sh
 #   LOCK=/tmp/lapis-bench.lock scripts/bench-threads.sh   # run under flock
 # The test binary is built first, so a lock is never held while compiling.
-# OPENBLAS_CORETYPE is kept as the environment sets it (Haswell here).
+# The kernel set is lapis's choice (scripts/kernels.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/kernels.sh
 count=${COUNT:-5}
 benchtime=${BENCHTIME:-0.3s}
 filter=${FILTER:-}
@@ -33,5 +34,5 @@ load=$(cut -d' ' -f1-4 /proc/loadavg)
 (cd bench && "${run[@]}") | tee "$out" >&2
 
 echo
-echo "Threads: $(nproc) cores, GOMAXPROCS ${GOMAXPROCS:-default}, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}, medians of $count, -benchtime $benchtime, /proc/loadavg before: $load, after: $(cut -d' ' -f1-4 /proc/loadavg)"
+echo "Threads: $(nproc) cores, GOMAXPROCS ${GOMAXPROCS:-default}, kernel set ${LAPIS_CORE:-unknown}, medians of $count, -benchtime $benchtime, /proc/loadavg before: $load, after: $(cut -d' ' -f1-4 /proc/loadavg)"
 go run ./bench/report -threads <"$out"
