@@ -116,10 +116,30 @@
 // (pthreads, OpenMP, serial). Calls made to OpenBLAS directly (not
 // through lapis) see the count lapis keeps: one, in auto mode.
 //
+// # Kernel sets
+//
+// A DYNAMIC_ARCH OpenBLAS (Debian's, Ubuntu's) carries one set of
+// kernels per CPU family and picks one from the CPU's model number as it
+// loads. CPUs newer than the release fall through its table: 0.3.20 to
+// 0.3.24 give Intel family-6 models from 0xB0 up (Raptor Lake, Emerald
+// Rapids, ...) the SSE3 Prescott set, 2-5x slower than the CPU allows.
+// As cblas is initialised, before any BLAS call of the Go packages that
+// import lapis, it moves OpenBLAS to the set for the CPU's x86-64 level
+// (SkylakeX for v4, Haswell for v3, Sandybridge or Nehalem for v2) when
+// OpenBLAS's own choice is of a lower level or has a known wrong-answer
+// defect, and leaves it alone otherwise, for other libraries, for builds
+// without DYNAMIC_ARCH and when OPENBLAS_CORETYPE is set.
+// LAPIS_OPENBLAS_CORE=off keeps OpenBLAS's choice, =auto decides even
+// over OPENBLAS_CORETYPE, =<name> runs a named set. KernelSet reports
+// the choice and its reason, KernelSets the sets available; `lapis info`
+// and `lapis check` print them. Defects of particular sets are worked
+// around whichever set runs (real Symv in Go where ssymv over-reads, a
+// Scal with a NaN alpha in Go): docs/kernels.md lists them.
+//
 // # The library
 //
-// Info reports the library's configuration, its integer width and the
-// CPU's features and caches. The library is found with pkg-config
+// Info reports the library's configuration, its integer width, the
+// kernel set and the CPU's features and caches. The library is found with pkg-config
 // (package openblas); another BLAS with the CBLAS interface links through
 // CGO_LDFLAGS (see README).
 package cblas

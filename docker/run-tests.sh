@@ -17,7 +17,9 @@
 #
 # It prints the Debian packages and alternatives in use, then runs
 # go test -v over the packages (no -race, no fuzzing: docker-test.sh keeps
-# the matrix lean; scripts/test.sh does those on the host), then builds
+# the matrix lean; scripts/test.sh does those on the host), for OpenBLAS
+# the tests that found the old kernel sets' defects under Prescott and
+# Sandybridge, then builds
 # cmd/lapis the same way and runs `lapis check -known-ok` against the
 # variant's library (a WRONG or CRASH that is not a known defect of that
 # library's version fails the variant). Exit status: 0 when both pass.
@@ -52,6 +54,24 @@ echo "== go test -tags '$tags' ${LAPIS_PKGS:-./...}   (CGO_CFLAGS='$CGO_CFLAGS' 
 # shellcheck disable=SC2086 # LAPIS_PKGS is a list
 go test -count=1 -v -timeout 20m -tags "$tags" ${LAPIS_SKIP:+-skip "$LAPIS_SKIP"} ${LAPIS_PKGS:-./...}
 rc=$?
+# The old kernel sets' defects (docs/kernels.md) under this variant's
+# OpenBLAS: the tests that found them, with lapis's switch off, on the
+# x86-64-v1 set and on Sandybridge (scripts/kernel-sets.sh runs the full
+# suites on the host).
+case "${LAPIS_LINK:-openblas}" in
+  openblas | openblas64)
+    go build -tags "$tags" -o /tmp/lapis-sets ./cmd/lapis
+    avail=" $(/tmp/lapis-sets info -sets | tr '\n' ' ') "
+    for set in Prescott Sandybridge; do
+      if [[ "$avail" != *" $set "* ]]; then
+        echo "== kernel set $set: not available here (sets:$avail)"
+        continue
+      fi
+      echo "== kernel set $set (OPENBLAS_CORETYPE=$set LAPIS_OPENBLAS_CORE=off)"
+      OPENBLAS_CORETYPE=$set LAPIS_OPENBLAS_CORE=off LAPIS_TEST_WANT_CORE=$set \
+        go test -count=1 -tags "$tags" -run 'TestGuard|TestBatchOps|TestScal|TestLevel2|TestKernel|TestGonumConformance' ./cblas ./lapack ./batch || rc=1
+    done ;;
+esac
 echo "== lapis check -known-ok"
 check_rc=0
 go build -tags "$tags" -o /tmp/lapis ./cmd/lapis && /tmp/lapis check -known-ok || check_rc=$?

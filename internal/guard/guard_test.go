@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/lapis-go/lapis/views"
 )
 
 // TestPlace checks that the extremes of a view sit against the guard: a
@@ -119,5 +122,46 @@ func TestRunner(t *testing.T) {
 	}
 	if len(f.errs) != 3 {
 		t.Errorf("%d reports, want 3:\n%s", len(f.errs), got)
+	}
+}
+
+// Vector operands compare up to a unit factor per column: a real column
+// of the other sign, a complex one times i, across a batch axis too; a
+// column that differs otherwise still fails.
+func TestVectorsUpToPhase(t *testing.T) {
+	want := []complex128{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
+	for _, c := range []struct {
+		name string
+		f    [4]complex128 // the factor of each column of got
+		ok   bool
+	}{
+		{"same", [4]complex128{1, 1, 1, 1}, true},
+		{"signs", [4]complex128{-1, 1, -1, -1}, true},
+		{"phases", [4]complex128{1i, -1i, complex(0.6, 0.8), -1}, true},
+		{"scaled", [4]complex128{2, 1, 1, 1}, false},
+	} {
+		got := make([]complex128, len(want))
+		for i := range got {
+			got[i] = want[i] * c.f[i/3]
+		}
+		// [3 2 2]: columns of 3 elements, 2 x 2 of them.
+		mk := func(x []complex128) views.View[complex128] {
+			v, err := views.FromColMajor(x, 3, 2, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v.View()
+		}
+		g, w := mk(got), mk(want)
+		alignColumns(g, w)
+		err := closeEnough("x", g.Data(), w.Data(), 1e-12)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: alignColumns then compare: %v; want ok %v", c.name, err, c.ok)
+		}
+		cg, cw := Canonical(mk(slices.Clone(got))), Canonical(mk(slices.Clone(want)))
+		err = closeEnough("x", cg.Data(), cw.Data(), 1e-12)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: Canonical then compare: %v; want ok %v", c.name, err, c.ok)
+		}
 	}
 }

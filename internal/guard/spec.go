@@ -239,69 +239,70 @@ func Both[T views.Scalar](name string, specs []Spec, tol float64, known func(Sid
 // TypeName is T's name: float32, float64, complex64 or complex128.
 func TypeName[T views.Scalar]() string { return fmt.Sprintf("%T", *new(T)) }
 
-// alignColumns multiplies each column of got (axis 0 along it; every
-// further axis indexes columns) by the unit factor that brings it closest
-// to want's: the phase of their inner product. Columns that are zero or
-// hold a NaN are left as they are.
-func alignColumns[T views.Scalar](got, want views.View[T]) {
-	shape := got.Shape()
-	if len(shape) == 0 || got.Len() == 0 {
+// columns calls f with the index of each column of a view of shape (axis
+// 0 along a column; every further axis indexes columns), idx[0] free for
+// f to walk the column's m = shape[0] elements.
+func columns(shape []int, f func(idx []int, m int)) {
+	if len(shape) == 0 || shape[0] == 0 {
 		return
 	}
-	m, cols := shape[0], got.Len()/shape[0]
+	cols := 1
+	for _, d := range shape[1:] {
+		cols *= d
+	}
 	idx := make([]int, len(shape))
 	for c := 0; c < cols; c++ {
 		for k, r := 1, c; k < len(shape); k++ {
 			idx[k], r = r%shape[k], r/shape[k]
 		}
+		f(idx, shape[0])
+	}
+}
+
+// scaleColumn multiplies the column of v at idx (m elements) by f.
+func scaleColumn[T views.Scalar](v views.View[T], idx []int, m int, f complex128) {
+	for idx[0] = 0; idx[0] < m; idx[0]++ {
+		v.Set(fromComplex[T](toComplex(v.At(idx...))*f), idx...)
+	}
+}
+
+// alignColumns multiplies each column of got by the unit factor that
+// brings it closest to want's: the phase of their inner product (its
+// sign for real T). Columns that are zero or hold a NaN are left alone.
+func alignColumns[T views.Scalar](got, want views.View[T]) {
+	columns(got.Shape(), func(idx []int, m int) {
 		var dot complex128
 		for idx[0] = 0; idx[0] < m; idx[0]++ {
 			dot += cmplx.Conj(toComplex(got.At(idx...))) * toComplex(want.At(idx...))
 		}
 		a := cmplx.Abs(dot)
 		if a == 0 || math.IsNaN(a) || math.IsInf(a, 0) {
-			continue
+			return
 		}
 		f := dot / complex(a, 0)
 		if !views.IsComplex[T]() {
 			f = complex(math.Copysign(1, real(f)), 0)
 		}
-		for idx[0] = 0; idx[0] < m; idx[0]++ {
-			got.Set(fromComplex[T](toComplex(got.At(idx...))*f), idx...)
-		}
-	}
+		scaleColumn(got, idx, m, f)
+	})
 }
 
-// Canonical scales each column of v (as alignColumns counts them) by the
-// unit factor that makes its largest element real and positive, so that
+// Canonical scales each column of v (as columns counts them) by the unit
+// factor that makes its largest element real and positive, so that
 // eigenvectors a routine returns (rather than leaves in an operand) can
 // be compared between Twin's runs. Where two elements tie for largest
 // within rounding the choice could differ; the cases' values do not.
 func Canonical[T views.Scalar](v views.View[T]) views.View[T] {
-	shape := v.Shape()
-	if len(shape) == 0 || v.Len() == 0 {
-		return v
-	}
-	m, cols := shape[0], v.Len()/shape[0]
-	idx := make([]int, len(shape))
-	for c := 0; c < cols; c++ {
-		for k, r := 1, c; k < len(shape); k++ {
-			idx[k], r = r%shape[k], r/shape[k]
-		}
+	columns(v.Shape(), func(idx []int, m int) {
 		var big complex128
 		for idx[0] = 0; idx[0] < m; idx[0]++ {
 			if e := toComplex(v.At(idx...)); cmplx.Abs(e) > cmplx.Abs(big) {
 				big = e
 			}
 		}
-		a := cmplx.Abs(big)
-		if a == 0 || math.IsInf(a, 0) {
-			continue
+		if a := cmplx.Abs(big); a != 0 && !math.IsInf(a, 0) {
+			scaleColumn(v, idx, m, cmplx.Conj(big)/complex(a, 0))
 		}
-		f := cmplx.Conj(big) / complex(a, 0)
-		for idx[0] = 0; idx[0] < m; idx[0]++ {
-			v.Set(fromComplex[T](toComplex(v.At(idx...))*f), idx...)
-		}
-	}
+	})
 	return v
 }
