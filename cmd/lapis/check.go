@@ -68,6 +68,7 @@ func checks() []Check {
 		{"gemv", gemvCheck},
 		{"dot", dotCheck},
 		{"asum (scasum tail, OpenBLAS#4282)", asumCheck},
+		{"scal with a NaN alpha", scalCheck},
 		{"nrm2 extreme values", nrm2Check},
 		{"rotg scaling (OpenBLAS#4130)", rotgCheck},
 		{"gesv", gesvCheck},

@@ -442,3 +442,46 @@ func rotgCmp(t *tally, where string, got, want [4]float64, tol float64) {
 	}
 	t.cmp(where+" r", []complex128{complex(got[2], 0)}, []complex128{complex(want[2], 0)}, tol, scale)
 }
+
+// scalCheck: Scal with an alpha that has a NaN part gives NaN in every
+// element, on the default path and ForceC: OpenBLAS 0.3.21's sscal
+// (every kernel set) and zscal (Prescott to Sandybridge) store zeros
+// there, so lapis computes such a Scal in Go.
+func scalCheck(t *tally) {
+	scalNaN[float32](t)
+	scalNaN[float64](t)
+	scalNaN[complex64](t)
+	scalNaN[complex128](t)
+	t.workaround = "Scal with an alpha that has a NaN part is computed in Go (OpenBLAS 0.3.21's sscal, and its zscal on Prescott to Sandybridge, store zeros for it)"
+	// Seen in 0.3.21; later releases are not known to be affected.
+	if info := cblas.Info(); info.Library == "OpenBLAS" && !version.Less("0.3.21", info.Version) && t.worst <= 1 {
+		t.status = statusAvoided
+	}
+}
+
+func scalNaN[T views.Scalar](t *tally) {
+	r := rand.New(rand.NewPCG(29, uint64(len(typeName[T]()))))
+	alphas := []complex128{complex(math.NaN(), 0)}
+	if views.IsComplex[T]() {
+		alphas = append(alphas, complex(0, math.NaN()), complex(2, math.NaN()))
+	}
+	for _, a := range alphas {
+		alpha := fromC[T](a)
+		for _, n := range []int{5, 300} {
+			for _, opt := range []cblas.Option{{}, cblas.ForceC()} {
+				x := randoms[T](r, n)
+				want := make([]complex128, n)
+				for i, e := range x {
+					want[i] = c128(alpha) * c128(e)
+				}
+				where := fmt.Sprintf("%s n=%d alpha=%v", typeName[T](), n, a)
+				v := strided(x, 1)
+				if err := cblas.Scal(alpha, v, opt); err != nil {
+					t.fail(where, err)
+					continue
+				}
+				t.cmp(where, toC(logical(v)), want, eps[T](), 1)
+			}
+		}
+	}
+}
