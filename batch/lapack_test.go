@@ -110,10 +110,10 @@ func equalOrClose[T Scalar](t *testing.T, what string, got, want views.View[T], 
 	equalBatches(t, what, got, want)
 }
 
-// equalOrCloseReals is equalOrClose for slices of values: got and want
+// equalOrCloseValues is equalOrClose for slices of values: got and want
 // equal, or on the SSE sets within tol relative to want's largest
 // magnitude (at least 1).
-func equalOrCloseReals[R lapack.Real](t *testing.T, what string, got, want []R, tol float64) {
+func equalOrCloseValues[S views.Scalar](t *testing.T, what string, got, want []S, tol float64) {
 	t.Helper()
 	if !coreset.AlignmentRounding(cblas.KernelSet().InUse) {
 		if !slices.Equal(got, want) {
@@ -123,10 +123,10 @@ func equalOrCloseReals[R lapack.Real](t *testing.T, what string, got, want []R, 
 	}
 	scale := 1.0
 	for _, w := range want {
-		scale = max(scale, math.Abs(float64(w)))
+		scale = max(scale, tm.Abs(w))
 	}
 	for i := range want {
-		if d := math.Abs(float64(got[i] - want[i])); !(d <= tol*scale) {
+		if d := tm.Abs(got[i] - want[i]); !(d <= tol*scale) {
 			t.Fatalf("%s: element %d is %v, want %v (difference %.3g > %.3g)", what, i, got[i], want[i], d, tol*scale)
 		}
 	}
@@ -340,10 +340,8 @@ func testBatchOps[T Scalar, R lapack.Real](t *testing.T) {
 			t.Fatal(err)
 		}
 		perMatrixRef([]views.View[T]{rq.v}, func(i int, mm []views.View[T]) { _ = lapack.Geqrf(mm[0], rtau[i*n:(i+1)*n]) })
-		equalBatches(t, "QR "+what, q.v, rq.v)
-		if !slices.Equal(tau, rtau) {
-			t.Fatalf("QR %s: tau differs", what)
-		}
+		equalOrClose(t, "QR "+what, q.v, rq.v, tol[T](n)*100)
+		equalOrCloseValues(t, "QR "+what+" tau", tau, rtau, tol[T](n)*100)
 		ls := orient(bc, newBatch[T](rng, m, n, bc.shape, bc.kind))
 		lb := orient(bc, newBatch[T](rng, m, 2, bc.shape, tm.RowPacked))
 		rls, rlb := cloneBatch(ls), cloneBatch(lb)
@@ -351,7 +349,7 @@ func testBatchOps[T Scalar, R lapack.Real](t *testing.T) {
 			t.Fatal(err)
 		}
 		perMatrixRef([]views.View[T]{rls.v, rlb.v}, func(_ int, mm []views.View[T]) { _ = lapack.Gels(mm[0], mm[1]) })
-		equalBatches(t, "LeastSquares "+what, lb.v, rlb.v)
+		equalOrClose(t, "LeastSquares "+what, lb.v, rlb.v, tol[T](n)*1000)
 
 		// SVD and EigSym.
 		sv := orient(bc, newBatch[T](rng, m, n, bc.shape, bc.kind))
@@ -370,7 +368,7 @@ func testBatchOps[T Scalar, R lapack.Real](t *testing.T) {
 		// on where their workspace lies, so there the promise is agreement
 		// to rounding: values within tol(n) of the largest, vectors within
 		// 100 tol(n) (well separated here: no sign flips).
-		equalOrCloseReals(t, "SVD "+what+" singular values", sing, rsing, tol[T](n))
+		equalOrCloseValues(t, "SVD "+what+" singular values", sing, rsing, tol[T](n))
 		equalOrClose(t, "SVD u "+what, u.v, ru.v, tol[T](n)*100)
 		equalOrClose(t, "SVD vt "+what, vt.v, rvt.v, tol[T](n)*100)
 		e := orient(bc, spdBatch[T](rng, n, bc.shape, bc.kind))
@@ -382,7 +380,7 @@ func testBatchOps[T Scalar, R lapack.Real](t *testing.T) {
 		perMatrixRef([]views.View[T]{re.v}, func(i int, mm []views.View[T]) {
 			_ = lapack.Syevd(lapack.JobVectors, cblas.Upper, mm[0], rw[i*n:(i+1)*n])
 		})
-		equalOrCloseReals(t, "EigSym "+what+" eigenvalues", w, rw, tol[T](n))
+		equalOrCloseValues(t, "EigSym "+what+" eigenvalues", w, rw, tol[T](n))
 		equalOrClose(t, "EigSym "+what, e.v, re.v, tol[T](n)*100)
 	}
 }
