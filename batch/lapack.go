@@ -10,7 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/internal/kernel"
+	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
@@ -288,7 +288,7 @@ func solve[T Scalar](op string, shape []int, n int, a, b views.View[T], opts []O
 // kernels.
 func tinySolves[T Scalar](la layout.Layout, b views.View[T], check bool, opts []Option) bool {
 	n, nrhs := la.Dim(0), b.Layout().Dim(1)
-	return n >= tinySolveMin(check, tinyVectorized[T](la)) && tinyApplies[T](n, opts) && nrhs >= 1 && nrhs <= kernel.MaxTinyRHS
+	return n >= tinySolveMin(check, tinyVectorized[T](la)) && tinyApplies[T](n, opts) && nrhs >= 1 && nrhs <= tk.MaxRHS
 }
 
 // tinySolve is Solve on the tiny kernels, with the conditioning check in
@@ -307,7 +307,7 @@ func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], chec
 		}}
 	}
 	ta, tb := tinyOf(a, false), tinyOf(b, false)
-	return tiny(op, kernel.TinySolve, shape, ta, &tb, nil, tc, st, func(t int) error {
+	return runTiny(op, tk.Solve, shape, ta, &tb, nil, tc, st, func(t int) error {
 		// The system as stridedSolve solves it: a run of one.
 		ra := runView(a, matrixAt(a, shape, t).Layout().Offset()-a.Layout().Offset(), 1, 0)
 		rb := runView(b, matrixAt(b, shape, t).Layout().Offset()-b.Layout().Offset(), 1, 0)
@@ -519,7 +519,7 @@ func inv[T Scalar](op string, shape []int, a views.View[T], opts []Option, st *t
 				return lapack.CheckInverse(op, norm, s, anorm, opts...)
 			}}
 		}
-		return tiny(op, kernel.TinyInv, shape, tinyOf(a, rowMajor), nil, nil, tc, st, func(t int) error {
+		return runTiny(op, tk.Inv, shape, tinyOf(a, rowMajor), nil, nil, tc, st, func(t int) error {
 			m := matrixAt(a, shape, t)
 			var anorm float64
 			if tc != nil {
@@ -565,7 +565,7 @@ func cholesky[T Scalar](op string, uplo Uplo, shape []int, a views.View[T], opts
 	n, _ := dims(a)
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) {
 		// The upper triangle is the lower one of the transpose.
-		return tiny(op, kernel.TinyCholesky, shape, tinyOf(a, uplo == Upper), nil, nil, nil, st, func(t int) error {
+		return runTiny(op, tk.Cholesky, shape, tinyOf(a, uplo == Upper), nil, nil, nil, st, func(t int) error {
 			return lapack.Potrf(uplo, matrixAt(a, shape, t), opts...)
 		})
 	}
@@ -595,9 +595,9 @@ func CholeskySolve[T Scalar](uplo Uplo, f, b views.View[T], opts ...Option) erro
 func choleskySolve[T Scalar](op string, uplo Uplo, shape []int, f, b views.View[T], opts []Option, st *tinyStage[T]) error {
 	n, _ := dims(f)
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) && b.Rank() >= 2 && b.Layout().Dim(0) == n &&
-		b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= kernel.MaxTinyRHS {
+		b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= tk.MaxRHS {
 		tb := tinyOf(b, false)
-		return tiny(op, kernel.TinyCholeskySolve, shape, tinyOf(f, uplo == Upper), &tb, nil, nil, st, func(t int) error {
+		return runTiny(op, tk.CholeskySolve, shape, tinyOf(f, uplo == Upper), &tb, nil, nil, st, func(t int) error {
 			return lapack.Potrs(uplo, matrixAt(f, shape, t), matrixAt(b, shape, t), opts...)
 		})
 	}
@@ -664,7 +664,7 @@ func LogDet[T Scalar](a views.View[T], opts ...Option) (logAbs []float64, sign [
 		_, _, rowMajor := storage(first(a))
 		det := make([]T, total)
 		slow := make([]bool, total)
-		err = tiny(op, kernel.TinyDet, shape, tinyOf(a, rowMajor), nil, det, nil, nil, func(t int) error {
+		err = runTiny(op, tk.Det, shape, tinyOf(a, rowMajor), nil, det, nil, nil, func(t int) error {
 			slow[t] = true
 			var err error
 			logAbs[t], sign[t], err = lapack.LogDet(matrixAt(a, shape, t), opts...)
@@ -697,7 +697,7 @@ func Det[T Scalar](a views.View[T], opts ...Option) ([]T, error) {
 	det := make([]T, count(shape))
 	if n == a.Layout().Dim(1) && tinyApplies[T](n, opts) {
 		_, _, rowMajor := storage(first(a))
-		err = tiny(op, kernel.TinyDet, shape, tinyOf(a, rowMajor), nil, det, nil, nil, func(t int) error {
+		err = runTiny(op, tk.Det, shape, tinyOf(a, rowMajor), nil, det, nil, nil, func(t int) error {
 			var err error
 			det[t], err = lapack.Det(matrixAt(a, shape, t), opts...)
 			return err

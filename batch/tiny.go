@@ -7,7 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis/internal/cond"
-	"github.com/lapis-go/lapis/internal/kernel"
+	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/internal/split"
@@ -16,8 +16,8 @@ import (
 )
 
 // Tiny matrices. Real batches of order 2 to 8 run Cholesky,
-// CholeskySolve, Solve (up to kernel.MaxTinyRHS right-hand sides), Inv,
-// Det and LogDet on internal/kernel's lane kernels: one matrix per SIMD
+// CholeskySolve, Solve (up to tk.MaxRHS right-hand sides), Inv,
+// Det and LogDet on internal/kernel/tiny's lane kernels: one matrix per SIMD
 // lane, read and written through its strides (any layout: column-major,
 // row-major, strided, the batch axis innermost), no copy, no cgo. A
 // matrix a kernel flags (a zero or non-positive pivot, NaN or Inf met, a
@@ -52,21 +52,21 @@ func tinyOf[T Scalar](v views.View[T], transpose bool) tinyOperand[T] {
 // from order 2 either way: the C loop is followed by the check in Go.
 func tinySolveMin(check, vectorized bool) int {
 	if check || vectorized {
-		return kernel.MinTiny
+		return tk.MinN
 	}
 	return 5
 }
 
 // tinyVectorized reports whether the kernels read the matrices of a batch
-// of layout l (type T) with whole-vector loads, as kernel.TinyVectorized
+// of layout l (type T) with whole-vector loads, as tk.Vectorized
 // decides: a compact batch [n, n, B...] or one whose first batch axis
 // has stride 1.
 func tinyVectorized[T Scalar](l layout.Layout) bool {
 	if l.Rank() < 3 {
 		return false
 	}
-	m := kernel.Mat{RS: l.Stride(0), CS: l.Stride(1), BS: l.Stride(2)}
-	return kernel.TinyVectorized(int(unsafe.Sizeof(*new(T))), l.Dim(0), m)
+	m := tk.Mat{RS: l.Stride(0), CS: l.Stride(1), BS: l.Stride(2)}
+	return tk.Vectorized(int(unsafe.Sizeof(*new(T))), l.Dim(0), m)
 }
 
 // tinyApplies reports whether the kernels take a batch of order n of
@@ -78,7 +78,7 @@ func tinyApplies[T Scalar](n int, opts []Option) bool {
 	default:
 		return false
 	}
-	return n >= kernel.MinTiny && n <= kernel.MaxTiny && policy.Configure(opts).Path != policy.PathC
+	return n >= tk.MinN && n <= tk.MaxN && policy.Configure(opts).Path != policy.PathC
 }
 
 // tinyCond is the conditioning check of a tiny Solve or Inv, made in the
@@ -120,7 +120,7 @@ const tinyChunkWork = 1 << 19
 // chunks that halve").
 const (
 	tinyPiece = 64
-	tinyGroup = kernel.MaxTinyLanes
+	tinyGroup = tk.MaxLanes
 )
 
 // condMargin is how far above the check's threshold (epsilon / 2) a
@@ -147,7 +147,7 @@ const condMargin = 16
 // With direct set there is no copy: the kernels read the inputs (ina for
 // the a operand, inb for b; nil: the operand is its own input), views
 // with the strides of the operands they stand for, and write their
-// results into the operands in the same pass (kernel.TinyTo), zero
+// results into the operands in the same pass (tk.To), zero
 // asking for Cholesky's full factor. fill(t, t+1, nil) then runs only
 // for a matrix they flag, before the slow path redoes it in place.
 //
@@ -239,7 +239,7 @@ const tinyStageBytes = 256 << 10
 // errors slow returns are gathered as perMatrix gathers them. tc, when
 // not nil, adds Solve's and Inv's conditioning check; st, when not nil,
 // the copy of an out-of-place form. The caller has checked tinyApplies.
-func tiny[T Scalar](op string, k kernel.TinyOp, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, tc *tinyCond[T], st *tinyStage[T], slow func(t int) error) error {
+func runTiny[T Scalar](op string, k tk.Op, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, tc *tinyCond[T], st *tinyStage[T], slow func(t int) error) error {
 	switch any(*new(T)).(type) {
 	case float64:
 		return tinyRun[T, float64](op, k, shape, a, b, det, tc, st, slow)
@@ -248,7 +248,7 @@ func tiny[T Scalar](op string, k kernel.TinyOp, shape []int, a tinyOperand[T], b
 	}
 }
 
-func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, tc *tinyCond[T], st *tinyStage[T], slow func(t int) error) error {
+func tinyRun[T Scalar, F float32 | float64](op string, k tk.Op, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, tc *tinyCond[T], st *tinyStage[T], slow func(t int) error) error {
 	total := count(shape)
 	if total == 0 {
 		return nil
@@ -323,10 +323,10 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 	share(workers, func() {
 		w := cut.Worker()
 		var flagged []int
-		var check *kernel.TinyCheck
+		var check *tk.Check
 		var lus [][]T // with scratch, the factors of check.Ill's matrices
 		if tc != nil {
-			check = &kernel.TinyCheck{Inf: tc.inf, Thresh: condMargin * cond.Eps[F]() / 2}
+			check = &tk.Check{Inf: tc.inf, Thresh: condMargin * cond.Eps[F]() / 2}
 		}
 		var buf *pool.Buf[T]
 		if scratch {
@@ -346,8 +346,8 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 				}
 				for t := s; t < e; {
 					cnt := min(e-t, d0-t%d0)
-					var am, bm kernel.Mat
-					var out kernel.TinyOut // direct: where the results go
+					var am, bm tk.Mat
+					var out tk.Out // direct: where the results go
 					for i := range mst {
 						off := flatOffset(t, mshape, mst[i]) * size
 						bs := 0
@@ -355,18 +355,18 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 							bs = mst[i][0]
 						}
 						if i == 0 && !scratch {
-							am = kernel.Mat{P: unsafe.Add(ra, off), RS: a.rs, CS: a.cs, BS: bs}
+							am = tk.Mat{P: unsafe.Add(ra, off), RS: a.rs, CS: a.cs, BS: bs}
 							if !st.keepsA() {
 								out.A = unsafe.Add(pa, off)
 							}
 						} else {
-							bm = kernel.Mat{P: unsafe.Add(rb, off), RS: b.rs, CS: b.cs, BS: bs}
+							bm = tk.Mat{P: unsafe.Add(rb, off), RS: b.rs, CS: b.cs, BS: bs}
 							out.B = unsafe.Add(pb, off)
 						}
 					}
 					if scratch {
 						rs, cs, bs := st.strides(n, e-s)
-						am = kernel.Mat{P: unsafe.Pointer(&buf.Data[(t-s)*bs]), RS: rs, CS: cs, BS: bs}
+						am = tk.Mat{P: unsafe.Pointer(&buf.Data[(t-s)*bs]), RS: rs, CS: cs, BS: bs}
 					}
 					var d []F
 					if dets != nil {
@@ -378,9 +378,9 @@ func tinyRun[T Scalar, F float32 | float64](op string, k kernel.TinyOp, shape []
 					}
 					if direct {
 						out.Zero = st.zero
-						flagged = kernel.TinyTo(k, n, cnt, am, bm, out, nrhs, d, check, flagged)
+						flagged = tk.To(k, n, cnt, am, bm, out, nrhs, d, check, flagged)
 					} else {
-						flagged = kernel.Tiny(k, n, cnt, am, bm, nrhs, d, check, flagged)
+						flagged = tk.Run(k, n, cnt, am, bm, nrhs, d, check, flagged)
 					}
 					for i := from; i < len(flagged); i++ {
 						flagged[i] += t
@@ -445,11 +445,11 @@ func (st *tinyStage[T]) keepsA() bool { return st != nil && st.keepA }
 
 // tinyFactors returns the factors the kernels computed for matrix m of
 // the run am (right-hand sides bm) and did not keep: computed again
-// (kernel.TinyFactors, the same bits), as the check's exact test takes
+// (tk.Factors, the same bits), as the check's exact test takes
 // them.
-func tinyFactors[T Scalar, F float32 | float64](n int, am, bm kernel.Mat, m, nrhs, size int) []T {
+func tinyFactors[T Scalar, F float32 | float64](n int, am, bm tk.Mat, m, nrhs, size int) []T {
 	am.P, bm.P = unsafe.Add(am.P, m*am.BS*size), unsafe.Add(bm.P, m*bm.BS*size)
-	lu, _ := kernel.TinyFactors[F](n, am, bm, nrhs) // not flagged the first time: not now
+	lu, _ := tk.Factors[F](n, am, bm, nrhs) // not flagged the first time: not now
 	return any(lu).([]T)
 }
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/internal/kernel"
+	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
@@ -28,9 +28,9 @@ import (
 // float64 runs again on the AVX2 ones.
 func TestTiny(t *testing.T) {
 	tm.ForTypes(t, testTiny[float32], testTiny[float64])
-	if kernel.Wide {
+	if tk.Wide {
 		t.Run("float64-avx2", func(t *testing.T) {
-			defer kernel.SetTinyAVX512(kernel.SetTinyAVX512(false))
+			defer tk.SetAVX512(tk.SetAVX512(false))
 			testTiny[float64](t)
 		})
 	}

@@ -3,7 +3,7 @@ package batch
 import (
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/kernel"
+	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -354,4 +354,4 @@ func zeroOpposite[T Scalar](uplo Uplo) func(r views.View[T]) {
 
 // kernelMaxTri is the size of a strict triangle of the tiny kernels'
 // largest order (larger ones append).
-const kernelMaxTri = kernel.MaxTiny * (kernel.MaxTiny - 1) / 2
+const kernelMaxTri = tk.MaxN * (tk.MaxN - 1) / 2

@@ -9,7 +9,7 @@ import (
 
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/internal/kernel"
+	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
 	"github.com/lapis-go/lapis/internal/spin"
 	"github.com/lapis-go/lapis/internal/split"
 	"github.com/lapis-go/lapis/views"
@@ -31,7 +31,7 @@ import (
 // check (Solve then one C loop, as batch was when issue #14 measured its
 // "today" table) and lapis-to-nocheck (solve, inv) the out-of-place form
 // without it, lapis-avx2 (where the AVX-512 kernels run) lapis
-// on the AVX2 kernels (kernel.SetTinyAVX512(false)); lapis-to and
+// on the AVX2 kernels (tk.SetAVX512(false)); lapis-to and
 // lapis-to-w2 (solve, cholesky, cholsolve, inv) the out-of-place forms
 // (batch.SolveTo, CholeskyTo, CholeskySolveTo, InvTo: how a user keeps
 // the input, so no copy of the user's is timed) on one and two workers,
@@ -95,7 +95,7 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 			// path before the kernels, -nocheck without Solve's and Inv's
 			// conditioning check, -w2 two workers.
 			to := strings.HasPrefix(impl, "lapis-to")
-			if impl == "lapis-avx2" && !kernel.Wide || to && op == "det" {
+			if impl == "lapis-avx2" && !tk.Wide || to && op == "det" {
 				continue
 			}
 			var opts []batch.Option
@@ -123,8 +123,8 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 			b.Run(fmt.Sprintf("t=%s/layout=%s/op=%s/n=%d/count=%d/impl=%s", typ, layout, op, n, count, impl), func(b *testing.B) {
 				prevW := batch.SetWorkers(w)
 				defer batch.SetWorkers(prevW)
-				prevWide := kernel.SetTinyAVX512(impl != "lapis-avx2")
-				defer kernel.SetTinyAVX512(prevWide)
+				prevWide := tk.SetAVX512(impl != "lapis-avx2")
+				defer tk.SetAVX512(prevWide)
 				var err error
 				var floor *spin.Team // only for the floor: its goroutines spin
 				if floorImpl {

@@ -65,7 +65,7 @@ func ForceC() Option { return policy.Path(policy.PathC) }
 
 // ForcePureGo sends the call to the pure-Go path (gonum's implementation;
 // for float64 Gemm up to the kernel thresholds, the Go-assembly kernel of
-// internal/kernel when the CPU has AVX2 and FMA) whatever its size; see
+// internal/kernel/gemm when the CPU has AVX2 and FMA) whatever its size; see
 // ForceC.
 func ForcePureGo() Option { return policy.Path(policy.PathGo) }
 

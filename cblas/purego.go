@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 
-	"github.com/lapis-go/lapis/internal/kernel"
+	"github.com/lapis-go/lapis/internal/kernel/gemm"
 )
 
 // The pure-Go path for small problems: below a few hundred flops, the cost
@@ -24,10 +24,10 @@ import (
 var impl gonum.Implementation
 
 // gemmSmallFlops is the largest m*n*k that goes to the pure-Go gemm.
-// For float64, when the assembly kernel of internal/kernel runs
-// (kernel.Fast), products up to gemmKernelFlops with no side beyond
+// For float64, when the assembly kernel of internal/kernel/gemm runs
+// (gemm.Fast), products up to gemmKernelFlops with no side beyond
 // gemmKernelDim go to it instead: it beats the C call up to there
-// (BenchmarkThreshold; internal/kernel's BenchmarkDgemm for the kernel
+// (BenchmarkThreshold; internal/kernel/gemm's BenchmarkDgemm for the kernel
 // alone), and a long side alone (a dot product in disguise) is left to
 // OpenBLAS.
 var (
@@ -47,11 +47,11 @@ func goGemmSmall[T Scalar](m, n, k int) bool {
 	return m <= d && n <= d && k <= d && m*n*k <= d // no overflow
 }
 
-// useKernel reports whether goGemm runs kernel.Dgemm for T.
+// useKernel reports whether goGemm runs gemm.Dgemm for T.
 func useKernel[T Scalar]() bool {
 	var z T
 	_, f64 := any(z).(float64)
-	return f64 && kernel.Fast
+	return f64 && gemm.Fast
 }
 
 func gonumTrans(t C.lapis_trans_t) blas.Transpose {
@@ -77,7 +77,7 @@ func slice[T Scalar](m *mat) []T {
 // conjugation (the ones this path exists for), gonum's beyond.
 func goGemm[T Scalar](a, b *mat, m, n, k int, alpha, beta T, c *mat) {
 	if useKernel[T]() && goGemmSmall[T](m, n, k) {
-		kernel.Dgemm(m, n, k, any(alpha).(float64), slice[float64](a), int(a.ld), a.trans != C.CblasNoTrans,
+		gemm.Dgemm(m, n, k, any(alpha).(float64), slice[float64](a), int(a.ld), a.trans != C.CblasNoTrans,
 			slice[float64](b), int(b.ld), b.trans != C.CblasNoTrans, any(beta).(float64), slice[float64](c), int(c.ld))
 		return
 	}

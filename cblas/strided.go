@@ -18,7 +18,7 @@ import "C"
 import (
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/kernel"
+	"github.com/lapis-go/lapis/internal/kernel/gemm"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -32,7 +32,7 @@ import (
 // package batch is built on: the BLAS description of the matrices (flag,
 // leading dimension) is derived once, and the products run without a cgo
 // call each. float64 products with every side up to 64 run the
-// Go-assembly kernel of internal/kernel (CPUs with AVX2 and FMA) in a Go
+// Go-assembly kernel of internal/kernel/gemm (CPUs with AVX2 and FMA) in a Go
 // loop; the others one C loop calling BLAS per matrix or, for tiny ones
 // (m <= 8, m*n*k <= 4096), a plain C kernel specialised by m. Layouts,
 // transposes, conjugation and copies are as in Gemm: a General operand is
@@ -117,7 +117,7 @@ func GemmStrided[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T],
 		}
 	case stridedKernel[T](m, n, k):
 		policy.Small.Add(1)
-		kernel.DgemmStrided(count, m, n, k, any(alpha).(float64), pa.ptr, pa.ld, pa.stride, pa.trans != 0,
+		gemm.DgemmStrided(count, m, n, k, any(alpha).(float64), pa.ptr, pa.ld, pa.stride, pa.trans != 0,
 			pb.ptr, pb.ld, pb.stride, pb.trans != 0, any(beta).(float64), pc.ptr, pc.ld, pc.stride)
 	default:
 		policy.Calls.Add(1)

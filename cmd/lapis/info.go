@@ -15,7 +15,7 @@ import (
 
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/internal/kernel"
+	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -147,7 +147,7 @@ func collectInfo() Info {
 		Env:    blasEnv(os.Environ()),
 		Policy: threadPolicy(),
 
-		TinyKernels: kernel.TinyImpl(),
+		TinyKernels: tk.Impl(),
 		Go: GoInfo{
 			Version:    runtime.Version(),
 			OS:         runtime.GOOS,

@@ -1,4 +1,4 @@
-package kernel
+package tiny
 
 import (
 	"fmt"
@@ -23,11 +23,11 @@ func BenchmarkTinyKernels(b *testing.B) {
 	}
 	for _, count := range []int{512, 10000} {
 		for _, n := range []int{3, 4, 5, 7, 8} {
-			for _, op := range []TinyOp{TinyCholesky, TinyCholeskySolve, TinySolve, TinyInv, TinyDet} {
+			for _, op := range []Op{Cholesky, CholeskySolve, Solve, Inv, Det} {
 				for _, impl := range impls {
 					b.Run(fmt.Sprintf("count=%d/op=%s/n=%d/impl=%s", count, tinyOpNames[op], n, impl), func(b *testing.B) {
 						nrhs := 0
-						if op == TinySolve || op == TinyCholeskySolve {
+						if op == Solve || op == CholeskySolve {
 							nrhs = 1
 						}
 						rng := rand.New(rand.NewPCG(uint64(n), uint64(op)))

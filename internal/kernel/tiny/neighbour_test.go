@@ -1,4 +1,4 @@
-package kernel
+package tiny
 
 import (
 	"fmt"
@@ -40,8 +40,8 @@ func BenchmarkTinyNeighbour(b *testing.B) {
 		same func() func() // the partner "same": the same work on the other half
 	}{
 		{"clock", clockWork, clockWork},
-		{"chol-float32", func() func() { return halfTo[float32](TinyCholesky, 0) }, func() func() { return halfTo[float32](TinyCholesky, 1) }},
-		{"cholsolve-float64", func() func() { return halfTo[float64](TinyCholeskySolve, 0) }, func() func() { return halfTo[float64](TinyCholeskySolve, 1) }},
+		{"chol-float32", func() func() { return halfTo[float32](Cholesky, 0) }, func() func() { return halfTo[float32](Cholesky, 1) }},
+		{"cholsolve-float64", func() func() { return halfTo[float64](CholeskySolve, 0) }, func() func() { return halfTo[float64](CholeskySolve, 1) }},
 	}
 	partners := []struct {
 		name string
@@ -143,14 +143,14 @@ func streamWork(size int) func() {
 
 // halfTo returns a round of op (TinyTo, out of place, as batch's direct
 // pass) on half h of a compact batch of 10000 matrices of order 8.
-func halfTo[T float32 | float64](op TinyOp, h int) func() {
+func halfTo[T float32 | float64](op Op, h int) func() {
 	const n, count = 8, 10000
 	size := int(unsafe.Sizeof(T(0)))
 	rng := rand.New(rand.NewPCG(8, uint64(op)))
-	c := newTinyCase[T](rng, TinyCholesky, n, count, 1, 0) // SPD matrices
+	c := newTinyCase[T](rng, Cholesky, n, count, 1, 0) // SPD matrices
 	am, bm := c.mats()
-	if op == TinyCholeskySolve { // solve with the factors
-		if fl := Tiny[T](TinyCholesky, n, count, am, bm, 0, nil, nil, nil); len(fl) > 0 {
+	if op == CholeskySolve { // solve with the factors
+		if fl := Run[T](Cholesky, n, count, am, bm, 0, nil, nil, nil); len(fl) > 0 {
 			panic(fmt.Sprintf("BenchmarkTinyNeighbour: %d matrices flagged by Cholesky", len(fl)))
 		}
 	}
@@ -158,8 +158,8 @@ func halfTo[T float32 | float64](op TinyOp, h int) func() {
 	am.P = unsafe.Add(am.P, lo*am.BS*size)
 	bm.P = unsafe.Add(bm.P, lo*bm.BS*size)
 	nrhs := 0
-	var out TinyOut
-	if op == TinyCholeskySolve {
+	var out Out
+	if op == CholeskySolve {
 		nrhs = 1
 		x := make([]T, (hi-lo)*bm.BS)
 		out.B = unsafe.Pointer(unsafe.SliceData(x))
@@ -169,7 +169,7 @@ func halfTo[T float32 | float64](op TinyOp, h int) func() {
 	}
 	var fl []int
 	return func() {
-		if fl = TinyTo[T](op, n, hi-lo, am, bm, out, nrhs, nil, nil, fl[:0]); len(fl) > 0 {
+		if fl = To[T](op, n, hi-lo, am, bm, out, nrhs, nil, nil, fl[:0]); len(fl) > 0 {
 			panic(fmt.Sprintf("BenchmarkTinyNeighbour: %d matrices flagged", len(fl)))
 		}
 	}

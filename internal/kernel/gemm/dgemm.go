@@ -17,7 +17,7 @@
 //
 // Aliasing: c must not share memory with a or b; a and b may alias each
 // other.
-package kernel
+package gemm
 
 import "unsafe"
 

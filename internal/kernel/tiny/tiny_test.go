@@ -1,4 +1,4 @@
-package kernel
+package tiny
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ func tinyLayouts(n, r, count int) [][3]int {
 	}
 }
 
-func newTinyCase[T float32 | float64](rng *rand.Rand, op TinyOp, n, count, nrhs, li int) *tinyCase[T] {
+func newTinyCase[T float32 | float64](rng *rand.Rand, op Op, n, count, nrhs, li int) *tinyCase[T] {
 	c := &tinyCase[T]{n: n, count: count, nrhs: nrhs}
 	mk := func(rows, cols int, l [3]int) ([]T, Mat, int) {
 		rs, cs, bs := l[0], l[1], l[2]
@@ -61,7 +61,7 @@ func newTinyCase[T float32 | float64](rng *rand.Rand, op TinyOp, n, count, nrhs,
 		for j := range n {
 			for i := range n {
 				v := m[i+j*n]
-				if op == TinyCholesky || op == TinyCholeskySolve {
+				if op == Cholesky || op == CholeskySolve {
 					v = 0
 					for k := range n {
 						v += m[i+k*n] * m[j+k*n]
@@ -76,9 +76,9 @@ func newTinyCase[T float32 | float64](rng *rand.Rand, op TinyOp, n, count, nrhs,
 				c.b[c.boff+j*c.bm.RS+r*c.bm.CS+t*c.bm.BS] = T(rng.Float64()*2 - 1)
 			}
 		}
-		if op == TinyCholeskySolve { // the factor, as the Go path makes it
+		if op == CholeskySolve { // the factor, as the Go path makes it
 			p := c.args(t)
-			tinyLane[T](TinyCholesky, n, p, 0)
+			tinyLane[T](Cholesky, n, p, 0)
 		}
 	}
 	return c
@@ -105,7 +105,7 @@ func (c *tinyCase[T]) clone() *tinyCase[T] {
 	return &d
 }
 
-func (c *tinyCase[T]) run(op TinyOp, impl tinyImpl, check *TinyCheck) ([]T, []int) {
+func (c *tinyCase[T]) run(op Op, impl tinyImpl, check *Check) ([]T, []int) {
 	am, bm := c.mats()
 	det := make([]T, c.count)
 	return det, tiny(op, c.n, c.count, am, bm, c.nrhs, det, check, nil, impl, nil)
@@ -129,8 +129,8 @@ func tinyAsmImpls() []tinyImpl {
 // lane count of each one's kernels, and Tiny's choice.
 func TestTinyImpls(t *testing.T) {
 	for _, impl := range tinyAsmImpls() {
-		for n := MinTiny; n <= MaxTiny; n++ {
-			k, lanes := tinyKernel[float64](TinySolve, n, impl)
+		for n := MinN; n <= MaxN; n++ {
+			k, lanes := tinyKernel[float64](Solve, n, impl)
 			want := 4
 			if impl >= tinyAVX512 && n >= 3 {
 				want = 8
@@ -142,7 +142,7 @@ func TestTinyImpls(t *testing.T) {
 			if impl >= tinyAVX512 && n >= 3 {
 				want32 = 16
 			}
-			if k, l32 := tinyKernel[float32](TinySolve, n, impl); k == nil || l32 != want32 {
+			if k, l32 := tinyKernel[float32](Solve, n, impl); k == nil || l32 != want32 {
 				t.Errorf("%s: n = %d: float32 kernel %v, %d lanes, want %d", impl, n, k != nil, l32, want32)
 			}
 		}
@@ -178,11 +178,11 @@ func testTinyAgainstGo[T float32 | float64](t *testing.T, impl tinyImpl) {
 		tol = 64 * 0x1p-23
 	}
 	for op := range nTinyOps {
-		for n := MinTiny; n <= MaxTiny; n++ {
+		for n := MinN; n <= MaxN; n++ {
 			for _, count := range []int{1, 3, 4, 5, 8, 9, 15, 16, 17, 23, 33} {
 				for li := range 4 {
 					for _, nrhs := range []int{1, 3} {
-						if nrhs > 1 && op != TinySolve && op != TinyCholeskySolve {
+						if nrhs > 1 && op != Solve && op != CholeskySolve {
 							continue
 						}
 						name := fmt.Sprintf("%T/%s/n=%d/count=%d/layout=%d/nrhs=%d", T(0), tinyOpNames[op], n, count, li, nrhs)
@@ -200,13 +200,13 @@ func testTinyAgainstGo[T float32 | float64](t *testing.T, impl tinyImpl) {
 	}
 }
 
-func compareTiny[T float32 | float64](t *testing.T, name string, op TinyOp, impl tinyImpl, c *tinyCase[T], tol float64) {
+func compareTiny[T float32 | float64](t *testing.T, name string, op Op, impl tinyImpl, c *tinyCase[T], tol float64) {
 	t.Helper()
 	x, y := c.clone(), c.clone()
 	// Every matrix a candidate of the conditioning check (Solve, Inv):
 	// the kernels' norms are compared too, alternately one and infinity.
 	inf := c.count%2 == 1
-	cx, cy := &TinyCheck{Inf: inf, Thresh: math.Inf(1)}, &TinyCheck{Inf: inf, Thresh: math.Inf(1)}
+	cx, cy := &Check{Inf: inf, Thresh: math.Inf(1)}, &Check{Inf: inf, Thresh: math.Inf(1)}
 	dx, fx := x.run(op, impl, cx)
 	dy, fy := y.run(op, tinyGo, cy)
 	if fmt.Sprint(fx) != fmt.Sprint(fy) {
@@ -242,10 +242,10 @@ func compareTiny[T float32 | float64](t *testing.T, name string, op TinyOp, impl
 			return
 		}
 	}
-	if (op == TinySolve || op == TinyInv) && len(cy.Ill) != c.count-len(fy) {
+	if (op == Solve || op == Inv) && len(cy.Ill) != c.count-len(fy) {
 		t.Errorf("%s: %d check candidates, want every one of the %d matrices not flagged", name, len(cy.Ill), c.count-len(fy))
 	}
-	if op == TinyDet {
+	if op == Det {
 		flagged := map[int]bool{}
 		for _, f := range fx {
 			flagged[f] = true
@@ -259,7 +259,7 @@ func compareTiny[T float32 | float64](t *testing.T, name string, op TinyOp, impl
 	}
 }
 
-func ills(c []TinyIll) []int {
+func ills(c []Ill) []int {
 	var r []int
 	for _, x := range c {
 		r = append(r, x.T)
@@ -278,8 +278,8 @@ func TestTinyCondition(t *testing.T) {
 
 func testTinyCondition[T float32 | float64](t *testing.T, tol float64) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, op := range []TinyOp{TinySolve, TinyInv} {
-		for n := MinTiny; n <= MaxTiny; n++ {
+	for _, op := range []Op{Solve, Inv} {
+		for n := MinN; n <= MaxN; n++ {
 			for li := range 4 {
 				for _, inf := range []bool{false, true} {
 					const count = 11
@@ -309,7 +309,7 @@ func testTinyCondition[T float32 | float64](t *testing.T, tol float64) {
 					for _, impl := range append(tinyAsmImpls(), tinyGo) {
 						for ti, thresh := range threshs {
 							name := fmt.Sprintf("%T/%s/n=%d/layout=%d/inf=%v/impl=%s/thresh=%d", T(0), tinyOpNames[op], n, li, inf, impl, ti)
-							check := &TinyCheck{Inf: inf, Thresh: thresh}
+							check := &Check{Inf: inf, Thresh: thresh}
 							c.clone().run(op, impl, check)
 							var got []int
 							for _, x := range check.Ill {
@@ -428,14 +428,14 @@ func testTinyTo[T float32 | float64](t *testing.T, impl tinyImpl) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const mark = -12345.5 // the outputs' contents before the call
 	for op := range nTinyOps {
-		for n := MinTiny; n <= MaxTiny; n++ {
+		for n := MinN; n <= MaxN; n++ {
 			for _, count := range []int{1, 8, 17, 33} {
 				for li := range 4 {
 					for _, v := range []struct {
 						nrhs      int
 						noA, zero bool
 					}{{nrhs: 1}, {nrhs: 3}, {nrhs: 1, noA: true}, {nrhs: 1, zero: true}} {
-						if v.nrhs > 1 && op != TinySolve && op != TinyCholeskySolve || v.zero && op != TinyCholesky {
+						if v.nrhs > 1 && op != Solve && op != CholeskySolve || v.zero && op != Cholesky {
 							continue
 						}
 						name := fmt.Sprintf("%T/%s/n=%d/count=%d/layout=%d/%+v", T(0), tinyOpNames[op], n, count, li, v)
@@ -450,9 +450,9 @@ func testTinyTo[T float32 | float64](t *testing.T, impl tinyImpl) {
 						for i := range out.b {
 							out.b[i] = mark
 						}
-						check := func() *TinyCheck {
-							if op == TinySolve || op == TinyInv {
-								return &TinyCheck{Thresh: math.Inf(1)}
+						check := func() *Check {
+							if op == Solve || op == Inv {
+								return &Check{Thresh: math.Inf(1)}
 							}
 							return nil
 						}
@@ -460,7 +460,7 @@ func testTinyTo[T float32 | float64](t *testing.T, impl tinyImpl) {
 						ram, rbm := ref.mats()
 						rf := tiny(op, n, count, ram, rbm, v.nrhs, rdet, rck, nil, impl, nil)
 						odet, ock := make([]T, count), check()
-						o := TinyOut{A: unsafe.Pointer(&out.a[out.aoff]), B: unsafe.Pointer(&out.b[out.boff]), Zero: v.zero}
+						o := Out{A: unsafe.Pointer(&out.a[out.aoff]), B: unsafe.Pointer(&out.b[out.boff]), Zero: v.zero}
 						if v.noA {
 							o.A = nil
 						}
@@ -483,7 +483,7 @@ func testTinyTo[T float32 | float64](t *testing.T, impl tinyImpl) {
 							if slices.Contains(rf, m) {
 								continue
 							}
-							if op == TinyDet && !sameBits(odet[m], rdet[m]) {
+							if op == Det && !sameBits(odet[m], rdet[m]) {
 								t.Errorf("%s: det[%d] = %v, in place %v", name, m, odet[m], rdet[m])
 							}
 							for j := range n {
@@ -491,14 +491,14 @@ func testTinyTo[T float32 | float64](t *testing.T, impl tinyImpl) {
 									e := c.aoff + i*c.am.RS + j*c.am.CS + m*c.am.BS
 									switch {
 									case v.noA: // a's results go nowhere
-									case op == TinyCholesky && i >= j, op == TinySolve, op == TinyInv:
+									case op == Cholesky && i >= j, op == Solve, op == Inv:
 										wa[e] = ref.a[e]
-									case op == TinyCholesky && v.zero:
+									case op == Cholesky && v.zero:
 										wa[e] = 0
 									}
 								}
 								for r := range v.nrhs {
-									if op == TinySolve || op == TinyCholeskySolve {
+									if op == Solve || op == CholeskySolve {
 										e := c.boff + j*c.bm.RS + r*c.bm.CS + m*c.bm.BS
 										wb[e] = ref.b[e]
 									}

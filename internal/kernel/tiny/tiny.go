@@ -1,4 +1,4 @@
-package kernel
+package tiny
 
 import (
 	"math"
@@ -51,22 +51,22 @@ import (
 // side computes no lane's reciprocal condition number itself.
 
 // TinyOp is an operation of Tiny.
-type TinyOp int
+type Op int
 
 const (
 	// TinyCholesky factors a's lower triangle in place (a = L L^T); the
 	// strict upper triangle is neither read nor written.
-	TinyCholesky TinyOp = iota
+	Cholesky Op = iota
 	// TinyCholeskySolve solves L L^T x = b in place in b, L a's lower
 	// triangle.
-	TinyCholeskySolve
+	CholeskySolve
 	// TinySolve solves a x = b in place: a receives the LU factors (unit
 	// L below the diagonal, U on and above it), b the solution.
-	TinySolve
+	Solve
 	// TinyInv replaces a by its inverse.
-	TinyInv
+	Inv
 	// TinyDet computes det(a) without writing a.
-	TinyDet
+	Det
 	nTinyOps
 )
 
@@ -76,11 +76,11 @@ const (
 // AVX-512), so that runs cut in multiples of it end in a partial lane
 // group only at their end.
 const (
-	MinTiny      = 2
-	MaxTiny      = maxTiny
-	maxTiny      = 8
-	MaxTinyRHS   = 8
-	MaxTinyLanes = 16
+	MinN     = 2
+	MaxN     = maxTiny
+	maxTiny  = 8
+	MaxRHS   = 8
+	MaxLanes = 16
 )
 
 // Mat is a run of matrices: element (i, j) of matrix t at element offset
@@ -97,17 +97,17 @@ type tinyArgs struct {
 	b          unsafe.Pointer
 	brs, bcs   int
 	nrhs       int
-	det        unsafe.Pointer      // TinyDet: lane l's determinant at det + l*size
-	aix, bix   [MaxTinyLanes]int64 // byte offsets of each lane's matrix from a (b)
-	aix4, bix4 [MaxTinyLanes]int32 // the same for float32's 32-bit gathers
-	pf         int                 // byte distance to the lanes to prefetch (two calls on)
-	cond       unsafe.Pointer      // nil, or [4][lanes]T: ||A||_1, ||A||_inf, ||A^-1||_1, ||A^-1||_inf
-	mode       int                 // how a's lanes are read and written (tinyGather...)
-	bseq       int                 // how b's lanes are read and written (tinyBGather...)
-	thresh     float64             // float64 kernels with cond: the check's threshold
-	inf        int                 // 1: the check takes infinity norms
-	aout, bout unsafe.Pointer      // where a's (b's) results go, with a's (b's) strides and lane offsets: a (b) in place; nil: not written
-	zero       int                 // TinyCholesky: 1 also writes zeros to the strict upper triangle
+	det        unsafe.Pointer  // TinyDet: lane l's determinant at det + l*size
+	aix, bix   [MaxLanes]int64 // byte offsets of each lane's matrix from a (b)
+	aix4, bix4 [MaxLanes]int32 // the same for float32's 32-bit gathers
+	pf         int             // byte distance to the lanes to prefetch (two calls on)
+	cond       unsafe.Pointer  // nil, or [4][lanes]T: ||A||_1, ||A||_inf, ||A^-1||_1, ||A^-1||_inf
+	mode       int             // how a's lanes are read and written (tinyGather...)
+	bseq       int             // how b's lanes are read and written (tinyBGather...)
+	thresh     float64         // float64 kernels with cond: the check's threshold
+	inf        int             // 1: the check takes infinity norms
+	aout, bout unsafe.Pointer  // where a's (b's) results go, with a's (b's) strides and lane offsets: a (b) in place; nil: not written
+	zero       int             // TinyCholesky: 1 also writes zeros to the strict upper triangle
 }
 
 // Modes of reading and writing a's lanes (tinyArgs.mode), for a full lane
@@ -136,15 +136,15 @@ const (
 // norm by n more substitutions), and every matrix that is not flagged
 // and whose 1 / (||A|| ||A^-1||) is below Thresh or NaN is appended to
 // Ill with ||A||, for the caller's exact check.
-type TinyCheck struct {
+type Check struct {
 	Inf    bool    // infinity norms (else one norms)
 	Thresh float64 // a margin above the threshold: the caller decides exactly
-	Ill    []TinyIll
+	Ill    []Ill
 }
 
 // TinyIll is a candidate of TinyCheck: matrix T, with norm ANorm and
 // 1 / (||A|| ||A^-1||) Rcond as the kernel computed them.
-type TinyIll struct {
+type Ill struct {
 	T            int
 	ANorm, Rcond float64
 }
@@ -188,7 +188,7 @@ func (i tinyImpl) String() string {
 
 // TinyImpl names the implementation Tiny runs on this machine: go, avx2,
 // avx512 or avx512-noscatter (AMD's).
-func TinyImpl() string { return tinyBest.String() }
+func Impl() string { return tinyBest.String() }
 
 // tinyWide is the AVX-512 set for this CPU: without scatters on AMD.
 // Measured on AMD Zen 5 (kernels alone, ns per float64 matrix, count =
@@ -207,7 +207,7 @@ func tinyWide() tinyImpl {
 // the AVX2 ones (off), and returns the previous setting: a seam for the
 // benchmarks that compare the two side by side. It must not be called
 // while Tiny runs.
-func SetTinyAVX512(on bool) (prev bool) {
+func SetAVX512(on bool) (prev bool) {
 	prev = tinyBest >= tinyAVX512 // either AVX-512 set
 	switch {
 	case on && Wide:
@@ -228,7 +228,7 @@ func SetTinyAVX512(on bool) (prev bool) {
 // element of every matrix must be addressable, outputs must not overlap
 // inputs other than themselves, and one matrix's elements must be
 // distinct.
-func Tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det []T, check *TinyCheck, flagged []int) []int {
+func Run[T float32 | float64](op Op, n, count int, a, b Mat, nrhs int, det []T, check *Check, flagged []int) []int {
 	return tiny(op, n, count, a, b, nrhs, det, check, flagged, tinyBest, nil)
 }
 
@@ -240,7 +240,7 @@ func Tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 // without its factors, say. Zero makes
 // TinyCholesky write zeros to the strict upper triangle of A too (the
 // full factor). Flagged matrices are written nowhere.
-type TinyOut struct {
+type Out struct {
 	A, B unsafe.Pointer
 	Zero bool
 }
@@ -249,28 +249,28 @@ type TinyOut struct {
 // out-of-place form that reads each input once and writes each result
 // once. The outputs must not overlap the inputs (other than being
 // them, which is Tiny) or each other.
-func TinyTo[T float32 | float64](op TinyOp, n, count int, a, b Mat, out TinyOut, nrhs int, det []T, check *TinyCheck, flagged []int) []int {
+func To[T float32 | float64](op Op, n, count int, a, b Mat, out Out, nrhs int, det []T, check *Check, flagged []int) []int {
 	return tiny(op, n, count, a, b, nrhs, det, check, flagged, tinyBest, &out)
 }
 
 // tiny is TinyTo on implementation impl at best (tests run each one this
 // machine has); a nil out is Tiny's, in place.
-func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det []T, check *TinyCheck, flagged []int, impl tinyImpl, out *TinyOut) []int {
+func tiny[T float32 | float64](op Op, n, count int, a, b Mat, nrhs int, det []T, check *Check, flagged []int, impl tinyImpl, out *Out) []int {
 	if out == nil {
-		out = &TinyOut{A: a.P, B: b.P}
+		out = &Out{A: a.P, B: b.P}
 	}
 	size := int(unsafe.Sizeof(T(0)))
 	k, lanes := tinyKernel[T](op, n, impl)
 	vb := lanes * size // bytes per vector
 	fr := tinyFrames.Get().(*tinyFrame)
 	defer fr.release()
-	dbuf := unsafe.Slice((*T)(unsafe.Pointer(&fr.dbuf[0])), MaxTinyLanes)
+	dbuf := unsafe.Slice((*T)(unsafe.Pointer(&fr.dbuf[0])), MaxLanes)
 	p := &fr.args
 	*p = tinyArgs{ars: a.RS * size, acs: a.CS * size, brs: b.RS * size, bcs: b.CS * size, nrhs: nrhs}
-	if out.Zero && op == TinyCholesky {
+	if out.Zero && op == Cholesky {
 		p.zero = 1
 	}
-	if check != nil && (op == TinySolve || op == TinyInv) {
+	if check != nil && (op == Solve || op == Inv) {
 		p.cond = unsafe.Pointer(&fr.cbuf[0][0])
 	} else {
 		check = nil
@@ -307,7 +307,7 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 			}
 		}
 		live := min(lanes, count-g)
-		if op == TinyDet {
+		if op == Det {
 			// A full group's determinants straight into det; a partial
 			// one's through dbuf (the kernels store every lane).
 			p.det = unsafe.Pointer(&dbuf[0])
@@ -345,7 +345,7 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 				}
 			}
 		}
-		if op == TinyDet && live < lanes {
+		if op == Det && live < lanes {
 			copy(det[g:g+live], dbuf[:live])
 		}
 		if flags == 0 && (check == nil || cands == 0) {
@@ -361,7 +361,7 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 				an := float64(*at[T](p.cond, inf*vb+l*size))
 				in := float64(*at[T](p.cond, (2+inf)*vb+l*size))
 				if rc := 1 / (an * in); !(rc >= check.Thresh) {
-					check.Ill = append(check.Ill, TinyIll{T: g + l, ANorm: an, Rcond: rc})
+					check.Ill = append(check.Ill, Ill{T: g + l, ANorm: an, Rcond: rc})
 				}
 			}
 		}
@@ -378,8 +378,8 @@ func tiny[T float32 | float64](op TinyOp, n, count int, a, b Mat, nrhs int, det 
 // batch); tinyFrames keeps them instead.
 type tinyFrame struct {
 	args tinyArgs
-	dbuf [MaxTinyLanes]float64
-	cbuf [4][MaxTinyLanes]float64
+	dbuf [MaxLanes]float64
+	cbuf [4][MaxLanes]float64
 }
 
 var tinyFrames = sync.Pool{New: func() any { return new(tinyFrame) }}
@@ -400,9 +400,9 @@ func fits32(x int) bool { return x >= math.MinInt32 && x <= math.MaxInt32 }
 // tinyKernel returns the assembly kernel for op and n of implementation
 // impl at best, and how many lanes it runs; nil (and the Go lanes' count,
 // as many as an AVX2 kernel's) without one.
-func tinyKernel[T float32 | float64](op TinyOp, n int, impl tinyImpl) (func(*tinyArgs) int, int) {
+func tinyKernel[T float32 | float64](op Op, n int, impl tinyImpl) (func(*tinyArgs) int, int) {
 	size := int(unsafe.Sizeof(T(0)))
-	if impl == tinyGo || !Fast || n < MinTiny || n > maxTiny {
+	if impl == tinyGo || !Fast || n < MinN || n > maxTiny {
 		return nil, 32 / size
 	}
 	ti := 0
@@ -440,13 +440,13 @@ func tinyMode(n, lanes, vb int, a Mat) int {
 // matrices (order n, elements of size bytes: 4 or 8) with whole-vector
 // loads, compact or with batch stride 1, rather than gathering them:
 // the same choice Tiny makes (tinyMode).
-func TinyVectorized(size, n int, a Mat) bool {
+func Vectorized(size, n int, a Mat) bool {
 	var lanes int
 	switch size {
 	case 4:
-		_, lanes = tinyKernel[float32](TinySolve, n, tinyBest)
+		_, lanes = tinyKernel[float32](Solve, n, tinyBest)
 	case 8:
-		_, lanes = tinyKernel[float64](TinySolve, n, tinyBest)
+		_, lanes = tinyKernel[float64](Solve, n, tinyBest)
 	default:
 		return false // not a type of the kernels
 	}
@@ -470,7 +470,7 @@ func finite[T float32 | float64](x T) bool {
 
 // tinyLane runs op on lane l of p as the kernels do and reports whether
 // the lane is fine (stored) or flagged (nothing written).
-func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
+func tinyLane[T float32 | float64](op Op, n int, p *tinyArgs, l int) bool {
 	var a, x [maxTiny * maxTiny]T
 	var piv [maxTiny]int
 	ok := true
@@ -487,7 +487,7 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 	}
 	for j := range n {
 		for i := range n {
-			if op == TinyCholesky || op == TinyCholeskySolve {
+			if op == Cholesky || op == CholeskySolve {
 				if i < j {
 					continue
 				}
@@ -496,11 +496,11 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 		}
 	}
 	nrhs := p.nrhs
-	if p.cond != nil && (op == TinySolve || op == TinyInv) {
+	if p.cond != nil && (op == Solve || op == Inv) {
 		tinyNorms(p, l, 0, n, a[:])
 	}
 	switch op {
-	case TinyCholesky:
+	case Cholesky:
 		for j := range n {
 			d := a[j+j*n]
 			for k := range j {
@@ -534,7 +534,7 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 			}
 		}
 		return ok
-	case TinyCholeskySolve:
+	case CholeskySolve:
 		for k := range n {
 			d := a[k+k*n]
 			ok = ok && d > 0 && finite(d)
@@ -615,7 +615,7 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 		}
 	}
 	switch op {
-	case TinySolve:
+	case Solve:
 		for c := range nrhs {
 			xc := x[c*n : c*n+n]
 			for i := range n {
@@ -634,7 +634,7 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 				storeRHS(qb, p, n, nrhs, x[:])
 			}
 		}
-	case TinyInv:
+	case Inv:
 		for c := range n {
 			xc := x[c*n : c*n+n]
 			xc[c] = 1
@@ -646,7 +646,7 @@ func tinyLane[T float32 | float64](op TinyOp, n int, p *tinyArgs, l int) bool {
 		if ok && qa != nil {
 			storeA(qa, p, n, x[:])
 		}
-	case TinyDet:
+	case Det:
 		tiny, huge := smallestNormal[T](), largestFinite[T]()
 		d := T(1)
 		for k := range n {
@@ -785,7 +785,7 @@ func largestFinite[T float32 | float64]() T {
 // TinyTo that did not keep them (the kernels' lanes compute alike
 // whatever the lane, mode and layout, so these are the bits of that
 // call's). ok is false when the kernels flag the matrix.
-func TinyFactors[T float32 | float64](n int, a, b Mat, nrhs int) (lu []T, ok bool) {
+func Factors[T float32 | float64](n int, a, b Mat, nrhs int) (lu []T, ok bool) {
 	lu, x := make([]T, n*n), make([]T, n*nrhs)
 	for j := range n {
 		for i := range n {
@@ -795,7 +795,7 @@ func TinyFactors[T float32 | float64](n int, a, b Mat, nrhs int) (lu []T, ok boo
 			x[j+r*n] = *at[T](b.P, (j*b.RS+r*b.CS)*int(unsafe.Sizeof(T(0))))
 		}
 	}
-	fl := Tiny(TinySolve, n, 1, Mat{P: unsafe.Pointer(&lu[0]), RS: 1, CS: n, BS: n * n},
+	fl := Run(Solve, n, 1, Mat{P: unsafe.Pointer(&lu[0]), RS: 1, CS: n, BS: n * n},
 		Mat{P: unsafe.Pointer(&x[0]), RS: 1, CS: n, BS: n * nrhs}, nrhs, []T(nil), nil, nil)
 	return lu, len(fl) == 0
 }

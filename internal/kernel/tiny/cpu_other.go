@@ -1,18 +1,10 @@
 //go:build !amd64 || purego
 
-package kernel
+package tiny
 
-// Fast reports whether Dgemm runs an assembly kernel; without the amd64
-// assembly it runs dgemmGo.
+// Fast reports whether the tiny kernels run: never without the amd64
+// assembly.
 const Fast = false
-
-func dgemmAsm(m, n, k int, alpha float64, a []float64, lda int, transA bool, b []float64, ldb int, transB bool, beta float64, c []float64, ldc int) {
-	panic("unreachable")
-}
-
-func dgemmNN(m, n, k int, alpha float64, a *float64, lda int, b *float64, bp, bj int, beta float64, c *float64, ldc int) {
-	panic("unreachable")
-}
 
 // tinyAsm, tinyAsm512 and tinyAsm512NoScatter have no kernels without
 // the amd64 assembly.

@@ -1,4 +1,4 @@
-package kernel
+package tiny
 
 import (
 	"fmt"
@@ -29,13 +29,13 @@ func BenchmarkTinyScaling(b *testing.B) {
 		reps := max(4, 200000/count) // several ms a pass: the goroutines' start is noise
 		for _, li := range []int{0, 2} {
 			name := map[int]string{0: "compact", 2: "inner"}[li]
-			for _, op := range []TinyOp{nTinyOps, TinyCholesky, TinyCholeskySolve, TinySolve, TinyInv, TinyDet} {
+			for _, op := range []Op{nTinyOps, Cholesky, CholeskySolve, Solve, Inv, Det} {
 				opName := "copy"
 				if op != nTinyOps {
 					opName = tinyOpNames[op]
 				}
 				nrhs := 0
-				if op == TinySolve || op == TinyCholeskySolve {
+				if op == Solve || op == CholeskySolve {
 					nrhs = 1
 				}
 				b.Run(fmt.Sprintf("count=%d/layout=%s/op=%s/n=%d", count, name, opName, n), func(b *testing.B) {
@@ -46,11 +46,11 @@ func BenchmarkTinyScaling(b *testing.B) {
 	}
 }
 
-func benchScaling(b *testing.B, op TinyOp, n, count, nrhs, li, reps int) {
+func benchScaling(b *testing.B, op Op, n, count, nrhs, li, reps int) {
 	rng := rand.New(rand.NewPCG(8, uint64(op)))
 	kop := op
 	if op == nTinyOps {
-		kop = TinyCholesky // any data will do
+		kop = Cholesky // any data will do
 	}
 	orig := newTinyCase[float64](rng, kop, n, count, max(nrhs, 1), li)
 	c := orig.clone()
@@ -68,7 +68,7 @@ func benchScaling(b *testing.B, op TinyOp, n, count, nrhs, li, reps int) {
 			restore(c.a, orig.a, c.aoff, c.am, n, n, lo, hi)
 			restore(c.b, orig.b, c.boff, c.bm, n, max(nrhs, 1), lo, hi)
 			if op != nTinyOps {
-				fl = Tiny(op, n, hi-lo, am, bm, nrhs, det, nil, fl[:0])
+				fl = Run(op, n, hi-lo, am, bm, nrhs, det, nil, fl[:0])
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package kernel
+package gemm
 
 import (
 	"fmt"
