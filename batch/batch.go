@@ -39,7 +39,7 @@
 // an input (layout.ErrOverlap).
 //
 // A batch with enough work is split into chunks that run on a bounded set
-// of workers, each locked to its own OS thread (SetWorkers; default
+// of workers, each locked to its own OS thread (lapis.SetWorkers; default
 // GOMAXPROCS), so that the OS threads batch adds to those calling OpenBLAS
 // stay bounded; a batch that is not split runs on the caller's goroutine.
 // A tiny batch (orders 2 to 8, float32 and float64) runs on lane kernels
@@ -54,7 +54,7 @@
 // makes runs on one OpenBLAS thread, so results do not depend on how the
 // batch is split, and no other lapis call raises OpenBLAS's count until
 // it ends. OpenBLAS's own setting is not touched: with a count fixed by
-// cblas.SetThreads(n), n > 1, the batch's calls run on n threads and a
+// lapis.SetThreads(n), n > 1, the batch's calls run on n threads and a
 // batch is split over at most GOMAXPROCS/n workers.
 //
 // Copies follow cblas's policy: none for batches of BLAS-addressable

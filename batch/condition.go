@@ -5,6 +5,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/cond"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
@@ -14,7 +15,7 @@ import (
 // matrix's norm is taken before it is factored and its reciprocal
 // condition number computed from the factors; an ill-conditioned matrix
 // (below machine epsilon) is reported in the *Error with its result
-// written. lapack.NoConditionCheck turns it off. Matrices of order up to
+// written. lapis.NoConditionCheck turns it off. Matrices of order up to
 // condSmall are read in place through their strides, whatever the layout
 // (no copy, no cgo call); larger ones go through lapack.
 
@@ -50,7 +51,7 @@ func factored[T Scalar](m views.View[T]) (views.View[T], lapack.Norm) {
 
 // matrixNorm is the norm condNorm chooses of matrix m as it will be
 // factored (Inv's per-matrix check).
-func matrixNorm[T Scalar](m views.View[T], opts []Option) float64 {
+func matrixNorm[T Scalar](m views.View[T], opts []lapis.Option) float64 {
 	n := m.Layout().Dim(0)
 	if n <= cond.Max {
 		var f cond.Matrix[T]
@@ -64,7 +65,7 @@ func matrixNorm[T Scalar](m views.View[T], opts []Option) float64 {
 
 // largeNorm is lange's norm of a matrix above condSmall (in Go when lange
 // would have to copy it).
-func largeNorm[T Scalar](norm lapack.Norm, m views.View[T], opts []Option) float64 {
+func largeNorm[T Scalar](norm lapack.Norm, m views.View[T], opts []lapis.Option) float64 {
 	if _, ok := m.Layout().Matrix(); ok && !m.IsConj() {
 		v, _ := lapack.Lange(norm, m, opts...)
 		return v
@@ -86,7 +87,7 @@ func largeNorm[T Scalar](norm lapack.Norm, m views.View[T], opts []Option) float
 
 // batchNorms returns, in flat batch order, the norm of each matrix of a
 // as it will be factored.
-func batchNorms[T Scalar](a views.View[T], shape []int, opts []Option) []float64 {
+func batchNorms[T Scalar](a views.View[T], shape []int, opts []lapis.Option) []float64 {
 	norms := make([]float64, count(shape))
 	n := a.Layout().Dim(0)
 	if len(norms) == 0 || n == 0 {
@@ -114,7 +115,7 @@ func batchNorms[T Scalar](a views.View[T], shape []int, opts []Option) []float64
 // (from the factors, or exactly as 1 / (||A|| ||A^-1||) from the
 // inverse); lapack builds the error for the rare matrix below epsilon,
 // and checks the larger orders itself (CheckCondition, CheckInverse).
-func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []float64, err error, inverse bool, opts []Option) error {
+func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []float64, err error, inverse bool, opts []lapis.Option) error {
 	var be *Error
 	if err != nil && !errors.As(err, &be) {
 		return err // not a per-matrix failure: nothing was computed for sure

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/lapack"
@@ -156,9 +157,9 @@ func testBatchIllConditioned(t *testing.T, n int) {
 	}
 	for _, rowMajor := range []bool{false, true} {
 		for _, nocheck := range []bool{false, true} {
-			var opts []Option
+			var opts []lapis.Option
 			if nocheck {
-				opts = append(opts, NoConditionCheck())
+				opts = append(opts, lapis.NoConditionCheck())
 			}
 			a := build(rowMajor)
 			b := must2(views.Zeros[float64](n, 1, count))
@@ -194,8 +195,8 @@ func BenchmarkSolveCondCheck(b *testing.B) {
 		b0 := newBatch[float64](rng, n, 1, []int{10000}, tm.ColPacked)
 		for _, c := range []struct {
 			name string
-			opts []Option
-		}{{"check", nil}, {"nocheck", []Option{NoConditionCheck()}}} {
+			opts []lapis.Option
+		}{{"check", nil}, {"nocheck", []lapis.Option{lapis.NoConditionCheck()}}} {
 			b.Run(fmt.Sprintf("op=solve/n=%d/impl=%s", n, c.name), func(b *testing.B) {
 				a, x := cloneBatch(a0), cloneBatch(b0)
 				for b.Loop() {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/errop"
 	"github.com/lapis-go/lapis/layout"
@@ -23,19 +24,19 @@ import (
 // rows). Otherwise the batch axes are merged where every operand steps
 // through them as one, and each run of matrices along the first remaining
 // axis is one cblas.GemmStrided call (no cgo call per matrix); chunks run
-// on up to Workers() goroutines when the matrices are small (each call
+// on up to lapis.Workers() goroutines when the matrices are small (each call
 // then on one OpenBLAS thread: see the package documentation), and as one
 // chunk under cblas's thread policy when they are large. Results do not depend on the split. Operands no
 // BLAS flag describes are copied once per run (counted in
-// cblas.ReadStats().Copies, refused in strict mode).
+// lapis.ReadStats().Copies, refused in strict mode).
 //
 // Errors (nothing is written to c on error): layout.ErrShape for ranks,
 // matrix shapes or batch axes that do not match or broadcast (and, on the
 // C path, more than 8 batch axes that cannot be merged into fewer),
 // layout.ErrOverlap when c is broadcast, has self-overlap or shares memory
 // with a or b, layout.ErrOverflow for sizes beyond the BLAS integer,
-// cblas.ErrCopyRefused in strict mode.
-func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...Option) error {
+// lapis.ErrCopyRefused in strict mode.
+func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...lapis.Option) error {
 	const op = "batch.Gemm"
 	for _, x := range []struct {
 		name string
@@ -108,9 +109,9 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 // Errors are Gemm's, named batch.Mul: layout.ErrShape for ranks below 2,
 // matrix shapes that do not match or batch axes that do not broadcast,
 // layout.ErrOverflow for an output too large for an int or sizes beyond
-// the BLAS integer, cblas.ErrCopyRefused in strict mode. On error Mul
+// the BLAS integer, lapis.ErrCopyRefused in strict mode. On error Mul
 // returns nil and keeps nothing it allocated.
-func Mul[T Scalar](a, b views.View[T], opts ...cblas.Option) (*views.Tensor[T], error) {
+func Mul[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "batch.Mul"
 	for _, x := range []struct {
 		name string
@@ -209,7 +210,7 @@ var (
 
 // chunksFor splits total matrices of mnk flops each into chunks for the
 // workers: one chunk for large matrices (OpenBLAS threads them) or little
-// work, otherwise up to Workers() chunks of at least chunkFlops each.
+// work, otherwise up to lapis.Workers() chunks of at least chunkFlops each.
 func chunksFor(total, mnk int) int {
 	if mnk >= bigFlops {
 		return 1
@@ -222,7 +223,7 @@ func chunksFor(total, mnk int) int {
 // (one matrix) and b, c reshapable to [K, N*B] and [M, N*B]; or b
 // broadcast and a, c (axes permuted to [M, B..., K]) reshapable to
 // [M*B, K] and [M*B, N]. done reports whether it ran.
-func fold[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], sa, sb []int, total int, opts []Option) (done bool, err error) {
+func fold[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], sa, sb []int, total int, opts []lapis.Option) (done bool, err error) {
 	m, k, n := a.Layout().Dim(0), a.Layout().Dim(1), b.Layout().Dim(1)
 	addressable := func(v views.View[T], err error) (views.View[T], bool) {
 		if err != nil {

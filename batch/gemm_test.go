@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
@@ -205,35 +206,35 @@ func TestGemmCounts(t *testing.T) {
 	a := newBatch[float64](rng, 6, 5, []int{40}, tm.ColPacked)
 	b := newBatch[float64](rng, 5, 7, []int{40}, tm.RowPacked)
 	c := newBatch[float64](rng, 6, 7, []int{40}, tm.ColStrided)
-	prev := SetWorkers(1)
-	defer SetWorkers(prev)
-	s0 := cblas.ReadStats()
+	prev := lapis.SetWorkers(1)
+	defer lapis.SetWorkers(prev)
+	s0 := lapis.ReadStats()
 	if err := Gemm(1, a.v, b.v, 0, c.v); err != nil {
 		t.Fatal(err)
 	}
-	s1 := cblas.ReadStats()
+	s1 := lapis.ReadStats()
 	// One chunk: one C call, or one run of the Go-assembly kernel (Small).
 	if s1.Copies != s0.Copies || s1.Calls-s0.Calls+s1.Small-s0.Small != 1 {
 		t.Fatalf("compact batch: %d copies, %d C calls, %d kernel runs; want 0 and 1 in all", s1.Copies-s0.Copies, s1.Calls-s0.Calls, s1.Small-s0.Small)
 	}
 	// complex128 always goes through the C loop.
 	za, zb, zc := newBatch[complex128](rng, 6, 5, []int{40}, tm.ColPacked), newBatch[complex128](rng, 5, 7, []int{40}, tm.RowPacked), newBatch[complex128](rng, 6, 7, []int{40}, tm.ColPacked)
-	s0 = cblas.ReadStats()
+	s0 = lapis.ReadStats()
 	if err := Gemm(1, za.v, zb.v, 0, zc.v); err != nil {
 		t.Fatal(err)
 	}
-	if s1 = cblas.ReadStats(); s1.Copies != s0.Copies || s1.Calls-s0.Calls != 1 {
+	if s1 = lapis.ReadStats(); s1.Copies != s0.Copies || s1.Calls-s0.Calls != 1 {
 		t.Fatalf("compact complex batch: %d copies, %d C calls; want 0 and 1", s1.Copies-s0.Copies, s1.Calls-s0.Calls)
 	}
 
 	// a one matrix, b and c compact: one gemm with 7*40 columns.
 	one := newBatch[float64](rng, 6, 5, []int{1}, tm.ColPacked)
 	bc, cc, loop := compact(rng, 5, 7, 40), compact(rng, 6, 7, 40), compact(rng, 6, 7, 40)
-	s0 = cblas.ReadStats()
+	s0 = lapis.ReadStats()
 	if err := Gemm(1, one.v, bc.v, 0, cc.v); err != nil {
 		t.Fatal(err)
 	}
-	s1 = cblas.ReadStats()
+	s1 = lapis.ReadStats()
 	if s1.Calls-s0.Calls != 1 || s1.Copies != s0.Copies {
 		t.Fatalf("fold: %d calls, %d copies", s1.Calls-s0.Calls, s1.Copies-s0.Copies)
 	}
@@ -248,16 +249,16 @@ func TestGemmCounts(t *testing.T) {
 	tm.Close(t, "fold", tm.Of(must(cc.v.Reshape(6, 280))), tm.Of(must(loop.v.Reshape(6, 280))), tol[float64](5))
 
 	g := newBatch[float64](rng, 6, 5, []int{40}, tm.General)
-	s0 = cblas.ReadStats()
+	s0 = lapis.ReadStats()
 	if err := Gemm(1, g.v, b.v, 0, c.v); err != nil {
 		t.Fatal(err)
 	}
-	if d := cblas.ReadStats().Copies - s0.Copies; d != 1 {
+	if d := lapis.ReadStats().Copies - s0.Copies; d != 1 {
 		t.Fatalf("General a: %d copies, want 1 for the whole batch", d)
 	}
 	before := slices.Clone(c.buf)
-	err := Gemm(1, g.v, b.v, 0, c.v, cblas.Strict(true))
-	if !errors.Is(err, cblas.ErrCopyRefused) {
+	err := Gemm(1, g.v, b.v, 0, c.v, lapis.Strict(true))
+	if !errors.Is(err, lapis.ErrCopyRefused) {
 		t.Fatalf("strict: %v", err)
 	}
 	if !slices.EqualFunc(before, c.buf, sameFloat) {
@@ -274,7 +275,7 @@ func TestGemmDeterministic(t *testing.T) {
 		b := newBatch[float64](rng, n, n, []int{nb}, tm.RowPacked)
 		var results [][]float64
 		for _, w := range []int{1, 2, 3} {
-			prev := SetWorkers(w)
+			prev := lapis.SetWorkers(w)
 			if got := chunksFor(nb, n*n*n); got != w {
 				t.Fatalf("n=%d, %d workers: %d chunks", n, w, got)
 			}
@@ -282,7 +283,7 @@ func TestGemmDeterministic(t *testing.T) {
 			if err := Gemm(1, a.v, b.v, 0, c.v); err != nil {
 				t.Fatal(err)
 			}
-			SetWorkers(prev)
+			lapis.SetWorkers(prev)
 			results = append(results, c.buf)
 		}
 		for i := 1; i < len(results); i++ {

@@ -9,9 +9,8 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
-	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -234,9 +233,9 @@ func pivots(n int) func() []int32 { return func() []int32 { return make([]int32,
 // the cost (README), results equal within rounding to gesv's.
 // Ill-conditioned matrices (reciprocal condition number below machine
 // epsilon: lapack.CheckCondition) are reported in the *Error with their
-// solution written, unless lapack.NoConditionCheck is passed; on the
+// solution written, unless lapis.NoConditionCheck is passed; on the
 // tiny kernels the check is made in their pass (tinyCond).
-func Solve[T Scalar](a, b views.View[T], opts ...Option) error {
+func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 	const op = "batch.Solve"
 	shape, n, err := systems(op, []string{"a", "b"}, a, b, true)
 	if err != nil {
@@ -264,11 +263,11 @@ func systems[T Scalar](op string, names []string, a, b views.View[T], written bo
 }
 
 // solve is Solve on the checked batches.
-func solve[T Scalar](op string, shape []int, n int, a, b views.View[T], opts []Option) error {
+func solve[T Scalar](op string, shape []int, n int, a, b views.View[T], opts []lapis.Option) error {
 	if err := refusedUpFront(op, "b", b, opts); err != nil {
 		return err
 	}
-	check := !policy.Configure(opts).NoCondCheck
+	check := lapis.Configure(opts...).ConditionCheck
 	if _, _, rowMajor := storage(first(a)); !rowMajor && tinySolves[T](a.Layout(), b, check, opts) {
 		return tinySolve(op, shape, n, a, b, check, opts, nil)
 	}
@@ -286,7 +285,7 @@ func solve[T Scalar](op string, shape []int, n int, a, b views.View[T], opts []O
 // tinySolves reports whether Solve gives a system with matrices of
 // layout la (a column-major one) and right-hand sides b to the tiny
 // kernels.
-func tinySolves[T Scalar](la layout.Layout, b views.View[T], check bool, opts []Option) bool {
+func tinySolves[T Scalar](la layout.Layout, b views.View[T], check bool, opts []lapis.Option) bool {
 	n, nrhs := la.Dim(0), b.Layout().Dim(1)
 	return n >= tinySolveMin(check, tinyVectorized[T](la)) && tinyApplies[T](n, opts) && nrhs >= 1 && nrhs <= tk.MaxRHS
 }
@@ -294,7 +293,7 @@ func tinySolves[T Scalar](la layout.Layout, b views.View[T], check bool, opts []
 // tinySolve is Solve on the tiny kernels, with the conditioning check in
 // their pass when check is set. With st (SolveTo), b is the destination
 // and a the input, which st packs into the workers' scratch.
-func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], check bool, opts []Option, st *tinyStage[T]) error {
+func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], check bool, opts []lapis.Option, st *tinyStage[T]) error {
 	var tc *tinyCond[T]
 	if check {
 		tc = &tinyCond[T]{exact: func(t int, anorm float64, lu []T) error {
@@ -331,7 +330,7 @@ func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], chec
 
 // solveBatch is Solve's computation on the checked batches, by
 // stridedSolve's C loop or per matrix.
-func solveBatch[T Scalar](op string, shape []int, n int, a, b views.View[T], opts []Option) error {
+func solveBatch[T Scalar](op string, shape []int, n int, a, b views.View[T], opts []lapis.Option) error {
 	if done, err := stridedSolve(op, shape, a, b, opts); done {
 		return err
 	}
@@ -360,12 +359,12 @@ func squareBatch(op, name string, rows, cols int) error {
 // refusedUpFront returns strict mode's refusal for an operand whose
 // matrices LAPACK cannot take in place (column-major, unconjugated), before
 // any matrix is touched: Solve factors a before it reaches b.
-func refusedUpFront[T Scalar](op, name string, v views.View[T], opts []Option) error {
-	if !policy.Configure(opts).Strict {
+func refusedUpFront[T Scalar](op, name string, v views.View[T], opts []lapis.Option) error {
+	if !lapis.Configure(opts...).Strict {
 		return nil
 	}
 	if m, ok := first(v).Layout().Matrix(); !ok || m.Trans || v.IsConj() {
-		return layout.Errorf(cblas.ErrCopyRefused, op, name, "%s (matrices of class %v) needs a copy and strict mode is on", v.Layout().String(), first(v).Layout().Class())
+		return layout.Errorf(lapis.ErrCopyRefused, op, name, "%s (matrices of class %v) needs a copy and strict mode is on", v.Layout().String(), first(v).Layout().Class())
 	}
 	return nil
 }
@@ -399,7 +398,7 @@ func vectorApart[T Scalar, E any](op, name string, s []E, vs ...views.View[T]) e
 // the first merged batch axis (usually one per chunk), so that small
 // systems are solved in one C loop with no cgo call each. done is false
 // for row-major a (then nothing was done).
-func stridedSolve[T Scalar](op string, shape []int, a, b views.View[T], opts []Option) (done bool, err error) {
+func stridedSolve[T Scalar](op string, shape []int, a, b views.View[T], opts []lapis.Option) (done bool, err error) {
 	if _, _, rowMajor := storage(first(a)); rowMajor {
 		return false, nil
 	}
@@ -456,7 +455,7 @@ func storage[T Scalar](m views.View[T]) (s views.View[T], trans lapack.Op, ok bo
 // (lapack.Getrf); ipiv receives each matrix's min(m, n) pivots one after
 // another, in flat batch order (lapack.Perm reads them). Singular matrices
 // are reported in the *Error; their factors are complete.
-func LU[T Scalar](a views.View[T], ipiv []int32, opts ...Option) error {
+func LU[T Scalar](a views.View[T], ipiv []int32, opts ...lapis.Option) error {
 	const op = "batch.LU"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {
@@ -478,8 +477,8 @@ func LU[T Scalar](a views.View[T], ipiv []int32, opts ...Option) error {
 // matrices are reported in the *Error and left factored (for a row-major
 // matrix: the factors of its transpose); ill-conditioned ones
 // (lapack.CheckInverse, from the inverse) are reported with their inverse written, unless
-// lapack.NoConditionCheck is passed.
-func Inv[T Scalar](a views.View[T], opts ...Option) error {
+// lapis.NoConditionCheck is passed.
+func Inv[T Scalar](a views.View[T], opts ...lapis.Option) error {
 	const op = "batch.Inv"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {
@@ -494,9 +493,9 @@ func Inv[T Scalar](a views.View[T], opts ...Option) error {
 
 // inv is Inv on the checked batch a, with st (InvTo) copying the input
 // into a first: piece by piece on the tiny kernels, else all at once.
-func inv[T Scalar](op string, shape []int, a views.View[T], opts []Option, st *tinyStage[T]) error {
+func inv[T Scalar](op string, shape []int, a views.View[T], opts []lapis.Option, st *tinyStage[T]) error {
 	n := a.Layout().Dim(0)
-	check := !policy.Configure(opts).NoCondCheck
+	check := lapis.Configure(opts...).ConditionCheck
 	invert := func(m views.View[T], ipiv []int32) error {
 		// The inverse of a row-major matrix's storage a^T is (a^-1)^T:
 		// inverting the storage in place inverts the matrix. No copy.
@@ -549,7 +548,7 @@ func inv[T Scalar](op string, shape []int, a views.View[T], opts []Option, st *t
 // Cholesky factors every positive definite matrix of the batch a in place
 // in its uplo triangle (lapack.Potrf). Matrices that are not positive
 // definite are reported in the *Error.
-func Cholesky[T Scalar](uplo Uplo, a views.View[T], opts ...Option) error {
+func Cholesky[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) error {
 	const op = "batch.Cholesky"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {
@@ -561,7 +560,7 @@ func Cholesky[T Scalar](uplo Uplo, a views.View[T], opts ...Option) error {
 // cholesky is Cholesky on the checked batch a, with st (CholeskyTo)
 // copying the input into a first: piece by piece on the tiny kernels,
 // else all at once.
-func cholesky[T Scalar](op string, uplo Uplo, shape []int, a views.View[T], opts []Option, st *tinyStage[T]) error {
+func cholesky[T Scalar](op string, uplo Uplo, shape []int, a views.View[T], opts []lapis.Option, st *tinyStage[T]) error {
 	n, _ := dims(a)
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) {
 		// The upper triangle is the lower one of the transpose.
@@ -580,7 +579,7 @@ func cholesky[T Scalar](op string, uplo Uplo, shape []int, a views.View[T], opts
 // whose Cholesky failed is reported again (its factor's diagonal shows
 // it: lapack.ErrNotPositiveDefinite, same index) and its b left alone;
 // the others are solved.
-func CholeskySolve[T Scalar](uplo Uplo, f, b views.View[T], opts ...Option) error {
+func CholeskySolve[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) error {
 	const op = "batch.CholeskySolve"
 	shape, err := operands(op, []string{"f", "b"}, []views.View[T]{f, b})
 	if err != nil {
@@ -592,7 +591,7 @@ func CholeskySolve[T Scalar](uplo Uplo, f, b views.View[T], opts ...Option) erro
 // choleskySolve is CholeskySolve on the checked batches, with st
 // (CholeskySolveTo) copying the right-hand sides into b first: piece by
 // piece on the tiny kernels, else all at once.
-func choleskySolve[T Scalar](op string, uplo Uplo, shape []int, f, b views.View[T], opts []Option, st *tinyStage[T]) error {
+func choleskySolve[T Scalar](op string, uplo Uplo, shape []int, f, b views.View[T], opts []lapis.Option, st *tinyStage[T]) error {
 	n, _ := dims(f)
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) && b.Rank() >= 2 && b.Layout().Dim(0) == n &&
 		b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= tk.MaxRHS {
@@ -610,7 +609,7 @@ func choleskySolve[T Scalar](op string, uplo Uplo, shape []int, f, b views.View[
 // QR factors every matrix of the batch a ([m, n, B...]) in place
 // (lapack.Geqrf); tau receives each matrix's min(m, n) reflector scalars
 // one after another, in flat batch order.
-func QR[T Scalar](a views.View[T], tau []T, opts ...Option) error {
+func QR[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	const op = "batch.QR"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {
@@ -634,8 +633,8 @@ func QR[T Scalar](a views.View[T], tau []T, opts ...Option) error {
 // place (lapack.Gels): b ([max(m, n), nrhs, B...]) receives x in its first
 // n rows. Rank-deficient matrices, exactly or numerically (see
 // lapack.Gels), are reported in the *Error; their b still receives gels's
-// x. lapack.NoConditionCheck() leaves only the exact test.
-func LeastSquares[T Scalar](a, b views.View[T], opts ...Option) error {
+// x. lapis.NoConditionCheck() leaves only the exact test.
+func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 	const op = "batch.LeastSquares"
 	shape, err := operands(op, []string{"a", "b"}, []views.View[T]{a, b})
 	if err != nil {
@@ -650,7 +649,7 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...Option) error {
 // LogDet returns, for every matrix of the batch a ([n, n, B...]), its
 // determinant as sign * exp(logAbs) (lapack.LogDet; a is not modified),
 // in flat batch order. Singular matrices give sign 0 and logAbs -Inf.
-func LogDet[T Scalar](a views.View[T], opts ...Option) (logAbs []float64, sign []T, err error) {
+func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs []float64, sign []T, err error) {
 	const op = "batch.LogDet"
 	shape, err := checkOperands(op, []string{"a"}, []views.View[T]{a}, false)
 	if err != nil {
@@ -687,7 +686,7 @@ func LogDet[T Scalar](a views.View[T], opts ...Option) (logAbs []float64, sign [
 
 // Det returns the determinant of every matrix of the batch a, in flat
 // batch order (a is not modified; see LogDet for large matrices).
-func Det[T Scalar](a views.View[T], opts ...Option) ([]T, error) {
+func Det[T Scalar](a views.View[T], opts ...lapis.Option) ([]T, error) {
 	const op = "batch.Det"
 	shape, err := checkOperands(op, []string{"a"}, []views.View[T]{a}, false)
 	if err != nil {
@@ -717,7 +716,7 @@ func Det[T Scalar](a views.View[T], opts ...Option) ([]T, error) {
 // (lapack.Gesdd, JobSome): s receives each matrix's k = min(m, n) singular
 // values one after another (reals of a's precision), u ([m, k, B...]) and
 // vt ([k, n, B...]) the vectors.
-func SVD[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T], opts ...Option) error {
+func SVD[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T], opts ...lapis.Option) error {
 	const op = "batch.SVD"
 	shape, err := operands(op, []string{"a", "u", "vt"}, []views.View[T]{a, u, vt})
 	if err != nil {
@@ -741,7 +740,7 @@ func SVD[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T], o
 // triangle is read, by divide and conquer (lapack.Syevd): w receives each
 // matrix's n eigenvalues in ascending order one after another (reals of
 // a's precision), a the eigenvectors as columns.
-func EigSym[T Scalar, R lapack.Real](uplo Uplo, a views.View[T], w []R, opts ...Option) error {
+func EigSym[T Scalar, R lapack.Real](uplo Uplo, a views.View[T], w []R, opts ...lapis.Option) error {
 	const op = "batch.EigSym"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {

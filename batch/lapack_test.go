@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/coreset"
 	tm "github.com/lapis-go/lapis/internal/testmat"
@@ -103,7 +104,7 @@ func closeBatches[T Scalar](t *testing.T, what string, got, want views.View[T], 
 // sets (coreset.AlignmentRounding).
 func equalOrClose[T Scalar](t *testing.T, what string, got, want views.View[T], tol float64) {
 	t.Helper()
-	if coreset.AlignmentRounding(cblas.KernelSet().InUse) {
+	if coreset.AlignmentRounding(lapis.KernelSet().InUse) {
 		closeBatches(t, what, got, want, tol)
 		return
 	}
@@ -115,7 +116,7 @@ func equalOrClose[T Scalar](t *testing.T, what string, got, want views.View[T], 
 // magnitude (at least 1).
 func equalOrCloseValues[S views.Scalar](t *testing.T, what string, got, want []S, tol float64) {
 	t.Helper()
-	if !coreset.AlignmentRounding(cblas.KernelSet().InUse) {
+	if !coreset.AlignmentRounding(lapis.KernelSet().InUse) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("%s differ", what)
 		}
@@ -166,9 +167,9 @@ func testSolveBatch[T Scalar](t *testing.T) {
 			}
 			ra, rb := cloneBatch(a), cloneBatch(b)
 			what := fmt.Sprintf("Solve %v %v n=%d", bc.shape, bc.kind, n)
-			c0 := cblas.ReadStats().Copies
+			c0 := lapis.ReadStats().Copies
 			err := Solve(a.v, b.v)
-			copies := cblas.ReadStats().Copies - c0
+			copies := lapis.ReadStats().Copies - c0
 			if singular < 0 && err != nil {
 				t.Fatal(what, err)
 			}
@@ -243,9 +244,9 @@ func TestBatchOps(t *testing.T) {
 // ops do for small matrices, and the per-matrix reference must too for
 // bit-for-bit equality (OpenBLAS's results depend on its thread count).
 func oneThread(t testing.TB) {
-	prev := cblas.Threads()
-	_ = cblas.SetThreads(1)
-	t.Cleanup(func() { _ = cblas.SetThreads(prev) })
+	prev := lapis.Threads()
+	_ = lapis.SetThreads(1)
+	t.Cleanup(func() { _ = lapis.SetThreads(prev) })
 }
 
 func testBatchOps[T Scalar, R lapack.Real](t *testing.T) {
@@ -394,12 +395,12 @@ func TestBatchParallel(t *testing.T) {
 	b := newBatch[float64](rng, n, 2, []int{400}, tm.ColPacked)
 	var got [][]float64
 	for _, w := range []int{1, 3} {
-		prev := SetWorkers(w)
+		prev := lapis.SetWorkers(w)
 		ac, bcp := cloneBatch(a), cloneBatch(b)
 		if err := Solve(ac.v, bcp.v); err != nil {
 			t.Fatal(err)
 		}
-		SetWorkers(prev)
+		lapis.SetWorkers(prev)
 		got = append(got, bcp.buf)
 	}
 	if !slices.EqualFunc(got[0], got[1], sameFloat) {
@@ -418,7 +419,7 @@ func TestBatchLapackErrors(t *testing.T) {
 		"batch shapes": Solve(a.v, b.v),
 		"broadcast a":  Solve(bcast, must(first(b.v).Reshape(3, 1, 1))),
 		"short ipiv":   LU(a.v, make([]int32, 3)),
-		"strict":       Inv(g.v, cblas.Strict(true)),
+		"strict":       Inv(g.v, lapis.Strict(true)),
 		"overlap":      Solve(a.v, must(a.v.Slice(1, 0, 1, 1))),
 	}
 	for name, err := range cases {
@@ -430,7 +431,7 @@ func TestBatchLapackErrors(t *testing.T) {
 			t.Errorf("%s: a per-matrix error for an argument error: %v", name, err)
 		}
 	}
-	if !errors.Is(cases["strict"], cblas.ErrCopyRefused) {
+	if !errors.Is(cases["strict"], lapis.ErrCopyRefused) {
 		t.Errorf("strict: %v", cases["strict"])
 	}
 }
@@ -473,7 +474,7 @@ func TestBatchReviewRegressions(t *testing.T) {
 		t.Fatal("Solve with 4 rows of b: no error")
 	}
 	g := newBatch[float64](rng, 3, 1, []int{2}, tm.General)
-	if err := Solve(ar.v, g.v, cblas.Strict(true)); !errors.Is(err, cblas.ErrCopyRefused) {
+	if err := Solve(ar.v, g.v, lapis.Strict(true)); !errors.Is(err, lapis.ErrCopyRefused) {
 		t.Fatalf("strict Solve with a General b: %v", err)
 	}
 	rect := newBatch[float64](rng, 3, 4, []int{2}, tm.ColPacked)

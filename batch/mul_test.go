@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -82,7 +82,7 @@ func TestMulErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		a, b views.View[float64]
-		opts []cblas.Option
+		opts []lapis.Option
 		is   error
 		want string
 	}{
@@ -90,7 +90,7 @@ func TestMulErrors(t *testing.T) {
 		{"rank b", a, views.View[float64]{}, nil, layout.ErrShape, "batch.Mul: b: rank 0, want at least 2 ([rows, cols, batch...]) (bad shape)"},
 		{"inner", a, a, nil, layout.ErrShape, "batch.Mul: b: 3 rows, want a's 4 columns (bad shape)"},
 		{"batch", a, b3, nil, layout.ErrShape, "batch.Mul: b: batch axis 2 has extent 3, a's has 5 (one of them must be 1 to broadcast) (bad shape)"},
-		{"strict", a, g, []cblas.Option{cblas.Strict(true)}, cblas.ErrCopyRefused, "batch.Mul: b: a layout BLAS cannot take as it is (shape [4 2] strides [2 8] offset 1, class General) needs a copy and strict mode is on (operand needs a copy)"},
+		{"strict", a, g, []lapis.Option{lapis.Strict(true)}, lapis.ErrCopyRefused, "batch.Mul: b: a layout BLAS cannot take as it is (shape [4 2] strides [2 8] offset 1, class General) needs a copy and strict mode is on (operand needs a copy)"},
 		{"overflow", empty(1<<40, 0, 2), empty(0, 1<<40), nil, layout.ErrOverflow, "batch.Mul: b: the output [1099511627776 1099511627776 2] has more elements than an int holds (integer overflow)"},
 	} {
 		c, err := Mul(tc.a, tc.b, tc.opts...)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/version"
@@ -32,7 +33,7 @@ import (
 // scale; the bugs this looks for give wrong numbers, not last bits.
 func TestStress(t *testing.T) {
 	const goroutines = 8
-	if info := cblas.Info(); info.Library == "OpenBLAS" && info.Parallel == 0 && version.Less(info.Version, "0.3.22") {
+	if info := lapis.Info(); info.Library == "OpenBLAS" && info.Parallel == 0 && version.Less(info.Version, "0.3.22") {
 		// Seen in scripts/docker-test.sh's openblas-serial variant (Debian
 		// 12's libopenblas0-serial): Syevd's eigenvectors differ from the
 		// solo call's by 1e-2 while other goroutines call the library.
@@ -82,7 +83,7 @@ func TestStress(t *testing.T) {
 		}
 		total += c
 	}
-	info := cblas.Info()
+	info := lapis.Info()
 	t.Logf("%d goroutines, %d calls compared in %v (%s %s, %d threads)", goroutines, total, stressTime, info.Library, info.Version, info.Threads)
 }
 

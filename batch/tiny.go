@@ -6,9 +6,9 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/cond"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
-	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/internal/split"
 	"github.com/lapis-go/lapis/layout"
@@ -23,7 +23,7 @@ import (
 // matrix a kernel flags (a zero or non-positive pivot, NaN or Inf met, a
 // determinant outside the normal range) is left untouched by it and
 // redone on the per-matrix path below, which reports failures as before.
-// cblas.ForceC() keeps a call on the per-matrix path.
+// lapis.ForceC() keeps a call on the per-matrix path.
 
 // tinyOperand is a batch as the kernels read it: element (0, 0) of its
 // matrix 0, the strides of its matrices' rows and columns (swapped to
@@ -72,13 +72,13 @@ func tinyVectorized[T Scalar](l layout.Layout) bool {
 // tinyApplies reports whether the kernels take a batch of order n of
 // element type T in a call with options opts.
 
-func tinyApplies[T Scalar](n int, opts []Option) bool {
+func tinyApplies[T Scalar](n int, opts []lapis.Option) bool {
 	switch any(*new(T)).(type) {
 	case float32, float64:
 	default:
 		return false
 	}
-	return n >= tk.MinN && n <= tk.MaxN && policy.Configure(opts).Path != policy.PathC
+	return n >= tk.MinN && n <= tk.MaxN && lapis.Configure(opts...).Path != lapis.PathC
 }
 
 // tinyCond is the conditioning check of a tiny Solve or Inv, made in the

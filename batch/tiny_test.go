@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/lapack"
@@ -17,7 +17,7 @@ import (
 )
 
 // TestTiny runs the operations the tiny kernels take against the
-// per-matrix path (cblas.ForceC(), what batch did before the kernels, and
+// per-matrix path (lapis.ForceC(), what batch did before the kernels, and
 // per-matrix lapack) for every order 1 to 9 around the kernels' 2..8,
 // batch sizes that are not a multiple of the lane count, column-major,
 // row-major and batch-innermost layouts, and bad matrices (not positive
@@ -127,7 +127,7 @@ func tinyIdx(layout, n, c, count, i, j, m int) int {
 }
 
 // tinyCompare runs every operation on copies of a (and b, 2 columns) on
-// the default path and with cblas.ForceC(), and compares.
+// the default path and with lapis.ForceC(), and compares.
 func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layout int, a, b []T) {
 	t.Helper()
 	tol := 200 * float64(n) * tm.Eps[T]()
@@ -138,7 +138,7 @@ func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layou
 		sg   []T
 		err  error
 	}
-	do := func(op string, opts ...Option) result {
+	do := func(op string, opts ...lapis.Option) result {
 		r := result{a: append([]T(nil), a...), b: append([]T(nil), b...)}
 		av, bv := tinyBatch(r.a, n, n, count, layout), tinyBatch(r.b, n, 2, count, layout)
 		switch op {
@@ -149,16 +149,16 @@ func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layou
 		case "CholeskySolve":
 			// Factor on the reference path, so that both solve the same
 			// factor (failed factors included).
-			_ = Cholesky(Lower, av, cblas.ForceC())
+			_ = Cholesky(Lower, av, lapis.ForceC())
 			r.err = CholeskySolve(Lower, av, bv, opts...)
 		case "Solve":
 			r.err = Solve(av, bv, opts...)
 		case "Inv":
 			r.err = Inv(av, opts...)
 		case "SolveNoCheck":
-			r.err = Solve(av, bv, append(opts, NoConditionCheck())...)
+			r.err = Solve(av, bv, append(opts, lapis.NoConditionCheck())...)
 		case "InvNoCheck":
-			r.err = Inv(av, append(opts, NoConditionCheck())...)
+			r.err = Inv(av, append(opts, lapis.NoConditionCheck())...)
 		case "Det":
 			r.det, r.err = Det(av, opts...)
 		case "LogDet":
@@ -168,7 +168,7 @@ func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layou
 	}
 	for _, op := range []string{"Cholesky", "CholeskyUpper", "CholeskySolve", "Solve", "Inv", "SolveNoCheck", "InvNoCheck", "Det", "LogDet"} {
 		what := name + "/" + op
-		got, want := do(op), do(op, cblas.ForceC())
+		got, want := do(op), do(op, lapis.ForceC())
 		var ge, we *Error
 		errors.As(got.err, &ge)
 		errors.As(want.err, &we)
@@ -225,10 +225,10 @@ func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layou
 //	go test -run '^$' -bench TinySolvePath -count 5 ./batch
 func BenchmarkTinySolvePath(b *testing.B) {
 	oneThread(b)
-	prev := SetWorkers(1)
-	defer SetWorkers(prev)
+	prev := lapis.SetWorkers(1)
+	defer lapis.SetWorkers(prev)
 	rng := rand.New(rand.NewPCG(14, 2))
-	opts := []Option{NoConditionCheck()}
+	opts := []lapis.Option{lapis.NoConditionCheck()}
 	for n := 2; n <= 8; n++ {
 		const count = 10000
 		a0, b0 := make([]float64, n*n*count), make([]float64, n*count)
@@ -311,7 +311,7 @@ func TestTinyWorkers(t *testing.T) {
 			var ref []float64
 			var refErr string
 			for _, w := range []int{1, 2, 3} {
-				prev := SetWorkers(w)
+				prev := lapis.SetWorkers(w)
 				ac, bc := slices.Clone(a), slices.Clone(b)
 				av := must(views.FromColMajor(ac, n, n, count)).View()
 				bv := must(views.FromColMajor(bc, n, 2, count)).View()
@@ -327,7 +327,7 @@ func TestTinyWorkers(t *testing.T) {
 				case "Det":
 					out, err = Det(av)
 				}
-				SetWorkers(prev)
+				lapis.SetWorkers(prev)
 				var be *Error
 				if !errors.As(err, &be) {
 					if op != "Det" || err != nil { // Det fails for none of them
@@ -400,8 +400,8 @@ func TestTinyConcurrentCallers(t *testing.T) {
 		{"CholeskyTo", func(dst, a views.View[float64]) error { return CholeskyTo(Lower, dst, a) }},
 		{"InvTo", func(dst, a views.View[float64]) error { return InvTo(dst, a) }},
 	}
-	prev := SetWorkers(1)
-	defer SetWorkers(prev)
+	prev := lapis.SetWorkers(1)
+	defer lapis.SetWorkers(prev)
 	want := make([][][]float64, len(ops))
 	for o, op := range ops {
 		for c := range callers {
@@ -412,7 +412,7 @@ func TestTinyConcurrentCallers(t *testing.T) {
 			want[o] = append(want[o], dst)
 		}
 	}
-	SetWorkers(2)
+	lapis.SetWorkers(2)
 	var wg sync.WaitGroup
 	errs := make(chan error, callers)
 	for c := range callers {

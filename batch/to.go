@@ -3,8 +3,8 @@ package batch
 import (
 	"unsafe"
 
+	"github.com/lapis-go/lapis"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
-	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -32,12 +32,12 @@ import (
 // shape); a and b are not modified. x receives what Solve leaves in b
 // when it runs on a compact column-major copy of a (kept out of sight,
 // the LU factors written nowhere the caller sees) and on x holding b:
-// the same errors, the same conditioning check (lapack.NoConditionCheck
+// the same errors, the same conditioning check (lapis.NoConditionCheck
 // turns it off) and, for each singular matrix (in the *Error), x holding
 // b's right-hand sides; an ill-conditioned one is reported with its
 // solution written. x may be b itself. The tiny kernels run for real
 // systems of order 2 to 8 whatever a's layout (its copy is compact).
-func SolveTo[T Scalar](x, a, b views.View[T], opts ...Option) error {
+func SolveTo[T Scalar](x, a, b views.View[T], opts ...lapis.Option) error {
 	const op = "batch.SolveTo"
 	shape, n, alias, err := systemsTo(op, []string{"a", "b"}, x, a, b)
 	if err != nil {
@@ -50,7 +50,7 @@ func SolveTo[T Scalar](x, a, b views.View[T], opts ...Option) error {
 	if err := refusedUpFront(op, "x", x, opts); err != nil {
 		return err // strict mode, as Solve refuses its b
 	}
-	check := !policy.Configure(opts).NoCondCheck
+	check := lapis.Configure(opts...).ConditionCheck
 	if tinySolves[T](a.Layout().Compact(), x, check, opts) {
 		l := a.Layout()
 		st := &tinyStage[T]{keepA: true}
@@ -89,7 +89,7 @@ func SolveTo[T Scalar](x, a, b views.View[T], opts ...Option) error {
 // *Error) its LU factors as Inv leaves them (of its transpose where dst
 // is row-major); an ill-conditioned one is reported with its inverse
 // written. dst may be a itself (then InvTo is Inv).
-func InvTo[T Scalar](dst, a views.View[T], opts ...Option) error {
+func InvTo[T Scalar](dst, a views.View[T], opts ...lapis.Option) error {
 	const op = "batch.InvTo"
 	shape, err := checkOperands(op, []string{"a"}, []views.View[T]{a}, false)
 	if err != nil {
@@ -120,7 +120,7 @@ func InvTo[T Scalar](dst, a views.View[T], opts ...Option) error {
 // dst)), its other triangle then zeroed: for a matrix that is not
 // positive definite (in the *Error), lapack.Potrf's partial factor. dst
 // may be a itself (then a's other strict triangle is zeroed too).
-func CholeskyTo[T Scalar](uplo Uplo, dst, a views.View[T], opts ...Option) error {
+func CholeskyTo[T Scalar](uplo Uplo, dst, a views.View[T], opts ...lapis.Option) error {
 	const op = "batch.CholeskyTo"
 	shape, err := checkOperands(op, []string{"a"}, []views.View[T]{a}, false)
 	if err != nil {
@@ -148,7 +148,7 @@ func CholeskyTo[T Scalar](uplo Uplo, dst, a views.View[T], opts ...Option) error
 // CholeskySolve(uplo, f, x)): for a matrix whose factor shows a failed
 // Cholesky (in the *Error), b's right-hand sides. x may be b itself
 // (then CholeskySolveTo is CholeskySolve).
-func CholeskySolveTo[T Scalar](uplo Uplo, x, f, b views.View[T], opts ...Option) error {
+func CholeskySolveTo[T Scalar](uplo Uplo, x, f, b views.View[T], opts ...lapis.Option) error {
 	const op = "batch.CholeskySolveTo"
 	if err := checkUplo(op, uplo); err != nil {
 		return err

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
@@ -324,7 +324,7 @@ func TestToErrors(t *testing.T) {
 		{"solve shape", SolveTo(other, a, b), layout.ErrShape, "x", "b"},
 		{"cholsolve shape", CholeskySolveTo(Lower, other, a, b), layout.ErrShape, "x", "b"},
 		{"cholesky uplo", CholeskyTo(Uplo(99), other, a), layout.ErrShape, "uplo", ""},
-		{"solve ok", SolveTo(otherB, a, b, NoConditionCheck()), nil, "", ""},
+		{"solve ok", SolveTo(otherB, a, b, lapis.NoConditionCheck()), nil, "", ""},
 	} {
 		if tc.sentinel == nil {
 			var be *Error
@@ -348,9 +348,9 @@ func TestToErrors(t *testing.T) {
 	// Strict mode refuses a row-major x as Solve refuses a row-major b,
 	// on the tiny path too.
 	xr := must(must(views.Zeros[float64](2, n, count)).View().Permute(1, 0, 2))
-	err := SolveTo(xr, a, b, cblas.Strict(true))
+	err := SolveTo(xr, a, b, lapis.Strict(true))
 	var le *layout.Error
-	if !errors.Is(err, cblas.ErrCopyRefused) || !errors.As(err, &le) || le.Arg != "x" {
+	if !errors.Is(err, lapis.ErrCopyRefused) || !errors.As(err, &le) || le.Arg != "x" {
 		t.Errorf("strict SolveTo into a row-major x: %v, want a refusal naming x", err)
 	}
 }
@@ -379,12 +379,12 @@ func TestToWorkers(t *testing.T) {
 			var want []float64
 			var wantErr error
 			for _, w := range []int{1, 2, 3} {
-				prev := SetWorkers(w)
+				prev := lapis.SetWorkers(w)
 				in, _ := toInputs[float64](t, rand.New(rand.NewPCG(8, 8)), c.name, n, count, lin)
 				out := in[len(in)-1]
 				dst, dd := toBatch("compact", n, out.Layout().Dim(1), count, func(i, j, m int) float64 { return out.At(i, j, m) })
 				err := c.run(dst, in)
-				SetWorkers(prev)
+				lapis.SetWorkers(prev)
 				what := fmt.Sprintf("%s/%s/workers=%d", lin, c.name, w)
 				if w == 1 {
 					want, wantErr = dd, err

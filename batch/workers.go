@@ -23,60 +23,24 @@ type job struct {
 }
 
 var (
-	workersMu sync.Mutex
-	nWorkers  = 0 // 0: GOMAXPROCS at first use
+	workersMu sync.Mutex // guards started and tinyStarted
 	started   int
 	jobs      = make(chan job)
 )
 
-// SetWorkers sets how many workers run the chunks of a batch (at least 1;
-// the default is GOMAXPROCS, or 1 with a serial OpenBLAS build, which is
-// not safe to call from several threads at once) and returns the
-// previous setting. Workers, once started, live for the
-// rest of the process; lowering the setting leaves them idle.
-func SetWorkers(n int) int {
-	workersMu.Lock()
-	defer workersMu.Unlock()
-	prev := workersLocked()
-	nWorkers = max(1, n)
-	return prev
-}
-
-// Workers returns how many workers run the chunks of a batch.
-func Workers() int {
-	workersMu.Lock()
-	defer workersMu.Unlock()
-	return workersLocked()
-}
-
-func workersLocked() int {
-	if nWorkers == 0 {
-		nWorkers = runtime.GOMAXPROCS(0)
-		if threads.Lib() == threads.Serial {
-			// A serial OpenBLAS build (Debian's libopenblas0-serial
-			// 0.3.21, built without USE_LOCKING) is not safe to call from
-			// several threads at once (OpenMathLib/OpenBLAS#2126: wrong
-			// heevd eigenvectors, found by the Docker matrix): batch does
-			// not start that concurrency itself. SetWorkers overrides it.
-			nWorkers = 1
-		}
-	}
-	return nWorkers
-}
-
-// parallelWorkers is how many workers may run at once: Workers(), or
-// with OpenBLAS's thread count fixed at n > 1 (cblas.SetThreads) at most
+// parallelWorkers is how many workers may run at once: lapis.Workers(), or
+// with OpenBLAS's thread count fixed at n > 1 (lapis.SetThreads) at most
 // GOMAXPROCS/n, so that the batch's calls, each on n threads, do not
 // oversubscribe the cores.
 func parallelWorkers() int {
-	w := Workers()
+	w := threads.Workers()
 	if f := threads.Fixed(); f > 1 {
 		w = min(w, max(1, runtime.GOMAXPROCS(0)/f))
 	}
 	return w
 }
 
-// run calls f(0), ..., f(chunks-1) on the workers (at most Workers() at
+// run calls f(0), ..., f(chunks-1) on the workers (at most lapis.Workers() at
 // once) and waits for all of them. One chunk runs on the caller's
 // goroutine: handing it to a worker would cost a thread wake-up (tens of
 // microseconds) and add no parallelism. A split batch's caller waits
@@ -92,7 +56,7 @@ func run(chunks int, f func(chunk int)) {
 		return
 	}
 	workersMu.Lock()
-	for want := min(chunks, workersLocked()); started < want; started++ {
+	for want := min(chunks, threads.Workers()); started < want; started++ {
 		go worker()
 	}
 	workersMu.Unlock()
@@ -116,7 +80,7 @@ func share(workers int, f func()) {
 		return
 	}
 	workersMu.Lock()
-	for want := min(workers, workersLocked()); tinyStarted < want; tinyStarted++ {
+	for want := min(workers, threads.Workers()); tinyStarted < want; tinyStarted++ {
 		go tinyWorker()
 	}
 	workersMu.Unlock()
@@ -157,7 +121,7 @@ func (s *shared) enter() {
 
 // The tiny workers run the chunks of the tiny kernels (share), which call
 // no C: they are plain goroutines, not locked to OS threads, at most
-// Workers() of them ever started. A locked worker costs a second thread
+// lapis.Workers() of them ever started. A locked worker costs a second thread
 // wake-up each time it is handed work (the P that picks it up passes
 // itself to the worker's own thread), tens of microseconds each on this
 // 2-vCPU VM. After its work a tiny worker waits tinySpin for more,
@@ -206,7 +170,7 @@ func worker() {
 // thread policy (internal/threads) for the batch: in the default policy
 // OpenBLAS is then on one thread for every call the batch makes, and no
 // other lapis call raises it meanwhile; a count fixed with
-// cblas.SetThreads is left alone (run then splits a batch over fewer
+// lapis.SetThreads is left alone (run then splits a batch over fewer
 // workers: chunksFor). Nothing process-wide is changed behind the
 // user's back.
 func singleThreaded() (end func()) {

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/bench/cref"
 	"github.com/lapis-go/lapis/lapack"
@@ -49,11 +50,11 @@ func BenchmarkBatchGemm(b *testing.B) {
 				name = fmt.Sprintf("lapis-w%d", w)
 			}
 			run(name, func() {
-				prev := batch.SetWorkers(w)
+				prev := lapis.SetWorkers(w)
 				if err := batch.Gemm(1, av, bv, 0, cv); err != nil {
 					b.Fatal(err)
 				}
-				batch.SetWorkers(prev)
+				lapis.SetWorkers(prev)
 			})
 		}
 		run("kernel-loop", func() { cref.KernelLoop(c.count, c.n, a, bb, out) })
@@ -114,11 +115,11 @@ func BenchmarkBatchSolve(b *testing.B) {
 			name = fmt.Sprintf("lapis-w%d", w)
 		}
 		run(name, func() {
-			prev := batch.SetWorkers(w)
+			prev := lapis.SetWorkers(w)
 			if err := batch.Solve(av, bv); err != nil {
 				b.Fatal(err)
 			}
-			batch.SetWorkers(prev)
+			lapis.SetWorkers(prev)
 		})
 	}
 	ipiv := make([]int32, n)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/views"
 )
@@ -23,8 +24,8 @@ func BenchmarkBatchTinyBusy(b *testing.B) {
 	for _, op := range []string{"det", "inv"} {
 		for _, w := range []int{1, 2} {
 			b.Run(fmt.Sprintf("op=%s/n=%d/count=%d/workers=%d", op, n, count, w), func(b *testing.B) {
-				prev := batch.SetWorkers(w)
-				defer batch.SetWorkers(prev)
+				prev := lapis.SetWorkers(w)
+				defer lapis.SetWorkers(prev)
 				stop := startBusy(1)
 				for b.Loop() {
 					var err error

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 )
 
@@ -43,8 +44,8 @@ func TestGemmImplsAgree(t *testing.T) {
 				name string
 				f    func()
 			}{
-				{"lapis-c", func() { must(0, cblas.Gemm(alpha, a, b, beta, c, cblas.ForceC())) }},
-				{"lapis-go", func() { must(0, cblas.Gemm(alpha, a, b, beta, c, cblas.ForcePureGo())) }},
+				{"lapis-c", func() { must(0, cblas.Gemm(alpha, a, b, beta, c, lapis.ForceC())) }},
+				{"lapis-go", func() { must(0, cblas.Gemm(alpha, a, b, beta, c, lapis.ForcePureGo())) }},
 				{"c", func() { dgemm(args) }},
 				{"c-inloop", func() { dgemmReps(1, args) }},
 				{"gonum", g.gonum()},
@@ -72,7 +73,7 @@ func TestGemmImplsAgree(t *testing.T) {
 }
 
 func TestBLASThreads(t *testing.T) {
-	if cblas.Info().Parallel == 0 {
+	if lapis.Info().Parallel == 0 {
 		// A serial build (Debian's libopenblas0-serial) keeps one thread
 		// whatever it is told; only the config check applies.
 		if cfg, core := blasConfig(); cfg == "" || core == "" {

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -136,26 +137,26 @@ func reportGFLOPS(b *testing.B, flops float64) {
 
 // gemmBench runs f in a timed loop reporting GFLOP/s and allocations; with
 // want set, it checks that lapis took the path the impl names and copied
-// nothing (cblas.ReadStats).
-func gemmBench(b *testing.B, flops float64, want func(d cblas.Stats, n int64) bool, f func()) {
+// nothing (lapis.ReadStats).
+func gemmBench(b *testing.B, flops float64, want func(d lapis.Stats, n int64) bool, f func()) {
 	b.ReportAllocs()
-	before := cblas.ReadStats()
+	before := lapis.ReadStats()
 	for b.Loop() {
 		f()
 	}
 	reportGFLOPS(b, flops)
 	if want != nil {
-		after := cblas.ReadStats()
-		d := cblas.Stats{Calls: after.Calls - before.Calls, Copies: after.Copies - before.Copies, Small: after.Small - before.Small}
+		after := lapis.ReadStats()
+		d := lapis.Stats{Calls: after.Calls - before.Calls, Copies: after.Copies - before.Copies, Small: after.Small - before.Small}
 		if !want(d, int64(b.N)) {
 			b.Fatalf("lapis took the wrong path: %+v over %d calls", d, b.N)
 		}
 	}
 }
 
-func viaC(d cblas.Stats, n int64) bool  { return d.Calls == n && d.Small == 0 && d.Copies == 0 }
-func viaGo(d cblas.Stats, n int64) bool { return d.Small == n && d.Calls == 0 && d.Copies == 0 }
-func noCopy(d cblas.Stats, n int64) bool {
+func viaC(d lapis.Stats, n int64) bool  { return d.Calls == n && d.Small == 0 && d.Copies == 0 }
+func viaGo(d lapis.Stats, n int64) bool { return d.Small == n && d.Calls == 0 && d.Copies == 0 }
+func noCopy(d lapis.Stats, n int64) bool {
 	return d.Copies == 0 && d.Calls+d.Small == n
 }
 
@@ -179,14 +180,14 @@ func BenchmarkGemm(b *testing.B) {
 			g := newGemmCase(lay, n, rng)
 			a, bv, c := g.views()
 			args := g.cArgs()
-			run := func(impl string, want func(cblas.Stats, int64) bool, f func()) {
+			run := func(impl string, want func(lapis.Stats, int64) bool, f func()) {
 				b.Run(fmt.Sprintf("op=gemm/n=%d/layout=%s/impl=%s", n, lay, impl), func(b *testing.B) {
 					gemmBench(b, flops, want, f)
 				})
 			}
 			run("lapis", noCopy, func() { must(0, cblas.Gemm(alpha, a, bv, beta, c)) })
-			run("lapis-c", viaC, func() { must(0, cblas.Gemm(alpha, a, bv, beta, c, cblas.ForceC())) })
-			run("lapis-go", viaGo, func() { must(0, cblas.Gemm(alpha, a, bv, beta, c, cblas.ForcePureGo())) })
+			run("lapis-c", viaC, func() { must(0, cblas.Gemm(alpha, a, bv, beta, c, lapis.ForceC())) })
+			run("lapis-go", viaGo, func() { must(0, cblas.Gemm(alpha, a, bv, beta, c, lapis.ForcePureGo())) })
 			run("c", nil, func() { dgemm(args) })
 			if n <= 16 {
 				b.Run(fmt.Sprintf("op=gemm/n=%d/layout=%s/impl=c-inloop", n, lay), func(b *testing.B) {
@@ -262,9 +263,9 @@ func smallGemm[T views.Scalar](b *testing.B, name string, m, n, k int, flopsPerM
 	var al, be T = 1, 0.5
 	flops := flopsPerMAC * float64(m*n*k)
 	b.Run("op="+name+"/impl=lapis-c", func(b *testing.B) {
-		gemmBench(b, flops, viaC, func() { must(0, cblas.Gemm(al, a, bv, be, c, cblas.ForceC())) })
+		gemmBench(b, flops, viaC, func() { must(0, cblas.Gemm(al, a, bv, be, c, lapis.ForceC())) })
 	})
 	b.Run("op="+name+"/impl=lapis-go", func(b *testing.B) {
-		gemmBench(b, flops, viaGo, func() { must(0, cblas.Gemm(al, a, bv, be, c, cblas.ForcePureGo())) })
+		gemmBench(b, flops, viaGo, func() { must(0, cblas.Gemm(al, a, bv, be, c, lapis.ForcePureGo())) })
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/netlib/lapack/netlib"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/lapack"
 )
@@ -55,12 +56,12 @@ func cpuTime() time.Duration {
 // oneThreadGonum runs a benchmark on one OpenBLAS thread and puts the
 // thread count and gonum's own BLAS and LAPACK back when it ends.
 func oneThreadGonum(b *testing.B) {
-	threads := cblas.Threads()
-	if err := cblas.SetThreads(1); err != nil {
+	threads := lapis.Threads()
+	if err := lapis.SetThreads(1); err != nil {
 		b.Logf("OpenBLAS threads: %v", err)
 	}
 	b.Cleanup(func() {
-		_ = cblas.SetThreads(threads)
+		_ = lapis.SetThreads(threads)
 		blas64.Use(gonumblas.Implementation{})
 		lapack64.Use(gonum.Implementation{})
 	})

@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
@@ -25,8 +26,8 @@ func BenchmarkKernels(b *testing.B) {
 	if impl == "" {
 		impl = "lapis"
 	}
-	prev := cblas.Threads()
-	defer func() { _ = cblas.SetThreads(prev) }()
+	prev := lapis.Threads()
+	defer func() { _ = lapis.SetThreads(prev) }()
 	rng := rand.New(rand.NewPCG(29, 1))
 	square := func(n int) []float64 {
 		a := make([]float64, n*n)
@@ -51,7 +52,7 @@ func BenchmarkKernels(b *testing.B) {
 	}
 	view := func(x []float64, r, c int) views.View[float64] { return must(views.FromColMajor(x, r, c)).View() }
 	threads := func(b *testing.B, t int) {
-		if err := cblas.SetThreads(t); err != nil {
+		if err := lapis.SetThreads(t); err != nil {
 			b.Fatal(err)
 		}
 	}

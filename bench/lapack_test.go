@@ -7,14 +7,13 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/netlib/lapack/lapacke"
 	"gonum.org/v1/netlib/lapack/netlib"
-
-	"github.com/lapis-go/lapis/cblas"
 )
 
 // BenchmarkLapack: float64 LAPACK routines on one OpenBLAS thread, every
@@ -33,7 +32,7 @@ import (
 // impl=c calls the Fortran routine in libopenblas directly (lapackref.go),
 // column-major, workspace queried once outside the timed loop. impl=lapis
 // is package lapack on column-major views of the same kind of buffer: it
-// must copy no operand (cblas.ReadStats; the helpers' copy of a, which
+// must copy no operand (lapis.ReadStats; the helpers' copy of a, which
 // they keep by design, is not such a copy), and reports its LAPACK calls
 // per op. impl=netlib is what a gonum user plugs into lapack64.Use:
 // netlib.Implementation's methods on the row-major matrix (gesv is its
@@ -74,7 +73,7 @@ func BenchmarkLapack(b *testing.B) {
 // was copied, and reports the LAPACK calls made per op.
 func lapackBench(b *testing.B, flops float64, impl lapackImpl) {
 	b.ReportAllocs()
-	before := cblas.ReadStats()
+	before := lapis.ReadStats()
 	for b.Loop() {
 		b.StopTimer()
 		impl.restore()
@@ -87,7 +86,7 @@ func lapackBench(b *testing.B, flops float64, impl lapackImpl) {
 		reportGFLOPS(b, flops)
 	}
 	if impl.lapis {
-		after := cblas.ReadStats()
+		after := lapis.ReadStats()
 		if d := after.Copies - before.Copies; d != 0 {
 			b.Fatalf("lapis copied %d operands over %d calls", d, b.N)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/threads"
 	"github.com/lapis-go/lapis/lapack"
@@ -38,7 +39,7 @@ var lapackSizes = []int{64, 256, 384, 512, 640, 768, 1024}
 // BenchmarkThreads measures lapis calls into OpenBLAS while 0, 1 or 2
 // other goroutines run a pure-Go loop (busy=), with lapis's default thread
 // policy (threads=auto) and with OpenBLAS fixed at 1 and 2 threads
-// (cblas.SetThreads), side by side in one run: issue 16. Each iteration
+// (lapis.SetThreads), side by side in one run: issue 16. Each iteration
 // restores the operands (an O(n^2) copy, the same for every variant). The
 // auto rows report raised/op: the share of calls the policy gave more
 // than one thread. scripts/bench-threads.sh runs it and prints the README
@@ -99,7 +100,7 @@ func BenchmarkThreadsPaired(b *testing.B) {
 					stop := startBusy(busy)
 					defer stop()
 					timed := func(th int) float64 {
-						if err := cblas.SetThreads(th); err != nil {
+						if err := lapis.SetThreads(th); err != nil {
 							b.Skip(err)
 						}
 						t0 := time.Now()
@@ -108,7 +109,7 @@ func BenchmarkThreadsPaired(b *testing.B) {
 						}
 						return float64(time.Since(t0))
 					}
-					modes := [3]int{cblas.AutoThreads, 1, 2}
+					modes := [3]int{lapis.AutoThreads, 1, 2}
 					// All six orders in turn, so that each variant follows
 					// each other one equally often: a call right after one
 					// on two threads shares the cores with OpenBLAS's
@@ -145,14 +146,14 @@ func BenchmarkThreadsPaired(b *testing.B) {
 // setThreadsFor sets the thread choice th ("auto": lapis's default) and
 // returns what restores the previous one.
 func setThreadsFor(b *testing.B, th string) func() {
-	prev := cblas.Threads()
+	prev := lapis.Threads()
 	switch th {
 	case "auto":
 		threadsAuto(b)
 	default:
 		var n int
 		fmt.Sscan(th, &n)
-		if err := cblas.SetThreads(n); err != nil {
+		if err := lapis.SetThreads(n); err != nil {
 			b.Skip(err)
 		}
 	}

@@ -3,11 +3,11 @@ package bench
 import (
 	"testing"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 )
 
 // threadsAuto selects lapis's default thread policy (threads=auto).
-func threadsAuto(b *testing.B) { _ = cblas.SetThreads(cblas.AutoThreads) }
+func threadsAuto(b *testing.B) { _ = lapis.SetThreads(lapis.AutoThreads) }
 
 // restoreThreads returns to the default policy after a variant.
-func restoreThreads(int) { _ = cblas.SetThreads(cblas.AutoThreads) }
+func restoreThreads(int) { _ = lapis.SetThreads(lapis.AutoThreads) }

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/batch"
-	"github.com/lapis-go/lapis/cblas"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
 	"github.com/lapis-go/lapis/internal/spin"
 	"github.com/lapis-go/lapis/internal/split"
@@ -25,8 +25,8 @@ import (
 // writes nothing. impl=lapis is batch with one worker (the tiny kernels,
 // Solve's and Inv's conditioning check on, as by default), lapis-w2 two
 // workers, lapis-nocheck (solve, inv) one worker with
-// batch.NoConditionCheck(), lapis-old the per-matrix path batch took
-// before the kernels (cblas.ForceC(): LAPACK through cgo, Solve's C loop,
+// lapis.NoConditionCheck(), lapis-old the per-matrix path batch took
+// before the kernels (lapis.ForceC(): LAPACK through cgo, Solve's C loop,
 // the check in Go), lapis-old-nocheck (solve, inv) that path without the
 // check (Solve then one C loop, as batch was when issue #14 measured its
 // "today" table) and lapis-to-nocheck (solve, inv) the out-of-place form
@@ -98,15 +98,15 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 			if impl == "lapis-avx2" && !tk.Wide || to && op == "det" {
 				continue
 			}
-			var opts []batch.Option
+			var opts []lapis.Option
 			if strings.HasSuffix(impl, "-nocheck") {
 				if op != "solve" && op != "inv" {
 					continue
 				}
-				opts = append(opts, batch.NoConditionCheck())
+				opts = append(opts, lapis.NoConditionCheck())
 			}
 			if strings.HasPrefix(impl, "lapis-old") {
-				opts = append(opts, cblas.ForceC())
+				opts = append(opts, lapis.ForceC())
 			}
 			w := 1
 			if strings.HasSuffix(impl, "-w2") {
@@ -121,8 +121,8 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 				}
 			}
 			b.Run(fmt.Sprintf("t=%s/layout=%s/op=%s/n=%d/count=%d/impl=%s", typ, layout, op, n, count, impl), func(b *testing.B) {
-				prevW := batch.SetWorkers(w)
-				defer batch.SetWorkers(prevW)
+				prevW := lapis.SetWorkers(w)
+				defer lapis.SetWorkers(prevW)
 				prevWide := tk.SetAVX512(impl != "lapis-avx2")
 				defer tk.SetAVX512(prevWide)
 				var err error

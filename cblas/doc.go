@@ -22,7 +22,7 @@
 // every-other-row view, say) or one whose flag the routine lacks (Symm has
 // no transpose for B) is copied, through the views copy engine into a
 // pooled buffer, and outputs are copied back. Copies and C calls are
-// counted (ReadStats); strict mode (SetStrict, or the Strict option per
+// counted (lapis.ReadStats); strict mode (lapis.SetStrict, or the Strict option per
 // call) refuses to copy and returns an error that names the operand.
 //
 // Transposition and conjugation are expressed only by the views (a.T(),
@@ -57,8 +57,8 @@
 // Shapes that do not match (layout.ErrShape), overlap (layout.ErrOverlap),
 // sizes, leading dimensions and increments that do not fit the BLAS
 // integer (layout.ErrOverflow; never truncated), refused copies
-// (ErrCopyRefused), routines CBLAS lacks for a type (ErrUnsupported) and an
-// unusable library (ErrLibrary) are errors naming the operation and the
+// (lapis.ErrCopyRefused), routines CBLAS lacks for a type (lapis.ErrUnsupported) and an
+// unusable library (lapis.ErrLibrary) are errors naming the operation and the
 // argument. Nothing is written to an output when a call returns an error.
 // Floating-point results follow BLAS: no check for singular triangular
 // matrices, NaN and Inf propagate.
@@ -92,9 +92,9 @@
 //     six of seven runs, 1.08x in the other).
 //     That CPU is taken from the program's other goroutines (and other
 //     processes), for the call and for up to about 0.1 s after it while
-//     OpenBLAS's second thread spins; SetThreads(1) keeps every call on
+//     OpenBLAS's second thread spins; lapis.SetThreads(1) keeps every call on
 //     one thread instead.
-//   - A call given more gets up to Threads() threads (the library's count at
+//   - A call given more gets up to lapis.Threads() threads (the library's count at
 //     start, i.e. OPENBLAS_NUM_THREADS or the cores, capped by
 //     GOMAXPROCS; fewer when some cores are busy) for its duration only.
 //     OpenBLAS's count is process-wide in its pthreads build, so a lapis
@@ -109,9 +109,9 @@
 //     on one, and a call given more is lowered by any call starting
 //     meanwhile.
 //
-// SetThreads(n) fixes every call at n threads instead (no decision per
-// call, as OpenBLAS's own setting); SetThreads(AutoThreads) returns to the
-// policy. Threads returns the most threads a call may use, ThreadPolicy
+// lapis.SetThreads(n) fixes every call at n threads instead (no decision per
+// call, as OpenBLAS's own setting); lapis.SetThreads(lapis.AutoThreads) returns to the
+// policy. Threads returns the most threads a call may use, lapis.ThreadPolicy
 // the policy in force; Info reports both and the library's variant
 // (pthreads, OpenMP, serial). Calls made to OpenBLAS directly (not
 // through lapis) see the count lapis keeps: one, in auto mode.

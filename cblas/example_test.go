@@ -3,6 +3,7 @@ package cblas_test
 import (
 	"fmt"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/views"
 )
@@ -13,11 +14,11 @@ func ExampleGemm() {
 	a, _ := views.FromRowMajor([]float64{1, 2, 3, 4, 5, 6}, 2, 3) // [[1 2 3] [4 5 6]]
 	c, _ := views.Zeros[float64](2, 2)
 	at, _ := a.View().T()
-	before := cblas.ReadStats()
-	if err := cblas.Gemm(1, a.View(), at, 0, c.View(), cblas.ForceC()); err != nil {
+	before := lapis.ReadStats()
+	if err := cblas.Gemm(1, a.View(), at, 0, c.View(), lapis.ForceC()); err != nil {
 		panic(err)
 	}
-	d := cblas.ReadStats()
+	d := lapis.ReadStats()
 	fmt.Println("A A^T =", c.At(0, 0), c.At(0, 1), c.At(1, 0), c.At(1, 1))
 	fmt.Println("C calls:", d.Calls-before.Calls, "copies:", d.Copies-before.Copies)
 	// Output:
@@ -45,7 +46,7 @@ func ExampleStrict() {
 	a, _ := views.Zeros[float64](4, 4)
 	rev, _ := a.View().Reverse(1) // negative column stride: layout.General
 	c, _ := views.Zeros[float64](4, 4)
-	err := cblas.Gemm(1, rev, a.View(), 0, c.View(), cblas.Strict(true))
+	err := cblas.Gemm(1, rev, a.View(), 0, c.View(), lapis.Strict(true))
 	fmt.Println(err)
 	// Output: cblas.Gemm: a: a General layout (shape [4 4] strides [1 -4] offset 12, class General) needs a copy and strict mode is on (operand needs a copy)
 }

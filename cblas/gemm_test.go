@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -28,7 +29,7 @@ func refGemm[T views.Scalar](alpha T, a, b [][]T, beta T, c [][]T) [][]T {
 	return out
 }
 
-func testGemm[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k int, ka, kb, kc tm.Kind, conjA, conjB, conjC bool, opt Option) {
+func testGemm[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k int, ka, kb, kc tm.Kind, conjA, conjB, conjC bool, opt lapis.Option) {
 	t.Helper()
 	name := fmt.Sprintf("%s m=%d n=%d k=%d a=%v%s b=%v%s c=%v%s", tm.TypeName[T](), m, n, k, ka, cs(conjA), kb, cs(conjB), kc, cs(conjC))
 	a := tm.New[T](rng, m, k, ka)
@@ -46,11 +47,11 @@ func testGemm[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k int, ka, kb,
 	}
 	alpha, beta := tm.Random[T](rng), tm.Random[T](rng)
 	want := refGemm(alpha, snapshot(av), snapshot(bv), beta, snapshot(cv))
-	before := ReadStats()
+	before := lapis.ReadStats()
 	if err := Gemm(alpha, av, bv, beta, cv, opt); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	d := ReadStats()
+	d := lapis.ReadStats()
 	got := snapshot(cv)
 	tol := float64(k+2) * 8 * tm.Eps[T]()
 	for i := range want {
@@ -90,7 +91,7 @@ func cs(c bool) string {
 // TestGemmLayouts: every class of every operand, both paths, all types.
 func TestGemmLayouts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	for _, opt := range []Option{ForceC(), ForcePureGo()} {
+	for _, opt := range []lapis.Option{lapis.ForceC(), lapis.ForcePureGo()} {
 		for ka := range tm.NumKinds {
 			for kb := range tm.NumKinds {
 				for kc := range tm.NumKinds {
@@ -118,12 +119,12 @@ func TestGemmSmallSizes(t *testing.T) {
 		for _, n := range sizes {
 			for _, k := range sizes {
 				kinds := []tm.Kind{tm.Kind(rng.IntN(int(tm.NumKinds))), tm.Kind(rng.IntN(int(tm.NumKinds))), tm.Kind(rng.IntN(int(tm.NumKinds)))}
-				before := ReadStats()
-				testGemm[float64](t, rng, m, n, k, kinds[0], kinds[1], kinds[2], false, false, false, Option{})
-				if d := ReadStats(); (d.Small-before.Small == 1) != goGemmSmall[float64](m, n, k) {
+				before := lapis.ReadStats()
+				testGemm[float64](t, rng, m, n, k, kinds[0], kinds[1], kinds[2], false, false, false, lapis.Option{})
+				if d := lapis.ReadStats(); (d.Small-before.Small == 1) != goGemmSmall[float64](m, n, k) {
 					t.Fatalf("m=%d n=%d k=%d: %d pure-Go calls, want the pure-Go path %v", m, n, k, d.Small-before.Small, goGemmSmall[float64](m, n, k))
 				}
-				testGemm[float64](t, rng, m, n, k, kinds[1], kinds[2], kinds[0], false, false, false, ForcePureGo())
+				testGemm[float64](t, rng, m, n, k, kinds[1], kinds[2], kinds[0], false, false, false, lapis.ForcePureGo())
 			}
 		}
 	}
@@ -133,7 +134,7 @@ func TestGemmSmallSizes(t *testing.T) {
 // propagate) on both paths, and nothing outside c changes.
 func TestGemmBetaZeroNaN(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
-	for _, opt := range []Option{ForceC(), ForcePureGo(), {}} {
+	for _, opt := range []lapis.Option{lapis.ForceC(), lapis.ForcePureGo(), {}} {
 		for _, s := range [][3]int{{4, 4, 4}, {5, 3, 7}, {16, 16, 16}, {9, 17, 2}} {
 			for _, kc := range []tm.Kind{tm.ColPacked, tm.ColStrided, tm.RowPacked, tm.RowStrided} {
 				a := tm.New[float64](rng, s[0], s[2], tm.ColStrided)
@@ -177,8 +178,8 @@ func TestGemmSizes(t *testing.T) {
 		for _, n := range []int{1, 3, 64, 65} {
 			for _, k := range []int{0, 1, 63, 129} {
 				kinds := []tm.Kind{tm.Kind(rng.IntN(int(tm.NumKinds))), tm.Kind(rng.IntN(int(tm.NumKinds))), tm.Kind(rng.IntN(int(tm.NumKinds)))}
-				testGemm[float64](t, rng, m, n, k, kinds[0], kinds[1], kinds[2], false, false, false, Option{})
-				testGemm[complex128](t, rng, m, n, k, kinds[1], kinds[2], kinds[0], rng.IntN(2) == 0, rng.IntN(2) == 0, rng.IntN(2) == 0, ForceC())
+				testGemm[float64](t, rng, m, n, k, kinds[0], kinds[1], kinds[2], false, false, false, lapis.Option{})
+				testGemm[complex128](t, rng, m, n, k, kinds[1], kinds[2], kinds[0], rng.IntN(2) == 0, rng.IntN(2) == 0, rng.IntN(2) == 0, lapis.ForceC())
 			}
 		}
 	}
@@ -193,7 +194,7 @@ func TestGemmSizes(t *testing.T) {
 func TestGemmEmpty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 14))
 	for _, s := range [][3]int{{0, 3, 2}, {3, 0, 2}, {3, 2, 0}, {0, 3, 0}, {0, 0, 0}, {0, 17, 9}, {9, 17, 0}} {
-		for _, opt := range []Option{{}, ForceC(), ForcePureGo()} {
+		for _, opt := range []lapis.Option{{}, lapis.ForceC(), lapis.ForcePureGo()} {
 			testGemmEmpty[float64](t, rng, s[0], s[1], s[2], 0, opt)
 			for conj := range 8 {
 				testGemmEmpty[complex128](t, rng, s[0], s[1], s[2], conj, opt)
@@ -204,7 +205,7 @@ func TestGemmEmpty(t *testing.T) {
 
 // testGemmEmpty runs Gemm on every combination of gemmOperands; bit i of
 // conj conjugates operand i (a, b, c).
-func testGemmEmpty[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k, conj int, opt Option) {
+func testGemmEmpty[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k, conj int, opt lapis.Option) {
 	t.Helper()
 	for _, a := range gemmOperands[T](rng, m, k) {
 		for _, b := range gemmOperands[T](rng, k, n) {
@@ -220,11 +221,11 @@ func testGemmEmpty[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k, conj i
 				name := fmt.Sprintf("%s %v a=%v b=%v c=%v conj=%d", tm.TypeName[T](), opt, vs[0].Layout(), vs[1].Layout(), vs[2].Layout(), conj)
 				beta := tm.Random[T](rng)
 				c0 := snapshot(vs[2])
-				before := ReadStats()
+				before := lapis.ReadStats()
 				if err := Gemm(tm.Random[T](rng), vs[0], vs[1], beta, vs[2], opt); err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
-				d := ReadStats()
+				d := lapis.ReadStats()
 				for i, row := range snapshot(vs[2]) {
 					for j, g := range row {
 						if w := beta * c0[i][j]; !close1(g, w, 1) {
@@ -303,7 +304,7 @@ func TestGemmErrors(t *testing.T) {
 		{"output shape", Gemm(1, a.V, b.V, 0, must2(c.V.Slice(1, 0, 1, 1))), layout.ErrShape},
 		{"broadcast output", Gemm(1, a.V, b.V, 0, bc), layout.ErrOverlap},
 		{"output aliases a", Gemm(1, a.V, b.V, 0, alias), layout.ErrOverlap},
-		{"strict", Gemm(1, a.V, g.V, 0, c.V, Strict(true)), ErrCopyRefused},
+		{"strict", Gemm(1, a.V, g.V, 0, c.V, lapis.Strict(true)), lapis.ErrCopyRefused},
 	}
 	snap := snapshot(c.V)
 	for _, tc := range tests {
@@ -314,14 +315,14 @@ func TestGemmErrors(t *testing.T) {
 	if fmt.Sprint(snapshot(c.V)) != fmt.Sprint(snap) {
 		t.Errorf("a failed Gemm wrote c")
 	}
-	prev := SetStrict(true)
+	prev := lapis.SetStrict(true)
 	err := Gemm(1, a.V, g.V, 0, c.V)
-	SetStrict(prev)
-	if !errors.Is(err, ErrCopyRefused) {
-		t.Errorf("SetStrict: %v", err)
+	lapis.SetStrict(prev)
+	if !errors.Is(err, lapis.ErrCopyRefused) {
+		t.Errorf("lapis.SetStrict: %v", err)
 	}
-	if err := Gemm(1, a.V, g.V, 0, c.V, Strict(false)); err != nil {
-		t.Errorf("Strict(false): %v", err)
+	if err := Gemm(1, a.V, g.V, 0, c.V, lapis.Strict(false)); err != nil {
+		t.Errorf("lapis.Strict(false): %v", err)
 	}
 }
 
@@ -358,33 +359,33 @@ func TestGemmNoAllocs(t *testing.T) {
 }
 
 func TestInfoAndThreads(t *testing.T) {
-	info := Info()
+	info := lapis.Info()
 	if !strings.Contains(info.String(), "BLAS integer:") {
 		t.Errorf("Info.String: %s", info)
 	}
 	if info.Library != "OpenBLAS" {
 		// Another CBLAS (-tags lapis_cgoflags): one thread, not settable.
-		if err := SetThreads(1); !errors.Is(err, ErrUnsupported) || Threads() != 1 {
-			t.Errorf("%s: SetThreads(1): %v, Threads %d; want ErrUnsupported, 1", info.Library, err, Threads())
+		if err := lapis.SetThreads(1); !errors.Is(err, lapis.ErrUnsupported) || lapis.Threads() != 1 {
+			t.Errorf("%s: lapis.SetThreads(1): %v, Threads %d; want lapis.ErrUnsupported, 1", info.Library, err, lapis.Threads())
 		}
 		return
 	}
 	if !strings.Contains(info.Config, "OpenBLAS") || info.Core == "" || info.IntBits != info.LibraryIntBits || info.IntBits < 32 {
 		t.Errorf("Info: %+v", info)
 	}
-	defer SetThreads(AutoThreads)
-	if err := SetThreads(1); err != nil || Threads() != 1 || ThreadPolicy() != "fixed 1" || libraryThreads() != 1 {
-		t.Errorf("SetThreads(1): %v, Threads %d, policy %q, library %d", err, Threads(), ThreadPolicy(), libraryThreads())
+	defer lapis.SetThreads(lapis.AutoThreads)
+	if err := lapis.SetThreads(1); err != nil || lapis.Threads() != 1 || lapis.ThreadPolicy() != "fixed 1" || libraryThreads() != 1 {
+		t.Errorf("lapis.SetThreads(1): %v, Threads %d, policy %q, library %d", err, lapis.Threads(), lapis.ThreadPolicy(), libraryThreads())
 	}
-	if err := SetThreads(-1); !errors.Is(err, layout.ErrShape) {
-		t.Errorf("SetThreads(-1): %v", err)
+	if err := lapis.SetThreads(-1); !errors.Is(err, layout.ErrShape) {
+		t.Errorf("lapis.SetThreads(-1): %v", err)
 	}
-	if err := SetThreads(AutoThreads); err != nil || !strings.HasPrefix(ThreadPolicy(), "auto up to ") {
-		t.Errorf("SetThreads(AutoThreads): %v, policy %q", err, ThreadPolicy())
+	if err := lapis.SetThreads(lapis.AutoThreads); err != nil || !strings.HasPrefix(lapis.ThreadPolicy(), "auto up to ") {
+		t.Errorf("lapis.SetThreads(lapis.AutoThreads): %v, policy %q", err, lapis.ThreadPolicy())
 	}
 	// The default policy keeps a pthreads OpenBLAS on one thread between
 	// calls: a call raises it only while it runs alone.
-	if Info().Variant == "pthreads" && libraryThreads() != 1 {
+	if lapis.Info().Variant == "pthreads" && libraryThreads() != 1 {
 		t.Errorf("auto policy at rest: OpenBLAS at %d threads; want 1", libraryThreads())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -122,9 +123,9 @@ func skipIf(t *testing.T, why string) {
 func TestGonumConformance(t *testing.T) {
 	for _, c := range gnSuite {
 		t.Run(c.name, func(t *testing.T) {
-			before := ReadStats()
+			before := lapis.ReadStats()
 			c.run(t, Gonum{})
-			after := ReadStats()
+			after := lapis.ReadStats()
 			goPath := c.name == "Drotg" || realSymvOverRead && (c.name == "Dsymv" || c.name == "Ssymv")
 			if after.Calls == before.Calls && (!goPath || after.Small == before.Small) {
 				t.Errorf("no call into the C library")
@@ -177,9 +178,9 @@ func TestGonumMat(t *testing.T) {
 	want := products() // gonum's pure Go: the default implementation
 	blas64.Use(Gonum{})
 	defer blas64.Use(gonum.Implementation{})
-	before := ReadStats().Calls
+	before := lapis.ReadStats().Calls
 	got := products()
-	if calls := ReadStats().Calls - before; calls < 3 {
+	if calls := lapis.ReadStats().Calls - before; calls < 3 {
 		t.Errorf("%d calls into the C library, want at least 3", calls)
 	}
 	for i := range got {
@@ -235,11 +236,11 @@ func gnRunSingle[T float32 | complex64, B any](t *testing.T, cases []gnCase[T, B
 		return f(impl, d[0], d[1], d[2], d[3])
 	}
 	for _, c := range cases {
-		before := ReadStats()
+		before := lapis.ReadStats()
 		got, want := run(mine, c.f), run(ref, c.f)
 		// A call either reaches the library or is computed by lapis in Go
 		// (strided complex dots, which OpenBLAS 0.3.21 over-reads).
-		after := ReadStats()
+		after := lapis.ReadStats()
 		if calls := after.Calls - before.Calls + after.Small - before.Small; (calls == 0) != gnNoC[c.name] {
 			t.Errorf("%s: %d calls into the C library or its Go replacement", c.name, calls)
 		}

@@ -3,13 +3,15 @@ package cblas
 import (
 	"strings"
 	"testing"
+
+	"github.com/lapis-go/lapis"
 )
 
 // TestInfo checks that Info's facts agree with each other and logs them on
 // one line (LAPIS_INFO|key=value|...), which scripts/docker-test.sh reads
 // for its table.
 func TestInfo(t *testing.T) {
-	info := Info()
+	info := lapis.Info()
 	switch info.Library {
 	case "OpenBLAS":
 		if info.Version == "" || !strings.HasPrefix(info.Config, "OpenBLAS "+info.Version) {
@@ -26,8 +28,8 @@ func TestInfo(t *testing.T) {
 		if info.Threads != 1 || info.Parallel != -1 || !strings.HasPrefix(info.Config, "unknown") {
 			t.Errorf("unknown library: threads %d, parallel %d, config %q; want 1, -1, unknown", info.Threads, info.Parallel, info.Config)
 		}
-		if err := SetThreads(2); err == nil {
-			t.Errorf("SetThreads on a library that is not OpenBLAS returned no error")
+		if err := lapis.SetThreads(2); err == nil {
+			t.Errorf("lapis.SetThreads on a library that is not OpenBLAS returned no error")
 		}
 	default:
 		t.Errorf("Library %q", info.Library)

@@ -59,59 +59,13 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
+	"github.com/lapis-go/lapis/internal/backend"
 	"github.com/lapis-go/lapis/internal/coreset"
 )
 
-// KernelChoice describes the kernel set OpenBLAS runs on and how it was
-// chosen (see the package documentation, "Kernel sets").
-type KernelChoice struct {
-	// Chosen is the set OpenBLAS picked for this CPU as it loaded, InUse
-	// the set it runs now (openblas_get_corename()); they differ when
-	// lapis switched. Both are "" when the library is not OpenBLAS.
-	Chosen string `json:"chosen"`
-	InUse  string `json:"in_use"`
-	// Switched reports whether lapis moved OpenBLAS to another set.
-	Switched bool `json:"switched"`
-	// Reason says in one sentence why InUse is what it is, e.g.
-	// "OpenBLAS 0.3.21 chose Prescott (x86-64-v1 kernels) for this
-	// x86-64-v4 CPU (...); lapis chose SkylakeX".
-	Reason string `json:"reason"`
-	// CPULevel is the CPU's x86-64 level (1-4; 0 on other CPUs) and
-	// InUseLevel the level InUse's kernels need (0 when unknown).
-	CPULevel   int `json:"cpu_level"`
-	InUseLevel int `json:"in_use_level"`
-	// Setting is LAPIS_OPENBLAS_CORE's value at start ("" when unset).
-	Setting string `json:"setting"`
-}
-
-// Below reports whether the set in use needs a lower x86-64 level than
-// the CPU has: its BLAS runs slower than the CPU allows.
-func (k KernelChoice) Below() bool { return k.InUseLevel > 0 && k.InUseLevel < k.CPULevel }
-
-// KernelSet returns the kernel set in use and why. lapis decides it once,
-// as cblas is initialised (before any BLAS call of the process's Go
-// packages that import lapis), from the environment variable
-// LAPIS_OPENBLAS_CORE:
-//
-//	unset   move OpenBLAS to the set for this CPU's x86-64 level when its
-//	        own choice is of a lower level or has a known wrong-answer
-//	        defect (SkylakeX for x86-64-v4, Haswell for v3, Sandybridge or
-//	        Nehalem for v2), unless OPENBLAS_CORETYPE is set
-//	auto    the same, even when OPENBLAS_CORETYPE is set
-//	off     keep OpenBLAS's choice
-//	<name>  run that set (Haswell, SkylakeX, ...; case-insensitive), if
-//	        the library has it and the CPU can run it
-//
-// Other BLAS libraries and OpenBLAS builds without DYNAMIC_ARCH are left
-// alone. The choice cannot change later: a switch while a call is in
-// flight crashes OpenBLAS.
-func KernelSet() KernelChoice { return kernelChoice }
-
-// KernelSets returns the kernel sets the linked OpenBLAS has and this
-// CPU can run, oldest first: the names LAPIS_OPENBLAS_CORE takes here.
-// It is nil for other libraries, builds without DYNAMIC_ARCH and CPUs
-// that are not x86-64.
-func KernelSets() []string {
+// kernelSets returns the kernel sets the linked OpenBLAS has and this CPU
+// can run, oldest first (lapis.KernelSets).
+func kernelSets() []string {
 	name, _ := library()
 	if name != "OpenBLAS" || C.lapis_core_switchable() == 0 || !strings.Contains(libraryConfig(), "DYNAMIC_ARCH") {
 		return nil
@@ -136,10 +90,11 @@ var kernelChoice = chooseKernels(os.Getenv(coreset.EnvVar))
 // there, and package lapack gives real operands room after them.
 var realSymvOverRead = coreset.RealSymvOverRead(kernelChoice.InUse)
 
-// chooseKernels decides the kernel set and switches to it.
-func chooseKernels(setting string) KernelChoice {
+// chooseKernels decides the kernel set and switches to it (lapis.KernelSet
+// documents the rule).
+func chooseKernels(setting string) backend.Kernels {
 	name, ver := library()
-	k := KernelChoice{Setting: setting, CPULevel: cpuid.CPU.X64Level()}
+	k := backend.Kernels{Setting: setting, CPULevel: cpuid.CPU.X64Level()}
 	if name == "OpenBLAS" {
 		k.Chosen = corename()
 	}

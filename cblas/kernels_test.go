@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/coreset"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/views"
@@ -23,9 +24,9 @@ import (
 const envKernelsChild = "LAPIS_TEST_KERNELS_CHILD"
 
 type kernelReport struct {
-	Kernels KernelChoice
-	Core    string // Info().Core
-	Info    string // Info().String()
+	Kernels lapis.KernelChoice
+	Core    string // lapis.Info().Core
+	Info    string // lapis.Info().String()
 	Agree   string // "" when the products agree with gonum, else what differed
 }
 
@@ -34,7 +35,7 @@ func TestKernelsChild(t *testing.T) {
 	if os.Getenv(envKernelsChild) == "" {
 		t.Skip("runs as TestKernelSwitch's child only")
 	}
-	r := kernelReport{Kernels: KernelSet(), Core: Info().Core, Info: Info().String(), Agree: agreeWithGonum()}
+	r := kernelReport{Kernels: lapis.KernelSet(), Core: lapis.Info().Core, Info: lapis.Info().String(), Agree: agreeWithGonum()}
 	b, _ := json.Marshal(r)
 	os.Stdout.Write(append([]byte("REPORT "), append(b, '\n')...))
 }
@@ -46,7 +47,7 @@ func agreeWithGonum() string {
 	for _, n := range []int{7, 64, 129} {
 		a, b := tm.New[float64](rng, n, n, tm.ColPacked), tm.New[float64](rng, n, n, tm.ColPacked)
 		c, _ := views.Zeros[float64](n, n)
-		if err := Gemm(1, a.V, b.V, 0, c.View(), ForceC()); err != nil {
+		if err := Gemm(1, a.V, b.V, 0, c.View(), lapis.ForceC()); err != nil {
 			return err.Error()
 		}
 		want := make([]float64, n*n)
@@ -60,7 +61,7 @@ func agreeWithGonum() string {
 		c.Release()
 		x := newVector[complex128](rng, n, 1)
 		y := newVector[complex128](rng, n, 1)
-		got, err := Dot(x.V.Conj(), y.V, ForceC())
+		got, err := Dot(x.V.Conj(), y.V, lapis.ForceC())
 		if err != nil {
 			return err.Error()
 		}
@@ -113,7 +114,7 @@ func runKernelsChild(t *testing.T, env ...string) kernelReport {
 // OPENBLAS_CORETYPE alone), or runs a named set, and that the products
 // agree with gonum on each.
 func TestKernelSwitch(t *testing.T) {
-	info := Info()
+	info := lapis.Info()
 	if info.Library != "OpenBLAS" || !strings.Contains(info.Config, "DYNAMIC_ARCH") || runtime.GOARCH != "amd64" {
 		t.Skipf("%s %s (%s): no kernel sets to switch between", info.Library, info.Version, info.Config)
 	}
@@ -123,7 +124,7 @@ func TestKernelSwitch(t *testing.T) {
 		Present: func(coreset.Set) bool { return true },
 	}).Target
 	if want == "" {
-		t.Skipf("this x86-64-v%d CPU has no set above Prescott", KernelSet().CPULevel)
+		t.Skipf("this x86-64-v%d CPU has no set above Prescott", lapis.KernelSet().CPULevel)
 	}
 
 	r := runKernelsChild(t, "OPENBLAS_CORETYPE=Prescott", coreset.EnvVar+"=auto")
@@ -158,17 +159,17 @@ func TestKernelSwitch(t *testing.T) {
 // TestKernelSetConsistent: the set in use is what Info reports, and the
 // over-read workarounds follow it.
 func TestKernelSetConsistent(t *testing.T) {
-	k := KernelSet()
+	k := lapis.KernelSet()
 	t.Logf("kernel set: %+v", k)
-	if Info().Library == "OpenBLAS" && (k.InUse != Info().Core || k.Reason == "") {
-		t.Errorf("KernelSet %+v, Info().Core %s", k, Info().Core)
+	if lapis.Info().Library == "OpenBLAS" && (k.InUse != lapis.Info().Core || k.Reason == "") {
+		t.Errorf("KernelSet %+v, lapis.Info().Core %s", k, lapis.Info().Core)
 	}
 	// scripts/kernel-sets.sh runs the suites under each set and says
 	// which one each run must be on.
 	if want := os.Getenv("LAPIS_TEST_WANT_CORE"); want != "" && k.InUse != want {
 		t.Fatalf("running on %s, want %s (%s)", k.InUse, want, k.Reason)
 	}
-	if sets := KernelSets(); Info().Library == "OpenBLAS" && strings.Contains(Info().Config, "DYNAMIC_ARCH") && !slices.Contains(sets, k.InUse) {
+	if sets := lapis.KernelSets(); lapis.Info().Library == "OpenBLAS" && strings.Contains(lapis.Info().Config, "DYNAMIC_ARCH") && !slices.Contains(sets, k.InUse) {
 		t.Errorf("KernelSets %v lacks the set in use, %s", sets, k.InUse)
 	}
 	if realSymvOverRead != coreset.RealSymvOverRead(k.InUse) {

@@ -8,13 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/version"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
 
 // Known bugs of the libraries lapis is tested against, keyed to the
-// library, version (and kernel set) cblas.Info reports at run time, so
+// library, version (and kernel set) lapis.Info reports at run time, so
 // that a library without the bug runs the cases the others skip.
 
 // libraryID names the library for the known-bug keys: Info's Library
@@ -23,7 +24,7 @@ import (
 // reference BLAS 3.11.0, .../blis-*/libblas.so.3 is BLIS (linked through
 // -lblas, whose libblas.so.3 exports no BLIS symbols; version unknown).
 func libraryID() (name, version string) {
-	info := Info()
+	info := lapis.Info()
 	if info.Library != "unknown" {
 		return info.Library, info.Version
 	}
@@ -113,8 +114,8 @@ func testScasum(t *testing.T, defect string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := Asum(v, ForceC()); err != nil || math.Abs(got-want) > 1e-5*(1+want) {
-			t.Errorf("%s (defect %q): complex64 Asum of %d elements = %v, %v; want %v", Info().Library, defect, n, got, err, want)
+		if got, err := Asum(v, lapis.ForceC()); err != nil || math.Abs(got-want) > 1e-5*(1+want) {
+			t.Errorf("%s (defect %q): complex64 Asum of %d elements = %v, %v; want %v", lapis.Info().Library, defect, n, got, err, want)
 		}
 		// Every other element, through the gonum adapter (increment 2).
 		wide := make([]complex64, 2*n)
@@ -124,7 +125,7 @@ func testScasum(t *testing.T, defect string) {
 			want2 += math.Abs(float64(real(x[i]))) + math.Abs(float64(imag(x[i])))
 		}
 		if got := float64((Gonum{}).Scasum(n, wide, 2)); math.Abs(got-want2) > 1e-5*(1+want2) {
-			t.Errorf("%s (defect %q): Gonum.Scasum of %d elements, increment 2 = %v; want %v", Info().Library, defect, n, got, want2)
+			t.Errorf("%s (defect %q): Gonum.Scasum of %d elements, increment 2 = %v; want %v", lapis.Info().Library, defect, n, got, want2)
 		}
 	}
 }

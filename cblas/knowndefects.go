@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/version"
 )
 
@@ -28,7 +29,7 @@ import (
 func CasumDefect() string { return casumDefect() }
 
 var casumDefect = sync.OnceValue(func() string {
-	info := Info()
+	info := lapis.Info()
 	if info.Library == "OpenBLAS" && version.Less(info.Version, "0.3.25") && (info.Core == "Cooperlake" || info.Core == "SapphireRapids") {
 		return fmt.Sprintf("OpenBLAS %s's casum kernel for %s drops the tail of the vector (OpenMathLib/OpenBLAS#4282, fixed in 0.3.25)", info.Version, info.Core)
 	}

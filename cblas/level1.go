@@ -9,6 +9,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -37,7 +38,7 @@ var (
 // goPath reports whether a level-1 call of length n with the pure-Go
 // threshold small runs in Go under cfg.
 func goPath(cfg config, n, small int) bool {
-	return cfg.Path != policy.PathC && (cfg.Path == policy.PathGo || n <= small)
+	return cfg.Path != lapis.PathC && (cfg.Path == lapis.PathGo || n <= small)
 }
 
 // The level-1 routines read their operands once into vdescs (desc.go):
@@ -60,8 +61,8 @@ func checkVectors[T Scalar](op string, x, y views.View[T]) error {
 // Dot returns sum_i x[i]*y[i] (no implicit conjugation: for x^H y pass
 // x.Conj(), which BLAS computes as dotc without a copy). x and y are
 // rank-1 views of equal length. Errors match layout.ErrShape,
-// layout.ErrOverflow and ErrCopyRefused.
-func Dot[T Scalar](x, y views.View[T], opts ...Option) (T, error) {
+// layout.ErrOverflow and lapis.ErrCopyRefused.
+func Dot[T Scalar](x, y views.View[T], opts ...lapis.Option) (T, error) {
 	const op = "cblas.Dot"
 	var zero T
 	var xd, yd vdesc[T]
@@ -124,8 +125,8 @@ func dotC[T Scalar](op string, x, y *views.View[T], xd, yd *vdesc[T], cfg config
 // is 0 it returns at once, as BLAS does, on every path: x is not read, so
 // an Inf or NaN in x leaves y as it was. Errors
 // match layout.ErrShape, layout.ErrOverlap (y broadcast, or sharing memory
-// with x), layout.ErrOverflow and ErrCopyRefused; y is untouched on error.
-func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...Option) error {
+// with x), layout.ErrOverflow and lapis.ErrCopyRefused; y is untouched on error.
+func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...lapis.Option) error {
 	const op = "cblas.Axpy"
 	var xd, yd vdesc[T]
 	if err := readVectors(op, &x, &y, &xd, &yd); err != nil {
@@ -173,7 +174,7 @@ func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...Option) error {
 // multiply); a complex alpha with a zero part scales by the other
 // part alone. Errors match layout.ErrShape, layout.ErrOverlap (x
 // broadcast) and layout.ErrOverflow.
-func Scal[T Scalar](alpha T, x views.View[T], opts ...Option) error {
+func Scal[T Scalar](alpha T, x views.View[T], opts ...lapis.Option) error {
 	const op = "cblas.Scal"
 	var xd vdesc[T]
 	if !xd.read(&x) {
@@ -257,12 +258,12 @@ func reduce[T Scalar](op string, x *views.View[T], cfg config, small int, goF fu
 // or underflow for large or small elements (BLAS's rule on every path:
 // NaN if an element has a NaN part, else +Inf if one is infinite).
 // Errors match layout.ErrShape.
-func Nrm2[T Scalar](x views.View[T], opts ...Option) (float64, error) {
+func Nrm2[T Scalar](x views.View[T], opts ...lapis.Option) (float64, error) {
 	return reduce("cblas.Nrm2", &x, configure(opts), nrm2Small, nrm2Go[T], xnrm2[T])
 }
 
 // Asum returns sum_i |Re x[i]| + |Im x[i]| for the rank-1 view x.
-func Asum[T Scalar](x views.View[T], opts ...Option) (float64, error) {
+func Asum[T Scalar](x views.View[T], opts ...lapis.Option) (float64, error) {
 	return reduce("cblas.Asum", &x, configure(opts), 0, nil, asumC[T])
 }
 
@@ -274,7 +275,7 @@ func Asum[T Scalar](x views.View[T], opts ...Option) (float64, error) {
 // the answer only when it is element 0 ([0 NaN 2] gives 2, [NaN 1 2]
 // gives 0); look for NaN separately (Nrm2 and Asum propagate it) when it
 // matters.
-func Iamax[T Scalar](x views.View[T], opts ...Option) (int, error) {
+func Iamax[T Scalar](x views.View[T], opts ...lapis.Option) (int, error) {
 	const op = "cblas.Iamax"
 	var xd vdesc[T]
 	if !xd.read(&x) {
@@ -334,8 +335,8 @@ func abs1[T Scalar](x T) float64 {
 
 // Swap exchanges the elements of the rank-1 views x and y (equal lengths,
 // no shared memory, neither broadcast). Errors match layout.ErrShape,
-// layout.ErrOverlap, layout.ErrOverflow and ErrCopyRefused.
-func Swap[T Scalar](x, y views.View[T], opts ...Option) error {
+// layout.ErrOverlap, layout.ErrOverflow and lapis.ErrCopyRefused.
+func Swap[T Scalar](x, y views.View[T], opts ...lapis.Option) error {
 	return pair("cblas.Swap", x, y, configure(opts), func(n C.blasint, x, y vec) {
 		xswap[T](n, x.ptr, x.inc, y.ptr, y.inc)
 	})
@@ -343,7 +344,7 @@ func Swap[T Scalar](x, y views.View[T], opts ...Option) error {
 
 // Rot applies the plane rotation (x, y) = (c x + s y, c y - s x) with real
 // c and s to the rank-1 views x and y, under the same rules as Swap.
-func Rot[T Scalar](x, y views.View[T], c, s float64, opts ...Option) error {
+func Rot[T Scalar](x, y views.View[T], c, s float64, opts ...lapis.Option) error {
 	return pair("cblas.Rot", x, y, configure(opts), func(n C.blasint, x, y vec) {
 		xrot[T](n, x.ptr, x.inc, y.ptr, y.inc, c, s)
 	})

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -52,7 +53,7 @@ func close1[T views.Scalar](got, want T, n int) bool {
 
 var strides = []int{1, 2, -1, -3}
 
-func testLevel1[T views.Scalar](t *testing.T, rng *rand.Rand, n int, opt Option) {
+func testLevel1[T views.Scalar](t *testing.T, rng *rand.Rand, n int, opt lapis.Option) {
 	for _, sx := range strides {
 		for _, sy := range strides {
 			for c := 0; c < 4; c++ {
@@ -142,7 +143,7 @@ func testLevel1[T views.Scalar](t *testing.T, rng *rand.Rand, n int, opt Option)
 func TestLevel1(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	for _, n := range []int{0, 1, 2, 5, 33, 100} {
-		for _, opt := range []Option{{}, ForceC(), ForcePureGo()} {
+		for _, opt := range []lapis.Option{{}, lapis.ForceC(), lapis.ForcePureGo()} {
 			testLevel1[float64](t, rng, n, opt)
 			testLevel1[float32](t, rng, n, opt)
 			testLevel1[complex128](t, rng, n, opt)
@@ -172,7 +173,7 @@ func TestLevel1Errors(t *testing.T) {
 		{"Nrm2 rank", err2(Nrm2(m.V)), layout.ErrShape},
 		{"Iamax rank", err2(Iamax(m.V)), layout.ErrShape},
 		{"Rot length", Rot(x.V, y.V, 1, 0), layout.ErrShape},
-		{"Dot strict broadcast", err2(Dot(bc, x.V, Strict(true), ForceC())), ErrCopyRefused},
+		{"Dot strict broadcast", err2(Dot(bc, x.V, lapis.Strict(true), lapis.ForceC())), lapis.ErrCopyRefused},
 	}
 	for _, tc := range tests {
 		if !errors.Is(tc.err, tc.want) {
@@ -180,7 +181,7 @@ func TestLevel1Errors(t *testing.T) {
 		}
 	}
 	// A broadcast input is fine (copied) outside strict mode.
-	if d, err := Dot(bc, x.V, ForceC()); err != nil || !close1(d, x.V.At(0)*(x.V.At(0)+x.V.At(1)+x.V.At(2)+x.V.At(3)), 4) {
+	if d, err := Dot(bc, x.V, lapis.ForceC()); err != nil || !close1(d, x.V.At(0)*(x.V.At(0)+x.V.At(1)+x.V.At(2)+x.V.At(3)), 4) {
 		t.Errorf("Dot(broadcast) = %v, %v", d, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/views"
 )
@@ -61,9 +62,9 @@ func samePart(g, w, tol float64) bool {
 // or one library call.
 func counted(t *testing.T, what string, goPath bool, f func()) {
 	t.Helper()
-	before := ReadStats()
+	before := lapis.ReadStats()
 	f()
-	d := ReadStats()
+	d := lapis.ReadStats()
 	small, calls := d.Small-before.Small, d.Calls-before.Calls
 	if goPath && (small != 1 || calls != 0) || !goPath && (small != 0 || calls != 1) {
 		t.Fatalf("%s: counted %d pure-Go and %d library calls, want the %s path", what, small, calls, map[bool]string{true: "Go", false: "C"}[goPath])
@@ -87,8 +88,8 @@ func testLevel1Go[T views.Scalar](t *testing.T, rng *rand.Rand) {
 					}
 					// Dot: a strided complex dot is always computed in Go.
 					var dg, dc T
-					counted(t, name+" Dot go", true, func() { dg, _ = Dot(xv, yv, ForcePureGo()) })
-					counted(t, name+" Dot c", complexStridedDot[T](n, sx, sy), func() { dc, _ = Dot(xv, yv, ForceC()) })
+					counted(t, name+" Dot go", true, func() { dg, _ = Dot(xv, yv, lapis.ForcePureGo()) })
+					counted(t, name+" Dot c", complexStridedDot[T](n, sx, sy), func() { dc, _ = Dot(xv, yv, lapis.ForceC()) })
 					counted(t, name+" Dot", n <= level1Small || complexStridedDot[T](n, sx, sy), func() { _, _ = Dot(xv, yv) })
 					scale := 0.0 // sum |x||y|: the result may cancel
 					for i, v := range values1(yv) {
@@ -100,12 +101,12 @@ func testLevel1Go[T views.Scalar](t *testing.T, rng *rand.Rand) {
 					// Axpy and Scal: the same update on two copies of y (x).
 					alpha := tm.Random[T](rng)
 					y0 := values1(yv)
-					counted(t, name+" Axpy go", true, func() { _ = Axpy(alpha, xv, yv, ForcePureGo()) })
+					counted(t, name+" Axpy go", true, func() { _ = Axpy(alpha, xv, yv, lapis.ForcePureGo()) })
 					yg := values1(yv)
 					for i := range y0 {
 						yv.Set(y0[i], i)
 					}
-					counted(t, name+" Axpy c", false, func() { _ = Axpy(alpha, xv, yv, ForceC()) })
+					counted(t, name+" Axpy c", false, func() { _ = Axpy(alpha, xv, yv, lapis.ForceC()) })
 					xs := values1(xv)
 					for i, w := range values1(yv) {
 						// Relative to the terms: y + alpha x may cancel,
@@ -116,12 +117,12 @@ func testLevel1Go[T views.Scalar](t *testing.T, rng *rand.Rand) {
 						}
 					}
 					x0 := values1(xv)
-					counted(t, name+" Scal go", true, func() { _ = Scal(alpha, xv, ForcePureGo()) })
+					counted(t, name+" Scal go", true, func() { _ = Scal(alpha, xv, lapis.ForcePureGo()) })
 					xg := values1(xv)
 					for i := range x0 {
 						xv.Set(x0[i], i)
 					}
-					counted(t, name+" Scal c", false, func() { _ = Scal(alpha, xv, ForceC()) })
+					counted(t, name+" Scal c", false, func() { _ = Scal(alpha, xv, lapis.ForceC()) })
 					for i, w := range values1(xv) {
 						// Relative to |alpha| |x|: a complex product's part
 						// may cancel, and kernels may fuse multiply-adds
@@ -134,8 +135,8 @@ func testLevel1Go[T views.Scalar](t *testing.T, rng *rand.Rand) {
 					counted(t, name+" Axpy", n <= axpySmall, func() { _ = Axpy(1, yv, xv) })
 					// Nrm2
 					var ng, nc float64
-					counted(t, name+" Nrm2 go", true, func() { ng, _ = Nrm2(xv, ForcePureGo()) })
-					counted(t, name+" Nrm2 c", false, func() { nc, _ = Nrm2(xv, ForceC()) })
+					counted(t, name+" Nrm2 go", true, func() { ng, _ = Nrm2(xv, lapis.ForcePureGo()) })
+					counted(t, name+" Nrm2 c", false, func() { nc, _ = Nrm2(xv, lapis.ForceC()) })
 					counted(t, name+" Nrm2", n <= nrm2Small, func() { _, _ = Nrm2(xv) })
 					if !samePart(ng, nc, tol*math.Sqrt(float64(n))) {
 						t.Fatalf("%s Nrm2: Go %v, library %v", name, ng, nc)
@@ -200,8 +201,8 @@ func testNrm2Special[T views.Scalar](t *testing.T, rng *rand.Rand) {
 						x.V.Set(tm.FromParts[T](pool[7], 0), i)
 					}
 				}
-				ng, _ := Nrm2(x.V, ForcePureGo())
-				nc, _ := Nrm2(x.V, ForceC())
+				ng, _ := Nrm2(x.V, lapis.ForcePureGo())
+				nc, _ := Nrm2(x.V, lapis.ForceC())
 				if !samePart(ng, nc, tol*math.Sqrt(float64(n))) {
 					t.Fatalf("%s n=%d stride %d: Nrm2 of %v: Go %v, library %v", tm.TypeName[T](), n, s, values1(x.V), ng, nc)
 				}
@@ -239,12 +240,12 @@ func testScalSpecial[T views.Scalar](t *testing.T, rng *rand.Rand) {
 					alpha := tm.FromParts[T](ar, ai)
 					x := specialVector[T](rng, n, s, pool)
 					x0 := values1(x.V)
-					_ = Scal(alpha, x.V, ForcePureGo())
+					_ = Scal(alpha, x.V, lapis.ForcePureGo())
 					xg := values1(x.V)
 					for i := range x0 {
 						x.V.Set(x0[i], i)
 					}
-					_ = Scal(alpha, x.V, ForceC())
+					_ = Scal(alpha, x.V, lapis.ForceC())
 					for i, w := range values1(x.V) {
 						if !sameSpecial(xg[i], w) {
 							t.Fatalf("%s n=%d stride %d: %v * %v: Go %v, library %v", tm.TypeName[T](), n, s, alpha, x0[i], xg[i], w)
@@ -261,7 +262,7 @@ func TestScalSpecial(t *testing.T) {
 	// ships); other libraries choose their own (0.3.29's zscal turns
 	// (NaN+2i)*(1+0i) into (-0+2i), the reference multiplies NaN by 0), so
 	// the comparison is for that library only.
-	if info := Info(); info.Library != "OpenBLAS" || info.Version != "0.3.21" {
+	if info := lapis.Info(); info.Library != "OpenBLAS" || info.Version != "0.3.21" {
 		t.Skipf("%s %s: the Go path copies OpenBLAS 0.3.21's special values of ?scal, not this library's", info.Library, info.Version)
 	}
 	rng := rand.New(rand.NewPCG(32, 32))

@@ -6,6 +6,7 @@ package cblas
 import "C"
 
 import (
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -20,8 +21,8 @@ import (
 // Gemv computes y = alpha*a*x + beta*y for a rank-2 a (m x n) and rank-1 x
 // (n) and y (m). Errors match layout.ErrShape, layout.ErrOverlap (y
 // broadcast or sharing memory with a or x), layout.ErrOverflow and
-// ErrCopyRefused; y is untouched on error.
-func Gemv[T Scalar](alpha T, a, x views.View[T], beta T, y views.View[T], opts ...Option) error {
+// lapis.ErrCopyRefused; y is untouched on error.
+func Gemv[T Scalar](alpha T, a, x views.View[T], beta T, y views.View[T], opts ...lapis.Option) error {
 	const op = "cblas.Gemv"
 	cfg := configure(opts)
 	if err := checkRank(op, "a", a, 2); err != nil {
@@ -84,7 +85,7 @@ func Gemv[T Scalar](alpha T, a, x views.View[T], beta T, y views.View[T], opts .
 // Ger computes a += alpha*x*y^T for rank-2 a (m x n), rank-1 x (m) and y
 // (n). For x*y^H pass y.Conj() (BLAS gerc, no copy). Errors as Gemv, with
 // a the output.
-func Ger[T Scalar](alpha T, x, y views.View[T], a views.View[T], opts ...Option) error {
+func Ger[T Scalar](alpha T, x, y views.View[T], a views.View[T], opts ...lapis.Option) error {
 	const op = "cblas.Ger"
 	cfg := configure(opts)
 	if err := checkRank(op, "a", a, 2); err != nil {
@@ -140,10 +141,10 @@ func Ger[T Scalar](alpha T, x, y views.View[T], a views.View[T], opts ...Option)
 
 // Symv computes y = alpha*a*x + beta*y for a real symmetric a (n x n, only
 // its uplo triangle is read). CBLAS has no complex symmetric symv: complex
-// types return ErrUnsupported (use Hemv for Hermitian matrices).
-func Symv[T Scalar](uplo Uplo, alpha T, a, x views.View[T], beta T, y views.View[T], opts ...Option) error {
+// types return lapis.ErrUnsupported (use Hemv for Hermitian matrices).
+func Symv[T Scalar](uplo Uplo, alpha T, a, x views.View[T], beta T, y views.View[T], opts ...lapis.Option) error {
 	if views.IsComplex[T]() {
-		return layout.Errorf(ErrUnsupported, "cblas.Symv", "T", "CBLAS has no complex symmetric symv (use Hemv or Gemm)")
+		return layout.Errorf(lapis.ErrUnsupported, "cblas.Symv", "T", "CBLAS has no complex symmetric symv (use Hemv or Gemm)")
 	}
 	return symv("cblas.Symv", uplo, alpha, a, x, beta, y, configure(opts))
 }
@@ -152,7 +153,7 @@ func Symv[T Scalar](uplo Uplo, alpha T, a, x views.View[T], beta T, y views.View
 // uplo triangle is read; for real types this is Symv). A row-major a is
 // used in place: its transpose equals its conjugate, so the call is
 // conjugated around it (at the cost of copying the vectors, O(n)).
-func Hemv[T Scalar](uplo Uplo, alpha T, a, x views.View[T], beta T, y views.View[T], opts ...Option) error {
+func Hemv[T Scalar](uplo Uplo, alpha T, a, x views.View[T], beta T, y views.View[T], opts ...lapis.Option) error {
 	return symv("cblas.Hemv", uplo, alpha, a, x, beta, y, configure(opts))
 }
 
@@ -209,14 +210,14 @@ func symv[T Scalar](op string, uplo Uplo, alpha T, a, x views.View[T], beta T, y
 // Trmv computes x = a*x for a triangular a (n x n, uplo triangle, unit or
 // not). Trsv solves a*x = b in place (x holds b on entry). a's transposes
 // and conjugate transposes are views (BLAS "T"/"C", no copy).
-func Trmv[T Scalar](uplo Uplo, diag Diag, a, x views.View[T], opts ...Option) error {
+func Trmv[T Scalar](uplo Uplo, diag Diag, a, x views.View[T], opts ...lapis.Option) error {
 	return trxv("cblas.Trmv", uplo, diag, a, x, configure(opts), false)
 }
 
 // Trsv solves a*x = b for x in place (x holds b on entry), a triangular
 // (n x n). BLAS does not test for singularity: a zero on the diagonal gives
 // Inf or NaN, as in BLAS.
-func Trsv[T Scalar](uplo Uplo, diag Diag, a, x views.View[T], opts ...Option) error {
+func Trsv[T Scalar](uplo Uplo, diag Diag, a, x views.View[T], opts ...lapis.Option) error {
 	return trxv("cblas.Trsv", uplo, diag, a, x, configure(opts), true)
 }
 
@@ -269,32 +270,32 @@ func trxv[T Scalar](op string, uplo Uplo, diag Diag, a, x views.View[T], cfg con
 }
 
 // Syr computes a += alpha*x*x^T on the uplo triangle of a real symmetric a
-// (complex types: ErrUnsupported; see Her).
-func Syr[T Scalar](uplo Uplo, alpha T, x, a views.View[T], opts ...Option) error {
+// (complex types: lapis.ErrUnsupported; see Her).
+func Syr[T Scalar](uplo Uplo, alpha T, x, a views.View[T], opts ...lapis.Option) error {
 	if views.IsComplex[T]() {
-		return layout.Errorf(ErrUnsupported, "cblas.Syr", "T", "CBLAS has no complex symmetric syr (use Her or Ger)")
+		return layout.Errorf(lapis.ErrUnsupported, "cblas.Syr", "T", "CBLAS has no complex symmetric syr (use Her or Ger)")
 	}
 	return rank1("cblas.Syr", uplo, alpha, toReal(alpha), x, x, a, configure(opts), false)
 }
 
 // Her computes a += alpha*x*x^H on the uplo triangle of a Hermitian a,
 // alpha real (for real types this is Syr).
-func Her[T Scalar](uplo Uplo, alpha float64, x, a views.View[T], opts ...Option) error {
+func Her[T Scalar](uplo Uplo, alpha float64, x, a views.View[T], opts ...lapis.Option) error {
 	return rank1("cblas.Her", uplo, *new(T), alpha, x, x, a, configure(opts), false)
 }
 
 // Syr2 computes a += alpha*x*y^T + alpha*y*x^T on the uplo triangle of a
-// real symmetric a (complex types: ErrUnsupported; see Her2).
-func Syr2[T Scalar](uplo Uplo, alpha T, x, y, a views.View[T], opts ...Option) error {
+// real symmetric a (complex types: lapis.ErrUnsupported; see Her2).
+func Syr2[T Scalar](uplo Uplo, alpha T, x, y, a views.View[T], opts ...lapis.Option) error {
 	if views.IsComplex[T]() {
-		return layout.Errorf(ErrUnsupported, "cblas.Syr2", "T", "CBLAS has no complex symmetric syr2 (use Her2 or Ger)")
+		return layout.Errorf(lapis.ErrUnsupported, "cblas.Syr2", "T", "CBLAS has no complex symmetric syr2 (use Her2 or Ger)")
 	}
 	return rank1("cblas.Syr2", uplo, alpha, 0, x, y, a, configure(opts), true)
 }
 
 // Her2 computes a += alpha*x*y^H + conj(alpha)*y*x^H on the uplo triangle
 // of a Hermitian a (for real types this is Syr2).
-func Her2[T Scalar](uplo Uplo, alpha T, x, y, a views.View[T], opts ...Option) error {
+func Her2[T Scalar](uplo Uplo, alpha T, x, y, a views.View[T], opts ...lapis.Option) error {
 	return rank1("cblas.Her2", uplo, alpha, 0, x, y, a, configure(opts), true)
 }
 

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -268,10 +269,10 @@ func TestLevel2Errors(t *testing.T) {
 		{"Hemv not square", Hemv(Upper, 1, a.V, x.V, 0, y.V), layout.ErrShape},
 		{"Hemv uplo", Hemv(Uplo(7), 1, sq.V, y.V, 0, newVector[complex128](rng, 3, 1).V), layout.ErrShape},
 		{"Trsv diag", Trsv(Upper, Diag(-1), sq.V, y.V), layout.ErrShape},
-		{"Symv complex", Symv(Upper, 1, sq.V, y.V, 0, newVector[complex128](rng, 3, 1).V), ErrUnsupported},
-		{"Syr complex", Syr(Upper, 1, y.V, sq.V), ErrUnsupported},
-		{"Syr2 complex", Syr2(Upper, 1, y.V, y.V, sq.V), ErrUnsupported},
-		{"Her strict", Her(Upper, 1, y.V.Conj(), sq.V, Strict(true)), ErrCopyRefused},
+		{"Symv complex", Symv(Upper, 1, sq.V, y.V, 0, newVector[complex128](rng, 3, 1).V), lapis.ErrUnsupported},
+		{"Syr complex", Syr(Upper, 1, y.V, sq.V), lapis.ErrUnsupported},
+		{"Syr2 complex", Syr2(Upper, 1, y.V, y.V, sq.V), lapis.ErrUnsupported},
+		{"Her strict", Her(Upper, 1, y.V.Conj(), sq.V, lapis.Strict(true)), lapis.ErrCopyRefused},
 	}
 	for _, tc := range tests {
 		if !errors.Is(tc.err, tc.want) {
@@ -287,7 +288,7 @@ func TestLevel2ZeroCopies(t *testing.T) {
 	for _, k := range []tm.Kind{tm.ColPacked, tm.ColStrided, tm.RowPacked, tm.RowStrided} {
 		a := tm.New[float64](rng, 6, 6, k)
 		x, y := newVector[float64](rng, 6, -3), newVector[float64](rng, 6, 2)
-		before := ReadStats()
+		before := lapis.ReadStats()
 		_ = Gemv(1, a.V, x.V, 1, y.V)
 		_ = Ger(1, x.V, y.V, a.V)
 		_ = Hemv(Lower, 1, a.V, x.V, 1, y.V)
@@ -295,7 +296,7 @@ func TestLevel2ZeroCopies(t *testing.T) {
 		_ = Trmv(Upper, Unit, a.V, x.V)
 		_ = Syr(Lower, 2, x.V, a.V)
 		_ = Syr2(Upper, 2, x.V, y.V, a.V)
-		d := ReadStats()
+		d := lapis.ReadStats()
 		calls := int64(7)
 		if realSymvOverRead { // Hemv and Symv in Go (see Symv)
 			calls = 5

@@ -1,6 +1,7 @@
 package cblas
 
 import (
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -19,8 +20,8 @@ import (
 // Errors (nothing is written to c on error): layout.ErrShape for ranks or
 // extents that do not match, layout.ErrOverlap when c has self-overlap or
 // shares memory with a or b, layout.ErrOverflow for sizes beyond the BLAS
-// integer, ErrCopyRefused in strict mode.
-func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...Option) error {
+// integer, lapis.ErrCopyRefused in strict mode.
+func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...lapis.Option) error {
 	const op = "cblas.Gemm"
 	var da, db, dc desc[T]
 	switch {
@@ -101,7 +102,7 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 		// over an empty product, leave c alone), nor c when beta is 0.
 		policy.Small.Add(1)
 		scaleGo(m, n, beta, &cm.mat)
-	case cfg.Path == policy.PathGo || (cfg.Path == policy.PathAuto && goGemmSmall[T](m, n, k)):
+	case cfg.Path == lapis.PathGo || (cfg.Path == lapis.PathAuto && goGemmSmall[T](m, n, k)):
 		policy.Small.Add(1)
 		goGemm(&am, &bm, m, n, k, alpha, beta, &cm.mat)
 	default:

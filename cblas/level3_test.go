@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -206,14 +207,14 @@ func TestLevel3ZeroCopies(t *testing.T) {
 		a := tm.New[float64](rng, 5, 5, k)
 		b := tm.New[float64](rng, 5, 5, k)
 		c := tm.New[float64](rng, 5, 5, k)
-		before := ReadStats()
+		before := lapis.ReadStats()
 		_ = Trsm(Left, Upper, NonUnit, 1, a.V, b.V)
 		_ = Trmm(Right, Lower, Unit, 1, a.V, b.V)
 		_ = Symm(Left, Upper, 1, a.V, b.V, 1, c.V)
 		_ = Syrk(Lower, 1, a.V, 1, c.V)
 		_ = Herk(Upper, 1, must2(a.V.T()), 1, c.V)
 		_ = Syr2k(Upper, 1, a.V, b.V, 1, c.V)
-		d := ReadStats()
+		d := lapis.ReadStats()
 		if d.Copies != before.Copies || d.Calls-before.Calls != 6 {
 			t.Errorf("%v: %d copies, %d calls", k, d.Copies-before.Copies, d.Calls-before.Calls)
 		}
@@ -236,7 +237,7 @@ func TestLevel3Errors(t *testing.T) {
 		{"Symm shape", Symm(Left, Upper, 1, a.V, b.V, 0, a.V), layout.ErrShape},
 		{"Syrk shape", Syrk(Upper, 1, b.V, 0, b.V), layout.ErrShape},
 		{"Syr2k b", Syr2k(Upper, 1, a.V, b.V, 0, tm.New[float64](rng, 3, 3, tm.ColPacked).V), layout.ErrShape},
-		{"Trmm strict", Trmm(Left, Lower, Unit, 1, g.V, b.V, Strict(true)), ErrCopyRefused},
+		{"Trmm strict", Trmm(Left, Lower, Unit, 1, g.V, b.V, lapis.Strict(true)), lapis.ErrCopyRefused},
 	}
 	for _, tc := range tests {
 		if !errors.Is(tc.err, tc.want) {

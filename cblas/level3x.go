@@ -6,6 +6,7 @@ package cblas
 import "C"
 
 import (
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -20,15 +21,15 @@ import (
 // for x, overwriting b, with a triangular (uplo triangle, unit or not
 // diagonal); op(a) is the view a itself (pass a.T() or a.H() for the
 // transposes: BLAS "T"/"C", no copy). Errors match layout.ErrShape,
-// layout.ErrOverlap, layout.ErrOverflow and ErrCopyRefused; b is untouched on
+// layout.ErrOverlap, layout.ErrOverflow and lapis.ErrCopyRefused; b is untouched on
 // error. BLAS does not test for singularity.
-func Trsm[T Scalar](side Side, uplo Uplo, diag Diag, alpha T, a, b views.View[T], opts ...Option) error {
+func Trsm[T Scalar](side Side, uplo Uplo, diag Diag, alpha T, a, b views.View[T], opts ...lapis.Option) error {
 	return trxm("cblas.Trsm", side, uplo, diag, alpha, a, b, configure(opts), true)
 }
 
 // Trmm computes b = alpha*a*b (Left) or alpha*b*a (Right) for a triangular
 // a, under the same rules as Trsm.
-func Trmm[T Scalar](side Side, uplo Uplo, diag Diag, alpha T, a, b views.View[T], opts ...Option) error {
+func Trmm[T Scalar](side Side, uplo Uplo, diag Diag, alpha T, a, b views.View[T], opts ...lapis.Option) error {
 	return trxm("cblas.Trmm", side, uplo, diag, alpha, a, b, configure(opts), false)
 }
 
@@ -112,12 +113,12 @@ func trxm[T Scalar](op string, side Side, uplo Uplo, diag Diag, alpha T, a, b vi
 // same with a Hermitian. BLAS takes b and c only column-major: a row-major
 // c is handled by transposing the problem, and a b whose layout then
 // differs from c's is copied.
-func Symm[T Scalar](side Side, uplo Uplo, alpha T, a, b views.View[T], beta T, c views.View[T], opts ...Option) error {
+func Symm[T Scalar](side Side, uplo Uplo, alpha T, a, b views.View[T], beta T, c views.View[T], opts ...lapis.Option) error {
 	return symm("cblas.Symm", side, uplo, alpha, a, b, beta, c, configure(opts), false)
 }
 
 // Hemm is Symm for a Hermitian a (for real types the two are the same).
-func Hemm[T Scalar](side Side, uplo Uplo, alpha T, a, b views.View[T], beta T, c views.View[T], opts ...Option) error {
+func Hemm[T Scalar](side Side, uplo Uplo, alpha T, a, b views.View[T], beta T, c views.View[T], opts ...lapis.Option) error {
 	return symm("cblas.Hemm", side, uplo, alpha, a, b, beta, c, configure(opts), true)
 }
 
@@ -198,25 +199,25 @@ func symm[T Scalar](op string, side Side, uplo Uplo, alpha T, a, b views.View[T]
 
 // Syrk computes c = alpha*a*a^T + beta*c on the uplo triangle of the
 // symmetric n x n c, for a n x k (pass a.T() for a^T*a).
-func Syrk[T Scalar](uplo Uplo, alpha T, a views.View[T], beta T, c views.View[T], opts ...Option) error {
+func Syrk[T Scalar](uplo Uplo, alpha T, a views.View[T], beta T, c views.View[T], opts ...lapis.Option) error {
 	return rankk("cblas.Syrk", uplo, alpha, 0, a, a, beta, 0, c, configure(opts), false, false)
 }
 
 // Herk computes c = alpha*a*a^H + beta*c on the uplo triangle of the
 // Hermitian c, alpha and beta real (for real types, Syrk).
-func Herk[T Scalar](uplo Uplo, alpha float64, a views.View[T], beta float64, c views.View[T], opts ...Option) error {
+func Herk[T Scalar](uplo Uplo, alpha float64, a views.View[T], beta float64, c views.View[T], opts ...lapis.Option) error {
 	return rankk("cblas.Herk", uplo, *new(T), alpha, a, a, *new(T), beta, c, configure(opts), true, false)
 }
 
 // Syr2k computes c = alpha*a*b^T + alpha*b*a^T + beta*c on the uplo
 // triangle of the symmetric c, for a and b n x k.
-func Syr2k[T Scalar](uplo Uplo, alpha T, a, b views.View[T], beta T, c views.View[T], opts ...Option) error {
+func Syr2k[T Scalar](uplo Uplo, alpha T, a, b views.View[T], beta T, c views.View[T], opts ...lapis.Option) error {
 	return rankk("cblas.Syr2k", uplo, alpha, 0, a, b, beta, 0, c, configure(opts), false, true)
 }
 
 // Her2k computes c = alpha*a*b^H + conj(alpha)*b*a^H + beta*c on the uplo
 // triangle of the Hermitian c, beta real (for real types, Syr2k).
-func Her2k[T Scalar](uplo Uplo, alpha T, a, b views.View[T], beta float64, c views.View[T], opts ...Option) error {
+func Her2k[T Scalar](uplo Uplo, alpha T, a, b views.View[T], beta float64, c views.View[T], opts ...lapis.Option) error {
 	return rankk("cblas.Her2k", uplo, alpha, 0, a, b, *new(T), beta, c, configure(opts), true, true)
 }
 

@@ -1,6 +1,7 @@
 package cblas
 
 import (
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/errop"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -15,9 +16,9 @@ import (
 //
 // Errors are Gemm's, named cblas.Mul: layout.ErrShape for ranks or extents
 // that do not match, layout.ErrOverflow for a product too large for an int
-// or sizes beyond the BLAS integer, ErrCopyRefused in strict mode. On error
+// or sizes beyond the BLAS integer, lapis.ErrCopyRefused in strict mode. On error
 // Mul returns nil and keeps nothing it allocated.
-func Mul[T Scalar](a, b views.View[T], opts ...Option) (*views.Tensor[T], error) {
+func Mul[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "cblas.Mul"
 	if a.Rank() != 2 {
 		return nil, rank2Err(op, "a", &a)

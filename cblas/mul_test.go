@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -49,7 +50,7 @@ func testMul[T views.Scalar](t *testing.T) {
 		m, n, k := sz[0], sz[1], sz[2]
 		for i, in := range inputs {
 			jn := inputs[(i*5+len(t.Name()))%len(inputs)]
-			for _, opt := range []Option{ForcePureGo(), ForceC()} {
+			for _, opt := range []lapis.Option{lapis.ForcePureGo(), lapis.ForceC()} {
 				what := fmt.Sprintf("%dx%dx%d a=%s b=%s", m, n, k, in.name, jn.name)
 				a, am := in.make(m, k)
 				b, bm := jn.make(k, n)
@@ -76,13 +77,13 @@ func TestMulCopies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 13))
 	a := tm.New[float64](rng, 40, 30, tm.RowPacked)
 	b := tm.New[float64](rng, 30, 20, tm.ColStrided)
-	s0 := ReadStats()
-	c, err := Mul(a.V, b.V, ForceC())
+	s0 := lapis.ReadStats()
+	c, err := Mul(a.V, b.V, lapis.ForceC())
 	if err != nil {
 		t.Fatal(err)
 	}
 	c.Release()
-	if d := ReadStats(); d.Copies != s0.Copies || d.Calls-s0.Calls != 1 {
+	if d := lapis.ReadStats(); d.Copies != s0.Copies || d.Calls-s0.Calls != 1 {
 		t.Fatalf("%d copies, %d C calls; want 0 and 1", d.Copies-s0.Copies, d.Calls-s0.Calls)
 	}
 }
@@ -97,7 +98,7 @@ func TestMulErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		a, b views.View[float64]
-		opts []Option
+		opts []lapis.Option
 		is   error
 		want string
 	}{
@@ -105,7 +106,7 @@ func TestMulErrors(t *testing.T) {
 		{"rank b", a, vec, nil, layout.ErrShape, "cblas.Mul: b: rank 1, want 2 (shape [2] strides [1] offset 0) (bad shape)"},
 		{"zero View", views.View[float64]{}, a, nil, layout.ErrShape, "cblas.Mul: a: rank 0, want 2 (shape [] strides [] offset 0) (bad shape)"},
 		{"inner", a, a, nil, layout.ErrShape, "cblas.Mul: b: 2 rows, want a's 3 columns (bad shape)"},
-		{"strict", a, g, []Option{Strict(true)}, ErrCopyRefused, "cblas.Mul: b: a General layout (shape [3 2] strides [2 6] offset 1, class General) needs a copy and strict mode is on (operand needs a copy)"},
+		{"strict", a, g, []lapis.Option{lapis.Strict(true)}, lapis.ErrCopyRefused, "cblas.Mul: b: a General layout (shape [3 2] strides [2 6] offset 1, class General) needs a copy and strict mode is on (operand needs a copy)"},
 		{"overflow", empty(1<<40, 0), empty(0, 1<<40), nil, layout.ErrOverflow, "cblas.Mul: b: the 1099511627776 x 1099511627776 product has more elements than an int holds (integer overflow)"},
 	} {
 		c, err := Mul(tc.a, tc.b, tc.opts...)

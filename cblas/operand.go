@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -48,7 +49,7 @@ func checkRank[T Scalar](op, name string, v views.View[T], rank int) error {
 }
 
 func refuse(op, name string, l layout.Layout, why string) error {
-	return layout.Errorf(ErrCopyRefused, op, name, "%s (%s, class %v) needs a copy and strict mode is on", why, l.String(), l.Class())
+	return layout.Errorf(lapis.ErrCopyRefused, op, name, "%s (%s, class %v) needs a copy and strict mode is on", why, l.String(), l.Class())
 }
 
 // Which transpose flags a routine accepts for an operand (besides "N").

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -26,7 +27,7 @@ func TestDotConjBroadcast(t *testing.T) {
 		for i := 0; i < n; i++ {
 			want += (1 - 2i) * y.V.At(i)
 		}
-		for _, opt := range []Option{{}, ForceC(), ForcePureGo()} {
+		for _, opt := range []lapis.Option{{}, lapis.ForceC(), lapis.ForcePureGo()} {
 			got, err := Dot(bc, y.V, opt)
 			if err != nil || !close1(got, want, n) {
 				t.Errorf("n=%d: Dot(conj broadcast) = %v, %v; want %v", n, got, err, want)
@@ -53,11 +54,11 @@ func TestHerCopiesOnce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 21))
 	a := tm.New[complex128](rng, 4, 4, tm.ColPacked)
 	x := newVector[complex128](rng, 4, 1)
-	before := ReadStats()
+	before := lapis.ReadStats()
 	if err := Her(Upper, 1, x.V.Conj(), a.V); err != nil {
 		t.Fatal(err)
 	}
-	if c := ReadStats().Copies - before.Copies; c != 1 {
+	if c := lapis.ReadStats().Copies - before.Copies; c != 1 {
 		t.Errorf("Her with a conjugated x: %d copies, want 1", c)
 	}
 }
@@ -69,8 +70,8 @@ func TestGemmNamesOperand(t *testing.T) {
 	a := tm.New[float64](rng, 3, 5, tm.ColPacked)
 	b := tm.New[float64](rng, 5, 4, tm.General)
 	c := tm.New[float64](rng, 3, 4, tm.RowPacked)
-	err := Gemm(1, a.V, b.V, 0, c.V, Strict(true))
-	if !errors.Is(err, ErrCopyRefused) || !strings.Contains(err.Error(), "cblas.Gemm: b:") {
+	err := Gemm(1, a.V, b.V, 0, c.V, lapis.Strict(true))
+	if !errors.Is(err, lapis.ErrCopyRefused) || !strings.Contains(err.Error(), "cblas.Gemm: b:") {
 		t.Errorf("error = %v, want one naming b", err)
 	}
 }
@@ -92,7 +93,7 @@ func testScalNaNAlpha[T views.Scalar](t *testing.T) {
 		alphas = append(alphas, tm.FromParts[T](0, math.NaN()), tm.FromParts[T](1, math.NaN()))
 	}
 	for _, alpha := range alphas {
-		for _, opt := range []Option{{}, ForceC(), ForcePureGo()} {
+		for _, opt := range []lapis.Option{{}, lapis.ForceC(), lapis.ForcePureGo()} {
 			x := make([]T, 300)
 			for i := range x {
 				x[i] = tm.FromParts[T](float64(i%5), float64(i%3))

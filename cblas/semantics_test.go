@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/blas/gonum"
 
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -19,8 +20,8 @@ import (
 
 var allPaths = []struct {
 	name string
-	opt  Option
-}{{"auto", Option{}}, {"C", ForceC()}, {"Go", ForcePureGo()}}
+	opt  lapis.Option
+}{{"auto", lapis.Option{}}, {"C", lapis.ForceC()}, {"Go", lapis.ForcePureGo()}}
 
 // vectorOf returns a view of vals (logical order) with the given stride,
 // stored in a fresh slice.

@@ -18,6 +18,7 @@ import "C"
 import (
 	"unsafe"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/kernel/gemm"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
@@ -43,8 +44,8 @@ import (
 // Errors (nothing is written to c on error): layout.ErrShape for ranks or
 // extents that do not match, layout.ErrOverlap when c has self-overlap or
 // repeats a matrix, or shares memory with a or b, layout.ErrOverflow for
-// sizes beyond the BLAS integer, ErrCopyRefused in strict mode.
-func GemmStrided[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...Option) error {
+// sizes beyond the BLAS integer, lapis.ErrCopyRefused in strict mode.
+func GemmStrided[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...lapis.Option) error {
 	const op = "cblas.GemmStrided"
 	for _, x := range []struct {
 		name string

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -83,11 +84,11 @@ func testGemmStrided[T Scalar](t *testing.T) {
 				}
 			}
 			what := fmt.Sprintf("%dx%dx%d kinds %v %v %v case %d", m, n, k, ka, kb, kc, i)
-			s0 := ReadStats()
+			s0 := lapis.ReadStats()
 			if err := GemmStrided(alpha, a, b, beta, c); err != nil {
 				t.Fatal(what, err)
 			}
-			s1 := ReadStats()
+			s1 := lapis.ReadStats()
 			if s1.Calls-s0.Calls+s1.Small-s0.Small != 1 {
 				t.Fatalf("%s: %d C calls and %d kernel runs, want one in all", what, s1.Calls-s0.Calls, s1.Small-s0.Small)
 			}
@@ -113,7 +114,7 @@ func TestGemmStridedErrors(t *testing.T) {
 		"count":      {GemmStrided(1, a, b3, 0, c), layout.ErrShape},
 		"repeated c": {GemmStrided(1, a, b, 0, must2(one.BroadcastTo(3, 2, 2))), layout.ErrOverlap},
 		"overlap":    {GemmStrided(1, a, b, 0, must2(a.Slice(1, 0, 2, 1))), layout.ErrOverlap},
-		"strict":     {GemmStrided(1, a, must2(b.Reverse(0)), 0, c, Strict(true)), ErrCopyRefused},
+		"strict":     {GemmStrided(1, a, must2(b.Reverse(0)), 0, c, lapis.Strict(true)), lapis.ErrCopyRefused},
 	}
 	for name, x := range cases {
 		if !errors.Is(x.err, x.want) {

@@ -64,19 +64,12 @@ static const char *lapis_blas_path(void) {
 import "C"
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 
-	"github.com/klauspost/cpuid/v2"
-
+	"github.com/lapis-go/lapis/internal/backend"
 	"github.com/lapis-go/lapis/internal/threads"
-	"github.com/lapis-go/lapis/layout"
 )
-
-// AutoThreads, passed to SetThreads, returns to the default thread
-// policy (see the package documentation, "Threads").
-const AutoThreads = 0
 
 func init() {
 	v := threads.NotOpenBLAS
@@ -94,119 +87,12 @@ func init() {
 		l.Get = func() int { return int(C.lapis_threads()) }
 	}
 	threads.Register(l)
-}
-
-// SetThreads fixes the number of threads OpenBLAS uses for every call of
-// cblas, lapack and batch at n (n >= 1), or returns to the default policy
-// (n = AutoThreads): one thread unless a call is large, alone and finds
-// idle cores, or is a level-3 call of at least 768^3 alone (see the
-// package documentation). A negative n is an error
-// matching layout.ErrShape. The setting is global to the process, like
-// OpenBLAS's own; with a fixed n > 1, batch splits a batch over at most
-// GOMAXPROCS/n workers. With a BLAS that is not OpenBLAS it returns an
-// error matching ErrUnsupported.
-func SetThreads(n int) error {
-	if n < 0 {
-		return layout.Errorf(layout.ErrShape, "cblas.SetThreads", "n", "%d threads; want at least 1, or AutoThreads", n)
-	}
-	if C.lapis_is_openblas() == 0 || C.lapis_has_thread_control() == 0 {
-		return layout.Errorf(ErrUnsupported, "cblas.SetThreads", "n", "the linked BLAS is not OpenBLAS; set its threads its own way")
-	}
-	threads.SetFixed(n)
-	return nil
-}
-
-// Threads returns the most threads OpenBLAS may use for one call: the
-// count SetThreads fixed, or under the default policy the library's own
-// count at start (OPENBLAS_NUM_THREADS, or the cores) capped by
-// GOMAXPROCS. It is 1 when the library is not OpenBLAS or is serial.
-func Threads() int { return threads.Max() }
-
-// ThreadPolicy returns the policy in force, as Info reports it: "fixed n"
-// or "auto up to n".
-func ThreadPolicy() string {
-	if f := threads.Fixed(); f > 0 {
-		return fmt.Sprintf("fixed %d", f)
-	}
-	return fmt.Sprintf("auto up to %d", threads.Max())
-}
-
-// LibraryInfo describes the BLAS library lapis is linked against and the
-// CPU it runs on.
-type LibraryInfo struct {
-	// Library and Version name the BLAS library found at run time:
-	// "OpenBLAS" and the version its config gives, "BLIS" and
-	// bli_info_get_version_str(), or "unknown" and "" for a CBLAS without
-	// either extension (the netlib reference BLAS, say: Path tells which).
-	Library, Version string
-	// Path is the shared object cblas_dgemm was loaded from, with symbolic
-	// links resolved (Debian's alternatives pick it); "" when unknown.
-	Path   string
-	Config string // openblas_get_config(), e.g. "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ..."
-	Core   string // openblas_get_corename(), the kernel set in use
-	// Kernels says which set OpenBLAS chose, which lapis runs and why
-	// (KernelSet).
-	Kernels  KernelChoice
-	Threads  int // the most threads a call may use (Threads)
-	Parallel int // openblas_get_parallel(): 0 sequential, 1 pthreads, 2 OpenMP; -1 not OpenBLAS
-	// Variant names Parallel: "serial", "pthreads", "OpenMP" or
-	// "not OpenBLAS"; Policy is the thread policy in force (ThreadPolicy).
-	Variant, Policy string
-	IntBits         int // width of the BLAS integer lapis was compiled for
-	// LibraryIntBits is the width the library itself reports (64 when its
-	// config says USE64BITINT). lapis refuses to call a library whose
-	// integer width differs from IntBits.
-	LibraryIntBits int
-	CPU            string   // brand name
-	Features       []string // SIMD features that matter to BLAS kernels
-	L1D, L2, L3    int      // data cache sizes in bytes (-1: unknown)
-	CacheLine      int      // bytes
-	LogicalCores   int
-}
-
-// Info returns facts about the BLAS library and the CPU.
-func Info() LibraryInfo {
 	name, version := library()
-	info := LibraryInfo{
-		Library:        name,
-		Version:        version,
-		Path:           blasPath(),
-		Config:         libraryConfig(),
-		Core:           corename(),
-		Kernels:        KernelSet(),
-		Threads:        Threads(),
-		Parallel:       int(C.lapis_parallel()),
-		Variant:        threads.Lib().String(),
-		Policy:         ThreadPolicy(),
-		IntBits:        IntBits,
-		LibraryIntBits: libraryIntBits,
-		CPU:            cpuid.CPU.BrandName,
-		L1D:            cpuid.CPU.Cache.L1D,
-		L2:             cpuid.CPU.Cache.L2,
-		L3:             cpuid.CPU.Cache.L3,
-		CacheLine:      cpuid.CPU.CacheLine,
-		LogicalCores:   cpuid.CPU.LogicalCores,
-	}
-	for _, f := range []cpuid.FeatureID{cpuid.SSE2, cpuid.AVX, cpuid.FMA3, cpuid.AVX2, cpuid.AVX512F, cpuid.AVX512DQ, cpuid.AVX512VL, cpuid.ASIMD, cpuid.SVE} {
-		if cpuid.CPU.Supports(f) {
-			info.Features = append(info.Features, f.String())
-		}
-	}
-	return info
-}
-
-// String formats the facts one per line.
-func (i LibraryInfo) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "BLAS library:  %s %s (%s)\n", i.Library, i.Version, i.Path)
-	fmt.Fprintf(&b, "BLAS config:   %s\n", i.Config)
-	fmt.Fprintf(&b, "BLAS core:     %s (%s)\n", i.Core, i.Kernels.Reason)
-	fmt.Fprintf(&b, "BLAS threads:  %s (%s, parallel mode %d)\n", i.Policy, i.Variant, i.Parallel)
-	fmt.Fprintf(&b, "BLAS integer:  %d-bit (library reports %d-bit)\n", i.IntBits, i.LibraryIntBits)
-	fmt.Fprintf(&b, "CPU:           %s, %d logical cores\n", i.CPU, i.LogicalCores)
-	fmt.Fprintf(&b, "CPU features:  %s\n", strings.Join(i.Features, " "))
-	fmt.Fprintf(&b, "caches:        L1d %d, L2 %d, L3 %d bytes, line %d\n", i.L1D, i.L2, i.L3, i.CacheLine)
-	return b.String()
+	backend.Register(backend.Library{
+		Name: name, Version: version, Path: blasPath(), Config: libraryConfig(), Core: corename(),
+		Kernels: kernelChoice, Sets: kernelSets(), Parallel: int(C.lapis_parallel()),
+		IntBits: IntBits, LibraryIntBits: libraryIntBits,
+	})
 }
 
 // libraryIntBits is the integer width the linked library reports (OpenBLAS
@@ -223,7 +109,7 @@ var libraryIntBits = func() int {
 }()
 
 // library returns the name and version of the BLAS library found at run
-// time (see LibraryInfo).
+// time (see lapis.LibraryInfo).
 func library() (name, version string) {
 	if C.lapis_is_openblas() != 0 {
 		// "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ..."

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/threads"
 	"github.com/lapis-go/lapis/views"
 )
@@ -19,8 +20,8 @@ import (
 // rounding, and afterwards OpenBLAS is back on one thread with no
 // section in flight.
 func TestLargeGemmBesideBusyGoroutines(t *testing.T) {
-	if Info().Variant != "pthreads" || runtime.GOMAXPROCS(0) < 2 {
-		t.Skipf("needs a pthreads OpenBLAS and GOMAXPROCS >= 2 (variant %s)", Info().Variant)
+	if lapis.Info().Variant != "pthreads" || runtime.GOMAXPROCS(0) < 2 {
+		t.Skipf("needs a pthreads OpenBLAS and GOMAXPROCS >= 2 (variant %s)", lapis.Info().Variant)
 	}
 	const n = 1024
 	r := rand.New(rand.NewPCG(16, 3))
@@ -43,12 +44,12 @@ func TestLargeGemmBesideBusyGoroutines(t *testing.T) {
 		}
 		return c
 	}
-	defer SetThreads(AutoThreads)
-	if err := SetThreads(1); err != nil {
+	defer lapis.SetThreads(lapis.AutoThreads)
+	if err := lapis.SetThreads(1); err != nil {
 		t.Skip(err)
 	}
 	want := product()
-	SetThreads(AutoThreads)
+	lapis.SetThreads(lapis.AutoThreads)
 
 	var done atomic.Bool
 	var wg sync.WaitGroup

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 )
 
@@ -20,8 +21,8 @@ func BenchmarkThreshold(b *testing.B) {
 		z := newVector[complex128](rng, n, 1)
 		for _, path := range []struct {
 			name string
-			opt  Option
-		}{{"c", ForceC()}, {"go", ForcePureGo()}} {
+			opt  lapis.Option
+		}{{"c", lapis.ForceC()}, {"go", lapis.ForcePureGo()}} {
 			b.Run(fmt.Sprintf("op=ddot/n=%d/impl=%s", n, path.name), func(b *testing.B) {
 				for b.Loop() {
 					_, _ = Dot(x.V, y.V, path.opt)
@@ -61,8 +62,8 @@ func BenchmarkThreshold(b *testing.B) {
 			}
 			for _, path := range []struct {
 				name string
-				opt  Option
-			}{{"c", ForceC()}, {"go", ForcePureGo()}} {
+				opt  lapis.Option
+			}{{"c", lapis.ForceC()}, {"go", lapis.ForcePureGo()}} {
 				b.Run(fmt.Sprintf("op=%sgemm/n=%d/impl=%s", typ, n, path.name), func(b *testing.B) {
 					if typ == "d" {
 						a, bb, c := tm.New[float64](rng, n, n, tm.ColPacked), tm.New[float64](rng, n, n, tm.ColPacked), tm.New[float64](rng, n, n, tm.ColPacked)

@@ -5,8 +5,6 @@ package cblas
 */
 import "C"
 
-import "errors"
-
 // Uplo says which triangle of a symmetric, Hermitian or triangular matrix
 // is referenced, as seen through the view passed (not as stored: a
 // transposed view's upper triangle is its storage's lower one, and lapis
@@ -58,10 +56,6 @@ func (s Side) c() C.lapis_side_t {
 	}
 	return C.CblasLeft
 }
-
-// ErrUnsupported is matched by calls that CBLAS has no routine for, such as
-// the complex symmetric (not Hermitian) Symv, Syr and Syr2.
-var ErrUnsupported = errors.New("no CBLAS routine for this element type")
 
 func checkEnum(op, arg string, v, n int) error {
 	if v < 0 || v >= n {

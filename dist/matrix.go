@@ -11,7 +11,7 @@ import (
 	"math"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -285,27 +285,27 @@ func Redistribute[T Scalar](dst, src *Matrix[T]) error {
 // (pdgemr2d from a 1 x 1 grid on root, whose one block is src as it lies
 // in memory: a column-major src goes in place, any leading dimension).
 // Other ranks pass the zero View (their src is not read). A src that is not
-// column-major is copied first (counted in cblas.ReadStats().Copies; an
-// error matching cblas.ErrCopyRefused in strict mode). Collective over
+// column-major is copied first (counted in lapis.ReadStats().Copies; an
+// error matching lapis.ErrCopyRefused in strict mode). Collective over
 // every rank; root's checks are shared with every rank (one
 // MPI_Allreduce) so that a bad src is an error everywhere, not a hang.
 // Errors match ErrState, layout.ErrShape, layout.ErrBounds (root out of
-// range) or cblas.ErrCopyRefused.
-func (a *Matrix[T]) Scatter(root int, src views.View[T], opts ...cblas.Option) error {
+// range) or lapis.ErrCopyRefused.
+func (a *Matrix[T]) Scatter(root int, src views.View[T], opts ...lapis.Option) error {
 	return a.move("dist.Matrix.Scatter", root, src, false, opts)
 }
 
 // Gather collects a into dst on MPI rank root: Scatter's inverse, with
 // the same rules (dst is written in place when column-major, through a
 // counted copy otherwise; other ranks pass the zero View).
-func (a *Matrix[T]) Gather(root int, dst views.View[T], opts ...cblas.Option) error {
+func (a *Matrix[T]) Gather(root int, dst views.View[T], opts ...lapis.Option) error {
 	return a.move("dist.Matrix.Gather", root, dst, true, opts)
 }
 
 // moveErrs are the sentinels a root's refusal can match.
-var moveErrs = []error{layout.ErrShape, layout.ErrOverlap, cblas.ErrCopyRefused, layout.ErrOverflow}
+var moveErrs = []error{layout.ErrShape, layout.ErrOverlap, lapis.ErrCopyRefused, layout.ErrOverflow}
 
-func (a *Matrix[T]) move(op string, root int, v views.View[T], gather bool, opts []cblas.Option) error {
+func (a *Matrix[T]) move(op string, root int, v views.View[T], gather bool, opts []lapis.Option) error {
 	if err := live(op); err != nil {
 		return err
 	}
@@ -379,7 +379,7 @@ func (a *Matrix[T]) move(op string, root int, v views.View[T], gather bool, opts
 
 // rootOperand checks root's matrix and decides how it goes to ScaLAPACK:
 // in place (work = v, ld its column stride) or through a compact copy tmp.
-func (a *Matrix[T]) rootOperand(op, name string, v views.View[T], gather bool, opts []cblas.Option, work *views.View[T], tmp **views.Tensor[T], ld *int) error {
+func (a *Matrix[T]) rootOperand(op, name string, v views.View[T], gather bool, opts []lapis.Option, work *views.View[T], tmp **views.Tensor[T], ld *int) error {
 	if v.Rank() != 2 || v.Layout().Dim(0) != a.m || v.Layout().Dim(1) != a.n {
 		return layout.Errorf(layout.ErrShape, op, name, "shape %v on the root is not the matrix's %d x %d", v.Shape(), a.m, a.n)
 	}
@@ -391,8 +391,8 @@ func (a *Matrix[T]) rootOperand(op, name string, v views.View[T], gather bool, o
 		*ld = mm.LD
 		return nil
 	}
-	if policy.Configure(opts).Strict {
-		return layout.Errorf(cblas.ErrCopyRefused, op, name, "%s (class %v) is not column-major and strict mode is on", v.Layout().String(), v.Layout().Class())
+	if lapis.Configure(opts...).Strict {
+		return layout.Errorf(lapis.ErrCopyRefused, op, name, "%s (class %v) is not column-major and strict mode is on", v.Layout().String(), v.Layout().Class())
 	}
 	policy.Copies.Add(1)
 	if gather {

@@ -46,7 +46,7 @@ func (q *wsQuery) d() *C.double { return &q.work[0] }
 // short. Each size is the largest over the grid's ranks: the routines
 // check that LWORK is the same on every rank (PCHK1MAT), though each
 // rank's query answers for its own piece. It runs on the MPI thread, on
-// the grid's ranks. A query counts as one LAPACK call in cblas.ReadStats
+// the grid's ranks. A query counts as one LAPACK call in lapis.ReadStats
 // (as every routine call does), so a test can see it happen once.
 func sizes(g *Grid, key wsKey, query func(q *wsQuery) C.lapis_int, least func(*wsSize)) (wsSize, C.lapis_int) {
 	if ws, ok := world.wsCache[key]; ok {

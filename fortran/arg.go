@@ -3,6 +3,7 @@ package fortran
 import (
 	"unsafe"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -12,20 +13,6 @@ import (
 // real(c_float), real(c_double), complex(c_float_complex) and
 // complex(c_double_complex).
 type Scalar = views.Scalar
-
-// Option changes one call: it is the same type as cblas.Option and
-// lapack.Option.
-type Option = policy.Option
-
-// Strict(true) refuses copies in this call (the error matches
-// cblas.ErrCopyRefused and names the argument), Strict(false) allows them,
-// whatever cblas.SetStrict says for the process.
-func Strict(on bool) Option { return policy.Strict(on) }
-
-// ErrCopyRefused is matched by the error a call returns in strict mode
-// when an argument would need a copy. It is cblas.ErrCopyRefused (the same
-// value).
-var ErrCopyRefused = policy.ErrCopyRefused
 
 // intent says whether Fortran reads an argument, writes it, or both; it
 // decides which way a copy goes when one is needed.
@@ -166,10 +153,10 @@ type scratch interface {
 
 // copyOf makes a's scratch copy, or refuses it in strict mode (why says
 // what needs the copy).
-func (a *Arg) copyOf(op, name, why string, cfg policy.Config) (scratch, error) {
+func (a *Arg) copyOf(op, name, why string, cfg lapis.Config) (scratch, error) {
 	data, n, l, conj := a.view()
 	if cfg.Strict {
-		return nil, layout.Errorf(ErrCopyRefused, op, name, "%s (%s, class %v) needs a copy and strict mode is on", why, l.String(), l.Class())
+		return nil, layout.Errorf(lapis.ErrCopyRefused, op, name, "%s (%s, class %v) needs a copy and strict mode is on", why, l.String(), l.Class())
 	}
 	policy.Copies.Add(1)
 	back := a.intent&intentOut != 0

@@ -18,7 +18,7 @@ import (
 	"slices"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/layout"
 )
 
@@ -50,7 +50,7 @@ type handed struct {
 // cannot be handed over returns the error. It reads the view's layout in
 // place (Layout.Axes, Layout.Origin): a call of a Layout value method
 // copies the layout, which costs more than the rest of the plan.
-func (a *Arg) plan(op, name string, opts []Option) (h handed, sc scratch, err error) {
+func (a *Arg) plan(op, name string, opts []lapis.Option) (h handed, sc scratch, err error) {
 	data, _, l, conj := a.view()
 	if isZero(data, l) {
 		return h, nil, noData(op, name)
@@ -81,7 +81,7 @@ func (a *Arg) plan(op, name string, opts []Option) (h handed, sc scratch, err er
 	if conj {
 		why = "a conjugated view"
 	}
-	if sc, err = a.copyOf(op, name, why, policy.Configure(opts)); err != nil {
+	if sc, err = a.copyOf(op, name, why, lapis.Configure(opts...)); err != nil {
 		return h, nil, err
 	}
 	h.base = sc.ptr()
@@ -184,21 +184,21 @@ func columnOrder(shape, strides []int) int {
 // (stride 0) and other overlapping views, In only, and conjugated views
 // are copied into compact column-major scratch arrays (loaded for In and
 // InOut, copied back for Out and InOut), counted in
-// cblas.ReadStats().Copies, or refused in strict mode.
+// lapis.ReadStats().Copies, or refused in strict mode.
 //
 // Errors, before fn runs: the zero View (layout.ErrBounds), an Out or
 // InOut view whose elements share memory (layout.ErrOverlap), a rank above
 // MaxRank (layout.ErrShape), a copy refused in strict mode
-// (ErrCopyRefused), and a descriptor the Fortran runtime's CFI functions
+// (lapis.ErrCopyRefused), and a descriptor the Fortran runtime's CFI functions
 // refuse (layout.ErrShape, with their error code).
-func Call1(fn unsafe.Pointer, a Arg, opts ...Option) error {
+func Call1(fn unsafe.Pointer, a Arg, opts ...lapis.Option) error {
 	// Small enough to inline.
 	return call1(fn, &a, opts)
 }
 
 // call1 is Call1 without call's loops and arrays: one argument, the
 // common case.
-func call1(fn unsafe.Pointer, a *Arg, opts []Option) (err error) {
+func call1(fn unsafe.Pointer, a *Arg, opts []lapis.Option) (err error) {
 	const op = "fortran.Call1"
 	var sc scratch
 	h, ok := a.direct()
@@ -220,22 +220,22 @@ func call1(fn unsafe.Pointer, a *Arg, opts []Option) (err error) {
 }
 
 // Call2 is Call1 for void fn(CFI_cdesc_t *a, CFI_cdesc_t *b).
-func Call2(fn unsafe.Pointer, a, b Arg, opts ...Option) error {
+func Call2(fn unsafe.Pointer, a, b Arg, opts ...lapis.Option) error {
 	return call("fortran.Call2", fn, [4]*Arg{&a, &b}, 2, opts)
 }
 
 // Call3 is Call1 for three descriptors.
-func Call3(fn unsafe.Pointer, a, b, c Arg, opts ...Option) error {
+func Call3(fn unsafe.Pointer, a, b, c Arg, opts ...lapis.Option) error {
 	return call("fortran.Call3", fn, [4]*Arg{&a, &b, &c}, 3, opts)
 }
 
 // Call4 is Call1 for four descriptors.
-func Call4(fn unsafe.Pointer, a, b, c, d Arg, opts ...Option) error {
+func Call4(fn unsafe.Pointer, a, b, c, d Arg, opts ...lapis.Option) error {
 	return call("fortran.Call4", fn, [4]*Arg{&a, &b, &c, &d}, 4, opts)
 }
 
 // call hands args[:n] to fn in one cgo call.
-func call(op string, fn unsafe.Pointer, args [4]*Arg, n int, opts []Option) (err error) {
+func call(op string, fn unsafe.Pointer, args [4]*Arg, n int, opts []lapis.Option) (err error) {
 	var h [4]handed
 	var sc [4]scratch
 	i := 0
@@ -322,7 +322,7 @@ type Desc struct {
 //
 // It costs a C allocation and a pin more than Call1 (see the README's
 // measurements).
-func Describe(a Arg, opts ...Option) (*Desc, error) {
+func Describe(a Arg, opts ...lapis.Option) (*Desc, error) {
 	const op = "fortran.Describe"
 	h, sc, err := a.plan(op, "a", opts)
 	if err != nil {

@@ -59,9 +59,9 @@
 // Every copy goes through the views copy engine into a pooled buffer: it
 // is loaded before the call for In and InOut, written back after it for
 // Out and InOut, and counted in the statistics cblas and lapack count
-// into (cblas.ReadStats().Copies). In strict mode (the Strict(true)
-// option, or cblas.SetStrict(true) for the process) a copy is refused
-// with an error matching ErrCopyRefused (cblas.ErrCopyRefused) that names
+// into (lapis.ReadStats().Copies). In strict mode (the lapis.Strict(true)
+// option, or lapis.SetStrict(true) for the process) a copy is refused
+// with an error matching lapis.ErrCopyRefused (lapis.ErrCopyRefused) that names
 // the function, the argument and its layout.
 //
 // # Lifetime of memory handed over

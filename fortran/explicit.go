@@ -3,7 +3,7 @@ package fortran
 import (
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/layout"
 )
 
@@ -42,12 +42,12 @@ type Array struct {
 // matrix more than once). Any other view (row-major, reversed, General,
 // conjugated) is copied into a compact column-major scratch array: loaded
 // before call for In and InOut, copied back after it for Out and InOut,
-// counted in cblas.ReadStats().Copies; call is then called once.
+// counted in lapis.ReadStats().Copies; call is then called once.
 //
 // Errors, before call runs: the zero View (layout.ErrBounds), a written
 // view whose elements share memory (layout.ErrOverlap), a copy refused in
-// strict mode (ErrCopyRefused, naming the layout).
-func Explicit(a Arg, call func(Array), opts ...Option) error {
+// strict mode (lapis.ErrCopyRefused, naming the layout).
+func Explicit(a Arg, call func(Array), opts ...lapis.Option) error {
 	// Small enough to inline: where call is a known function, the compiler
 	// then calls it directly.
 	if p, rows, cols, ld, count := a.array(); ld > 0 {
@@ -107,7 +107,7 @@ func (a *Arg) array() (p unsafe.Pointer, rows, cols, ld, count int) {
 
 // explicit is Explicit for every view: the copies, the errors, and the
 // batches called matrix by matrix.
-func explicit(a *Arg, call func(Array), opts []Option) error {
+func explicit(a *Arg, call func(Array), opts []lapis.Option) error {
 	const op = "fortran.Explicit"
 	data, _, l, conj := a.view()
 	if isZero(data, l) {
@@ -153,7 +153,7 @@ func explicit(a *Arg, call func(Array), opts []Option) error {
 	if conj {
 		why = "a conjugated view"
 	}
-	sc, err := a.copyOf(op, "a", why, policy.Configure(opts))
+	sc, err := a.copyOf(op, "a", why, lapis.Configure(opts...))
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/fortran"
 	"github.com/lapis-go/lapis/fortran/internal/ftest"
 	"github.com/lapis-go/lapis/layout"
@@ -199,7 +199,7 @@ func cases[T views.Scalar]() []struct {
 	return cs
 }
 
-func copies() int64 { return cblas.ReadStats().Copies }
+func copies() int64 { return lapis.ReadStats().Copies }
 
 func addr[T views.Scalar](v views.View[T]) float64 {
 	if v.Len() == 0 {
@@ -352,12 +352,12 @@ func testType[T views.Scalar](t *testing.T) {
 			})
 			t.Run("strict", func(t *testing.T) {
 				o := c.v()
-				err := fortran.Call1(ftest.Twice[T](), fortran.In(o.v), fortran.Strict(true))
-				if c.descCopy != errors.Is(err, fortran.ErrCopyRefused) || (err != nil && !c.descCopy) {
+				err := fortran.Call1(ftest.Twice[T](), fortran.In(o.v), lapis.Strict(true))
+				if c.descCopy != errors.Is(err, lapis.ErrCopyRefused) || (err != nil && !c.descCopy) {
 					t.Errorf("Call1 strict: %v (needs a copy: %v)", err, c.descCopy)
 				}
-				err = fortran.Explicit(fortran.In(o.v), func(fortran.Array) {}, fortran.Strict(true))
-				if c.explCopy != errors.Is(err, cblas.ErrCopyRefused) || (err != nil && !c.explCopy) {
+				err = fortran.Explicit(fortran.In(o.v), func(fortran.Array) {}, lapis.Strict(true))
+				if c.explCopy != errors.Is(err, lapis.ErrCopyRefused) || (err != nil && !c.explCopy) {
 					t.Errorf("Explicit strict: %v (needs a copy: %v)", err, c.explCopy)
 				}
 			})
@@ -428,25 +428,25 @@ func ranks[T views.Scalar](t *testing.T) {
 
 func guardName[T views.Scalar]() string { return fmt.Sprintf("%T", *new(T)) }
 
-// TestStrictProcessWide: cblas.SetStrict refuses fortran's copies too.
+// TestStrictProcessWide: lapis.SetStrict refuses fortran's copies too.
 func TestStrictProcessWide(t *testing.T) {
-	prev := cblas.SetStrict(true)
-	defer cblas.SetStrict(prev)
+	prev := lapis.SetStrict(true)
+	defer lapis.SetStrict(prev)
 	o := newOperand[float64]([]int{3, 4}, []int{4, 1})
 	err := fortran.Explicit(fortran.In(o.v), func(fortran.Array) {})
-	if !errors.Is(err, cblas.ErrCopyRefused) {
-		t.Fatalf("Explicit of a row-major view under SetStrict(true): %v", err)
+	if !errors.Is(err, lapis.ErrCopyRefused) {
+		t.Fatalf("Explicit of a row-major view under lapis.SetStrict(true): %v", err)
 	}
 	var le *layout.Error
 	if !errors.As(err, &le) || le.Op != "fortran.Explicit" || le.Arg != "a" {
 		t.Errorf("error %v does not name fortran.Explicit and a", err)
 	}
-	if err := fortran.Explicit(fortran.In(o.v), func(fortran.Array) {}, fortran.Strict(false)); err != nil {
-		t.Errorf("Strict(false) overrides SetStrict: %v", err)
+	if err := fortran.Explicit(fortran.In(o.v), func(fortran.Array) {}, lapis.Strict(false)); err != nil {
+		t.Errorf("lapis.Strict(false) overrides lapis.SetStrict: %v", err)
 	}
 	err = fortran.Call2(ftest.Sum, fortran.In(o.v), fortran.Out(o.v.Conj()))
 	if err != nil {
-		t.Errorf("Call2 of views that need no copy under SetStrict(true): %v", err)
+		t.Errorf("Call2 of views that need no copy under lapis.SetStrict(true): %v", err)
 	}
 }
 
@@ -660,7 +660,7 @@ func sectionCase[T views.Scalar](t *testing.T, ext, lo, hi, st []int) {
 		t.Fatal(err)
 	}
 	n0 := copies()
-	d, err := fortran.Describe(fortran.In(v), fortran.Strict(true))
+	d, err := fortran.Describe(fortran.In(v), lapis.Strict(true))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"github.com/lapis-go/lapis/layout"
 )
 
-// Option characters and checks shared by the routines.
+// lapis.Option characters and checks shared by the routines.
 
 // uploChar is LAPACK's uplo for the triangle u of the view o was read
 // from: a view that went in transposed has its triangles swapped.

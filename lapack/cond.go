@@ -3,6 +3,7 @@ package lapack
 import (
 	"math"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -50,7 +51,7 @@ func (n Norm) transposed() Norm {
 // Lange returns a norm of the m x n view a. Any view works without a copy
 // except a General one: a row-major view is measured through its storage
 // (the one and infinity norms swap), and conjugation changes no norm.
-func Lange[T Scalar](norm Norm, a views.View[T], opts ...Option) (float64, error) {
+func Lange[T Scalar](norm Norm, a views.View[T], opts ...lapis.Option) (float64, error) {
 	const op = "lapack.Lange"
 	if err := checkNorm(op, norm, false); err != nil {
 		return 0, err
@@ -58,7 +59,7 @@ func Lange[T Scalar](norm Norm, a views.View[T], opts ...Option) (float64, error
 	if a.IsConj() {
 		a = a.Conj()
 	}
-	oa, err := prepare(op, "a", a, read|transposable, policy.Configure(opts))
+	oa, err := prepare(op, "a", a, read|transposable, lapis.Configure(opts...))
 	if err != nil {
 		return 0, err
 	}
@@ -82,14 +83,14 @@ func Lange[T Scalar](norm Norm, a views.View[T], opts ...Option) (float64, error
 // that norm of A (Lange before factoring). 0 means singular to working
 // precision. An anorm of +Inf gives 0 and NaN gives NaN, without error,
 // whatever the LAPACK version (see nonFiniteNorm).
-func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...Option) (rcond float64, err error) {
+func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...lapis.Option) (rcond float64, err error) {
 	return gecon("lapack.Gecon", norm, lu, anorm, false, opts)
 }
 
 // gecon is Gecon named op; with fast it first tries the estimate on plain
 // triangular solves (invNormEst), and calls ?gecon only when that over-
 // or underflowed (CheckCondition).
-func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, fast bool, opts []Option) (rcond float64, err error) {
+func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, fast bool, opts []lapis.Option) (rcond float64, err error) {
 	if err := checkNorm(op, norm, true); err != nil {
 		return 0, err
 	}
@@ -99,7 +100,7 @@ func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, fast
 	if r, ok := nonFiniteNorm(lu, anorm); ok {
 		return r, nil
 	}
-	oa, err := prepare(op, "lu", lu, read, policy.Configure(opts))
+	oa, err := prepare(op, "lu", lu, read, lapis.Configure(opts...))
 	if err != nil {
 		return 0, err
 	}
@@ -125,7 +126,7 @@ func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, fast
 // f, given anorm, the one norm of A. An anorm of +Inf gives 0 and NaN
 // gives NaN, without error, as for Gecon. A factor Potrf did not complete
 // is refused as Potrs refuses it.
-func Pocon[T Scalar](uplo Uplo, f views.View[T], anorm float64, opts ...Option) (rcond float64, err error) {
+func Pocon[T Scalar](uplo Uplo, f views.View[T], anorm float64, opts ...lapis.Option) (rcond float64, err error) {
 	const op = "lapack.Pocon"
 	if anorm < 0 {
 		return 0, layout.Errorf(layout.ErrShape, op, "anorm", "%g is negative; want the norm of the matrix", anorm)
@@ -133,7 +134,7 @@ func Pocon[T Scalar](uplo Uplo, f views.View[T], anorm float64, opts ...Option) 
 	if r, ok := nonFiniteNorm(f, anorm); ok {
 		return r, nil
 	}
-	of, n, err := squareOperand(op, "f", uplo, f, read|hermitian, policy.Configure(opts))
+	of, n, err := squareOperand(op, "f", uplo, f, read|hermitian, lapis.Configure(opts...))
 	if err == nil {
 		if err = checkFactor[T]("xpocon", f, n); err != nil {
 			of.release()

@@ -10,7 +10,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 )
 
@@ -31,8 +31,8 @@ var condBenchSizes = []int{4, 16, 100, 200, 500, 1000}
 // CPU time per call as check-ns and nocheck-ns. ns/op is the wall time of
 // one pair of chunks.
 func BenchmarkSolveCondCheck(b *testing.B) {
-	if err := cblas.SetThreads(1); err == nil {
-		defer cblas.SetThreads(cblas.AutoThreads)
+	if err := lapis.SetThreads(1); err == nil {
+		defer lapis.SetThreads(lapis.AutoThreads)
 	}
 	benchCondCheck[float64](b, "float64")
 	benchCondCheck[complex128](b, "complex128")
@@ -47,7 +47,7 @@ func benchCondCheck[T Scalar](b *testing.B, typ string) {
 			}
 			a := tm.New[T](rng, n, n, tm.ColPacked)
 			rhs := tm.New[T](rng, n, 1, tm.ColPacked)
-			call := func(opts ...Option) {
+			call := func(opts ...lapis.Option) {
 				var x interface{ Release() }
 				var err error
 				if op == "solve" {
@@ -64,9 +64,9 @@ func benchCondCheck[T Scalar](b *testing.B, typ string) {
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
 				t0 := threadCPU()
-				call(NoConditionCheck())
+				call(lapis.NoConditionCheck())
 				k := max(1, int(200*time.Microsecond/max(1, threadCPU()-t0)))
-				chunk := func(opts ...Option) time.Duration {
+				chunk := func(opts ...lapis.Option) time.Duration {
 					t := threadCPU()
 					for range k {
 						call(opts...)
@@ -78,9 +78,9 @@ func benchCondCheck[T Scalar](b *testing.B, typ string) {
 				for b.Loop() {
 					var c, n time.Duration
 					if len(ratios)%2 == 0 {
-						c, n = chunk(), chunk(NoConditionCheck())
+						c, n = chunk(), chunk(lapis.NoConditionCheck())
 					} else {
-						n, c = chunk(NoConditionCheck()), chunk()
+						n, c = chunk(lapis.NoConditionCheck()), chunk()
 					}
 					check, nocheck = check+c, nocheck+n
 					ratios = append(ratios, float64(c)/float64(n))
@@ -113,8 +113,8 @@ func threadCPU() time.Duration {
 // and trsv2-ns one product by A^-1 (two ?trsv: the unit of any estimate
 // that solves with the factors).
 func BenchmarkCondEstimate(b *testing.B) {
-	if err := cblas.SetThreads(1); err == nil {
-		defer cblas.SetThreads(cblas.AutoThreads)
+	if err := lapis.SetThreads(1); err == nil {
+		defer lapis.SetThreads(lapis.AutoThreads)
 	}
 	benchCondEstimate[float64](b, "float64")
 	benchCondEstimate[complex128](b, "complex128")

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/views"
 )
@@ -72,11 +72,11 @@ func condOf[T Scalar](t *testing.T, a views.View[T]) (f condFacts, ok bool) {
 		return f, false
 	}
 	var err error
-	calls := cblas.ReadStats().Lapack
+	calls := lapis.ReadStats().Lapack
 	if f.est, err = gecon("test", OneNorm, lu.View(), anorm, true, nil); err != nil {
 		t.Fatal(err)
 	}
-	f.lapackCall = cblas.ReadStats().Lapack - calls
+	f.lapackCall = lapis.ReadStats().Lapack - calls
 	f.gecon = must(Gecon(OneNorm, lu.View(), anorm))
 	f.exact = exactRcond(a)
 	return f, true
@@ -100,7 +100,7 @@ func exactRcond[T Scalar](a views.View[T]) float64 {
 }
 
 func exactRcond64[T float64 | complex128](a views.View[T]) float64 {
-	inv, err := Inv(a, NoConditionCheck())
+	inv, err := Inv(a, lapis.NoConditionCheck())
 	if err != nil {
 		return 0
 	}
@@ -368,9 +368,9 @@ func testCondCheckBitwise[T Scalar](t *testing.T) {
 				a := tm.From[T](withSingularValues(rng, n, kappa, !tm.IsComplex[T]()), kind).V
 				b := tm.New[T](rng, n, 2, tm.ColPacked).V
 				x1, err1 := Solve(a, b)
-				x2, err2 := Solve(a, b, NoConditionCheck())
+				x2, err2 := Solve(a, b, lapis.NoConditionCheck())
 				i1, _ := Inv(a)
-				i2, _ := Inv(a, NoConditionCheck())
+				i2, _ := Inv(a, lapis.NoConditionCheck())
 				what := fmt.Sprintf("n=%d %v kappa=%g", n, kind, kappa)
 				var le *Error
 				if errors.As(err2, &le) && le.Info > 0 && err1 != nil && err1.Error() == err2.Error() {

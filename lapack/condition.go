@@ -5,8 +5,8 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/cond"
-	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -24,7 +24,7 @@ import (
 // solves (cblas_?trsv; gecon's scaled ?latrs cost 1.4-2.9x as much per solve), falling
 // back to Gecon when a solve over- or underflows. op names the caller in
 // the error. lu is not modified.
-func CheckCondition[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, opts ...Option) error {
+func CheckCondition[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, opts ...lapis.Option) error {
 	var m cond.Matrix[T]
 	small, n, err := condOperand("lapack.CheckCondition", "lu", norm, lu, &m)
 	if err != nil || n == 0 || anorm == 0 {
@@ -42,20 +42,13 @@ func CheckCondition[T Scalar](op string, norm Norm, lu views.View[T], anorm floa
 	return illConditioned[T](op, rcond)
 }
 
-// NoConditionCheck turns off the checks that report a numerically rank
-// deficient or ill-conditioned matrix as an error matching
-// ErrRankDeficient (Gels, LeastSquares, batch.LeastSquares) or
-// ErrIllConditioned (Solve, Inv, batch.Solve, batch.Inv): the result is
-// returned as computed.
-func NoConditionCheck() Option { return policy.CondCheck(false) }
-
 // CheckInverse is CheckCondition for a matrix A whose inverse is already
 // known: the reciprocal condition number is exactly 1 / (anorm ||inv||)
 // in that norm (OneNorm or InfNorm), with anorm A's norm taken before it
 // was inverted. It returns an error matching ErrIllConditioned (and
 // ErrSingular) carrying Rcond when that is below machine epsilon. op
 // names the caller in the error.
-func CheckInverse[T Scalar](op string, norm Norm, inv views.View[T], anorm float64, opts ...Option) error {
+func CheckInverse[T Scalar](op string, norm Norm, inv views.View[T], anorm float64, opts ...lapis.Option) error {
 	var m cond.Matrix[T]
 	small, n, err := condOperand("lapack.CheckInverse", "inv", norm, inv, &m)
 	if err != nil || n == 0 || anorm == 0 {

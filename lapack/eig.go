@@ -3,6 +3,7 @@ package lapack
 import (
 	"unsafe"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/internal/threads"
@@ -26,7 +27,7 @@ func checkEigJob(op string, jobz Job) error {
 // JobVectors, a the orthonormal eigenvectors as columns (a = V diag(w)
 // V^H); with JobNone a's triangle is destroyed. For complex types it is
 // LAPACK's heevd.
-func Syevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts ...Option) error {
+func Syevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts ...lapis.Option) error {
 	const op = "lapack.Syevd"
 	if err := realFor[T, R](op, "w"); err != nil {
 		return err
@@ -34,7 +35,7 @@ func Syevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts .
 	if err := checkEigJob(op, jobz); err != nil {
 		return err
 	}
-	oa, n, err := squareOperand(op, "a", uplo, a, read|write|overRead|tridiagonal, policy.Configure(opts))
+	oa, n, err := squareOperand(op, "a", uplo, a, read|write|overRead|tridiagonal, lapis.Configure(opts...))
 	if err == nil {
 		if err = sliceLen(op, "w", len(w), n); err == nil {
 			err = sliceApart(op, "w", w, &oa)
@@ -63,7 +64,7 @@ func Syevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts .
 }
 
 // Heevd is Syevd (LAPACK's name for complex types).
-func Heevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts ...Option) error {
+func Heevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts ...lapis.Option) error {
 	return Syevd(jobz, uplo, a, w, opts...)
 }
 
@@ -92,7 +93,7 @@ func IndicesIn(first, last int) Range { return Range{kind: 'I', il: first, iu: l
 // view z (k >= found; k = n always suffices) their orthonormal
 // eigenvectors in its first found columns; with JobNone z is not
 // referenced. For complex types it is LAPACK's heevr.
-func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w []R, z views.View[T], opts ...Option) (found int, err error) {
+func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w []R, z views.View[T], opts ...lapis.Option) (found int, err error) {
 	const op = "lapack.Syevr"
 	if err := realFor[T, R](op, "w"); err != nil {
 		return 0, err
@@ -100,7 +101,7 @@ func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w 
 	if err := checkEigJob(op, jobz); err != nil {
 		return 0, err
 	}
-	cfg := policy.Configure(opts)
+	cfg := lapis.Configure(opts...)
 	oa, n, err := squareOperand(op, "a", uplo, a, read|write|overRead|tridiagonal, cfg)
 	if err != nil {
 		return 0, err
@@ -173,7 +174,7 @@ func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w 
 }
 
 // Heevr is Syevr (LAPACK's name for complex types).
-func Heevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w []R, z views.View[T], opts ...Option) (int, error) {
+func Heevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w []R, z views.View[T], opts ...lapis.Option) (int, error) {
 	return Syevr(jobz, uplo, rng, a, w, z, opts...)
 }
 
@@ -190,7 +191,7 @@ type Complex interface{ complex64 | complex128 }
 // pair w[j], w[j+1] = conj(w[j]) as two real columns: v_j = vr[:, j] +
 // i vr[:, j+1] and v_{j+1} = conj(v_j) (Eig unpacks them). An unreferenced
 // vl or vr may be views.View[T]{}.
-func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr views.View[T], opts ...Option) error {
+func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Geev"
 	if single := typeIndex[T]()%2 == 0; single != isComplex64[C]() {
 		return layout.Errorf(layout.ErrShape, op, "w", "[]%T for %T elements, want the complex type of its precision", *new(C), *new(T))
@@ -203,7 +204,7 @@ func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr 
 			return layout.Errorf(layout.ErrShape, op, j.name, "value %q is neither JobVectors nor JobNone", byte(j.job))
 		}
 	}
-	cfg := policy.Configure(opts)
+	cfg := lapis.Configure(opts...)
 	oa, err := prepare(op, "a", a, read|write|overRead, cfg)
 	if err != nil {
 		return err

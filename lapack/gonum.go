@@ -64,7 +64,7 @@ import (
 // The rest have no transposed form in LAPACK (row pivoting, column
 // pivoting, eigenvectors of a nonsymmetric matrix) and go through a
 // compact column-major copy made by the views copy engine, counted in
-// cblas.ReadStats().Copies (one per operand copied):
+// lapis.ReadStats().Copies (one per operand copied):
 //
 //	Dgetrf   a in and out (row pivoting)
 //	Dgetri   a in and out

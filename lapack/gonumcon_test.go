@@ -9,7 +9,7 @@ import (
 	gonumlapack "gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/lapack"
 )
 
@@ -56,10 +56,10 @@ func TestGonumDgecon(t *testing.T) {
 					}
 					for l, norm := range []gonumlapack.MatrixNorm{gonumlapack.MaxColumnSum, gonumlapack.MaxRowSum} {
 						anorm := impl.Dlange(norm, n, n, a, lda, work)
-						before := cblas.ReadStats().Copies
+						before := lapis.ReadStats().Copies
 						got[k][l] = impl.Dgecon(norm, n, f, lda, anorm, work, iwork)
-						if k == 0 && cblas.ReadStats().Copies != before {
-							t.Errorf("Dgecon copied %d operands, want none", cblas.ReadStats().Copies-before)
+						if k == 0 && lapis.ReadStats().Copies != before {
+							t.Errorf("Dgecon copied %d operands, want none", lapis.ReadStats().Copies-before)
 						}
 					}
 				}

@@ -6,10 +6,9 @@ import (
 	"math"
 	"math/cmplx"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/cond"
 	"github.com/lapis-go/lapis/internal/errop"
-	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -17,7 +16,7 @@ import (
 
 // The helpers users reach for first. They never modify their arguments:
 // each works on one compact copy of its input (its working copy, not
-// counted in cblas.Stats.Copies: the call would need it whatever the
+// counted in lapis.Stats.Copies: the call would need it whatever the
 // layout) and returns new tensors, compact column-major, whose buffers
 // come from the pool (Release them to reuse). Where a LAPACK routine takes
 // a transpose argument (Solve, Det), the working copy of a row-major input
@@ -74,7 +73,7 @@ func asMatrix[T Scalar](op string, b views.View[T]) (views.View[T], error) {
 // below machine epsilon, CheckCondition after the factorisation) returns x
 // together with an error matching ErrIllConditioned (and ErrSingular)
 // that carries Rcond, unless NoConditionCheck is passed.
-func Solve[T Scalar](a, b views.View[T], opts ...Option) (*views.Tensor[T], error) {
+func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.Solve"
 	bm, err := asMatrix(op, b)
 	if err != nil {
@@ -117,15 +116,15 @@ type condCheck[T Scalar] struct {
 	norm  Norm // of the factored matrix: one norm of a, as stored
 	anorm float64
 	off   bool
-	opts  []Option
+	opts  []lapis.Option
 }
 
 // newCondCheck prepares the check for m, the matrix about to be factored,
 // which is a (trans NoTrans) or its storage a^T or a^H: the one norm of a
 // is the infinity norm of its transpose, so rcond is a's one-norm figure
 // either way.
-func newCondCheck[T Scalar](op string, m views.View[T], trans Op, opts []Option) condCheck[T] {
-	c := condCheck[T]{op: op, norm: OneNorm, off: policy.Configure(opts).NoCondCheck, opts: opts}
+func newCondCheck[T Scalar](op string, m views.View[T], trans Op, opts []lapis.Option) condCheck[T] {
+	c := condCheck[T]{op: op, norm: OneNorm, off: !lapis.Configure(opts...).ConditionCheck, opts: opts}
 	if trans != NoTrans {
 		c.norm = InfNorm
 	}
@@ -142,7 +141,7 @@ func newCondCheck[T Scalar](op string, m views.View[T], trans Op, opts []Option)
 // complex types at every order (zlange's scaled moduli cost 8x as much);
 // real matrices above 64 go to ?lange, as fast as Go there
 // (BenchmarkCondEstimate).
-func workNorm[T Scalar](norm Norm, m views.View[T], opts []Option) float64 {
+func workNorm[T Scalar](norm Norm, m views.View[T], opts []lapis.Option) float64 {
 	if l, n := m.Layout(), m.Layout().Dim(0); (typeIndex[T]() >= 2 || n <= 64) && l.Offset() == 0 && (n <= 1 || l.Stride(0) == 1 && l.Stride(1) == n) {
 		return matrixNorm(m.Data(), n, norm == InfNorm)
 	}
@@ -174,7 +173,7 @@ func (c condCheck[T]) checkInverse(inv views.View[T]) error {
 // row-major a's storage): the zero pivots of a and a^T lie in different
 // places, and Error.Index must not depend on a's layout. It runs only on
 // that failure.
-func ownPivot[T Scalar](err error, a views.View[T], ipiv []int32, opts []Option) error {
+func ownPivot[T Scalar](err error, a views.View[T], ipiv []int32, opts []lapis.Option) error {
 	var le *Error
 	if !errors.As(err, &le) || le.kind != ErrSingular {
 		return err
@@ -193,7 +192,7 @@ func ownPivot[T Scalar](err error, a views.View[T], ipiv []int32, opts []Option)
 // machine epsilon) returns the computed inverse
 // together with an error matching ErrIllConditioned (and ErrSingular)
 // that carries Rcond, unless NoConditionCheck is passed.
-func Inv[T Scalar](a views.View[T], opts ...Option) (*views.Tensor[T], error) {
+func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.Inv"
 	inv, err := workCopy(op, a)
 	if err != nil {
@@ -221,7 +220,7 @@ func Inv[T Scalar](a views.View[T], opts ...Option) (*views.Tensor[T], error) {
 // Det returns the determinant of the n x n view a (1 for n = 0). It is
 // computed from the LU factorisation; see LogDet for large matrices, whose
 // determinant over- or underflows.
-func Det[T Scalar](a views.View[T], opts ...Option) (T, error) {
+func Det[T Scalar](a views.View[T], opts ...lapis.Option) (T, error) {
 	logAbs, sign, err := LogDet(a, opts...)
 	if err != nil {
 		return 0, errop.Rename(err, "lapack.Det")
@@ -232,7 +231,7 @@ func Det[T Scalar](a views.View[T], opts ...Option) (T, error) {
 // LogDet returns the determinant of the n x n view a as sign *
 // exp(logAbs): sign is +1 or -1 for real types and has modulus 1 for
 // complex ones. A singular a gives sign 0 and logAbs -Inf (no error).
-func LogDet[T Scalar](a views.View[T], opts ...Option) (logAbs float64, sign T, err error) {
+func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs float64, sign T, err error) {
 	const op = "lapack.LogDet"
 	lu, trans, n, err := storageCopy(op, a)
 	if err != nil {
@@ -267,10 +266,10 @@ func LogDet[T Scalar](a views.View[T], opts ...Option) (logAbs float64, sign T, 
 
 // Cholesky returns the lower triangular L with L L^H = a for the n x n
 // positive definite (Hermitian) view a, of which only the lower triangle
-// is read (Triangle(Upper): only the upper one; FromSymDense's views hold
+// is read (lapis.UpperTriangle(): only the upper one; FromSymDense's views hold
 // gonum's stored triangle in their lower one). An error matching
 // ErrNotPositiveDefinite names the failing minor.
-func Cholesky[T Scalar](a views.View[T], opts ...Option) (*views.Tensor[T], error) {
+func Cholesky[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.Cholesky"
 	l, err := workCopy(op, a)
 	if err != nil {
@@ -300,7 +299,7 @@ func Cholesky[T Scalar](a views.View[T], opts ...Option) (*views.Tensor[T], erro
 // a: a[perm[i], :] = (l u)[i, :], l m x k unit lower triangular, u k x n
 // upper triangular (k = min(m, n)). A singular a is not an error here
 // (u has a zero on its diagonal; Solve and Inv report it).
-func LU[T Scalar](a views.View[T], opts ...Option) (perm []int, l, u *views.Tensor[T], err error) {
+func LU[T Scalar](a views.View[T], opts ...lapis.Option) (perm []int, l, u *views.Tensor[T], err error) {
 	const op = "lapack.LU"
 	f, err := workCopy(op, a)
 	if err != nil {
@@ -353,7 +352,7 @@ func Perm(ipiv []int32, m int) ([]int, error) {
 
 // QR returns the reduced QR factorisation a = q r of the m x n view a:
 // q m x k with orthonormal columns, r k x n upper triangular, k = min(m, n).
-func QR[T Scalar](a views.View[T], opts ...Option) (q, r *views.Tensor[T], err error) {
+func QR[T Scalar](a views.View[T], opts ...lapis.Option) (q, r *views.Tensor[T], err error) {
 	const op = "lapack.QR"
 	f, err := workCopy(op, a)
 	if err != nil {
@@ -394,7 +393,7 @@ func QR[T Scalar](a views.View[T], opts ...Option) (q, r *views.Tensor[T], err e
 // matching ErrRankDeficient whose Rank and Rcond (smallest over largest
 // singular value) say what it found. With NoConditionCheck that is not
 // an error (x alone is returned). a and b are not modified.
-func LeastSquares[T Scalar](a, b views.View[T], opts ...Option) (*views.Tensor[T], error) {
+func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.LeastSquares"
 	bm, err := asMatrix(op, b)
 	if err != nil {
@@ -428,7 +427,7 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...Option) (*views.Tensor[T
 	xv, _ := xb.View().Slice(0, 0, n, 1)
 	xm, _ := asMatrix(op, x.View())
 	_ = views.Copy(xm, xv)
-	if rank < k && !policy.Configure(opts).NoCondCheck {
+	if rank < k && lapis.Configure(opts...).ConditionCheck {
 		return x, &Error{Routine: families["xgelsd"].routines[typeIndex[T]()], Index: -1, Rank: rank, Rcond: rcond, kind: ErrRankDeficient,
 			detail: fmt.Sprintf("%s: rank %d of %d (smallest over largest singular value %.3g, at most max(m, n) eps = %.3g); x is the minimum-norm solution (NoConditionCheck accepts it)", op, rank, k, rcond, limit)}
 	}
@@ -437,7 +436,7 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...Option) (*views.Tensor[T
 
 // gelsdAny calls Gelsd with singular values of T's real type and returns
 // the rank and the ratio of the smallest to the largest singular value.
-func gelsdAny[T Scalar](a, b views.View[T], k int, rcond float64, opts []Option) (rank int, ratio float64, err error) {
+func gelsdAny[T Scalar](a, b views.View[T], k int, rcond float64, opts []lapis.Option) (rank int, ratio float64, err error) {
 	ratioOf := func(s0, sk float64) float64 {
 		if k == 0 || s0 == 0 {
 			return 0
@@ -462,22 +461,11 @@ func gelsdAny[T Scalar](a, b views.View[T], k int, rcond float64, opts []Option)
 	return rank, ratio, err
 }
 
-// SVD algorithms (options for SVD).
-const (
-	methodDefault = iota
-	methodQR
-)
-
-// QRIteration makes SVD use LAPACK's gesvd (QR iteration) instead of
-// gesdd (divide and conquer, the default and several times faster on
-// large matrices).
-func QRIteration() cblas.Option { return policy.Method(methodQR) }
-
 // SVD returns the reduced singular value decomposition a = u diag(s) vt of
 // the m x n view a: s the k = min(m, n) singular values, largest first
 // (as float64 whatever T), u m x k and vt k x n with orthonormal columns
 // and rows. It uses gesdd, or gesvd with the QRIteration option.
-func SVD[T Scalar](a views.View[T], opts ...Option) (s []float64, u, vt *views.Tensor[T], err error) {
+func SVD[T Scalar](a views.View[T], opts ...lapis.Option) (s []float64, u, vt *views.Tensor[T], err error) {
 	const op = "lapack.SVD"
 	f, err := workCopy(op, a)
 	if err != nil {
@@ -488,7 +476,7 @@ func SVD[T Scalar](a views.View[T], opts ...Option) (s []float64, u, vt *views.T
 	k := min(m, n)
 	u, _ = views.Zeros[T](m, k)
 	vt, _ = views.Zeros[T](k, n)
-	qr := policy.Configure(opts).Method == methodQR
+	qr := lapis.Configure(opts...).QRIteration
 	s, err = withReals[T](k, func(s32 []float32, s64 []float64) error {
 		if qr {
 			if s32 != nil {
@@ -512,9 +500,9 @@ func SVD[T Scalar](a views.View[T], opts ...Option) (s []float64, u, vt *views.T
 // EigSym returns the eigenvalues w (ascending, as float64 whatever T) and
 // orthonormal eigenvectors v (as columns: a v = v diag(w)) of the n x n
 // symmetric, for complex types Hermitian, view a, of which only the lower
-// triangle is read (Triangle(Upper): only the upper one). It uses
+// triangle is read (lapis.UpperTriangle(): only the upper one). It uses
 // LAPACK's divide-and-conquer syevd/heevd.
-func EigSym[T Scalar](a views.View[T], opts ...Option) (w []float64, v *views.Tensor[T], err error) {
+func EigSym[T Scalar](a views.View[T], opts ...lapis.Option) (w []float64, v *views.Tensor[T], err error) {
 	const op = "lapack.EigSym"
 	v, err = workCopy(op, a)
 	if err != nil {
@@ -558,7 +546,7 @@ func withReals[T Scalar](n int, f func(r32 []float32, r64 []float64) error) ([]f
 // Eig returns the eigenvalues w and right eigenvectors v (as columns,
 // a v = v diag(w), each of unit length) of the n x n view a, as complex128
 // whatever T (a real matrix has complex eigenpairs in general).
-func Eig[T Scalar](a views.View[T], opts ...Option) (w []complex128, v *views.Tensor[complex128], err error) {
+func Eig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v *views.Tensor[complex128], err error) {
 	const op = "lapack.Eig"
 	f, err := workCopy(op, a)
 	if err != nil {

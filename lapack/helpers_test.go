@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
@@ -108,7 +109,7 @@ func testHelpers[T Scalar](t *testing.T) {
 			untouched(t, "QR "+what, a, am)
 			tm.Close(t, "QR "+what, tm.Of(q.View()).Mul(tm.Of(r.View())), am, tol[T](n))
 
-			for _, opts := range [][]cblas.Option{nil, {QRIteration()}} {
+			for _, opts := range [][]lapis.Option{nil, {lapis.QRIteration()}} {
 				s, u, vt, err := SVD(a.V, opts...)
 				if err != nil {
 					t.Fatal(err)
@@ -300,18 +301,18 @@ func TestCopyPolicy(t *testing.T) {
 	g := tm.New[float64](rng, 4, 4, tm.General)
 	before := tm.Of(g.V)
 	ipiv := make([]int32, 4)
-	err := Getrf(g.V, ipiv, cblas.Strict(true))
-	if !errors.Is(err, cblas.ErrCopyRefused) || !errorsMention(err, "a") {
+	err := Getrf(g.V, ipiv, lapis.Strict(true))
+	if !errors.Is(err, lapis.ErrCopyRefused) || !errorsMention(err, "a") {
 		t.Fatalf("strict Getrf of a General view: %v", err)
 	}
 	untouched(t, "refused Getrf", g, before)
-	prev := cblas.SetStrict(true)
+	prev := lapis.SetStrict(true)
 	err = Getrf(g.V, ipiv)
-	cblas.SetStrict(prev)
-	if !errors.Is(err, cblas.ErrCopyRefused) {
-		t.Fatalf("SetStrict Getrf: %v", err)
+	lapis.SetStrict(prev)
+	if !errors.Is(err, lapis.ErrCopyRefused) {
+		t.Fatalf("lapis.SetStrict Getrf: %v", err)
 	}
-	if c := copies(func() { err = Getrf(g.V, ipiv, cblas.Strict(false)) }); err != nil || c != 1 {
+	if c := copies(func() { err = Getrf(g.V, ipiv, lapis.Strict(false)) }); err != nil || c != 1 {
 		t.Fatalf("Getrf of a General view: %v, %d copies", err, c)
 	}
 	// A self-overlapping output is refused whatever the mode.
@@ -325,12 +326,12 @@ func TestCopyPolicy(t *testing.T) {
 	// strict mode.
 	a := tm.New[float64](rng, 6, 6, tm.RowStrided)
 	rb := tm.New[float64](rng, 6, 2, tm.ColPacked)
-	if err := Trtrs(cblas.Upper, cblas.NonUnit, a.V, rb.V, cblas.Strict(true)); err != nil && !errors.Is(err, ErrSingular) {
+	if err := Trtrs(cblas.Upper, cblas.NonUnit, a.V, rb.V, lapis.Strict(true)); err != nil && !errors.Is(err, ErrSingular) {
 		t.Fatalf("strict Trtrs of a row-major view: %v", err)
 	}
-	calls := cblas.ReadStats().Lapack
-	_, _ = Lange(OneNorm, a.V, cblas.Strict(true))
-	if cblas.ReadStats().Lapack != calls+1 {
+	calls := lapis.ReadStats().Lapack
+	_, _ = Lange(OneNorm, a.V, lapis.Strict(true))
+	if lapis.ReadStats().Lapack != calls+1 {
 		t.Fatal("Lange did not count its LAPACK call")
 	}
 }

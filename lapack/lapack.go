@@ -33,15 +33,15 @@
 // (General views, conjugated column-major views, row-major views of
 // routines without a transpose argument) is copied into a pooled compact
 // buffer and, if LAPACK writes it, copied back; each such copy is counted
-// in cblas.ReadStats().Copies and refused, with an error naming the
-// operand, in strict mode (cblas.SetStrict, Strict).
+// in lapis.ReadStats().Copies and refused, with an error naming the
+// operand, in strict mode (lapis.SetStrict, Strict).
 //
 // Threads. Every routine runs under cblas's thread policy (see "Threads"
 // in package cblas): on one OpenBLAS thread unless it is large (about
 // n >= 512), alone among lapis calls, and finds idle cores (unlike a
 // large gemm, a LAPACK routine never takes threads beside busy
 // goroutines: its threads meet at every panel and collapse when a core
-// is busy); cblas.SetThreads fixes the count instead.
+// is busy); lapis.SetThreads fixes the count instead.
 //
 // Workspaces. Each routine asks LAPACK for its workspace size once per
 // (routine, type, shape, options), remembers the answer, and takes its

@@ -8,7 +8,7 @@ import "C"
 import (
 	"unsafe"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/coreset"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/pool"
@@ -22,13 +22,13 @@ import (
 // conjugated, conjugate-transposed) stored matrix to routines that take a
 // transpose argument for it; anything else is copied through the views
 // copy engine into a pooled compact buffer (and copied back if LAPACK
-// writes it), counted in cblas.Stats.Copies, and refused in strict mode.
+// writes it), counted in lapis.Stats.Copies, and refused in strict mode.
 
 // IntBits is the width of the LAPACK integer lapis was compiled for.
 const IntBits = int(unsafe.Sizeof(C.lapis_int(0))) * 8
 
-// libraryIntBits is the width the linked library reports (cblas.Info).
-var libraryIntBits = cblas.Info().LibraryIntBits
+// libraryIntBits is the width the linked library reports (lapis.Info).
+var libraryIntBits = lapis.Info().LibraryIntBits
 
 // Operand modes.
 const (
@@ -76,7 +76,7 @@ type operand[T Scalar] struct {
 // prepare reads the rank-2 view v (argument name of op) as a LAPACK
 // operand; a right-hand side (mode rhs) may also be a rank-1 view, taken
 // as one column.
-func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg policy.Config) (o operand[T], err error) {
+func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg lapis.Config) (o operand[T], err error) {
 	if v.Rank() == 1 && mode&rhs != 0 {
 		v, _ = v.Reshape(v.Layout().Dim(0), 1) // a rank-1 view always reshapes
 	}
@@ -125,7 +125,7 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg policy.Co
 			return o, layout.Errorf(layout.ErrOverlap, op, name, "%s has indices sharing an element; LAPACK cannot write it", l.String())
 		}
 		if cfg.Strict && !spare {
-			return o, layout.Errorf(cblas.ErrCopyRefused, op, name, "%s (class %v%s) needs a copy and strict mode is on", l.String(), l.Class(), conjNote(conj))
+			return o, layout.Errorf(lapis.ErrCopyRefused, op, name, "%s (class %v%s) needs a copy and strict mode is on", l.String(), l.Class(), conjNote(conj))
 		}
 		rows, cols := l.Dim(0), l.Dim(1)
 		spareCols := 0
@@ -199,7 +199,7 @@ func overReads[T Scalar](mode int) bool {
 	return views.IsComplex[T]() || mode&tridiagonal != 0 && realOverRead
 }
 
-var realOverRead = coreset.RealSymvOverRead(cblas.KernelSet().InUse)
+var realOverRead = coreset.RealSymvOverRead(lapis.KernelSet().InUse)
 
 func (o *operand[T]) release() {
 	if o.buf != nil {
@@ -248,10 +248,10 @@ func (o *operand[T]) viewShape() (rows, cols int) {
 
 // fits checks that every value fits the LAPACK integer (never truncating)
 // and that the library's integer is the one lapis was compiled for. Errors
-// match layout.ErrOverflow or cblas.ErrLibrary and name the argument.
+// match layout.ErrOverflow or lapis.ErrLibrary and name the argument.
 func fits(op, name string, vals ...int) error {
 	if libraryIntBits != IntBits {
-		return layout.Errorf(cblas.ErrLibrary, op, name, "lapis was compiled for %d-bit LAPACK integers but the library uses %d-bit ones", IntBits, libraryIntBits)
+		return layout.Errorf(lapis.ErrLibrary, op, name, "lapis was compiled for %d-bit LAPACK integers but the library uses %d-bit ones", IntBits, libraryIntBits)
 	}
 	if IntBits >= 64 {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/threads"
@@ -17,25 +18,25 @@ import (
 // and above the diagonal, Householder reflectors below it, their scalar
 // factors in tau (at least min(m, n) long). Orgqr forms Q, Ormqr applies
 // it.
-func Geqrf[T Scalar](a views.View[T], tau []T, opts ...Option) error {
+func Geqrf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	return qrlq("lapack.Geqrf", "xgeqrf", xgeqrf[T], a, tau, opts)
 }
 
 // Gelqf computes the LQ factorisation of the m x n view a in place: L on
 // and below the diagonal, reflectors above it, scalars in tau (at least
 // min(m, n) long).
-func Gelqf[T Scalar](a views.View[T], tau []T, opts ...Option) error {
+func Gelqf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	return qrlq("lapack.Gelqf", "xgelqf", xgelqf[T], a, tau, opts)
 }
 
 type qrFunc func(m, n int, a unsafe.Pointer, lda int, tau, work unsafe.Pointer, lwork int) int
 
-func qrlq[T Scalar](op, fam string, f qrFunc, a views.View[T], tau []T, opts []Option) error {
+func qrlq[T Scalar](op, fam string, f qrFunc, a views.View[T], tau []T, opts []lapis.Option) error {
 	mode := read | write
 	if fam == "xgelqf" { // row reflectors: see hasSpare
 		mode |= overRead
 	}
-	oa, err := prepare(op, "a", a, mode, policy.Configure(opts))
+	oa, err := prepare(op, "a", a, mode, lapis.Configure(opts...))
 	if err != nil {
 		return err
 	}
@@ -64,9 +65,9 @@ func qrlq[T Scalar](op, fam string, f qrFunc, a views.View[T], tau []T, opts []O
 // Orgqr overwrites the m x n view a (m >= n), which holds Geqrf's
 // reflectors in its first k = len(tau) columns (k <= n), with the first n
 // columns of Q, orthonormal. For complex types it is LAPACK's ungqr.
-func Orgqr[T Scalar](a views.View[T], tau []T, opts ...Option) error {
+func Orgqr[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	const op = "lapack.Orgqr"
-	oa, err := prepare(op, "a", a, read|write|overRead, policy.Configure(opts))
+	oa, err := prepare(op, "a", a, read|write|overRead, lapis.Configure(opts...))
 	if err != nil {
 		return err
 	}
@@ -97,7 +98,7 @@ func Orgqr[T Scalar](a views.View[T], tau []T, opts ...Option) error {
 }
 
 // Ungqr is Orgqr (LAPACK's name for complex types).
-func Ungqr[T Scalar](a views.View[T], tau []T, opts ...Option) error {
+func Ungqr[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	return Orgqr(a, tau, opts...)
 }
 
@@ -109,7 +110,7 @@ func Ungqr[T Scalar](a views.View[T], tau []T, opts ...Option) error {
 // LAPACK's unmqr. LAPACK sets q's diagonal elements to 1 while it works
 // and restores them before returning: q must not be read or used by
 // another goroutine during the call.
-func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View[T], opts ...Option) error {
+func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Ormqr"
 	if err := checkOp(op, trans); err != nil {
 		return err
@@ -123,7 +124,7 @@ func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View
 	case trans == ConjTrans && !complexT:
 		trans = Trans
 	}
-	cfg := policy.Configure(opts)
+	cfg := lapis.Configure(opts...)
 	oq, err := prepare(op, "q", q, read|overRead, cfg)
 	if err != nil {
 		return err
@@ -173,7 +174,7 @@ func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View
 }
 
 // Unmqr is Ormqr (LAPACK's name for complex types).
-func Unmqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View[T], opts ...Option) error {
+func Unmqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View[T], opts ...lapis.Option) error {
 	return Ormqr(side, trans, q, tau, c, opts...)
 }
 
@@ -191,9 +192,9 @@ func Unmqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View
 // factorisation; Error.Rcond), b then holding gels's unreliable x.
 // NoConditionCheck turns the numerical check off. For rank-deficient
 // problems use LeastSquares or Gelsd.
-func Gels[T Scalar](a, b views.View[T], opts ...Option) error {
+func Gels[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Gels"
-	cfg := policy.Configure(opts)
+	cfg := lapis.Configure(opts...)
 	oa, err := prepare(op, "a", a, read|write|transposable|overRead, cfg)
 	if err != nil {
 		return err
@@ -236,7 +237,7 @@ func Gels[T Scalar](a, b views.View[T], opts ...Option) error {
 	th.End()
 	w.put()
 	err = infoErr[T]("xgels", info)
-	if err == nil && !cfg.NoCondCheck {
+	if err == nil && cfg.ConditionCheck {
 		err = triangleRank[T]("xgels", oa.rows, oa.cols, oa.ptr, oa.ld)
 	}
 	finishAll(&oa, &ob)
@@ -280,12 +281,12 @@ func triangleRank[T Scalar](fam string, m, n int, p unsafe.Pointer, ld int) erro
 // complex64, float64 otherwise) the singular values of a, largest first,
 // and rank the effective rank: singular values at most rcond times the
 // largest count as zero (rcond < 0: machine precision). a is destroyed.
-func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...Option) (rank int, err error) {
+func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...lapis.Option) (rank int, err error) {
 	const op = "lapack.Gelsd"
 	if err := realFor[T, R](op, "s"); err != nil {
 		return 0, err
 	}
-	cfg := policy.Configure(opts)
+	cfg := lapis.Configure(opts...)
 	oa, ob, err := pairOperands(op, "a", a, read|write|overRead, "b", b, read|write|rhs|overRead, cfg)
 	if err != nil {
 		return 0, err
@@ -332,7 +333,7 @@ func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...O
 }
 
 // pairOperands reads two operands that must not share memory.
-func pairOperands[T Scalar](op, an string, a views.View[T], am int, bn string, b views.View[T], bm int, cfg policy.Config) (oa, ob operand[T], err error) {
+func pairOperands[T Scalar](op, an string, a views.View[T], am int, bn string, b views.View[T], bm int, cfg lapis.Config) (oa, ob operand[T], err error) {
 	if oa, err = prepare(op, an, a, am, cfg); err != nil {
 		return oa, ob, err
 	}

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -50,7 +50,7 @@ func testRankDeficient[T Scalar](t *testing.T) {
 				}
 				ac2, bc2 := c.a.V.ToColMajor(), b.V.ToColMajor()
 				// Without the check only LAPACK's exact-zero test remains.
-				if err := Gels(ac2.View(), bc2.View(), NoConditionCheck()); err != nil && (c.want == nil || !errors.As(err, &le) || le.Info == 0) {
+				if err := Gels(ac2.View(), bc2.View(), lapis.NoConditionCheck()); err != nil && (c.want == nil || !errors.As(err, &le) || le.Info == 0) {
 					t.Errorf("%s %s: Gels(NoConditionCheck): %v", name, c.what, err)
 				}
 			}
@@ -62,7 +62,7 @@ func testRankDeficient[T Scalar](t *testing.T) {
 			if !errors.Is(err, ErrRankDeficient) || !errors.As(err, &le) || le.Rank != min(m, n)-1 || x == nil {
 				t.Fatalf("%s: LeastSquares: x %v, %v; want the rank-%d error with x", name, x, err, min(m, n)-1)
 			}
-			x2, err := LeastSquares(a.V, bm, NoConditionCheck())
+			x2, err := LeastSquares(a.V, bm, lapis.NoConditionCheck())
 			if err != nil {
 				t.Fatalf("%s: LeastSquares(NoConditionCheck): %v", name, err)
 			}
@@ -146,18 +146,18 @@ func TestConjTinyInPlace(t *testing.T) {
 	empty := must(views.Zeros[complex128](0, 0))
 	b0 := must(views.Zeros[complex128](0, 1))
 	c0 := cblasCopies()
-	if err := Gesv(empty.View().Conj(), b0.View(), nil, Strict(true)); err != nil {
+	if err := Gesv(empty.View().Conj(), b0.View(), nil, lapis.Strict(true)); err != nil {
 		t.Errorf("Gesv on a 0 x 0 conjugated view: %v", err)
 	}
 	one := must(views.FromColMajor([]complex128{4}, 1, 1))
 	h, _ := one.View().H()
-	if err := Potrf(Lower, h, Strict(true)); err != nil || one.At(0, 0) != 2 {
+	if err := Potrf(Lower, h, lapis.Strict(true)); err != nil || one.At(0, 0) != 2 {
 		t.Errorf("Potrf on a 1 x 1 H(): %v, factor %v; want 2", err, one.At(0, 0))
 	}
 	// (Gels's complex operands need room after them: see hasSpare.)
 	x := must(views.FromColMajor(append(make([]complex128, 0, 8), 1+1i, 2-1i), 2, 1))
 	a1 := must(views.FromColMajor(append(make([]complex128, 0, 4), 2+1i), 1, 1))
-	if err := Gels(a1.View().Conj(), must(x.View().Slice(0, 0, 1, 1)), Strict(true)); err != nil {
+	if err := Gels(a1.View().Conj(), must(x.View().Slice(0, 0, 1, 1)), lapis.Strict(true)); err != nil {
 		t.Errorf("Gels on a 1 x 1 conjugated view: %v", err)
 	} else if got, want := x.At(0, 0), (1+1i)/(2-1i); cmplxAbs(got-want) > 1e-15 {
 		t.Errorf("Gels 1 x 1 conj: x = %v, want %v", got, want)
@@ -167,7 +167,7 @@ func TestConjTinyInPlace(t *testing.T) {
 	}
 }
 
-func cblasCopies() int64 { return cblas.ReadStats().Copies }
+func cblasCopies() int64 { return lapis.ReadStats().Copies }
 
 func cmplxAbs(c complex128) float64 { return cmplx.Abs(c) }
 
@@ -195,10 +195,10 @@ func testIllConditioned[T Scalar](t *testing.T) {
 		if !exact(err) && (!errors.Is(err, ErrIllConditioned) || inv == nil) {
 			t.Errorf("%s: Inv: %v; want the inverse with ErrIllConditioned", name, err)
 		}
-		if _, err := Solve(av, b.View(), NoConditionCheck()); err != nil && !exact(err) {
+		if _, err := Solve(av, b.View(), lapis.NoConditionCheck()); err != nil && !exact(err) {
 			t.Errorf("%s: Solve(NoConditionCheck): %v", name, err)
 		}
-		if _, err := Inv(av, NoConditionCheck()); err != nil && !exact(err) {
+		if _, err := Inv(av, lapis.NoConditionCheck()); err != nil && !exact(err) {
 			t.Errorf("%s: Inv(NoConditionCheck): %v", name, err)
 		}
 	}

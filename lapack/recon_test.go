@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
@@ -41,9 +42,9 @@ func spd[T Scalar](rng *rand.Rand, n int) tm.M {
 
 // copies runs f and returns how many operand copies lapis counted.
 func copies(f func()) int64 {
-	before := cblas.ReadStats().Copies
+	before := lapis.ReadStats().Copies
 	f()
-	return cblas.ReadStats().Copies - before
+	return lapis.ReadStats().Copies - before
 }
 
 // wantCopies is the count for an operand v that LAPACK takes in place

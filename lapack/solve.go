@@ -5,6 +5,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/threads"
@@ -22,9 +23,9 @@ import (
 // n) long) receives LAPACK's 1-based row interchanges: row i was swapped
 // with row ipiv[i]-1, in order. A zero pivot gives an error matching
 // ErrSingular with its index; the factorisation is complete even then.
-func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...Option) error {
+func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...lapis.Option) error {
 	const op = "lapack.Getrf"
-	oa, err := prepare(op, "a", a, read|write, policy.Configure(opts))
+	oa, err := prepare(op, "a", a, read|write, lapis.Configure(opts...))
 	if err != nil {
 		return err
 	}
@@ -47,12 +48,12 @@ func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...Option) error {
 // lu of the n x n matrix A and its pivots; trans is NoTrans, Trans or
 // ConjTrans. It is LAPACK's own argument because the operator is not a view
 // of lu's elements.
-func Getrs[T Scalar](trans Op, lu views.View[T], ipiv []int32, b views.View[T], opts ...Option) error {
+func Getrs[T Scalar](trans Op, lu views.View[T], ipiv []int32, b views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Getrs"
 	if err := checkOp(op, trans); err != nil {
 		return err
 	}
-	cfg := policy.Configure(opts)
+	cfg := lapis.Configure(opts...)
 	oa, err := prepare(op, "lu", lu, read, cfg)
 	if err != nil {
 		return err
@@ -93,9 +94,9 @@ func Getrs[T Scalar](trans Op, lu views.View[T], ipiv []int32, b views.View[T], 
 // place: b receives x, a its LU factors and ipiv (at least n long) the
 // pivots, as Getrf. A singular a gives an error matching ErrSingular; b
 // is then unchanged.
-func Gesv[T Scalar](a, b views.View[T], ipiv []int32, opts ...Option) error {
+func Gesv[T Scalar](a, b views.View[T], ipiv []int32, opts ...lapis.Option) error {
 	const op = "lapack.Gesv"
-	cfg := policy.Configure(opts)
+	cfg := lapis.Configure(opts...)
 	oa, ob, n, err := systemOperands(op, "a", a, b, read|write, cfg)
 	if err != nil {
 		return err
@@ -117,9 +118,9 @@ func Gesv[T Scalar](a, b views.View[T], ipiv []int32, opts ...Option) error {
 // Getri replaces Getrf's factors of the n x n matrix A in lu by A^-1.
 // A zero pivot gives an error matching ErrSingular and leaves lu as
 // LAPACK documents (unchanged).
-func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...Option) error {
+func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...lapis.Option) error {
 	const op = "lapack.Getri"
-	oa, err := prepare(op, "lu", lu, read|write, policy.Configure(opts))
+	oa, err := prepare(op, "lu", lu, read|write, lapis.Configure(opts...))
 	if err != nil {
 		return err
 	}
@@ -153,7 +154,7 @@ func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...Option) error {
 // systemOperands reads the n x n matrix a (argument name an) and the
 // n x nrhs right-hand side b of a linear system (b is read and written; a
 // with mode).
-func systemOperands[T Scalar](op, an string, a, b views.View[T], mode int, cfg policy.Config) (oa, ob operand[T], n int, err error) {
+func systemOperands[T Scalar](op, an string, a, b views.View[T], mode int, cfg lapis.Config) (oa, ob operand[T], n int, err error) {
 	if oa, err = prepare(op, an, a, mode, cfg); err != nil {
 		return oa, ob, 0, err
 	}
@@ -188,9 +189,9 @@ func pivotLen(op string, have, n int) error {
 // a = L L^H with L in the lower triangle (cblas.Lower), or a = U^H U with
 // U in the upper one. An error matching ErrNotPositiveDefinite gives the
 // failing leading minor; a is then partly overwritten, as LAPACK documents.
-func Potrf[T Scalar](uplo Uplo, a views.View[T], opts ...Option) error {
+func Potrf[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Potrf"
-	oa, n, err := squareOperand(op, "a", uplo, a, read|write|hermitian, policy.Configure(opts))
+	oa, n, err := squareOperand(op, "a", uplo, a, read|write|hermitian, lapis.Configure(opts...))
 	if err != nil {
 		return err
 	}
@@ -208,12 +209,12 @@ func Potrf[T Scalar](uplo Uplo, a views.View[T], opts ...Option) error {
 // Potrf leaves its non-positive pivot there): Potrs then returns an error
 // matching ErrNotPositiveDefinite, as Potrf did, and leaves b alone, so a
 // failure travels with the data to every later solve.
-func Potrs[T Scalar](uplo Uplo, f, b views.View[T], opts ...Option) error {
+func Potrs[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Potrs"
 	if err := checkUplo(op, uplo); err != nil {
 		return err
 	}
-	of, ob, n, err := systemOperands(op, "f", f, b, read|hermitianSolve, policy.Configure(opts))
+	of, ob, n, err := systemOperands(op, "f", f, b, read|hermitianSolve, lapis.Configure(opts...))
 	if err == nil {
 		if err = checkFactor[T]("xpotrs", f, n); err != nil {
 			of.release()
@@ -234,12 +235,12 @@ func Potrs[T Scalar](uplo Uplo, f, b views.View[T], opts ...Option) error {
 // Posv solves a x = b for the n x n positive definite (Hermitian) view a,
 // of which only the uplo triangle is read, in place: b receives x and a's
 // triangle the Cholesky factor, as Potrf.
-func Posv[T Scalar](uplo Uplo, a, b views.View[T], opts ...Option) error {
+func Posv[T Scalar](uplo Uplo, a, b views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Posv"
 	if err := checkUplo(op, uplo); err != nil {
 		return err
 	}
-	oa, ob, n, err := systemOperands(op, "a", a, b, read|write|hermitianSolve, policy.Configure(opts))
+	oa, ob, n, err := systemOperands(op, "a", a, b, read|write|hermitianSolve, lapis.Configure(opts...))
 	if err != nil {
 		return err
 	}
@@ -254,9 +255,9 @@ func Posv[T Scalar](uplo Uplo, a, b views.View[T], opts ...Option) error {
 // Potri replaces Potrf's factor in the uplo triangle of the n x n view f
 // by that triangle of a^-1. A factor Potrf did not complete is refused as
 // Potrs refuses it.
-func Potri[T Scalar](uplo Uplo, f views.View[T], opts ...Option) error {
+func Potri[T Scalar](uplo Uplo, f views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Potri"
-	of, n, err := squareOperand(op, "f", uplo, f, read|write|hermitian|overRead, policy.Configure(opts))
+	of, n, err := squareOperand(op, "f", uplo, f, read|write|hermitian|overRead, lapis.Configure(opts...))
 	if err == nil {
 		if err = checkFactor[T]("xpotri", f, n); err != nil {
 			of.release()
@@ -277,22 +278,22 @@ func Potri[T Scalar](uplo Uplo, f views.View[T], opts ...Option) error {
 // is read) by Bunch-Kaufman's diagonal pivoting, in place: b receives x,
 // a the block factorisation and ipiv LAPACK's pivots. For complex types a
 // is complex symmetric (a = a^T); Hesv takes Hermitian matrices.
-func Sysv[T Scalar](uplo Uplo, a, b views.View[T], ipiv []int32, opts ...Option) error {
+func Sysv[T Scalar](uplo Uplo, a, b views.View[T], ipiv []int32, opts ...lapis.Option) error {
 	return sysv("lapack.Sysv", "xsysv", xsysv[T], uplo, a, b, ipiv, opts)
 }
 
 // Hesv is Sysv for a Hermitian a (a = a^H); for real types it is Sysv.
-func Hesv[T Scalar](uplo Uplo, a, b views.View[T], ipiv []int32, opts ...Option) error {
+func Hesv[T Scalar](uplo Uplo, a, b views.View[T], ipiv []int32, opts ...lapis.Option) error {
 	return sysv("lapack.Hesv", "xhesv", xhesv[T], uplo, a, b, ipiv, opts)
 }
 
 type sysvFunc func(uplo byte, n, nrhs int, a unsafe.Pointer, lda int, ipiv, b unsafe.Pointer, ldb int, work unsafe.Pointer, lwork int) int
 
-func sysv[T Scalar](op, fam string, f sysvFunc, uplo Uplo, a, b views.View[T], ipiv []int32, opts []Option) error {
+func sysv[T Scalar](op, fam string, f sysvFunc, uplo Uplo, a, b views.View[T], ipiv []int32, opts []lapis.Option) error {
 	if err := checkUplo(op, uplo); err != nil {
 		return err
 	}
-	oa, ob, n, err := systemOperands(op, "a", a, b, read|write, policy.Configure(opts))
+	oa, ob, n, err := systemOperands(op, "a", a, b, read|write, lapis.Configure(opts...))
 	if err != nil {
 		return err
 	}
@@ -322,7 +323,7 @@ func sysv[T Scalar](op, fam string, f sysvFunc, uplo Uplo, a, b views.View[T], i
 // go to LAPACK in place as "T" or "C" with the triangle swapped, whatever
 // the storage. A zero on the diagonal gives an error matching ErrSingular;
 // b is then unchanged.
-func Trtrs[T Scalar](uplo Uplo, diag Diag, a, b views.View[T], opts ...Option) error {
+func Trtrs[T Scalar](uplo Uplo, diag Diag, a, b views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Trtrs"
 	if err := checkUplo(op, uplo); err != nil {
 		return err
@@ -330,7 +331,7 @@ func Trtrs[T Scalar](uplo Uplo, diag Diag, a, b views.View[T], opts ...Option) e
 	if diag != cblas.NonUnit && diag != cblas.Unit {
 		return layout.Errorf(layout.ErrShape, op, "diag", "value %d is neither cblas.NonUnit nor cblas.Unit", diag)
 	}
-	oa, ob, n, err := systemOperands(op, "a", a, b, read|transposable, policy.Configure(opts))
+	oa, ob, n, err := systemOperands(op, "a", a, b, read|transposable, lapis.Configure(opts...))
 	if err != nil {
 		return err
 	}
@@ -344,7 +345,7 @@ func Trtrs[T Scalar](uplo Uplo, diag Diag, a, b views.View[T], opts ...Option) e
 
 // squareOperand reads the n x n view a (argument name an) for a routine on
 // its uplo triangle.
-func squareOperand[T Scalar](op, an string, uplo Uplo, a views.View[T], mode int, cfg policy.Config) (oa operand[T], n int, err error) {
+func squareOperand[T Scalar](op, an string, uplo Uplo, a views.View[T], mode int, cfg lapis.Config) (oa operand[T], n int, err error) {
 	if err := checkUplo(op, uplo); err != nil {
 		return oa, 0, err
 	}

@@ -26,7 +26,7 @@ import "C"
 import (
 	"unsafe"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/pool"
 	"github.com/lapis-go/lapis/internal/threads"
@@ -49,7 +49,7 @@ const gesvSmall = C.LAPIS_GESV_MAX
 // index t to the error gesv would report (ErrSingular with the pivot's
 // index), and its b is unchanged. Matrices that are not column-major are
 // copied for the call (counted, refused in strict mode).
-func GesvStrided[T Scalar](a, b views.View[T], opts ...Option) (failed map[int]*Error, err error) {
+func GesvStrided[T Scalar](a, b views.View[T], opts ...lapis.Option) (failed map[int]*Error, err error) {
 	const op = "lapack.GesvStrided"
 	for _, x := range []struct {
 		name string
@@ -77,7 +77,7 @@ func GesvStrided[T Scalar](a, b views.View[T], opts ...Option) (failed map[int]*
 	if count == 0 || n == 0 {
 		return nil, nil
 	}
-	cfg := policy.Configure(opts)
+	cfg := lapis.Configure(opts...)
 	var ra, rb strided[T]
 	err = ra.prepare(op, "a", a, cfg)
 	if err == nil {
@@ -127,7 +127,7 @@ type strided[T Scalar] struct {
 }
 
 // prepare reads the run v, which LAPACK reads and writes.
-func (s *strided[T]) prepare(op, name string, v views.View[T], cfg policy.Config) error {
+func (s *strided[T]) prepare(op, name string, v views.View[T], cfg lapis.Config) error {
 	f, _ := v.Index(2, 0) // count >= 1
 	s.mode = read | write
 	if m, ok := f.Layout().Matrix(); ok && !m.Trans && !v.IsConj() {
@@ -138,7 +138,7 @@ func (s *strided[T]) prepare(op, name string, v views.View[T], cfg policy.Config
 		return nil
 	}
 	if cfg.Strict {
-		return layout.Errorf(cblas.ErrCopyRefused, op, name, "%s (matrices of class %v) needs a copy and strict mode is on", v.Layout().String(), f.Layout().Class())
+		return layout.Errorf(lapis.ErrCopyRefused, op, name, "%s (matrices of class %v) needs a copy and strict mode is on", v.Layout().String(), f.Layout().Class())
 	}
 	if err := s.scratch(op, name, v, 0, true); err != nil {
 		return err

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	tm "github.com/lapis-go/lapis/internal/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -62,13 +62,13 @@ func testGesvStrided[T Scalar](t *testing.T) {
 				ra := must(views.FromSlice(slices.Clone(a.Data()), a.Layout()))
 				rb := must(views.FromSlice(slices.Clone(b.Data()), b.Layout()))
 				what := fmt.Sprintf("n=%d %v reverse=%v", n, kind, reverse)
-				c0 := cblas.ReadStats().Copies
+				c0 := lapis.ReadStats().Copies
 				failed, err := GesvStrided(a, b)
 				if err != nil {
 					t.Fatal(what, err)
 				}
-				if want := map[bool]int64{true: 1, false: 0}[kind == tm.General && n > 1]; cblas.ReadStats().Copies-c0 != want {
-					t.Fatalf("%s: %d copies, want %d", what, cblas.ReadStats().Copies-c0, want)
+				if want := map[bool]int64{true: 1, false: 0}[kind == tm.General && n > 1]; lapis.ReadStats().Copies-c0 != want {
+					t.Fatalf("%s: %d copies, want %d", what, lapis.ReadStats().Copies-c0, want)
 				}
 				ipiv := make([]int32, n)
 				for s := range count {
@@ -97,7 +97,7 @@ func testGesvStrided[T Scalar](t *testing.T) {
 	if _, err := GesvStrided(a, runOf[float64](t, 3, 1, 3, tm.ColPacked, false)); !errors.Is(err, layout.ErrShape) {
 		t.Fatalf("3 right-hand sides for 2 systems: %v", err)
 	}
-	if _, err := GesvStrided(a, runOf[float64](t, 3, 1, 2, tm.General, false), cblas.Strict(true)); !errors.Is(err, cblas.ErrCopyRefused) {
+	if _, err := GesvStrided(a, runOf[float64](t, 3, 1, 2, tm.General, false), lapis.Strict(true)); !errors.Is(err, lapis.ErrCopyRefused) {
 		t.Fatalf("strict with a General b: %v", err)
 	}
 }
@@ -105,7 +105,7 @@ func testGesvStrided[T Scalar](t *testing.T) {
 // oneThread runs OpenBLAS on one thread until the test ends, for
 // bit-for-bit comparisons (OpenBLAS's results depend on its thread count).
 func oneThread(t *testing.T) {
-	prev := cblas.Threads()
-	_ = cblas.SetThreads(1)
-	t.Cleanup(func() { _ = cblas.SetThreads(prev) })
+	prev := lapis.Threads()
+	_ = lapis.SetThreads(1)
+	t.Cleanup(func() { _ = lapis.SetThreads(prev) })
 }

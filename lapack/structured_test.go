@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -41,21 +42,21 @@ func TestFromSymDense(t *testing.T) {
 	}
 }
 
-// Triangle(Upper) reads the upper triangle of a plain view.
+// lapis.UpperTriangle() reads the upper triangle of a plain view.
 func TestTriangleOption(t *testing.T) {
 	a := must(views.FromRows([][]float64{{4, 2}, {-99, 3}})) // lower triangle garbage
-	l, err := Cholesky(a.View(), Triangle(Upper))
+	l, err := Cholesky(a.View(), lapis.UpperTriangle())
 	if err != nil || math.Abs(l.At(1, 0)-1) > 1e-15 || math.Abs(l.At(1, 1)-math.Sqrt2) > 1e-15 || l.At(0, 1) != 0 {
-		t.Errorf("Cholesky(Triangle(Upper)) = %v, %v; want [[2 0] [1 1.4142]]", l, err)
+		t.Errorf("Cholesky(lapis.UpperTriangle()) = %v, %v; want [[2 0] [1 1.4142]]", l, err)
 	}
-	w, _, err := EigSym(a.View(), Triangle(Upper))
+	w, _, err := EigSym(a.View(), lapis.UpperTriangle())
 	if err != nil || math.Abs(w[0]-(3.5-math.Sqrt(4.25))) > 1e-14 {
-		t.Errorf("EigSym(Triangle(Upper)) = %v, %v", w, err)
+		t.Errorf("EigSym(lapis.UpperTriangle()) = %v, %v", w, err)
 	}
 	c := must(views.FromRows([][]complex128{{4, 2 + 1i}, {99, 3}}))
-	lc, err := Cholesky(c.View(), Triangle(Upper))
+	lc, err := Cholesky(c.View(), lapis.UpperTriangle())
 	if err != nil || lc.At(1, 0) != (2-1i)/2 {
-		t.Errorf("complex Cholesky(Triangle(Upper)): L(1,0) = %v, %v; want (1-0.5i)", lc.At(1, 0), err)
+		t.Errorf("complex Cholesky(lapis.UpperTriangle()): L(1,0) = %v, %v; want (1-0.5i)", lc.At(1, 0), err)
 	}
 }
 

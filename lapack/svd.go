@@ -3,6 +3,7 @@ package lapack
 import (
 	"unsafe"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/policy"
 	"github.com/lapis-go/lapis/internal/threads"
 	"github.com/lapis-go/lapis/layout"
@@ -40,7 +41,7 @@ func vecShape(job Job, m, n int, left bool) (rows, cols int, used bool) {
 // vectorOperand reads an output array of singular or eigenvectors that
 // must be rows x cols when used; an unused one may be any view (the zero
 // View included) and goes to LAPACK as a dummy with leading dimension 1.
-func vectorOperand[T Scalar](op, name string, v views.View[T], rows, cols int, used bool, cfg policy.Config) (o operand[T], err error) {
+func vectorOperand[T Scalar](op, name string, v views.View[T], rows, cols int, used bool, cfg lapis.Config) (o operand[T], err error) {
 	if !used {
 		o.ld, o.trans = 1, 'N'
 		return o, nil
@@ -64,7 +65,7 @@ func vectorOperand[T Scalar](op, name string, v views.View[T], rows, cols int, u
 // first n columns of U are written over a and u is not referenced; for
 // m < n V^H's first m rows are written over a and vt is not referenced).
 // a is destroyed.
-func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[T], opts ...Option) error {
+func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Gesdd"
 	if err := realFor[T, R](op, "s"); err != nil {
 		return err
@@ -72,7 +73,7 @@ func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[
 	if jobz != JobAll && jobz != JobSome && jobz != JobOverwrite && jobz != JobNone {
 		return layout.Errorf(layout.ErrShape, op, "jobz", "value %q is not JobAll, JobSome, JobOverwrite or JobNone", byte(jobz))
 	}
-	cfg := policy.Configure(opts)
+	cfg := lapis.Configure(opts...)
 	oa, err := prepare(op, "a", a, read|write|overRead, cfg)
 	if err != nil {
 		return err
@@ -126,7 +127,7 @@ func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[
 // accurate for tiny singular values), with separate jobs for U (jobu) and
 // V^H (jobvt): JobAll, JobSome, JobNone, or JobOverwrite (that factor is
 // written over a; not for both).
-func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt views.View[T], opts ...Option) error {
+func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Gesvd"
 	if err := realFor[T, R](op, "s"); err != nil {
 		return err
@@ -142,7 +143,7 @@ func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt view
 	if jobu == JobOverwrite && jobvt == JobOverwrite {
 		return layout.Errorf(layout.ErrShape, op, "jobvt", "JobOverwrite for both U and V^H")
 	}
-	cfg := policy.Configure(opts)
+	cfg := lapis.Configure(opts...)
 	oa, err := prepare(op, "a", a, read|write|overRead, cfg)
 	if err != nil {
 		return err
@@ -180,7 +181,7 @@ func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt view
 }
 
 // svdVectors reads u and vt for jobs ju and jv of an m x n SVD.
-func svdVectors[T Scalar](op string, ju, jv Job, m, n int, u, vt views.View[T], cfg policy.Config) (ou, ov operand[T], err error) {
+func svdVectors[T Scalar](op string, ju, jv Job, m, n int, u, vt views.View[T], cfg lapis.Config) (ou, ov operand[T], err error) {
 	r, c, used := vecShape(ju, m, n, true)
 	if ou, err = vectorOperand(op, "u", u, r, c, used, cfg); err != nil {
 		return ou, ov, err

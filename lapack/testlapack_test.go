@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/lapack/testlapack"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/lapack"
 )
 
@@ -193,11 +193,11 @@ const fullEnv = "LAPIS_TESTLAPACK_FULL"
 // time on a two-core machine. The previous setting is restored.
 func TestTestlapack(t *testing.T) {
 	full := os.Getenv(fullEnv) != ""
-	if threads := cblas.Threads(); threads != 1 {
-		if err := cblas.SetThreads(1); err != nil {
+	if threads := lapis.Threads(); threads != 1 {
+		if err := lapis.SetThreads(1); err != nil {
 			t.Logf("running with %d OpenBLAS threads: %v", threads, err)
 		} else {
-			t.Cleanup(func() { _ = cblas.SetThreads(threads) })
+			t.Cleanup(func() { _ = lapis.SetThreads(threads) })
 		}
 	}
 	impl := withRefs{}
@@ -270,9 +270,9 @@ func TestTestlapack(t *testing.T) {
 				}
 				t.Skipf("skipped under -race to keep the file short: %s; set %s=1 to run it", also, fullEnv)
 			}
-			before := cblas.ReadStats()
+			before := lapis.ReadStats()
 			tc.run(t)
-			after := cblas.ReadStats()
+			after := lapis.ReadStats()
 			if after.Lapack == before.Lapack && after.Calls == before.Calls && after.Small == before.Small {
 				t.Errorf("testlapack.%sTest never reached the C library through lapack.Gonum", tc.suite)
 			}

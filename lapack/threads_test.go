@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/threads"
 	"github.com/lapis-go/lapis/views"
@@ -20,12 +21,12 @@ import (
 // done no section is in flight and OpenBLAS is back on one thread. Run
 // with -race.
 func TestThreadPolicy(t *testing.T) {
-	if info := cblas.Info(); info.Library == "OpenBLAS" && info.Parallel == 0 {
+	if info := lapis.Info(); info.Library == "OpenBLAS" && info.Parallel == 0 {
 		// As batch's TestStress: seen in scripts/docker-test.sh's
 		// openblas-serial variant (Debian 12's libopenblas0-serial).
 		t.Skipf("OpenBLAS %s built without threads (parallel mode 0) is not safe to call from several threads at once (OpenMathLib/OpenBLAS#2126, #2136): what this test compares is what that build gets wrong", info.Version)
 	}
-	if err := cblas.SetThreads(cblas.AutoThreads); err != nil {
+	if err := lapis.SetThreads(lapis.AutoThreads); err != nil {
 		t.Skip(err)
 	}
 	const small, large = 96, 256
@@ -85,7 +86,7 @@ func TestThreadPolicy(t *testing.T) {
 	if n, raised := threads.InFlight(); n != 0 || raised {
 		t.Errorf("after the calls: %d sections in flight, raised %v", n, raised)
 	}
-	if info := cblas.Info(); info.Variant == "pthreads" {
+	if info := lapis.Info(); info.Variant == "pthreads" {
 		if got := threads.Lib(); got != threads.Pthreads {
 			t.Errorf("variant %v", got)
 		}

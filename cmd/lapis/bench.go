@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -75,13 +75,13 @@ type job struct {
 	count    int     // matrices per call
 	work     float64 // flops or bytes per call
 	per      int     // calls one f makes (0: 1)
-	threads  int     // 0: as set; n: cblas.SetThreads(n) while measuring (threadsAuto: the default policy)
+	threads  int     // 0: as set; n: lapis.SetThreads(n) while measuring (threadsAuto: the default policy)
 	busy     bool    // a goroutine runs a pure-Go loop meanwhile
 	f        func() error
 }
 
 // threadsAuto in job.threads selects lapis's default policy
-// (cblas.AutoThreads is 0, which there means "as set").
+// (lapis.AutoThreads is 0, which there means "as set").
 const threadsAuto = -1
 
 // family is one group of measurements: one table, one PNG.
@@ -256,8 +256,8 @@ func runBench(o benchOptions) ([]Measurement, error) {
 // default policy one, the count the policy leaves OpenBLAS at between
 // calls (lapis raises it only for large calls on idle cores).
 func cThreads() int {
-	if strings.HasPrefix(cblas.ThreadPolicy(), "fixed") {
-		return cblas.Threads()
+	if strings.HasPrefix(lapis.ThreadPolicy(), "fixed") {
+		return lapis.Threads()
 	}
 	return 1
 }
@@ -269,9 +269,9 @@ func measure(budget time.Duration, j job) (float64, error) {
 		defer restore()
 		n := j.threads
 		if n == threadsAuto {
-			n = cblas.AutoThreads
+			n = lapis.AutoThreads
 		}
-		_ = cblas.SetThreads(n) // not OpenBLAS: its own setting stays
+		_ = lapis.SetThreads(n) // not OpenBLAS: its own setting stays
 	}
 	if j.busy {
 		stop := startBusy()
@@ -415,9 +415,9 @@ func figure(v float64) string {
 
 // report formats the measurements as Markdown, one table per family.
 func report(fams []family, ms []Measurement, numpyNote string, cThreads int) string {
-	info := cblas.Info()
+	info := lapis.Info()
 	var b strings.Builder
-	fmt.Fprintf(&b, "lapis bench: %s %s, %s kernels, thread policy %s, %s; GOMAXPROCS %d\n\n", info.Library, info.Version, info.Core, cblas.ThreadPolicy(), info.CPU, maxProcs())
+	fmt.Fprintf(&b, "lapis bench: %s %s, %s kernels, thread policy %s, %s; GOMAXPROCS %d\n\n", info.Library, info.Version, info.Core, lapis.ThreadPolicy(), info.CPU, maxProcs())
 	fmt.Fprintf(&b, "C is the linked library called from C on the same memory; it and numpy run %s per call (-threads N sets all three); %s.\n", plural(cThreads, "OpenBLAS thread"), numpyNote)
 	for _, f := range fams {
 		b.WriteString("\n")
@@ -476,7 +476,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 	pngPath := fs.String("png", "", "write every plot, one above the other, to this PNG file")
 	outDir := fs.String("out", "", "write FAMILY.png for each family and bench.md to this directory")
 	asJSON := fs.Bool("json", false, "print the measurements as JSON instead of tables")
-	threads := fs.Int("threads", 0, "OpenBLAS threads per call during the run (cblas.SetThreads; 0: lapis's default policy). The C reference and numpy get the same count")
+	threads := fs.Int("threads", 0, "OpenBLAS threads per call during the run (lapis.SetThreads; 0: lapis's default policy). The C reference and numpy get the same count")
 	noNumpy := fs.Bool("nonumpy", false, "do not run numpy even when python3 has it")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -499,7 +499,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if *threads > 0 {
 		restore := saveThreads()
-		if err := cblas.SetThreads(*threads); err != nil {
+		if err := lapis.SetThreads(*threads); err != nil {
 			fmt.Fprintln(stderr, "lapis bench: -threads:", err)
 			return 2
 		}
@@ -526,8 +526,8 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprint(stdout, md)
 	}
-	info := cblas.Info()
-	title := fmt.Sprintf("(%s %s, %s, %s)", info.Library, info.Version, info.Core, cblas.ThreadPolicy())
+	info := lapis.Info()
+	title := fmt.Sprintf("(%s %s, %s, %s)", info.Library, info.Version, info.Core, lapis.ThreadPolicy())
 	var all []panel
 	for _, f := range fams {
 		ps := familyPanels(f, ms, title)

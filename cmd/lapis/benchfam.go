@@ -8,6 +8,7 @@ import (
 	lapackgo "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/bench/cref"
 	"github.com/lapis-go/lapis/cblas"
@@ -72,7 +73,7 @@ func smallJobs(e *benchEnv, n int) []job {
 	const reps = 100 // calls per cgo call of the C loop
 	js := []job{
 		{op: "dgemm", impl: implLapis, f: func() error { return cblas.Gemm(1.0, av, bv, 0.0, cv) }},
-		{op: "dgemm", impl: implLapisC, f: func() error { return cblas.Gemm(1.0, av, bv, 0.0, cv, cblas.ForceC()) }},
+		{op: "dgemm", impl: implLapisC, f: func() error { return cblas.Gemm(1.0, av, bv, 0.0, cv, lapis.ForceC()) }},
 		{op: "dgemm", impl: implC + " (loop in C)", per: reps, threads: e.cThreads, f: func() error { cref.Dgemm(reps, n, a, b, c); return nil }},
 		{op: "dgemm", impl: implGonum, f: func() error {
 			ref.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, b, n, a, n, 0, c, n)
@@ -199,8 +200,8 @@ func tinyJobs(e *benchEnv, n int) []job {
 // OpenBLAS alone gets), and gonum.
 func threadsJobs(e *benchEnv, n int) []job {
 	restoreSetting := saveThreads()
-	controlled := cblas.SetThreads(cblas.AutoThreads) == nil
-	full := cblas.Threads()
+	controlled := lapis.SetThreads(lapis.AutoThreads) == nil
+	full := lapis.Threads()
 	restoreSetting()
 	a, b := diagDominant(e, n), randoms[float64](e.r, n)
 	work, bw := make([]float64, n*n), make([]float64, n)

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/guard"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -215,7 +215,7 @@ type Report struct {
 // runChecks runs the checks whose names match sel (all when sel is nil),
 // calling progress after each.
 func runChecks(sel *regexp.Regexp, progress func(Result)) Report {
-	info := cblas.Info()
+	info := lapis.Info()
 	rep := Report{Library: info.Library, Version: info.Version, Core: info.Core, Threads: info.Threads, CPU: info.CPU, Checks: []Result{}}
 	start := time.Now()
 	for _, c := range checks() {
@@ -267,7 +267,7 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	var progress func(Result)
 	if !*asJSON {
-		info := cblas.Info()
+		info := lapis.Info()
 		fmt.Fprintf(stdout, "lapis check: %s %s, %s kernels, %d thread(s) (%s), on %s\n", info.Library, info.Version, info.Core, info.Threads, threading(info.Parallel), info.CPU)
 		progress = func(r Result) {
 			fmt.Fprintf(stdout, "%-8s %-40s %s\n", r.Status, r.Name, r.Detail)
@@ -449,7 +449,7 @@ func typeName[T views.Scalar]() string { return fmt.Sprintf("%T", *new(T)) }
 // lower x86-64 level than the CPU has and lapis did not move it
 // (LAPIS_OPENBLAS_CORE=off, OPENBLAS_CORETYPE set, or no better table).
 func kernelCheck(t *tally) {
-	k := cblas.KernelSet()
+	k := lapis.KernelSet()
 	if k.InUse == "" {
 		t.status, t.detail = statusSkip, k.Reason
 		return

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/version"
 	"github.com/lapis-go/lapis/views"
@@ -107,10 +108,10 @@ func gemmCheck[T views.Scalar](count int) func(t *tally) {
 			}
 			o := ops[T]()
 			ta, tb := o[r.IntN(len(o))], o[r.IntN(len(o))]
-			var opts []cblas.Option
+			var opts []lapis.Option
 			path := "default"
 			if i%2 == 1 {
-				opts, path = []cblas.Option{cblas.ForceC()}, "C"
+				opts, path = []lapis.Option{lapis.ForceC()}, "C"
 			}
 			gemmCase[T](t, r, ta, tb, m, n, k, path, opts...)
 		}
@@ -118,7 +119,7 @@ func gemmCheck[T views.Scalar](count int) func(t *tally) {
 }
 
 // gemmCase runs one product and compares it with gonum's.
-func gemmCase[T views.Scalar](t *tally, r *rand.Rand, ta, tb byte, m, n, k int, path string, opts ...cblas.Option) {
+func gemmCase[T views.Scalar](t *tally, r *rand.Rand, ta, tb byte, m, n, k int, path string, opts ...lapis.Option) {
 	ar, ac, br, bc := m, k, k, n
 	if ta != 'N' {
 		ar, ac = k, m
@@ -146,10 +147,10 @@ func gemmLarge(t *tally) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, s := range [][3]int{{300, 257, 520}, {520, 300, 257}, {1, 700, 600}, {700, 1, 600}} {
 		for _, op := range []string{"NN", "TN", "NT", "TT"} {
-			gemmCase[float64](t, r, op[0], op[1], s[0], s[1], s[2], "C", cblas.ForceC())
+			gemmCase[float64](t, r, op[0], op[1], s[0], s[1], s[2], "C", lapis.ForceC())
 		}
 	}
-	gemmCase[complex128](t, r, 'C', 'N', 200, 150, 260, "C", cblas.ForceC())
+	gemmCase[complex128](t, r, 'C', 'N', 200, 150, 260, "C", lapis.ForceC())
 }
 
 func gemvCheck(t *tally) {
@@ -178,7 +179,7 @@ func gemvT[T views.Scalar](t *tally) {
 		alpha, beta := random[T](r), random[T](r)
 		yv := strided(y, incY)
 		where := fmt.Sprintf("%s m=%d n=%d %c incx=%d incy=%d", typeName[T](), m, n, op, incX, incY)
-		if err := cblas.Gemv(alpha, opView(matrix(a, m, n, 1), op), strided(x, incX), beta, yv, cblas.ForceC()); err != nil {
+		if err := cblas.Gemv(alpha, opView(matrix(a, m, n, 1), op), strided(x, incX), beta, yv, lapis.ForceC()); err != nil {
 			t.fail(where, err)
 			continue
 		}
@@ -235,7 +236,7 @@ func dotT[T views.Scalar](t *tally) {
 					xv = xv.Conj()
 				}
 				where := fmt.Sprintf("%s n=%d incx=%d incy=%d conj=%v", typeName[T](), n, ix, iy, conj)
-				got, err := cblas.Dot(xv, strided(y, iy), cblas.ForceC())
+				got, err := cblas.Dot(xv, strided(y, iy), lapis.ForceC())
 				if err != nil {
 					t.fail(where, err)
 					continue
@@ -285,7 +286,7 @@ func asumT[T views.Scalar](t *tally) {
 		for _, inc := range []int{1, 2} {
 			x := randoms[T](r, n)
 			where := fmt.Sprintf("%s n=%d inc=%d", typeName[T](), n, inc)
-			got, err := cblas.Asum(strided(x, inc), cblas.ForceC())
+			got, err := cblas.Asum(strided(x, inc), lapis.ForceC())
 			if err != nil {
 				t.fail(where, err)
 				continue
@@ -347,9 +348,9 @@ func repeat(x complex128, n int) []complex128 {
 func nrm2Check(t *tally) {
 	lib := &tally{name: t.name + " (library)"}
 	for _, p := range []struct {
-		opts []cblas.Option
+		opts []lapis.Option
 		t    *tally
-	}{{nil, t}, {[]cblas.Option{cblas.ForceC()}, lib}} {
+	}{{nil, t}, {[]lapis.Option{lapis.ForceC()}, lib}} {
 		nrm2T[float64](p.t, nrm2Float64, p.opts)
 		nrm2T[float32](p.t, nrm2Float32, p.opts)
 		nrm2T[complex128](p.t, nrm2Complex128, p.opts)
@@ -366,7 +367,7 @@ func nrm2Check(t *tally) {
 	}
 }
 
-func nrm2T[T views.Scalar](t *tally, cases []nrm2Case, opts []cblas.Option) {
+func nrm2T[T views.Scalar](t *tally, cases []nrm2Case, opts []lapis.Option) {
 	for _, c := range cases {
 		x := make([]T, len(c.x))
 		for i, v := range c.x {
@@ -427,7 +428,7 @@ func rotgCheck(t *tally) {
 		rotgCmp(t, where, [4]float64{float64(c), float64(s), float64(r), float64(z)}, [4]float64{float64(wc), float64(ws), float64(wr), float64(wz)}, 8*eps[float32]())
 	}
 	t.workaround = "Drotg and Srotg are computed in Go by gonum's scaled algorithm whatever library is linked (OpenBLAS < 0.3.24's ?rotg is not scaled and overflows: OpenMathLib/OpenBLAS#4130)"
-	if info := cblas.Info(); info.Library == "OpenBLAS" && version.Less(info.Version, "0.3.24") && t.worst <= 1 {
+	if info := lapis.Info(); info.Library == "OpenBLAS" && version.Less(info.Version, "0.3.24") && t.worst <= 1 {
 		t.status = statusAvoided
 		t.notes = append(t.notes, fmt.Sprintf("OpenBLAS %s's own ?rotg is affected by version (not called)", info.Version))
 	}
@@ -454,7 +455,7 @@ func scalCheck(t *tally) {
 	scalNaN[complex128](t)
 	t.workaround = "Scal with an alpha that has a NaN part is computed in Go (OpenBLAS 0.3.21's sscal, and its zscal on Prescott to Sandybridge, store zeros for it)"
 	// Seen in 0.3.21; later releases are not known to be affected.
-	if info := cblas.Info(); info.Library == "OpenBLAS" && !version.Less("0.3.21", info.Version) && t.worst <= 1 {
+	if info := lapis.Info(); info.Library == "OpenBLAS" && !version.Less("0.3.21", info.Version) && t.worst <= 1 {
 		t.status = statusAvoided
 	}
 }
@@ -468,7 +469,7 @@ func scalNaN[T views.Scalar](t *tally) {
 	for _, a := range alphas {
 		alpha := fromC[T](a)
 		for _, n := range []int{5, 300} {
-			for _, opt := range []cblas.Option{{}, cblas.ForceC()} {
+			for _, opt := range []lapis.Option{{}, lapis.ForceC()} {
 				x := randoms[T](r, n)
 				want := make([]complex128, n)
 				for i, e := range x {

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/lapack"
 )
@@ -46,7 +47,7 @@ func concurrencyCheck(t *tally) {
 			for i := 0; time.Now().Before(deadline) || i == 0; i++ {
 				w, v, err := lapack.EigSym(matrix(a, n, n, 0))
 				c := matrix(make([]float64, g*g), g, g, 0)
-				err2 := cblas.Gemm(1.0, matrix(ga, g, g, 0), matrix(gb, g, g, 0), 0.0, c, cblas.ForceC())
+				err2 := cblas.Gemm(1.0, matrix(ga, g, g, 0), matrix(gb, g, g, 0), 0.0, c, lapis.ForceC())
 				mu.Lock()
 				calls += 2
 				switch {
@@ -71,9 +72,9 @@ func concurrencyCheck(t *tally) {
 	wg.Wait()
 	v0.Release()
 	t.notes = append(t.notes, fmt.Sprintf("%d calls from %d goroutines in %v", calls, goroutines, budget))
-	if info := cblas.Info(); info.Library == "OpenBLAS" && info.Parallel == 0 {
+	if info := lapis.Info(); info.Library == "OpenBLAS" && info.Parallel == 0 {
 		t.known = "OpenMathLib/OpenBLAS#2126"
-		t.notes = append(t.notes, "serial OpenBLAS: not safe to call from several threads unless built with USE_LOCKING=1 (OpenMathLib/OpenBLAS#2126); lapis does not serialise calls: use batch.SetWorkers(1) and call lapis from one goroutine at a time")
+		t.notes = append(t.notes, "serial OpenBLAS: not safe to call from several threads unless built with USE_LOCKING=1 (OpenMathLib/OpenBLAS#2126); lapis does not serialise calls: use lapis.SetWorkers(1) and call lapis from one goroutine at a time")
 	}
 }
 
@@ -97,13 +98,13 @@ const collapseBound = 8.0
 func threadsCheck(t *tally) {
 	restore := saveThreads()
 	defer restore()
-	controlled := cblas.SetThreads(cblas.AutoThreads) == nil
-	full := cblas.Threads()
+	controlled := lapis.SetThreads(lapis.AutoThreads) == nil
+	full := lapis.Threads()
 	if !controlled && runtime.GOMAXPROCS(0) < 2 {
 		t.status, t.detail = statusSkip, "the library's threads are not lapis's to set and GOMAXPROCS < 2: no baseline beside a busy goroutine"
 		return
 	}
-	t.workaround = "OpenBLAS stays on one thread unless a call is large, the only one in flight, and finds idle cores, or is a product of 768^3 or more (the default policy; cblas.SetThreads; README \"Threads\")"
+	t.workaround = "OpenBLAS stays on one thread unless a call is large, the only one in flight, and finds idle cores, or is a product of 768^3 or more (the default policy; lapis.SetThreads; README \"Threads\")"
 	var lapisNotes, libNotes []string
 	for i, n := range []int{256, 512} {
 		var callErr error
@@ -118,7 +119,7 @@ func threadsCheck(t *tally) {
 		var base, auto []float64
 		set := func(k int) {
 			if controlled {
-				_ = cblas.SetThreads(k)
+				_ = lapis.SetThreads(k)
 			}
 		}
 		for round := 0; round < 4; round++ {
@@ -130,7 +131,7 @@ func threadsCheck(t *tally) {
 			} else {
 				base = append(base, callTimes(call, 12, 60*time.Millisecond)...)
 			}
-			set(cblas.AutoThreads)
+			set(lapis.AutoThreads)
 			f := call
 			if injectWrong == t.name && i == 0 { // the test hook: the first size's calls 20x their baseline
 				f = func() error { time.Sleep(time.Duration(20 * slices.Min(base) * float64(time.Second))); return call() }
@@ -152,7 +153,7 @@ func threadsCheck(t *tally) {
 		t.record(where, a/b, collapseBound)
 		if a/b > collapseBound && t.detail == "" {
 			t.detail = fmt.Sprintf("threads collapse under a busy goroutine: gesv n=%d took %s per call with lapis's thread policy (%s), %.0fx its %s %s (WRONG above %gx; fastest of %d calls)",
-				n, ms(a), cblas.ThreadPolicy(), a/b, ms(b), baselineName(controlled), collapseBound, len(auto))
+				n, ms(a), lapis.ThreadPolicy(), a/b, ms(b), baselineName(controlled), collapseBound, len(auto))
 		}
 		lapisNotes = append(lapisNotes, fmt.Sprintf("n=%d %s (%.1fx)", n, ms(a), a/b))
 		if controlled && full > 1 {
@@ -160,7 +161,7 @@ func threadsCheck(t *tally) {
 			stop := startBusy()
 			forced := callTimes(call, 5, 500*time.Millisecond)
 			stop()
-			set(cblas.AutoThreads)
+			set(lapis.AutoThreads)
 			f := median(forced)
 			verdict := "no collapse here"
 			if f/b > collapseBound {
@@ -172,7 +173,7 @@ func threadsCheck(t *tally) {
 	if t.detail == "" {
 		policy := "the library's own threads"
 		if controlled {
-			policy = "lapis's policy, " + cblas.ThreadPolicy()
+			policy = "lapis's policy, " + lapis.ThreadPolicy()
 		}
 		t.detail = fmt.Sprintf("gesv beside a busy goroutine (%s): %s the %s (WRONG above %gx)", policy, strings.Join(lapisNotes, ", "), baselineName(controlled), collapseBound)
 	}
@@ -258,9 +259,9 @@ func startBusy() (stop func()) {
 
 // saveThreads returns what restores cblas's thread setting as it is now.
 func saveThreads() (restore func()) {
-	if strings.HasPrefix(cblas.ThreadPolicy(), "fixed") {
-		n := cblas.Threads()
-		return func() { _ = cblas.SetThreads(n) }
+	if strings.HasPrefix(lapis.ThreadPolicy(), "fixed") {
+		n := lapis.Threads()
+		return func() { _ = lapis.SetThreads(n) }
 	}
-	return func() { _ = cblas.SetThreads(cblas.AutoThreads) }
+	return func() { _ = lapis.SetThreads(lapis.AutoThreads) }
 }

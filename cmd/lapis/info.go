@@ -13,22 +13,21 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
-	"github.com/lapis-go/lapis/batch"
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
 	"github.com/lapis-go/lapis/views"
 )
 
 // Info is what `lapis info` reports (and -json prints).
 type Info struct {
-	Library string `json:"library"` // "OpenBLAS", "BLIS" or "unknown" (cblas.Info)
+	Library string `json:"library"` // "OpenBLAS", "BLIS" or "unknown" (lapis.Info)
 	Version string `json:"version"` // the library's own version, "" when unknown
 	Path    string `json:"path"`    // the file cblas_dgemm was loaded from
 	Config  string `json:"config"`  // openblas_get_config()
 	Core    string `json:"core"`    // openblas_get_corename(): the kernel set in use
-	// Kernels is how the set in use was chosen (cblas.KernelSet);
+	// Kernels is how the set in use was chosen (lapis.KernelSet);
 	// KernelSets the sets this OpenBLAS has and this CPU can run.
-	Kernels    cblas.KernelChoice `json:"kernels"`
+	Kernels    lapis.KernelChoice `json:"kernels"`
 	KernelSets []string           `json:"kernel_sets"`
 	Threads    int                `json:"threads"`   // OpenBLAS threads per call
 	Parallel   int                `json:"parallel"`  // openblas_get_parallel(): 0, 1, 2; -1 not OpenBLAS
@@ -62,7 +61,7 @@ type CPUInfo struct {
 	X64Level      int      `json:"x64_level,omitempty"` // x86-64 microarchitecture level (1-4)
 	LogicalCores  int      `json:"logical_cores"`
 	PhysicalCores int      `json:"physical_cores"`
-	Features      []string `json:"features"`     // those that matter to BLAS kernels (cblas.Info)
+	Features      []string `json:"features"`     // those that matter to BLAS kernels (lapis.Info)
 	AllFeatures   []string `json:"all_features"` // everything cpuid detects
 	L1D           int      `json:"l1d_bytes"`
 	L1I           int      `json:"l1i_bytes"`
@@ -92,8 +91,8 @@ type Setting struct {
 // knobs here (one line each) as cblas, batch and views grow them.
 func threadPolicy() []Setting {
 	return []Setting{
-		{"blas_threads", cblas.Threads(), "most threads one OpenBLAS call may use (cblas.SetThreads fixes it, AutoThreads returns to the policy; OPENBLAS_NUM_THREADS and GOMAXPROCS at start)"},
-		{"batch_workers", batch.Workers(), "goroutines that run a batch's chunks, each calling BLAS/LAPACK (batch.SetWorkers; default GOMAXPROCS)"},
+		{"blas_threads", lapis.Threads(), "most threads one OpenBLAS call may use (lapis.SetThreads fixes it, AutoThreads returns to the policy; OPENBLAS_NUM_THREADS and GOMAXPROCS at start)"},
+		{"batch_workers", lapis.Workers(), "goroutines that run a batch's chunks, each calling BLAS/LAPACK (batch.SetWorkers; default GOMAXPROCS)"},
 		{"copy_goroutines", views.CopyThreads(), "goroutines one large copy may use (views.SetCopyThreads; default GOMAXPROCS)"},
 	}
 }
@@ -113,7 +112,7 @@ func threading(parallel int) string {
 
 // collectInfo gathers Info.
 func collectInfo() Info {
-	ci := cblas.Info()
+	ci := lapis.Info()
 	info := Info{
 		Library:        ci.Library,
 		Version:        ci.Version,
@@ -121,7 +120,7 @@ func collectInfo() Info {
 		Config:         ci.Config,
 		Core:           ci.Core,
 		Kernels:        ci.Kernels,
-		KernelSets:     cblas.KernelSets(),
+		KernelSets:     lapis.KernelSets(),
 		Threads:        ci.Threads,
 		Parallel:       ci.Parallel,
 		Threading:      threading(ci.Parallel),
@@ -224,7 +223,7 @@ func infoCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *sets {
-		for _, s := range cblas.KernelSets() {
+		for _, s := range lapis.KernelSets() {
 			fmt.Fprintln(stdout, s)
 		}
 		return 0
@@ -279,7 +278,7 @@ func (i Info) text() string {
 	p("caches", "L1d %s, L1i %s, L2 %s, L3 %s, line %d B", size(i.CPU.L1D), size(i.CPU.L1I), size(i.CPU.L2), size(i.CPU.L3), i.CPU.CacheLine)
 	p("Go", "%s %s/%s, GOMAXPROCS %d, NumCPU %d", i.Go.Version, i.Go.OS, i.Go.Arch, i.Go.GOMAXPROCS, i.Go.NumCPU)
 	p("tiny kernels", "%s (batch's orders 2-8)", i.TinyKernels)
-	fmt.Fprintf(&b, "thread policy:  %s\n", cblas.ThreadPolicy())
+	fmt.Fprintf(&b, "thread policy:  %s\n", lapis.ThreadPolicy())
 	for _, s := range i.Policy {
 		fmt.Fprintf(&b, "  %-16s%-4d %s\n", s.Name, s.Value, s.Doc)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 )
 
@@ -55,7 +56,7 @@ func lapisChild(t *testing.T, env []string, args ...string) (int, string, string
 }
 
 // lapis runs one command line and returns its exit status and output.
-func lapis(t *testing.T, args ...string) (int, string, string) {
+func runCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	code := run(args, &stdout, &stderr)
@@ -63,26 +64,26 @@ func lapis(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestVerbs(t *testing.T) {
-	if code, _, stderr := lapis(t); code != 2 || !strings.Contains(stderr, "usage") {
+	if code, _, stderr := runCLI(t); code != 2 || !strings.Contains(stderr, "usage") {
 		t.Errorf("no verb: status %d, stderr %q", code, stderr)
 	}
-	if code, _, stderr := lapis(t, "frobnicate"); code != 2 || !strings.Contains(stderr, `unknown verb "frobnicate"`) {
+	if code, _, stderr := runCLI(t, "frobnicate"); code != 2 || !strings.Contains(stderr, `unknown verb "frobnicate"`) {
 		t.Errorf("unknown verb: status %d, stderr %q", code, stderr)
 	}
-	if code, stdout, _ := lapis(t, "help"); code != 0 || !strings.Contains(stdout, "check") {
+	if code, stdout, _ := runCLI(t, "help"); code != 0 || !strings.Contains(stdout, "check") {
 		t.Errorf("help: status %d, %q", code, stdout)
 	}
-	if code, _, _ := lapis(t, "info", "-nosuchflag"); code != 2 {
+	if code, _, _ := runCLI(t, "info", "-nosuchflag"); code != 2 {
 		t.Errorf("bad flag: status %d", code)
 	}
 }
 
 func TestInfo(t *testing.T) {
-	code, out, _ := lapis(t, "info")
+	code, out, _ := runCLI(t, "info")
 	if code != 0 {
 		t.Fatalf("status %d", code)
 	}
-	ci := cblas.Info()
+	ci := lapis.Info()
 	for _, want := range []string{"library:", "config:", "core (kernels):", "threads:", "integer:", "CPU:", "CPU features:", "caches:", "thread policy:", "blas_threads", "environment:", "shared objects loaded:", ci.Library} {
 		if !strings.Contains(out, want) {
 			t.Errorf("info lacks %q:\n%s", want, out)
@@ -93,7 +94,7 @@ func TestInfo(t *testing.T) {
 	}
 	t.Logf("\n%s", out)
 
-	code, out, _ = lapis(t, "info", "-json")
+	code, out, _ = runCLI(t, "info", "-json")
 	if code != 0 {
 		t.Fatalf("-json: status %d", code)
 	}
@@ -145,7 +146,7 @@ func TestParseMaps(t *testing.T) {
 // kernels the CPU picks, Cooperlake on a Cooper Lake Xeon). It restates
 // the conditions, so that a Known the check sets wrongly fails the test.
 func knownDefect(r Result) bool {
-	info := cblas.Info()
+	info := lapis.Info()
 	switch {
 	case strings.HasPrefix(r.Name, "concurrent"):
 		return info.Library == "OpenBLAS" && info.Parallel == 0 && r.Known == "OpenMathLib/OpenBLAS#2126"
@@ -155,7 +156,7 @@ func knownDefect(r Result) bool {
 
 func TestCheck(t *testing.T) {
 	start := time.Now()
-	code, out, stderr := lapis(t, "check", "-json")
+	code, out, stderr := runCLI(t, "check", "-json")
 	var rep Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("-json does not decode: %v\n%s\n%s", err, out, stderr)
@@ -194,7 +195,7 @@ func TestCheck(t *testing.T) {
 // moved OpenBLAS off a set below the CPU, and warns (exit status 0) when
 // it was told not to.
 func TestCheckKernelSet(t *testing.T) {
-	k := cblas.KernelSet()
+	k := lapis.KernelSet()
 	if k.InUse == "" || k.CPULevel < 2 {
 		t.Skipf("no kernel sets to choose between: %s", k.Reason)
 	}
@@ -221,11 +222,11 @@ func TestCheckKernelSet(t *testing.T) {
 func TestCheckReportsWrong(t *testing.T) {
 	injectWrong = "gemm/float64"
 	defer func() { injectWrong = "" }()
-	code, out, _ := lapis(t, "check", "-run", "^gemm/float64$")
+	code, out, _ := runCLI(t, "check", "-run", "^gemm/float64$")
 	if code != 1 || !strings.Contains(out, "WRONG    gemm/float64") || !strings.Contains(out, "0 ok, 1 WRONG") {
 		t.Errorf("status %d:\n%s", code, out)
 	}
-	if code, _, _ := lapis(t, "check", "-known-ok", "-run", "^gemm/float64$"); code != 1 {
+	if code, _, _ := runCLI(t, "check", "-known-ok", "-run", "^gemm/float64$"); code != 1 {
 		t.Errorf("-known-ok with an injected (unknown) wrong result: status %d, want 1", code)
 	}
 	for _, c := range []struct {
@@ -237,7 +238,7 @@ func TestCheckReportsWrong(t *testing.T) {
 			t.Errorf("exitStatus(%d failed, %d known, -known-ok %v) = %d, want %d", c.failed, c.known, c.knownOK, got, c.want)
 		}
 	}
-	code, out, _ = lapis(t, "check", "-json", "-run", "^gemm/float64$")
+	code, out, _ = runCLI(t, "check", "-json", "-run", "^gemm/float64$")
 	var rep Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 1 || rep.Failed != 1 || rep.Checks[0].Status != statusWrong {
 		t.Errorf("-json: status %d, err %v:\n%s", code, err, out)
@@ -250,7 +251,7 @@ func TestCheckReportsWrong(t *testing.T) {
 func TestCheckReportsCollapse(t *testing.T) {
 	injectWrong = "threads under a busy goroutine"
 	defer func() { injectWrong = "" }()
-	code, out, _ := lapis(t, "check", "-run", "^threads")
+	code, out, _ := runCLI(t, "check", "-run", "^threads")
 	if code != 1 || !strings.Contains(out, "WRONG    threads under a busy goroutine") || !strings.Contains(out, "threads collapse under a busy goroutine: gesv n=256") {
 		t.Errorf("status %d:\n%s", code, out)
 	}
@@ -260,7 +261,7 @@ func TestCheckReportsCollapse(t *testing.T) {
 // CRASH naming that case, with the cases after it still run.
 func TestCheckReportsCrash(t *testing.T) {
 	t.Setenv(envProbeDie, "3")
-	code, out, _ := lapis(t, "check", "-run", "^guard")
+	code, out, _ := runCLI(t, "check", "-run", "^guard")
 	name := probeCases()[3].name
 	if code != 1 || !strings.Contains(out, "CRASH") || !strings.Contains(out, "1 of ") || !strings.Contains(out, name) {
 		t.Errorf("status %d, want CRASH in %q:\n%s", code, name, out)
@@ -278,7 +279,7 @@ func TestBench(t *testing.T) {
 	start := time.Now()
 	// -quick's sizes, with a shorter time per figure than its 15 ms to
 	// keep the test short (under -race too).
-	code, out, stderr := lapis(t, "bench", "-quick", "-time", "3ms", "-png", file, "-out", dir)
+	code, out, stderr := runCLI(t, "bench", "-quick", "-time", "3ms", "-png", file, "-out", dir)
 	took := time.Since(start)
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, stderr)
@@ -309,7 +310,7 @@ func TestBench(t *testing.T) {
 		t.Errorf("bench.md: %v\n%s", err, md)
 	}
 
-	code, out, _ = lapis(t, "bench", "-families", "gemm,tiny,threads", "-sizes", "gemm=8,16", "-sizes", "tiny=2", "-sizes", "threads=16", "-time", "1ms", "-json")
+	code, out, _ = runCLI(t, "bench", "-families", "gemm,tiny,threads", "-sizes", "gemm=8,16", "-sizes", "tiny=2", "-sizes", "threads=16", "-time", "1ms", "-json")
 	var ms []Measurement
 	if err := json.Unmarshal([]byte(out), &ms); err != nil || code != 0 {
 		t.Fatalf("-json: status %d, %v\n%s", code, err, out)
@@ -322,14 +323,14 @@ func TestBench(t *testing.T) {
 		}
 	}
 	threadsImpls := 4 // lapis default and one thread, C at the full count, gonum
-	if cblas.SetThreads(cblas.AutoThreads) != nil {
+	if lapis.SetThreads(lapis.AutoThreads) != nil {
 		threadsImpls = 3 // not OpenBLAS: lapis and C on the library's own threads, gonum
 	}
 	if len(perFamily) != 3 || perFamily["gemm"] < 2*3 || perFamily["tiny"] < 2*3 || perFamily["threads"] != threadsImpls {
 		t.Errorf("measurements per family %v", perFamily)
 	}
 	for _, bad := range [][]string{{"-sizes", "gemm=8,x"}, {"-sizes", "nosuch=8"}, {"-families", "gemm,nosuch"}} {
-		if code, _, _ := lapis(t, append([]string{"bench"}, bad...)...); code != 2 {
+		if code, _, _ := runCLI(t, append([]string{"bench"}, bad...)...); code != 2 {
 			t.Errorf("bench %v: status %d, want 2", bad, code)
 		}
 	}

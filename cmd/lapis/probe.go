@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/coreset"
 	"github.com/lapis-go/lapis/internal/guard"
@@ -105,7 +106,7 @@ func symvProbes[T views.Scalar](side guard.Side) []probeCase {
 						if hemv {
 							f = cblas.Hemv[T]
 						}
-						err := f(uplo, fromFloat[T](1), A, x, fromFloat[T](0.5), y, cblas.ForceC())
+						err := f(uplo, fromFloat[T](1), A, x, fromFloat[T](0.5), y, lapis.ForceC())
 						return toC(logical(y)), err
 					},
 				})
@@ -174,7 +175,7 @@ func dotProbes[T views.Scalar](side guard.Side) []probeCase {
 					if conj {
 						x = x.Conj()
 					}
-					d, err := cblas.Dot(x, y, cblas.ForceC())
+					d, err := cblas.Dot(x, y, lapis.ForceC())
 					return []complex128{c128(d)}, err
 				},
 			})
@@ -195,7 +196,7 @@ func gemvProbes[T views.Scalar](side guard.Side) []probeCase {
 				A := fill(guard.View[T](a, "a", []int{m, n}, []int{1, m}), 3)
 				x := fill(guard.View[T](a, "x", []int{n}, []int{incX}), 4)
 				y := fill(guard.View[T](a, "y", []int{m}, []int{incY}), 5)
-				err := cblas.Gemv(fromFloat[T](1), A, x, fromFloat[T](0.5), y, cblas.ForceC())
+				err := cblas.Gemv(fromFloat[T](1), A, x, fromFloat[T](0.5), y, lapis.ForceC())
 				return toC(logical(y)), err
 			},
 		})
@@ -210,7 +211,7 @@ func gemvProbes[T views.Scalar](side guard.Side) []probeCase {
 				A := fill(guard.View[T](a, "a", []int{n, n}, []int{1, n}), 3)
 				x := fill(guard.View[T](a, "x", []int{n}, []int{incX}), 4)
 				y := fill(guard.View[T](a, "y", []int{n}, []int{incY}), 5)
-				err := cblas.Hemv(cblas.Lower, fromFloat[T](1), A, x, fromFloat[T](0.5), y, cblas.ForceC())
+				err := cblas.Hemv(cblas.Lower, fromFloat[T](1), A, x, fromFloat[T](0.5), y, lapis.ForceC())
 				return toC(logical(y)), err
 			},
 		})
@@ -334,7 +335,7 @@ func guardCheck(t *tally) {
 		t.detail = fmt.Sprintf("%d cases (complex dot, gemv, hemv; real symv and hemv; syevd; strided and negative increments, operands against PROT_NONE pages below and above) in a child process: no fault, same results as in Go memory", t.cases)
 	}
 	t.workaround = "complex dots with a non-unit increment are computed in Go (OpenBLAS 0.3.21's cblas_[cz]dot[uc]_sub read one increment past the vector); c/zgemv and c/zhemv get x and y in padded buffers"
-	if k := cblas.KernelSet(); coreset.RealSymvOverRead(k.InUse) {
+	if k := lapis.KernelSet(); coreset.RealSymvOverRead(k.InUse) {
 		t.workaround += fmt.Sprintf("; on %s, whose ssymv and dsymv read past a and y, real Symv and Hemv are computed in Go and ssyevd's and ssyevr's matrix gets room after it", k.InUse)
 	}
 }

@@ -27,7 +27,7 @@ import (
 	"log"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/fortran"
 	"github.com/lapis-go/lapis/views"
 )
@@ -58,14 +58,14 @@ func main() {
 		name string
 		v    views.View[float64]
 	}{{"owned matrix (batch 0)", m0}, {"column slice", cols}, {"transpose", tr}, {"reversed columns", rev}} {
-		before := cblas.ReadStats().Copies
+		before := lapis.ReadStats().Copies
 		err := fortran.Explicit(fortran.InOut(c.v), func(a fortran.Array) {
 			C.scale2(C.int(a.Rows), C.int(a.Cols), (*C.double)(a.Ptr), C.int(a.LD))
 		})
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Printf("  %-24s copies %d\n", c.name, cblas.ReadStats().Copies-before)
+		fmt.Printf("  %-24s copies %d\n", c.name, lapis.ReadStats().Copies-before)
 	}
 
 	fmt.Println("bind(C) addbatch(a(:,:,:), info(:)) through fortran.Call2:")
@@ -79,11 +79,11 @@ func main() {
 		if v.Rank() == 2 { // a matrix is a batch of one
 			v, _ = v.Reshape(append(v.Shape(), 1)...)
 		}
-		before := cblas.ReadStats().Copies
+		before := lapis.ReadStats().Copies
 		if err := fortran.Call2(unsafe.Pointer(C.addbatch), fortran.InOut(v), fortran.Out(iv.View())); err != nil {
 			log.Fatal(err)
 		}
-		fmt.Printf("  %-24s copies %d  Fortran sees shape %v, contiguous %v\n", c.name, cblas.ReadStats().Copies-before, info[:3], info[3] == 1)
+		fmt.Printf("  %-24s copies %d  Fortran sees shape %v, contiguous %v\n", c.name, lapis.ReadStats().Copies-before, info[:3], info[3] == 1)
 	}
 	fmt.Println(b)
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
@@ -88,11 +89,11 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	before := cblas.ReadStats()
-	if err := cblas.Gemm(1, m1, mt, 0, c.View(), cblas.ForceC()); err != nil {
+	before := lapis.ReadStats()
+	if err := cblas.Gemm(1, m1, mt, 0, c.View(), lapis.ForceC()); err != nil {
 		return err
 	}
-	d := cblas.ReadStats()
+	d := lapis.ReadStats()
 	fmt.Printf("\nM1 * M1^T = [[%g %g] [%g %g]] (%d call into OpenBLAS, %d copies)\n",
 		c.At(0, 0), c.At(0, 1), c.At(1, 0), c.At(1, 1), d.Calls-before.Calls, d.Copies-before.Copies)
 
@@ -100,7 +101,7 @@ func run() error {
 	// view, the transposed storage goes to dgetrs as "T", and factor it.
 	ct, _ := c.View().T()
 	rhs, _ := views.FromColMajor([]float64{1, 2}, 2)
-	before = cblas.ReadStats()
+	before = lapis.ReadStats()
 	x, err := lapack.Solve(ct, rhs.View())
 	if err != nil {
 		return err
@@ -109,10 +110,10 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	d = cblas.ReadStats()
+	d = lapis.ReadStats()
 	fmt.Printf("solve: x = %.4f (%d LAPACK calls, %d copies); Cholesky L = [[%.4f 0] [%.4f %.4f]]\n",
 		x.Data(), d.Lapack-before.Lapack, d.Copies-before.Copies, l.At(0, 0), l.At(1, 0), l.At(1, 1))
-	info := cblas.Info()
+	info := lapis.Info()
 	fmt.Printf("%s, core %s, %d-bit integers\n", info.Config, info.Core, info.IntBits)
 	return nil
 }

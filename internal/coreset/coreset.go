@@ -153,7 +153,7 @@ func (c CPU) Runs(s Set) bool {
 
 // Input is what Decide decides from.
 type Input struct {
-	Library, Version string // cblas.Info's, e.g. "OpenBLAS", "0.3.21"
+	Library, Version string // lapis.Info's, e.g. "OpenBLAS", "0.3.21"
 	Config           string // openblas_get_config()
 	Chosen           string // openblas_get_corename() at start: OpenBLAS's choice
 	CPU              CPU

@@ -588,3 +588,44 @@ func sampleInt(s metrics.Sample) int {
 	}
 	return 0
 }
+
+// Controlled reports whether the registered library has thread control
+// (OpenBLAS's openblas_set_num_threads).
+func Controlled() bool { return lib.Set != nil && lib.Get != nil }
+
+var (
+	workersMu sync.Mutex
+	nWorkers  int // 0: GOMAXPROCS (1 on a serial library) at first use
+)
+
+// SetWorkers sets package batch's worker count (at least 1) and returns
+// the previous one.
+func SetWorkers(n int) int {
+	workersMu.Lock()
+	defer workersMu.Unlock()
+	prev := workersLocked()
+	nWorkers = max(1, n)
+	return prev
+}
+
+// Workers returns package batch's worker count.
+func Workers() int {
+	workersMu.Lock()
+	defer workersMu.Unlock()
+	return workersLocked()
+}
+
+func workersLocked() int {
+	if nWorkers == 0 {
+		nWorkers = runtime.GOMAXPROCS(0)
+		if lib.Variant == Serial {
+			// A serial OpenBLAS build (Debian's libopenblas0-serial
+			// 0.3.21, built without USE_LOCKING) is not safe to call from
+			// several threads at once (OpenMathLib/OpenBLAS#2126: wrong
+			// heevd eigenvectors, found by the Docker matrix): batch does
+			// not start that concurrency itself. SetWorkers overrides it.
+			nWorkers = 1
+		}
+	}
+	return nWorkers
+}

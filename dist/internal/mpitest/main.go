@@ -23,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/dist"
 	"github.com/lapis-go/lapis/lapack"
@@ -312,7 +313,7 @@ func moves[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
 	}
 	// A row-major view on the root goes through one counted copy.
 	rm, _ := at.View().T()
-	before := cblas.ReadStats().Copies
+	before := lapis.ReadStats().Copies
 	d, err := dist.New[T](g, n+3, n, nb, nb)
 	must(err)
 	v := views.View[T]{}
@@ -320,14 +321,14 @@ func moves[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
 		v = rm
 	}
 	must(d.Scatter(0, v))
-	if n > 1 && dist.Rank() == 0 && cblas.ReadStats().Copies != before+1 {
+	if n > 1 && dist.Rank() == 0 && lapis.ReadStats().Copies != before+1 {
 		failf("%s: a row-major src was not copied once", name)
 	}
 	if dd := maxDiff(gather(d).View(), rm); dd != 0 {
 		failf("%s: row-major scatter differs by %g", name, dd)
 	}
-	err = d.Scatter(0, v, cblas.Strict(true))
-	if n > 1 && !errors.Is(err, cblas.ErrCopyRefused) {
+	err = d.Scatter(0, v, lapis.Strict(true))
+	if n > 1 && !errors.Is(err, lapis.ErrCopyRefused) {
 		failf("%s: strict scatter of a row-major view: %v", name, err)
 	}
 	b.Release()
@@ -692,9 +693,9 @@ func failureAt[T dist.Scalar](g *dist.Grid, name string, n, nb, k int) {
 func queriedOnce[T dist.Scalar](g *dist.Grid, grid string) {
 	const n, nb = 7, 3 // a shape no other check uses
 	calls := func(f func() error) int64 {
-		before := cblas.ReadStats().Lapack
+		before := lapis.ReadStats().Lapack
 		must(f())
-		return cblas.ReadStats().Lapack - before
+		return lapis.ReadStats().Lapack - before
 	}
 	var made []*dist.Matrix[T]
 	defer func() {

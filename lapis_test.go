@@ -1,0 +1,68 @@
+package lapis_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/lapis-go/lapis"
+	_ "github.com/lapis-go/lapis/cblas" // registers the linked library
+	"github.com/lapis-go/lapis/layout"
+)
+
+func TestConfigure(t *testing.T) {
+	def := lapis.Configure()
+	if def.Strict || def.Path != lapis.PathAuto || def.QRIteration || !def.ConditionCheck || def.UpperTriangle {
+		t.Fatalf("defaults: %+v", def)
+	}
+	c := lapis.Configure(lapis.Strict(true), lapis.ForceC(), lapis.QRIteration(), lapis.NoConditionCheck(), lapis.UpperTriangle())
+	if !c.Strict || c.Path != lapis.PathC || !c.QRIteration || c.ConditionCheck || !c.UpperTriangle {
+		t.Fatalf("all set: %+v", c)
+	}
+	// Later options override earlier ones.
+	c = lapis.Configure(lapis.ForceC(), lapis.ForcePureGo(), lapis.UpperTriangle(), lapis.LowerTriangle(), lapis.Strict(true), lapis.Strict(false))
+	if c.Path != lapis.PathGo || c.UpperTriangle || c.Strict {
+		t.Fatalf("overrides: %+v", c)
+	}
+	// The process-wide switch is the default Strict overrides.
+	prev := lapis.SetStrict(true)
+	defer lapis.SetStrict(prev)
+	if !lapis.Configure().Strict || lapis.Configure(lapis.Strict(false)).Strict {
+		t.Fatal("SetStrict(true) not the default, or Strict(false) not overriding it")
+	}
+	if !lapis.SetStrict(prev) {
+		t.Fatal("SetStrict did not return the previous setting")
+	}
+	lapis.SetStrict(true)
+}
+
+func TestSettings(t *testing.T) {
+	if err := lapis.SetThreads(-1); !errors.Is(err, layout.ErrShape) {
+		t.Fatalf("SetThreads(-1): %v", err)
+	}
+	info := lapis.Info()
+	if info.Library == "none" {
+		t.Fatal("Info: no library registered although cblas is linked")
+	}
+	if info.Kernels != lapis.KernelSet() {
+		t.Fatalf("Info().Kernels %+v, KernelSet() %+v", info.Kernels, lapis.KernelSet())
+	}
+	if info.Library == "OpenBLAS" {
+		if err := lapis.SetThreads(2); err != nil {
+			t.Fatal(err)
+		}
+		if lapis.Threads() != 2 || lapis.ThreadPolicy() != "fixed 2" {
+			t.Fatalf("after SetThreads(2): Threads %d, policy %q", lapis.Threads(), lapis.ThreadPolicy())
+		}
+		if err := lapis.SetThreads(lapis.AutoThreads); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prev := lapis.SetWorkers(3)
+	if lapis.Workers() != 3 || lapis.SetWorkers(prev) != 3 {
+		t.Fatal("SetWorkers(3) not read back")
+	}
+	s0 := lapis.ReadStats()
+	if s0.Calls < 0 || s0.Copies < 0 {
+		t.Fatalf("stats %+v", s0)
+	}
+}
