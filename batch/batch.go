@@ -7,7 +7,7 @@
 // A batch whose a (or b) is one matrix folds into a single gemm when the
 // layouts allow; otherwise the batch axes are merged where they step as
 // one, and each run of matrices along the first one goes to
-// cblas.GemmStrided, which derives the BLAS description once and runs the
+// cblas's strided product (internal/link), which derives the BLAS description once and runs the
 // products without a cgo call each (the Go-assembly kernel for small
 // float64 products, one C loop otherwise).
 //
@@ -19,7 +19,7 @@
 // The LAPACK functions (Solve, LU, Inv, Cholesky, CholeskySolve, QR,
 // LeastSquares, Det, LogDet, SVD, EigSym) work in place matrix by matrix
 // through package lapack; Solve hands runs of systems to
-// lapack.GesvStrided, one C loop each. One failing matrix does not stop
+// lapack's strided solve (internal/link), one C loop each. One failing matrix does not stop
 // the others: the call returns an *Error mapping batch indices to
 // *lapack.Error.
 //
@@ -61,8 +61,8 @@
 // matrices, one per run (Gemm, Solve) or per matrix (other LAPACK)
 // otherwise, counted and refused in strict mode.
 //
-// batch itself has no cgo: its C loops are cblas.GemmStrided and
-// lapack.GesvStrided.
+// batch itself has no cgo: its C loops are cblas's strided product (internal/link) and
+// lapack's strided solve (internal/link).
 package batch
 
 import "github.com/lapis-go/lapis/views"

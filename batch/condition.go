@@ -7,11 +7,12 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/cond"
+	"github.com/lapis-go/lapis/internal/link"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
 
-// The conditioning check of Solve and Inv (lapack.CheckCondition): each
+// The conditioning check of Solve and Inv (the conditioning check of lapack.Solve): each
 // matrix's norm is taken before it is factored and its reciprocal
 // condition number computed from the factors; an ill-conditioned matrix
 // (below machine epsilon) is reported in the *Error with its result
@@ -125,9 +126,9 @@ func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []floa
 		s, norm := factored(matrixAt(a, shape, t))
 		var cerr error
 		if inverse {
-			cerr = lapack.CheckInverse(op, norm, s, norms[t], opts...)
+			cerr = link.CheckInverse(op, norm, s, norms[t], opts...)
 		} else {
-			cerr = lapack.CheckCondition(op, norm, s, norms[t], opts...)
+			cerr = link.CheckCondition(op, norm, s, norms[t], opts...)
 		}
 		var le *lapack.Error
 		if errors.As(cerr, &le) {

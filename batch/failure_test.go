@@ -116,7 +116,7 @@ func TestBatchRHSShapeHint(t *testing.T) {
 
 // Solve and Inv report an ill-conditioned matrix of the batch (issue 12),
 // with its result written, whatever the layout, at order 2 (the exact
-// check in Go) and 20 (lapack.CheckCondition's estimate, CheckInverse);
+// check in Go) and 20 (the conditioning check of lapack.Solve's estimate, CheckInverse);
 // NoConditionCheck turns it off.
 func TestBatchIllConditioned(t *testing.T) {
 	for _, n := range []int{2, 20} {

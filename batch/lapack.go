@@ -11,6 +11,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
+	"github.com/lapis-go/lapis/internal/link"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -232,7 +233,7 @@ func pivots(n int) func() []int32 { return func() []int32 { return make([]int32,
 // solves) instead of one gesv call each: the same method, a fraction of
 // the cost (README), results equal within rounding to gesv's.
 // Ill-conditioned matrices (reciprocal condition number below machine
-// epsilon: lapack.CheckCondition) are reported in the *Error with their
+// epsilon: the conditioning check of lapack.Solve) are reported in the *Error with their
 // solution written, unless lapis.NoConditionCheck is passed; on the
 // tiny kernels the check is made in their pass (tinyCond).
 func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
@@ -302,7 +303,7 @@ func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], chec
 				f, _ := views.FromColMajor(lu, n, n) // cannot fail
 				m = f.View()
 			}
-			return lapack.CheckCondition(op, lapack.OneNorm, m, anorm, opts...)
+			return link.CheckCondition(op, lapack.OneNorm, m, anorm, opts...)
 		}}
 	}
 	ta, tb := tinyOf(a, false), tinyOf(b, false)
@@ -317,12 +318,12 @@ func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], chec
 		if tc != nil {
 			anorm = matrixNorm(first(ra), opts)
 		}
-		failed, err := lapack.GesvStrided(ra, rb, opts...)
+		failed, err := link.GesvStrided[T, *lapack.Error](ra, rb, opts...)
 		if err == nil && failed[0] != nil {
 			err = failed[0]
 		}
 		if err == nil && tc != nil {
-			err = lapack.CheckCondition(op, lapack.OneNorm, first(ra), anorm, opts...)
+			err = link.CheckCondition(op, lapack.OneNorm, first(ra), anorm, opts...)
 		}
 		return err
 	})
@@ -394,7 +395,7 @@ func vectorApart[T Scalar, E any](op, name string, s []E, vs ...views.View[T]) e
 }
 
 // stridedSolve runs Solve for batches whose matrices of a are not
-// row-major: as lapack.GesvStrided calls, one per run of matrices along
+// row-major: as lapack's strided solve (internal/link) calls, one per run of matrices along
 // the first merged batch axis (usually one per chunk), so that small
 // systems are solved in one C loop with no cgo call each. done is false
 // for row-major a (then nothing was done).
@@ -416,7 +417,7 @@ func stridedSolve[T Scalar](op string, shape []int, a, b views.View[T], opts []l
 	run(chunks, func(ch int) {
 		t := ch * total / chunks
 		errs[ch] = runs(mshape, st, t, (ch+1)*total/chunks, []views.View[T]{a, b}, func(r []views.View[T]) error {
-			f, err := lapack.GesvStrided(r[0], r[1], opts...)
+			f, err := link.GesvStrided[T, *lapack.Error](r[0], r[1], opts...)
 			mu.Lock()
 			for i, e := range f {
 				failed[t+i] = e
@@ -476,7 +477,7 @@ func LU[T Scalar](a views.View[T], ipiv []int32, opts ...lapis.Option) error {
 // inverse is the transpose of the inverse, without a copy). Singular
 // matrices are reported in the *Error and left factored (for a row-major
 // matrix: the factors of its transpose); ill-conditioned ones
-// (lapack.CheckInverse, from the inverse) are reported with their inverse written, unless
+// (the conditioning check of lapack.Inv, from the inverse) are reported with their inverse written, unless
 // lapis.NoConditionCheck is passed.
 func Inv[T Scalar](a views.View[T], opts ...lapis.Option) error {
 	const op = "batch.Inv"
@@ -515,7 +516,7 @@ func inv[T Scalar](op string, shape []int, a views.View[T], opts []lapis.Option,
 		if check {
 			tc = &tinyCond[T]{inf: rowMajor, exact: func(t int, anorm float64, _ []T) error {
 				s, norm := factored(matrixAt(a, shape, t))
-				return lapack.CheckInverse(op, norm, s, anorm, opts...)
+				return link.CheckInverse(op, norm, s, anorm, opts...)
 			}}
 		}
 		return runTiny(op, tk.Inv, shape, tinyOf(a, rowMajor), nil, nil, tc, st, func(t int) error {

@@ -46,7 +46,7 @@ func tinyOf[T Scalar](v views.View[T], transpose bool) tinyOperand[T] {
 // the conditioning check (check) or without, for a batch whose lane
 // groups the kernels read with whole-vector loads (vectorized:
 // tinyVectorized) or gather. Measured (BenchmarkTinySolvePath, README):
-// on whole-vector loads the kernels are faster than lapack.GesvStrided's
+// on whole-vector loads the kernels are faster than lapack's strided solve (internal/link)'s
 // C loop from order 2; gathering, the C loop is faster below order 5.
 // With the check, the kernels (which make it in their pass) are faster
 // from order 2 either way: the C loop is followed by the check in Go.
@@ -85,7 +85,7 @@ func tinyApplies[T Scalar](n int, opts []lapis.Option) bool {
 // kernels' pass: they take each matrix's norm as they read it and its
 // inverse's (Inv's result; for Solve from the LU factors), and the
 // matrices whose 1 / (||A|| ||A^-1||) they find below condMargin times
-// the threshold go to exact (lapack.CheckCondition or CheckInverse, with
+// the threshold go to exact (the conditioning check of lapack.Solve or CheckInverse, with
 // the kernel's ||A||), which decides as the per-matrix check does. inf
 // selects infinity norms: the kernels read a row-major batch's storage,
 // whose infinity norm the check takes (factored). Matrices the kernels

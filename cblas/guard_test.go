@@ -341,7 +341,7 @@ func level3Cases[T Scalar]() []guard.Case {
 	return cs
 }
 
-// stridedCases run GemmStrided on runs of 3 matrices whose batch axis
+// stridedCases run gemmStrided on runs of 3 matrices whose batch axis
 // walks forwards or backwards, on every path it has: the float64 kernel
 // (sides up to 64), the tiny C kernel (m <= 8, m*n*k <= 4096) and the C
 // loop over BLAS; and with one a for every product (extent 1).
@@ -361,9 +361,9 @@ func stridedCases[T Scalar]() []guard.Case {
 								a := la.spec("a", m, k).WithConj(ca).Batched(count, 2, rev)
 								b := lb.spec("b", k, n).WithConj(cb).Batched(3, 1, !rev)
 								c := matLayout{false, 2}.spec("c", m, n).Batched(3, 3, rev)
-								name := fmt.Sprintf("GemmStrided/%s/%dx%dx%d/a:%s%sx%d/b:%s%s/reverse:%v", typ, m, n, k, la, conjName(ca), count, lb, conjName(cb), rev)
+								name := fmt.Sprintf("gemmStrided/%s/%dx%dx%d/a:%s%sx%d/b:%s%s/reverse:%v", typ, m, n, k, la, conjName(ca), count, lb, conjName(cb), rev)
 								cs = append(cs, guard.Both(name, []guard.Spec{a, b, c}, tol, nil, func(_ *guard.Arena, v []views.View[T]) (any, error) {
-									return nil, GemmStrided(alpha, v[0], v[1], beta, v[2])
+									return nil, gemmStrided(alpha, v[0], v[1], beta, v[2])
 								})...)
 							}
 						}

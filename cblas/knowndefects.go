@@ -4,40 +4,27 @@ package cblas
 import "C"
 
 import (
-	"fmt"
 	"sync"
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/version"
+	"github.com/lapis-go/lapis/internal/coreset"
 )
 
 // Library defects that give wrong answers (not crashes: those are worked
 // around where the call is made, see the guard tests) and that lapis
 // avoids, decided from what Info reports at run time.
 
-// CasumDefect returns why the linked library's complex64 ?asum is known
-// to add the wrong elements, or "" when it is not: OpenBLAS before
-// 0.3.25 runs its generic C casum kernel on Cooperlake and Sapphire
-// Rapids cores, and that kernel reads the tail of a vector from its start
-// instead of where the vector loop stopped (OpenMathLib/OpenBLAS#4282;
-// those cores take the AVX-512 kernel since 0.3.25, #4287, and the C
-// kernel is fixed in 0.3.26, #4326). Where it says so, Asum, Iamax and
-// Gonum.Scasum compute complex64 sums in Go; LAPACK routines that call
-// scasum inside OpenBLAS (complex64 ?latrs, so ?gecon and ?trcon) remain
-// affected, which OPENBLAS_CORETYPE=Haswell (or a newer OpenBLAS) avoids.
-func CasumDefect() string { return casumDefect() }
-
+// casumDefect says why the linked library's complex64 ?asum adds the
+// wrong elements ("" when it does not: coreset.CasumDefect). Where it
+// says so, Asum, Iamax and Gonum.Scasum compute complex64 sums in Go.
 var casumDefect = sync.OnceValue(func() string {
 	info := lapis.Info()
-	if info.Library == "OpenBLAS" && version.Less(info.Version, "0.3.25") && (info.Core == "Cooperlake" || info.Core == "SapphireRapids") {
-		return fmt.Sprintf("OpenBLAS %s's casum kernel for %s drops the tail of the vector (OpenMathLib/OpenBLAS#4282, fixed in 0.3.25)", info.Version, info.Core)
-	}
-	return ""
+	return coreset.CasumDefect(info.Library, info.Version, info.Core)
 })
 
 // asumC is ?asum by the library for n elements at p, inc > 0 apart, or
-// in Go for complex64 where CasumDefect says the library's is wrong.
+// in Go for complex64 where casumDefect says the library's is wrong.
 func asumC[T Scalar](n C.blasint, p unsafe.Pointer, inc C.blasint) float64 {
 	if _, c64 := any(*new(T)).(complex64); c64 && casumDefect() != "" {
 		return casumGo(int(n), p, int(inc))

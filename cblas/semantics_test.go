@@ -230,7 +230,7 @@ func abs(x int) int {
 	return x
 }
 
-// Gemm and GemmStrided: alpha = 0 or k = 0 give c = beta*c without
+// Gemm and gemmStrided: alpha = 0 or k = 0 give c = beta*c without
 // reading a or b, and beta = 0 does not read c, on every path and for
 // every type (the tiny C kernels and the pure-Go loop included).
 func testGemmScaleOnly[T views.Scalar](t *testing.T) {
@@ -278,10 +278,10 @@ func testGemmScaleOnly[T views.Scalar](t *testing.T) {
 				check("Gemm "+p.name, c)
 			}
 			a, b, c := fill(m, k, nan), fill(k, n, nan), fill(m, n, cs.cFill)
-			if err := GemmStrided(cs.alpha, a, b, cs.beta, c); err != nil {
+			if err := gemmStrided(cs.alpha, a, b, cs.beta, c); err != nil {
 				t.Fatal(err)
 			}
-			check("GemmStrided", c)
+			check("gemmStrided", c)
 		}
 	}
 }
@@ -301,7 +301,7 @@ func TestZeroViewArgs(t *testing.T) {
 		"Nrm2":        err2(Nrm2(z)),
 		"Iamax":       err2(Iamax(z)),
 		"Gemm":        Gemm(1, z, z, 0, z),
-		"GemmStrided": GemmStrided(1, z, z, 0, z),
+		"gemmStrided": gemmStrided(1, z, z, 0, z),
 		"Gemv":        Gemv(1, z, x, 0, x),
 	} {
 		if !errors.Is(err, layout.ErrShape) {

@@ -25,7 +25,7 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// GemmStrided computes c[:, :, t] = alpha a[:, :, t] b[:, :, t] +
+// gemmStrided computes c[:, :, t] = alpha a[:, :, t] b[:, :, t] +
 // beta c[:, :, t] for t = 0, ..., count-1: a [M, K, count], b [K, N, count]
 // and c [M, N, count] are rank-3 views whose axis 2 has any stride
 // (negative included); a and b may have extent 1 there (or stride 0) to
@@ -45,7 +45,7 @@ import (
 // extents that do not match, layout.ErrOverlap when c has self-overlap or
 // repeats a matrix, or shares memory with a or b, layout.ErrOverflow for
 // sizes beyond the BLAS integer, lapis.ErrCopyRefused in strict mode.
-func GemmStrided[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...lapis.Option) error {
+func gemmStrided[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...lapis.Option) error {
 	const op = "cblas.GemmStrided"
 	for _, x := range []struct {
 		name string
@@ -133,7 +133,7 @@ func GemmStrided[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T],
 	return nil
 }
 
-// Where GemmStrided's products run: float64 products with every side up
+// Where gemmStrided's products run: float64 products with every side up
 // to stridedKernelDim on the Go-assembly kernel (in a run the kernel beats
 // a C loop of cblas_dgemm calls up to there: 1000 products of 64x64, 19.5
 // against 21.1 ms, BenchmarkBatchGemm; further than for one call from
@@ -162,7 +162,7 @@ func swap01[T Scalar](v views.View[T]) views.View[T] {
 	return t
 }
 
-// run is one operand of GemmStrided as the loops take it: matrix 0 at ptr,
+// run is one operand of gemmStrided as the loops take it: matrix 0 at ptr,
 // each stored column-major with leading dimension ld and read as trans (0
 // "N", 1 "T", 2 "C"), stride elements apart; or a compact copy (back) that
 // finish writes back for an output.

@@ -85,7 +85,7 @@ func testGemmStrided[T Scalar](t *testing.T) {
 			}
 			what := fmt.Sprintf("%dx%dx%d kinds %v %v %v case %d", m, n, k, ka, kb, kc, i)
 			s0 := lapis.ReadStats()
-			if err := GemmStrided(alpha, a, b, beta, c); err != nil {
+			if err := gemmStrided(alpha, a, b, beta, c); err != nil {
 				t.Fatal(what, err)
 			}
 			s1 := lapis.ReadStats()
@@ -110,11 +110,11 @@ func TestGemmStridedErrors(t *testing.T) {
 	cases := map[string]struct {
 		err, want error
 	}{
-		"rank":       {GemmStrided(1, must2(a.Index(2, 0)), b, 0, c), layout.ErrShape},
-		"count":      {GemmStrided(1, a, b3, 0, c), layout.ErrShape},
-		"repeated c": {GemmStrided(1, a, b, 0, must2(one.BroadcastTo(3, 2, 2))), layout.ErrOverlap},
-		"overlap":    {GemmStrided(1, a, b, 0, must2(a.Slice(1, 0, 2, 1))), layout.ErrOverlap},
-		"strict":     {GemmStrided(1, a, must2(b.Reverse(0)), 0, c, lapis.Strict(true)), lapis.ErrCopyRefused},
+		"rank":       {gemmStrided(1, must2(a.Index(2, 0)), b, 0, c), layout.ErrShape},
+		"count":      {gemmStrided(1, a, b3, 0, c), layout.ErrShape},
+		"repeated c": {gemmStrided(1, a, b, 0, must2(one.BroadcastTo(3, 2, 2))), layout.ErrOverlap},
+		"overlap":    {gemmStrided(1, a, b, 0, must2(a.Slice(1, 0, 2, 1))), layout.ErrOverlap},
+		"strict":     {gemmStrided(1, a, must2(b.Reverse(0)), 0, c, lapis.Strict(true)), lapis.ErrCopyRefused},
 	}
 	for name, x := range cases {
 		if !errors.Is(x.err, x.want) {

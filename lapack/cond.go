@@ -89,7 +89,7 @@ func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...lapis.O
 
 // gecon is Gecon named op; with fast it first tries the estimate on plain
 // triangular solves (invNormEst), and calls ?gecon only when that over-
-// or underflowed (CheckCondition).
+// or underflowed (checkCondition).
 func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, fast bool, opts []lapis.Option) (rcond float64, err error) {
 	if err := checkNorm(op, norm, true); err != nil {
 		return 0, err

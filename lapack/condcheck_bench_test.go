@@ -20,7 +20,7 @@ import (
 var condBenchSizes = []int{4, 16, 100, 200, 500, 1000}
 
 // BenchmarkSolveCondCheck: the cost of the conditioning check, Solve
-// (the norm before, CheckCondition after the factorisation) and Inv (the
+// (the norm before, checkCondition after the factorisation) and Inv (the
 // norm of the computed inverse) with the check against the same call with
 // NoConditionCheck, float64 and complex128, one right-hand side, one
 // OpenBLAS thread. The machine this runs on is shared, so the two are
@@ -107,7 +107,7 @@ func threadCPU() time.Duration {
 // BenchmarkSolveCondCheck times (chunks on the thread's CPU clock, one
 // OpenBLAS thread), float64 and complex128: getrf-ns the factorisation
 // (the unit), norm-ns the norm taken before it (in Go) against lange-ns
-// (?lange), trsv-ns the estimate CheckCondition makes (?lacn2's
+// (?lange), trsv-ns the estimate checkCondition makes (?lacn2's
 // iteration on plain ?trsv solves) against gecon-ns (LAPACK's ?gecon, the
 // same iteration on scaled ?latrs solves: what the check called before),
 // and trsv2-ns one product by A^-1 (two ?trsv: the unit of any estimate

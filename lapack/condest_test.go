@@ -12,7 +12,7 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// The estimate CheckCondition makes above cond.Max (invNormEst on plain
+// The estimate checkCondition makes above cond.Max (invNormEst on plain
 // triangular solves) is checked against three references: the exact
 // reciprocal condition number of the stored matrix (its inverse computed
 // in float64 or complex128, where that is accurate), LAPACK's ?gecon on
@@ -52,7 +52,7 @@ func withSingularValues(rng *rand.Rand, n int, kappa float64, real bool) tm.M {
 // condFacts are the estimates of one matrix's reciprocal condition
 // number in the one norm.
 type condFacts struct {
-	est, gecon float64 // CheckCondition's estimate, LAPACK's gecon
+	est, gecon float64 // checkCondition's estimate, LAPACK's gecon
 	exact      float64 // of the stored matrix, in 64-bit arithmetic; NaN when not accurate
 	lapackCall int64   // LAPACK calls the estimate made (1: it fell back to gecon)
 }

@@ -11,20 +11,20 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// CheckCondition returns an error matching ErrIllConditioned (and
+// checkCondition returns an error matching ErrIllConditioned (and
 // ErrSingular), carrying Error.Rcond, when the reciprocal condition number
 // of the n x n matrix A is below machine epsilon; nil otherwise. lu holds
 // A's LU factors as Getrf leaves them (the pivots are not needed: a row
 // permutation changes neither norm), anorm is A's norm (OneNorm or
 // InfNorm, taken before the factorisation). It is the check Solve makes
-// (lapack and batch; Inv, which has the inverse, uses CheckInverse). For
+// (lapack and batch; Inv, which has the inverse, uses checkInverse). For
 // n <= 16 the reciprocal condition number is computed exactly in Go from
 // U^-1 L^-1 (internal/cond); above, ||A^-1|| is estimated by the
 // iteration of LAPACK's ?lacn2, as Gecon runs it, on plain triangular
 // solves (cblas_?trsv; gecon's scaled ?latrs cost 1.4-2.9x as much per solve), falling
 // back to Gecon when a solve over- or underflows. op names the caller in
 // the error. lu is not modified.
-func CheckCondition[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, opts ...lapis.Option) error {
+func checkCondition[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, opts ...lapis.Option) error {
 	var m cond.Matrix[T]
 	small, n, err := condOperand("lapack.CheckCondition", "lu", norm, lu, &m)
 	if err != nil || n == 0 || anorm == 0 {
@@ -42,13 +42,13 @@ func CheckCondition[T Scalar](op string, norm Norm, lu views.View[T], anorm floa
 	return illConditioned[T](op, rcond)
 }
 
-// CheckInverse is CheckCondition for a matrix A whose inverse is already
+// checkInverse is checkCondition for a matrix A whose inverse is already
 // known: the reciprocal condition number is exactly 1 / (anorm ||inv||)
 // in that norm (OneNorm or InfNorm), with anorm A's norm taken before it
 // was inverted. It returns an error matching ErrIllConditioned (and
 // ErrSingular) carrying Rcond when that is below machine epsilon. op
 // names the caller in the error.
-func CheckInverse[T Scalar](op string, norm Norm, inv views.View[T], anorm float64, opts ...lapis.Option) error {
+func checkInverse[T Scalar](op string, norm Norm, inv views.View[T], anorm float64, opts ...lapis.Option) error {
 	var m cond.Matrix[T]
 	small, n, err := condOperand("lapack.CheckInverse", "inv", norm, inv, &m)
 	if err != nil || n == 0 || anorm == 0 {
@@ -66,7 +66,7 @@ func CheckInverse[T Scalar](op string, norm Norm, inv views.View[T], anorm float
 	return illConditioned[T](op, 1/(anorm*inorm))
 }
 
-// condOperand checks CheckCondition's and CheckInverse's arguments (norm
+// condOperand checks checkCondition's and checkInverse's arguments (norm
 // OneNorm or InfNorm, v square) and returns v's order and whether it
 // loaded v into the caller's m for the Go computation (orders 1 to
 // cond.Max; as stored: conjugation changes neither norm).

@@ -13,7 +13,7 @@ import (
 // ipiv, tau, w and s slices) whose lowest or highest element sits against
 // an inaccessible page (see internal/guard), so that a read or write
 // outside them faults, and compares each result with the same call on
-// ordinary memory. Orders straddle GesvStrided's small-solver limit
+// ordinary memory. Orders straddle gesvStrided's small-solver limit
 // (gesvSmall = 16).
 func TestGuard(t *testing.T) {
 	guard.Run(t,
@@ -290,7 +290,7 @@ func factorCases[T Scalar, R Real, C Complex]() []guard.Case {
 	return cs
 }
 
-// gesvStridedCases run GesvStrided on runs of 3 systems, on both sides
+// gesvStridedCases run gesvStrided on runs of 3 systems, on both sides
 // of its small solver (order gesvSmall), forwards and backwards.
 func gesvStridedCases[T Scalar]() []guard.Case {
 	var cs []guard.Case
@@ -300,9 +300,9 @@ func gesvStridedCases[T Scalar]() []guard.Case {
 			for _, rev := range []bool{false, true} {
 				a := l.spec("a", n, n).WithFill(guard.Dominant).Batched(3, 2, rev)
 				b := guardLayout{row: l.row, pad: 1}.spec("b", n, 2).Batched(3, 1, !rev)
-				name := fmt.Sprintf("GesvStrided/%s/n=%d/a:%s/reverse:%v", typ, n, l, rev)
+				name := fmt.Sprintf("gesvStrided/%s/n=%d/a:%s/reverse:%v", typ, n, l, rev)
 				cs = append(cs, guard.Both(name, []guard.Spec{a, b}, guardTol[T](), nil, func(ar *guard.Arena, v []views.View[T]) (any, error) {
-					failed, err := GesvStrided(v[0], v[1])
+					failed, err := gesvStrided(v[0], v[1])
 					return fmt.Sprint(failed), err
 				})...)
 			}

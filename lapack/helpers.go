@@ -70,7 +70,7 @@ func asMatrix[T Scalar](op string, b views.View[T]) (views.View[T], error) {
 // zero pivot of a's own factorisation P a = L U, whatever a's layout (a
 // row-major a is solved through its storage, and refactored as a when
 // that fails). An ill-conditioned a (estimated reciprocal condition number
-// below machine epsilon, CheckCondition after the factorisation) returns x
+// below machine epsilon, checkCondition after the factorisation) returns x
 // together with an error matching ErrIllConditioned (and ErrSingular)
 // that carries Rcond, unless NoConditionCheck is passed.
 func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
@@ -108,9 +108,9 @@ func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T]
 
 // condCheck is the conditioning check of Solve and Inv: the matrix's norm
 // taken before the factorisation (O(n^2)), then, for Solve, an estimate of
-// ||A^-1|| from the LU factors (CheckCondition: O(n^2), against the
+// ||A^-1|| from the LU factors (checkCondition: O(n^2), against the
 // factorisation's O(n^3)) and, for Inv, the norm of the computed inverse
-// (CheckInverse). Off with NoConditionCheck.
+// (checkInverse). Off with NoConditionCheck.
 type condCheck[T Scalar] struct {
 	op    string
 	norm  Norm // of the factored matrix: one norm of a, as stored
@@ -149,16 +149,16 @@ func workNorm[T Scalar](norm Norm, m views.View[T], opts []lapis.Option) float64
 	return r
 }
 
-// check runs CheckCondition on the LU factors lu (nil when the check is
+// check runs checkCondition on the LU factors lu (nil when the check is
 // off).
 func (c condCheck[T]) check(lu views.View[T]) error {
 	if c.off {
 		return nil
 	}
-	return CheckCondition(c.op, c.norm, lu, c.anorm, c.opts...)
+	return checkCondition(c.op, c.norm, lu, c.anorm, c.opts...)
 }
 
-// checkInverse is CheckInverse on the computed inverse inv: ||inv|| is
+// checkInverse is checkInverse on the computed inverse inv: ||inv|| is
 // exact and costs one pass over it, where an estimate from the factors
 // would cost several triangular solves.
 func (c condCheck[T]) checkInverse(inv views.View[T]) error {

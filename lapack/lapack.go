@@ -64,8 +64,8 @@
 // below machine epsilon (as LAPACK counts it, eps/2); NoConditionCheck
 // turns the check off. The norm of a is taken before the factorisation.
 // Inv then has a^-1 and takes rcond = 1 / (||a|| ||a^-1||) exactly
-// (CheckInverse). Solve estimates ||a^-1|| from the LU factors
-// (CheckCondition): exactly in Go up to order 16, above by the iteration
+// (checkInverse). Solve estimates ||a^-1|| from the LU factors
+// (checkCondition): exactly in Go up to order 16, above by the iteration
 // of LAPACK's ?lacn2 (Hager's method with Higham's refinements, what
 // ?gecon runs) on plain ?trsv solves instead of gecon's scaled ?latrs,
 // with ?gecon itself when a solve over- or underflows. The estimate is a

@@ -226,7 +226,7 @@ func TestIllConditioned(t *testing.T) {
 	tm.ForTypes(t, testIllConditioned[float32], testIllConditioned[float64], testIllConditioned[complex64], testIllConditioned[complex128])
 }
 
-// CheckCondition's exact small path agrees with the exact value, and
+// checkCondition's exact small path agrees with the exact value, and
 // LAPACK's estimate (the path above condSmall) is within its usual factor.
 func TestCheckConditionPaths(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 9))
@@ -245,7 +245,7 @@ func TestCheckConditionPaths(t *testing.T) {
 				t.Errorf("n=%d norm %c: gecon %g, exact %g", n, norm, est, exact)
 			}
 
-			if err := CheckCondition("test", norm, lu.View(), anorm); err != nil {
+			if err := checkCondition("test", norm, lu.View(), anorm); err != nil {
 				t.Errorf("n=%d: random matrix reported: %v", n, err)
 			}
 		}

@@ -34,10 +34,10 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// gesvSmall is the largest order GesvStrided solves with its own loop.
+// gesvSmall is the largest order gesvStrided solves with its own loop.
 const gesvSmall = C.LAPIS_GESV_MAX
 
-// GesvStrided solves a[:, :, t] x = b[:, :, t] for t = 0, ..., count-1 in
+// gesvStrided solves a[:, :, t] x = b[:, :, t] for t = 0, ..., count-1 in
 // place, as Gesv does for each (b receives x, a the LU factors): a
 // [n, n, count] and b [n, nrhs, count] are rank-3 views whose axis 2 has
 // any stride. It is what package batch solves with, in one C call for the
@@ -49,7 +49,7 @@ const gesvSmall = C.LAPIS_GESV_MAX
 // index t to the error gesv would report (ErrSingular with the pivot's
 // index), and its b is unchanged. Matrices that are not column-major are
 // copied for the call (counted, refused in strict mode).
-func GesvStrided[T Scalar](a, b views.View[T], opts ...lapis.Option) (failed map[int]*Error, err error) {
+func gesvStrided[T Scalar](a, b views.View[T], opts ...lapis.Option) (failed map[int]*Error, err error) {
 	const op = "lapack.GesvStrided"
 	for _, x := range []struct {
 		name string

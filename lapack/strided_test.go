@@ -63,7 +63,7 @@ func testGesvStrided[T Scalar](t *testing.T) {
 				rb := must(views.FromSlice(slices.Clone(b.Data()), b.Layout()))
 				what := fmt.Sprintf("n=%d %v reverse=%v", n, kind, reverse)
 				c0 := lapis.ReadStats().Copies
-				failed, err := GesvStrided(a, b)
+				failed, err := gesvStrided(a, b)
 				if err != nil {
 					t.Fatal(what, err)
 				}
@@ -76,7 +76,7 @@ func testGesvStrided[T Scalar](t *testing.T) {
 					err := Gesv(ai, bi, ipiv)
 					var le *Error
 					if errors.As(err, &le) != (failed[s] != nil) || le != nil && (le.Index != failed[s].Index || le.Routine != failed[s].Routine) {
-						t.Fatalf("%s system %d: GesvStrided says %v, Gesv %v", what, s, failed[s], err)
+						t.Fatalf("%s system %d: gesvStrided says %v, Gesv %v", what, s, failed[s], err)
 					}
 					got := tm.Of(must(b.Index(2, s)))
 					if s == 2 && !slices.Equal(got.D, tm.Of(bi).D) {
@@ -94,10 +94,10 @@ func testGesvStrided[T Scalar](t *testing.T) {
 		}
 	}
 	a := runOf[float64](t, 3, 3, 2, tm.ColPacked, false)
-	if _, err := GesvStrided(a, runOf[float64](t, 3, 1, 3, tm.ColPacked, false)); !errors.Is(err, layout.ErrShape) {
+	if _, err := gesvStrided(a, runOf[float64](t, 3, 1, 3, tm.ColPacked, false)); !errors.Is(err, layout.ErrShape) {
 		t.Fatalf("3 right-hand sides for 2 systems: %v", err)
 	}
-	if _, err := GesvStrided(a, runOf[float64](t, 3, 1, 2, tm.General, false), lapis.Strict(true)); !errors.Is(err, lapis.ErrCopyRefused) {
+	if _, err := gesvStrided(a, runOf[float64](t, 3, 1, 2, tm.General, false), lapis.Strict(true)); !errors.Is(err, lapis.ErrCopyRefused) {
 		t.Fatalf("strict with a General b: %v", err)
 	}
 }

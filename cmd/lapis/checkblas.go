@@ -10,6 +10,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/coreset"
 	"github.com/lapis-go/lapis/internal/version"
 	"github.com/lapis-go/lapis/views"
 )
@@ -268,13 +269,14 @@ func asumCheck(t *tally) {
 	asumT[float64](t)
 	asumT[complex64](t)
 	asumT[complex128](t)
-	if why := cblas.CasumDefect(); why != "" {
+	info := lapis.Info()
+	if why := coreset.CasumDefect(info.Library, info.Version, info.Core); why != "" {
 		// lapis sums complex64 in Go here: what was checked is that path.
 		if t.worst <= 1 {
 			t.status = statusAvoided
 		}
 		t.notes = append(t.notes, why+" (not called for complex64); LAPACK's complex64 routines that call scasum inside OpenBLAS (?latrs: ?gecon, ?trcon) are still affected: lapis moves OpenBLAS off these sets unless told not to (LAPIS_OPENBLAS_CORE=off, OPENBLAS_CORETYPE); use OpenBLAS >= 0.3.25 or let lapis choose")
-		t.workaround = "complex64 Asum (and Iamax's NaN test, Gonum.Scasum) is summed in Go on these kernels (cblas.CasumDefect)"
+		t.workaround = "complex64 Asum (and Iamax's NaN test, Gonum.Scasum) is summed in Go on these kernels (internal/coreset.CasumDefect)"
 	}
 }
 

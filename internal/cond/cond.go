@@ -1,6 +1,6 @@
 // Package cond computes, in Go, the one or infinity norm of a small dense
 // matrix and of its inverse from its LU factors: the exact reciprocal
-// condition number that lapack.CheckCondition and batch's Solve and Inv
+// condition number that the conditioning check of lapack.Solve and batch's Solve and Inv
 // use for orders up to Max, where a call of LAPACK's gecon costs more
 // than the whole computation. Matrices are read in place through their
 // strides, into a fixed-size array on the caller's stack.

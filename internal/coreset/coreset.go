@@ -240,11 +240,27 @@ func Decide(in Input) Decision {
 // Cooperlake and SapphireRapids before 0.3.25 run the generic C casum
 // kernel, which reads a vector's tail from its start
 // (OpenMathLib/OpenBLAS#4282, fixed in 0.3.25 by #4287): cblas computes
-// complex64 Asum in Go there (cblas.CasumDefect), but LAPACK's own calls
+// complex64 Asum in Go there (CasumDefect), but LAPACK's own calls
 // (complex64 ?latrs, so ?gecon and ?trcon) stay wrong.
 func Defect(v, core string) string {
 	if (core == "Cooperlake" || core == "SapphireRapids") && version.Less(v, "0.3.25") {
 		return "casum kernel drops the tail of a vector inside LAPACK too (OpenMathLib/OpenBLAS#4282, fixed in 0.3.25)"
+	}
+	return ""
+}
+
+// CasumDefect returns why the complex64 ?asum of library (name, version
+// v, kernel set core) adds the wrong elements, or "" when it does not:
+// OpenBLAS before 0.3.25 runs its generic C casum kernel on Cooperlake and
+// Sapphire Rapids cores, and that kernel reads the tail of a vector from
+// its start instead of where the vector loop stopped
+// (OpenMathLib/OpenBLAS#4282; those cores take the AVX-512 kernel since
+// 0.3.25, #4287, and the C kernel is fixed in 0.3.26, #4326). LAPACK
+// routines that call scasum inside OpenBLAS (complex64 ?latrs, so ?gecon
+// and ?trcon) remain affected: Defect.
+func CasumDefect(library, v, core string) string {
+	if library == "OpenBLAS" && Defect(v, core) != "" {
+		return fmt.Sprintf("OpenBLAS %s's casum kernel for %s drops the tail of the vector (OpenMathLib/OpenBLAS#4282, fixed in 0.3.25)", v, core)
 	}
 	return ""
 }

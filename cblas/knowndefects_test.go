@@ -85,10 +85,10 @@ func nrm2Infs() string {
 }
 
 // TestScasum checks complex64 Asum for every length up to 40 (the tail
-// cases CasumDefect names) on the C path, as the linked library runs it
+// cases casumDefect names) on the C path, as the linked library runs it
 // and with the Go sum lapis takes where the library is known to be wrong.
 func TestScasum(t *testing.T) {
-	t.Logf("CasumDefect: %q", CasumDefect())
+	t.Logf("casumDefect: %q", casumDefect())
 	for _, defect := range []string{casumDefect(), "forced"} {
 		saved := casumDefect
 		casumDefect = func() string { return defect }

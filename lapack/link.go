@@ -1,0 +1,17 @@
+package lapack
+
+import "github.com/lapis-go/lapis/internal/link"
+
+// The strided-batch solve and the conditioning checks are package
+// batch's, through internal/link.
+func init() {
+	registerLinks[float32]()
+	registerLinks[float64]()
+	registerLinks[complex64]()
+	registerLinks[complex128]()
+}
+
+func registerLinks[T Scalar]() {
+	link.SetGesvStrided(link.Gesv[T, *Error](gesvStrided[T]))
+	link.SetChecks(link.Check[T, Norm](checkCondition[T]), link.Check[T, Norm](checkInverse[T]))
+}
