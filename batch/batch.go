@@ -6,8 +6,8 @@
 // Gemm multiplies batches with Julia-style broadcasting of the batch axes.
 // A batch whose a (or b) is one matrix folds into a single gemm when the
 // layouts allow; otherwise the batch axes are merged where they step as
-// one, and each run of matrices along the first one goes to
-// cblas's strided product (internal/link), which derives the BLAS description once and runs the
+// one, and each run of matrices along the first one goes to cblas's
+// strided product, which derives the BLAS description once and runs the
 // products without a cgo call each (the Go-assembly kernel for small
 // float64 products, one C loop otherwise).
 //
@@ -16,17 +16,16 @@
 // axes: Gemm with alpha 1 and beta 0 into views.Zeros, its errors named
 // batch.Mul.
 //
-// The LAPACK functions (Solve, LU, Inv, Cholesky, CholeskySolve, QR,
-// LeastSquares, Det, LogDet, SVD, EigSym) work in place matrix by matrix
-// through package lapack; Solve hands runs of systems to
-// lapack's strided solve (internal/link), one C loop each. One failing matrix does not stop
-// the others: the call returns an *Error mapping batch indices to
-// *lapack.Error.
+// Names follow the rule of package lapis. The LAPACK names (Gesv, Getrf,
+// Potrf, Potrs, Geqrf, Gels, Gesdd, Syevd) work in place matrix by matrix
+// through package lapack; Gesv hands runs of systems to lapack's strided
+// solve, one C loop each. One failing matrix does not stop the others:
+// the call returns an *Error mapping batch indices to *lapack.Error.
 //
-// SolveTo, InvTo, CholeskyTo and CholeskySolveTo are out-of-place forms,
-// destination first as in copy(dst, src): the inputs are not modified
+// SolveTo, InvTo, CholeskyTo and CholeskySolveTo write a caller's
+// destination, first as in copy(dst, src): the inputs are not modified
 // and the destination receives, bit for bit, what the in-place function
-// leaves in a copy of the input (SolveTo: Solve on a compact copy of a
+// leaves in a copy of the input (SolveTo: Gesv on a compact copy of a
 // and on x holding b; CholeskyTo's other strict triangle is zeroed, as
 // numpy.linalg.cholesky returns it). On the tiny kernels a destination
 // with its input's strides is written in the same pass, with no copy:
@@ -34,9 +33,15 @@
 // destination the workers make the copy themselves, a few hundred
 // matrices at a time just before they work on them, so that it is split
 // with the work and read from cache. Either is cheaper than a copy by
-// the caller followed by the in-place function. A destination may be exactly the input it replaces (x and
-// b, dst and a: the call runs in place) but must not otherwise overlap
-// an input (layout.ErrOverlap).
+// the caller followed by the in-place function. A destination may be
+// exactly the input it replaces (x and b, dst and a: the call runs in
+// place; InvTo(a, a) inverts in place) but must not otherwise overlap an
+// input (layout.ErrOverlap).
+//
+// The plain words (Solve, Inv, Cholesky, CholeskySolve, LeastSquares,
+// Det, LogDet, Mul) return new compact batches and leave their operands
+// as they are; Solve, Inv, Cholesky and CholeskySolve are their To forms
+// into a new tensor.
 //
 // A batch with enough work is split into chunks that run on a bounded set
 // of workers, each locked to its own OS thread (lapis.SetWorkers; default
@@ -58,11 +63,12 @@
 // batch is split over at most GOMAXPROCS/n workers.
 //
 // Copies follow cblas's policy: none for batches of BLAS-addressable
-// matrices, one per run (Gemm, Solve) or per matrix (other LAPACK)
+// matrices, one per run (Gemm, Gesv) or per matrix (other LAPACK)
 // otherwise, counted and refused in strict mode.
 //
-// batch itself has no cgo: its C loops are cblas's strided product (internal/link) and
-// lapack's strided solve (internal/link).
+// batch itself has no cgo: its C loops are cblas's strided product and
+// lapack's strided solve, which those packages hand it through
+// internal/link.
 package batch
 
 import "github.com/lapis-go/lapis/views"

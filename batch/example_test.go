@@ -46,29 +46,29 @@ func ExampleMul() {
 }
 
 // Batched small systems: factor 3 SPD 2x2 matrices at once and solve with
-// the factors. Matrix 1 is not positive definite: Cholesky reports it, the
-// others are factored, and CholeskySolve reports it again instead of
-// solving from its partial factor.
-func ExampleCholeskySolve() {
+// the factors, in place (Potrf, Potrs). Matrix 1 is not positive
+// definite: Potrf reports it, the others are factored, and Potrs reports
+// it again instead of solving from its partial factor.
+func ExamplePotrs() {
 	a, _ := views.FromColMajor([]float64{
 		4, 2, 2, 3, // matrix 0 (column-major)
 		1, 2, 2, 1, // matrix 1: not positive definite
 		9, 0, 0, 4, // matrix 2
 	}, 2, 2, 3)
 	b, _ := views.FromColMajor([]float64{2, 1, 1, 1, 9, 8}, 2, 1, 3) // one right-hand side each
-	err := batch.Cholesky(batch.Lower, a.View())
-	fmt.Println("Cholesky:", err)
-	err = batch.CholeskySolve(batch.Lower, a.View(), b.View())
+	err := batch.Potrf(batch.Lower, a.View())
+	fmt.Println("Potrf:", err)
+	err = batch.Potrs(batch.Lower, a.View(), b.View())
 	var be *batch.Error
 	if errors.As(err, &be) {
 		for i := range be.Failed {
-			fmt.Println("CholeskySolve: matrix", i, "failed:", errors.Is(err, lapack.ErrNotPositiveDefinite))
+			fmt.Println("Potrs: matrix", i, "failed:", errors.Is(err, lapack.ErrNotPositiveDefinite))
 		}
 	}
 	fmt.Printf("x0 = %.3f, x2 = %.3f\n", b.Data()[0:2], b.Data()[4:6])
 	// Output:
-	// Cholesky: batch.Cholesky: 1 of 3 matrices failed: [1]: lapack: dpotrf: matrix is not positive definite: its leading minor of order 2 is not positive definite
-	// CholeskySolve: matrix 1 failed: true
+	// Potrf: batch.Potrf: 1 of 3 matrices failed: [1]: lapack: dpotrf: matrix is not positive definite: its leading minor of order 2 is not positive definite
+	// Potrs: matrix 1 failed: true
 	// x0 = [0.500 0.000], x2 = [1.000 2.000]
 }
 
@@ -97,4 +97,27 @@ func ExampleCholeskyTo() {
 	// L: [2 1 0 1.4142135623730951 3 1 0 2]
 	// x: [1 1 1 1]
 	// a: [4 2 2 3 9 3 3 5]
+}
+
+// The allocating forms return new batches and keep their operands:
+// Solve solves 2 systems at once, Inv inverts them.
+func ExampleSolve() {
+	a, _ := views.FromColMajor([]float64{
+		2, 0, 0, 4, // matrix 0: diag(2, 4)
+		1, 1, 0, 1, // matrix 1: [1 0; 1 1]
+	}, 2, 2, 2)
+	b, _ := views.FromColMajor([]float64{2, 4, 1, 3}, 2, 1, 2)
+	x, err := batch.Solve(a.View(), b.View())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	inv, _ := batch.Inv(a.View())
+	fmt.Println("x:", x.Data())
+	fmt.Println("inverses:", inv.Data())
+	fmt.Println("a kept:", a.Data()[:4])
+	// Output:
+	// x: [1 1 1 2]
+	// inverses: [0.5 0 0 0.25 1 -1 0 1]
+	// a kept: [2 0 0 4]
 }

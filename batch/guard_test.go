@@ -86,14 +86,14 @@ func lapackGuardCases[T Scalar, R lapack.Real]() []guard.Case {
 					gen := sq.Batched(count, 0, rev)
 					b := guard.Mat("b", n, 2, row, 2).Batched(count, 1, !rev)
 					add("Solve/"+name, []guard.Spec{dom, b}, func(_ *guard.Arena, v []views.View[T]) (any, error) {
-						return nil, Solve(v[0], v[1])
+						return nil, Gesv(v[0], v[1])
 					})
 					add("LU/"+name, []guard.Spec{dom}, func(a *guard.Arena, v []views.View[T]) (any, error) {
 						ipiv := guard.Slice[int32](a, "ipiv", n*count)
-						return ipiv, LU(v[0], ipiv)
+						return ipiv, Getrf(v[0], ipiv)
 					})
 					add("Inv/"+name, []guard.Spec{dom}, func(_ *guard.Arena, v []views.View[T]) (any, error) {
-						return nil, Inv(v[0])
+						return nil, InvTo(v[0], v[0])
 					})
 					add("Det+LogDet/"+name, []guard.Spec{dom}, func(_ *guard.Arena, v []views.View[T]) (any, error) {
 						d, err := Det(v[0])
@@ -106,26 +106,26 @@ func lapackGuardCases[T Scalar, R lapack.Real]() []guard.Case {
 					for _, u := range []cblas.Uplo{cblas.Upper, cblas.Lower} {
 						un := name + map[cblas.Uplo]string{cblas.Upper: "/U", cblas.Lower: "/L"}[u]
 						add("Cholesky+CholeskySolve/"+un, []guard.Spec{hpd, b}, func(_ *guard.Arena, v []views.View[T]) (any, error) {
-							if err := Cholesky(u, v[0]); err != nil {
+							if err := Potrf(u, v[0]); err != nil {
 								return nil, err
 							}
-							return nil, CholeskySolve(u, v[0], v[1])
+							return nil, Potrs(u, v[0], v[1])
 						})
 						add("EigSym/"+un, []guard.Spec{hpd.WithVectors()}, func(a *guard.Arena, v []views.View[T]) (any, error) {
 							w := guard.Slice[R](a, "w", n*count)
-							return w, EigSym(u, v[0], w)
+							return w, Syevd(u, v[0], w)
 						})
 					}
 					add("QR/"+name, []guard.Spec{gen}, func(a *guard.Arena, v []views.View[T]) (any, error) {
 						tau := guard.Slice[T](a, "tau", n*count)
-						return tau, QR(v[0], tau)
+						return tau, Geqrf(v[0], tau)
 					})
 					add("LeastSquares/"+name, []guard.Spec{dom, b}, func(_ *guard.Arena, v []views.View[T]) (any, error) {
-						return nil, LeastSquares(v[0], v[1])
+						return nil, Gels(v[0], v[1])
 					})
 					add("SVD/"+name, []guard.Spec{gen, guard.Mat("u", n, n, false, 1).Batched(count, 0, rev), guard.Mat("vt", n, n, false, 2).Batched(count, 0, !rev)}, func(a *guard.Arena, v []views.View[T]) (any, error) {
 						s := guard.Slice[R](a, "s", n*count)
-						return s, SVD(v[0], s, v[1], v[2])
+						return s, Gesdd(v[0], s, v[1], v[2])
 					})
 				}
 			}

@@ -219,7 +219,7 @@ func noScratch() struct{} { return struct{}{} }
 // pivots is a per-chunk pivot buffer.
 func pivots(n int) func() []int32 { return func() []int32 { return make([]int32, n) } }
 
-// Solve solves a[:, :, t] x = b[:, :, t] for every matrix of the batches a
+// Gesv solves a[:, :, t] x = b[:, :, t] for every matrix of the batches a
 // ([n, n, B...]) and b ([n, nrhs, B...]), in place: b receives x and a the
 // LU factors (lapack.Gesv). A singular matrix is reported in the *Error;
 // its b is left unchanged. A row-major matrix of a is factored through its
@@ -236,8 +236,8 @@ func pivots(n int) func() []int32 { return func() []int32 { return make([]int32,
 // epsilon: the conditioning check of lapack.Solve) are reported in the *Error with their
 // solution written, unless lapis.NoConditionCheck is passed; on the
 // tiny kernels the check is made in their pass (tinyCond).
-func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
-	const op = "batch.Solve"
+func Gesv[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
+	const op = "batch.Gesv"
 	shape, n, err := systems(op, []string{"a", "b"}, a, b, true)
 	if err != nil {
 		return err
@@ -452,12 +452,12 @@ func storage[T Scalar](m views.View[T]) (s views.View[T], trans lapack.Op, ok bo
 	return s, trans, true
 }
 
-// LU factors every matrix of the batch a ([m, n, B...]) in place
+// Getrf factors every matrix of the batch a ([m, n, B...]) in place
 // (lapack.Getrf); ipiv receives each matrix's min(m, n) pivots one after
 // another, in flat batch order (lapack.Perm reads them). Singular matrices
 // are reported in the *Error; their factors are complete.
-func LU[T Scalar](a views.View[T], ipiv []int32, opts ...lapis.Option) error {
-	const op = "batch.LU"
+func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...lapis.Option) error {
+	const op = "batch.Getrf"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {
 		return err
@@ -472,27 +472,7 @@ func LU[T Scalar](a views.View[T], ipiv []int32, opts ...lapis.Option) error {
 	})
 }
 
-// Inv replaces every matrix of the batch a ([n, n, B...]) by its inverse
-// (lapack.Getrf then Getri; a row-major matrix through its storage, whose
-// inverse is the transpose of the inverse, without a copy). Singular
-// matrices are reported in the *Error and left factored (for a row-major
-// matrix: the factors of its transpose); ill-conditioned ones
-// (the conditioning check of lapack.Inv, from the inverse) are reported with their inverse written, unless
-// lapis.NoConditionCheck is passed.
-func Inv[T Scalar](a views.View[T], opts ...lapis.Option) error {
-	const op = "batch.Inv"
-	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
-	if err != nil {
-		return err
-	}
-	n, cols := dims(a)
-	if err := squareBatch(op, "a", n, cols); err != nil {
-		return err
-	}
-	return inv(op, shape, a, opts, nil)
-}
-
-// inv is Inv on the checked batch a, with st (InvTo) copying the input
+// inv inverts the matrices of the checked batch a in place, with st (InvTo) copying the input
 // into a first: piece by piece on the tiny kernels, else all at once.
 func inv[T Scalar](op string, shape []int, a views.View[T], opts []lapis.Option, st *tinyStage[T]) error {
 	n := a.Layout().Dim(0)
@@ -546,11 +526,11 @@ func inv[T Scalar](op string, shape []int, a views.View[T], opts []lapis.Option,
 	return err
 }
 
-// Cholesky factors every positive definite matrix of the batch a in place
+// Potrf factors every positive definite matrix of the batch a in place
 // in its uplo triangle (lapack.Potrf). Matrices that are not positive
 // definite are reported in the *Error.
-func Cholesky[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) error {
-	const op = "batch.Cholesky"
+func Potrf[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) error {
+	const op = "batch.Potrf"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {
 		return err
@@ -575,13 +555,13 @@ func cholesky[T Scalar](op string, uplo Uplo, shape []int, a views.View[T], opts
 	})
 }
 
-// CholeskySolve solves a x = b for every matrix, in place in b, from
+// Potrs solves a x = b for every matrix, in place in b, from
 // Cholesky's factors in the uplo triangles of f (lapack.Potrs). A matrix
 // whose Cholesky failed is reported again (its factor's diagonal shows
 // it: lapack.ErrNotPositiveDefinite, same index) and its b left alone;
 // the others are solved.
-func CholeskySolve[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) error {
-	const op = "batch.CholeskySolve"
+func Potrs[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) error {
+	const op = "batch.Potrs"
 	shape, err := operands(op, []string{"f", "b"}, []views.View[T]{f, b})
 	if err != nil {
 		return err
@@ -607,11 +587,11 @@ func choleskySolve[T Scalar](op string, uplo Uplo, shape []int, f, b views.View[
 	})
 }
 
-// QR factors every matrix of the batch a ([m, n, B...]) in place
+// Geqrf factors every matrix of the batch a ([m, n, B...]) in place
 // (lapack.Geqrf); tau receives each matrix's min(m, n) reflector scalars
 // one after another, in flat batch order.
-func QR[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
-	const op = "batch.QR"
+func Geqrf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
+	const op = "batch.Geqrf"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {
 		return err
@@ -629,14 +609,14 @@ func QR[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	})
 }
 
-// LeastSquares solves min |a x - b| (or the minimum-norm a x = b when
+// Gels solves min |a x - b| (or the minimum-norm a x = b when
 // m < n) for every full-rank matrix of the batch a ([m, n, B...]) in
 // place (lapack.Gels): b ([max(m, n), nrhs, B...]) receives x in its first
 // n rows. Rank-deficient matrices, exactly or numerically (see
 // lapack.Gels), are reported in the *Error; their b still receives gels's
 // x. lapis.NoConditionCheck() leaves only the exact test.
-func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
-	const op = "batch.LeastSquares"
+func Gels[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
+	const op = "batch.Gels"
 	shape, err := operands(op, []string{"a", "b"}, []views.View[T]{a, b})
 	if err != nil {
 		return err
@@ -712,13 +692,13 @@ func Det[T Scalar](a views.View[T], opts ...lapis.Option) ([]T, error) {
 	return det, err
 }
 
-// SVD computes the reduced singular value decomposition of every matrix
+// Gesdd computes the reduced singular value decomposition of every matrix
 // of the batch a ([m, n, B...], destroyed) by divide and conquer
 // (lapack.Gesdd, JobSome): s receives each matrix's k = min(m, n) singular
 // values one after another (reals of a's precision), u ([m, k, B...]) and
 // vt ([k, n, B...]) the vectors.
-func SVD[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T], opts ...lapis.Option) error {
-	const op = "batch.SVD"
+func Gesdd[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T], opts ...lapis.Option) error {
+	const op = "batch.Gesdd"
 	shape, err := operands(op, []string{"a", "u", "vt"}, []views.View[T]{a, u, vt})
 	if err != nil {
 		return err
@@ -736,13 +716,13 @@ func SVD[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T], o
 	})
 }
 
-// EigSym computes the eigenvalues and eigenvectors of every symmetric
+// Syevd computes the eigenvalues and eigenvectors of every symmetric
 // (Hermitian) matrix of the batch a ([n, n, B...]), of which the uplo
 // triangle is read, by divide and conquer (lapack.Syevd): w receives each
 // matrix's n eigenvalues in ascending order one after another (reals of
 // a's precision), a the eigenvectors as columns.
-func EigSym[T Scalar, R lapack.Real](uplo Uplo, a views.View[T], w []R, opts ...lapis.Option) error {
-	const op = "batch.EigSym"
+func Syevd[T Scalar, R lapack.Real](uplo Uplo, a views.View[T], w []R, opts ...lapis.Option) error {
+	const op = "batch.Syevd"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {
 		return err

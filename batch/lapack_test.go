@@ -168,7 +168,7 @@ func testSolveBatch[T Scalar](t *testing.T) {
 			ra, rb := cloneBatch(a), cloneBatch(b)
 			what := fmt.Sprintf("Solve %v %v n=%d", bc.shape, bc.kind, n)
 			c0 := lapis.ReadStats().Copies
-			err := Solve(a.v, b.v)
+			err := Gesv(a.v, b.v)
 			copies := lapis.ReadStats().Copies - c0
 			if singular < 0 && err != nil {
 				t.Fatal(what, err)
@@ -261,7 +261,7 @@ func testBatchOps[T Scalar, R lapack.Real](t *testing.T) {
 		a := orient(bc, newBatch[T](rng, m, n, bc.shape, bc.kind))
 		ra := cloneBatch(a)
 		ipiv := make([]int32, n*total)
-		if err := LU(a.v, ipiv); err != nil {
+		if err := Getrf(a.v, ipiv); err != nil {
 			t.Fatal(err)
 		}
 		rpiv := make([]int32, n*total)
@@ -272,7 +272,7 @@ func testBatchOps[T Scalar, R lapack.Real](t *testing.T) {
 		}
 		sq := orient(bc, newBatch[T](rng, n, n, bc.shape, bc.kind))
 		rsq := cloneBatch(sq)
-		if err := Inv(sq.v); err != nil {
+		if err := InvTo(sq.v, sq.v); err != nil {
 			t.Fatal(err)
 		}
 		p := make([]int32, n)
@@ -315,10 +315,10 @@ func testBatchOps[T Scalar, R lapack.Real](t *testing.T) {
 		rs := cloneBatch(s)
 		rhs := orient(bc, newBatch[T](rng, n, 3, bc.shape, tm.ColStrided))
 		rrhs := cloneBatch(rhs)
-		if err := Cholesky(cblas.Lower, s.v); err != nil {
+		if err := Potrf(cblas.Lower, s.v); err != nil {
 			t.Fatal(err)
 		}
-		if err := CholeskySolve(cblas.Lower, s.v, rhs.v); err != nil {
+		if err := Potrs(cblas.Lower, s.v, rhs.v); err != nil {
 			t.Fatal(err)
 		}
 		perMatrixRef([]views.View[T]{rs.v, rrhs.v}, func(_ int, mm []views.View[T]) {
@@ -337,7 +337,7 @@ func testBatchOps[T Scalar, R lapack.Real](t *testing.T) {
 		q := orient(bc, newBatch[T](rng, m, n, bc.shape, bc.kind))
 		rq := cloneBatch(q)
 		tau, rtau := make([]T, n*total), make([]T, n*total)
-		if err := QR(q.v, tau); err != nil {
+		if err := Geqrf(q.v, tau); err != nil {
 			t.Fatal(err)
 		}
 		perMatrixRef([]views.View[T]{rq.v}, func(i int, mm []views.View[T]) { _ = lapack.Geqrf(mm[0], rtau[i*n:(i+1)*n]) })
@@ -346,7 +346,7 @@ func testBatchOps[T Scalar, R lapack.Real](t *testing.T) {
 		ls := orient(bc, newBatch[T](rng, m, n, bc.shape, bc.kind))
 		lb := orient(bc, newBatch[T](rng, m, 2, bc.shape, tm.RowPacked))
 		rls, rlb := cloneBatch(ls), cloneBatch(lb)
-		if err := LeastSquares(ls.v, lb.v); err != nil {
+		if err := Gels(ls.v, lb.v); err != nil {
 			t.Fatal(err)
 		}
 		perMatrixRef([]views.View[T]{rls.v, rlb.v}, func(_ int, mm []views.View[T]) { _ = lapack.Gels(mm[0], mm[1]) })
@@ -358,7 +358,7 @@ func testBatchOps[T Scalar, R lapack.Real](t *testing.T) {
 		u, vt := orient(bc, newBatch[T](rng, m, n, bc.shape, tm.ColPacked)), orient(bc, newBatch[T](rng, n, n, bc.shape, tm.RowPacked))
 		ru, rvt := cloneBatch(u), cloneBatch(vt)
 		sing, rsing := make([]R, n*total), make([]R, n*total)
-		if err := SVD(sv.v, sing, u.v, vt.v); err != nil {
+		if err := Gesdd(sv.v, sing, u.v, vt.v); err != nil {
 			t.Fatal(err)
 		}
 		perMatrixRef([]views.View[T]{rsv.v, ru.v, rvt.v}, func(i int, mm []views.View[T]) {
@@ -375,7 +375,7 @@ func testBatchOps[T Scalar, R lapack.Real](t *testing.T) {
 		e := orient(bc, spdBatch[T](rng, n, bc.shape, bc.kind))
 		re := cloneBatch(e)
 		w, rw := make([]R, n*total), make([]R, n*total)
-		if err := EigSym(cblas.Upper, e.v, w); err != nil {
+		if err := Syevd(cblas.Upper, e.v, w); err != nil {
 			t.Fatal(err)
 		}
 		perMatrixRef([]views.View[T]{re.v}, func(i int, mm []views.View[T]) {
@@ -397,7 +397,7 @@ func TestBatchParallel(t *testing.T) {
 	for _, w := range []int{1, 3} {
 		prev := lapis.SetWorkers(w)
 		ac, bcp := cloneBatch(a), cloneBatch(b)
-		if err := Solve(ac.v, bcp.v); err != nil {
+		if err := Gesv(ac.v, bcp.v); err != nil {
 			t.Fatal(err)
 		}
 		lapis.SetWorkers(prev)
@@ -416,11 +416,11 @@ func TestBatchLapackErrors(t *testing.T) {
 	bcast, _ := one.BroadcastTo(3, 3, 4)
 	g := newBatch[float64](rng, 9, 9, []int{4}, tm.General) // order 9: past the tiny kernels, which need no copy
 	cases := map[string]error{
-		"batch shapes": Solve(a.v, b.v),
-		"broadcast a":  Solve(bcast, must(first(b.v).Reshape(3, 1, 1))),
-		"short ipiv":   LU(a.v, make([]int32, 3)),
-		"strict":       Inv(g.v, lapis.Strict(true)),
-		"overlap":      Solve(a.v, must(a.v.Slice(1, 0, 1, 1))),
+		"batch shapes": Gesv(a.v, b.v),
+		"broadcast a":  Gesv(bcast, must(first(b.v).Reshape(3, 1, 1))),
+		"short ipiv":   Getrf(a.v, make([]int32, 3)),
+		"strict":       InvTo(g.v, g.v, lapis.Strict(true)),
+		"overlap":      Gesv(a.v, must(a.v.Slice(1, 0, 1, 1))),
 	}
 	for name, err := range cases {
 		if err == nil {
@@ -470,16 +470,16 @@ func TestBatchReviewRegressions(t *testing.T) {
 	// Argument errors of Solve and Inv come before anything is written.
 	ar := newBatch[float64](rng, 3, 3, []int{2}, tm.RowPacked)
 	before := slices.Clone(ar.buf)
-	if err := Solve(ar.v, newBatch[float64](rng, 4, 1, []int{2}, tm.ColPacked).v); err == nil {
+	if err := Gesv(ar.v, newBatch[float64](rng, 4, 1, []int{2}, tm.ColPacked).v); err == nil {
 		t.Fatal("Solve with 4 rows of b: no error")
 	}
 	g := newBatch[float64](rng, 3, 1, []int{2}, tm.General)
-	if err := Solve(ar.v, g.v, lapis.Strict(true)); !errors.Is(err, lapis.ErrCopyRefused) {
+	if err := Gesv(ar.v, g.v, lapis.Strict(true)); !errors.Is(err, lapis.ErrCopyRefused) {
 		t.Fatalf("strict Solve with a General b: %v", err)
 	}
 	rect := newBatch[float64](rng, 3, 4, []int{2}, tm.ColPacked)
 	rbefore := slices.Clone(rect.buf)
-	if err := Inv(rect.v); err == nil {
+	if err := InvTo(rect.v, rect.v); err == nil {
 		t.Fatal("Inv of 3x4 matrices: no error")
 	}
 	same := func(x, y float64) bool { return x == y || x != x && y != y }
@@ -489,7 +489,7 @@ func TestBatchReviewRegressions(t *testing.T) {
 	// A vector output inside the batch.
 	d := []float64{1, 2, 3, 4, 99}
 	qa, _ := views.FromSlice(d, must(layout.ColMajor(1, 1, 4)))
-	if err := QR(qa, d[1:5]); !errors.Is(err, layout.ErrOverlap) {
+	if err := Geqrf(qa, d[1:5]); !errors.Is(err, layout.ErrOverlap) {
 		t.Fatalf("QR with tau inside a: %v", err)
 	}
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // TestStress runs cblas.Gemm, lapack.Gesv, lapack.Syevd, batch.Gemm and
-// batch.Solve from 8 goroutines at once, each on its own data, for a
+// batch.Gesv from 8 goroutines at once, each on its own data, for a
 // bounded time (stressTime), and compares every result with the same call
 // made alone before. A BLAS library that is not safe to call from several
 // threads at once, or one whose threads step on each other (dgemm giving
@@ -188,7 +188,7 @@ func (j *stressJob) run(deadline time.Time) stressResult {
 		return r
 	}
 	bm, bx := tensor(j.bm, k, k, stressCount), tensor(j.ba, k, k, stressCount)
-	must(batch.Solve(bm.View(), bx.View()))
+	must(batch.Gesv(bm.View(), bx.View()))
 	r.bsolve = bx.Data()
 	return r
 }
@@ -214,7 +214,7 @@ func (want stressResult) compare(got stressResult) error {
 		name      string
 		want, got []float64
 	}{{"cblas.Gemm", want.gemm, got.gemm}, {"lapack.Gesv", want.gesv, got.gesv}, {"lapack.Syevd eigenvalues", want.w, got.w},
-		{"batch.Gemm", want.bgemm, got.bgemm}, {"batch.Solve", want.bsolve, got.bsolve}} {
+		{"batch.Gemm", want.bgemm, got.bgemm}, {"batch.Gesv", want.bsolve, got.bsolve}} {
 		if c.got == nil {
 			continue // not run: the time was up
 		}

@@ -143,22 +143,22 @@ func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layou
 		av, bv := tinyBatch(r.a, n, n, count, layout), tinyBatch(r.b, n, 2, count, layout)
 		switch op {
 		case "Cholesky":
-			r.err = Cholesky(Lower, av, opts...)
+			r.err = Potrf(Lower, av, opts...)
 		case "CholeskyUpper":
-			r.err = Cholesky(Upper, av, opts...)
+			r.err = Potrf(Upper, av, opts...)
 		case "CholeskySolve":
 			// Factor on the reference path, so that both solve the same
 			// factor (failed factors included).
-			_ = Cholesky(Lower, av, lapis.ForceC())
-			r.err = CholeskySolve(Lower, av, bv, opts...)
+			_ = Potrf(Lower, av, lapis.ForceC())
+			r.err = Potrs(Lower, av, bv, opts...)
 		case "Solve":
-			r.err = Solve(av, bv, opts...)
+			r.err = Gesv(av, bv, opts...)
 		case "Inv":
-			r.err = Inv(av, opts...)
+			r.err = InvTo(av, av, opts...)
 		case "SolveNoCheck":
-			r.err = Solve(av, bv, append(opts, lapis.NoConditionCheck())...)
+			r.err = Gesv(av, bv, append(opts, lapis.NoConditionCheck())...)
 		case "InvNoCheck":
-			r.err = Inv(av, append(opts, lapis.NoConditionCheck())...)
+			r.err = InvTo(av, av, append(opts, lapis.NoConditionCheck())...)
 		case "Det":
 			r.det, r.err = Det(av, opts...)
 		case "LogDet":
@@ -252,9 +252,9 @@ func BenchmarkTinySolvePath(b *testing.B) {
 					copy(x, b0)
 					var err error
 					if path == "kernel" {
-						err = tinySolve("batch.Solve", shape, n, av, xv, false, opts, nil)
+						err = tinySolve("batch.Gesv", shape, n, av, xv, false, opts, nil)
 					} else {
-						err = solveBatch("batch.Solve", shape, n, av, xv, opts)
+						err = solveBatch("batch.Gesv", shape, n, av, xv, opts)
 					}
 					if err != nil {
 						b.Fatal(err)
@@ -319,11 +319,11 @@ func TestTinyWorkers(t *testing.T) {
 				var out []float64
 				switch op {
 				case "Cholesky":
-					err, out = Cholesky(Lower, av), ac
+					err, out = Potrf(Lower, av), ac
 				case "Solve":
-					err, out = Solve(av, bv), append(ac, bc...)
+					err, out = Gesv(av, bv), append(ac, bc...)
 				case "Inv":
-					err, out = Inv(av), ac
+					err, out = InvTo(av, av), ac
 				case "Det":
 					out, err = Det(av)
 				}

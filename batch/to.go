@@ -84,7 +84,7 @@ func SolveTo[T Scalar](x, a, b views.View[T], opts ...lapis.Option) error {
 
 // InvTo writes the inverse of every matrix of the batch a ([n, n, B...])
 // into dst (a's shape); a is not modified. dst receives what Inv leaves
-// in it after a copy of a (views.Copy(dst, a); Inv(dst)): the same
+// in it after a copy of a (views.Copy(dst, a); InvTo(dst, dst)): the same
 // errors and conditioning check, and for each singular matrix (in the
 // *Error) its LU factors as Inv leaves them (of its transpose where dst
 // is row-major); an ill-conditioned one is reported with its inverse
@@ -116,7 +116,7 @@ func InvTo[T Scalar](dst, a views.View[T], opts ...lapis.Option) error {
 // read) into the uplo triangle of dst (a's shape), with zeros in its
 // other strict triangle: dst is the factor as a full matrix, as
 // numpy.linalg.cholesky returns it. a is not modified. dst receives what
-// Cholesky leaves after a copy of a (views.Copy(dst, a); Cholesky(uplo,
+// Cholesky leaves after a copy of a (views.Copy(dst, a); Potrf(uplo,
 // dst)), its other triangle then zeroed: for a matrix that is not
 // positive definite (in the *Error), lapack.Potrf's partial factor. dst
 // may be a itself (then a's other strict triangle is zeroed too).
@@ -145,7 +145,7 @@ func CholeskyTo[T Scalar](uplo Uplo, dst, a views.View[T], opts ...lapis.Option)
 // from Cholesky's factors in the uplo triangles of f ([n, n, B...]); f
 // and b ([n, nrhs, B...]) are not modified. x receives what
 // CholeskySolve leaves in it after a copy of b (views.Copy(x, b);
-// CholeskySolve(uplo, f, x)): for a matrix whose factor shows a failed
+// Potrs(uplo, f, x)): for a matrix whose factor shows a failed
 // Cholesky (in the *Error), b's right-hand sides. x may be b itself
 // (then CholeskySolveTo is CholeskySolve).
 func CholeskySolveTo[T Scalar](uplo Uplo, x, f, b views.View[T], opts ...lapis.Option) error {

@@ -85,11 +85,11 @@ func toCases[T Scalar]() []toCase[T] {
 			func(x views.View[T], in []views.View[T]) error {
 				lu := in[0].ToColMajor()
 				defer lu.Release()
-				return Solve(lu.View(), x)
+				return Gesv(lu.View(), x)
 			}},
 		{"inv", // in: a
 			func(d views.View[T], in []views.View[T]) error { return InvTo(d, in[0]) },
-			func(d views.View[T], _ []views.View[T]) error { return Inv(d) }},
+			func(d views.View[T], _ []views.View[T]) error { return InvTo(d, d) }},
 		{"cholesky-lower", // in: a
 			func(d views.View[T], in []views.View[T]) error { return CholeskyTo(Lower, d, in[0]) },
 			func(d views.View[T], _ []views.View[T]) error { return choleskyRef(Lower, d) }},
@@ -98,14 +98,14 @@ func toCases[T Scalar]() []toCase[T] {
 			func(d views.View[T], _ []views.View[T]) error { return choleskyRef(Upper, d) }},
 		{"cholsolve", // in: f, b; dst has b's shape
 			func(x views.View[T], in []views.View[T]) error { return CholeskySolveTo(Lower, x, in[0], in[1]) },
-			func(x views.View[T], in []views.View[T]) error { return CholeskySolve(Lower, in[0], x) }},
+			func(x views.View[T], in []views.View[T]) error { return Potrs(Lower, in[0], x) }},
 	}
 }
 
 // choleskyRef is CholeskyTo in place: Cholesky, then zeros in the other
 // strict triangle.
 func choleskyRef[T Scalar](uplo Uplo, d views.View[T]) error {
-	err := Cholesky(uplo, d)
+	err := Potrf(uplo, d)
 	eachMatrix(d, func(m views.View[T]) {
 		n := m.Layout().Dim(0)
 		for j := range n {
@@ -182,7 +182,7 @@ func toInputs[T Scalar](t *testing.T, rng *rand.Rand, c string, n, count int, ki
 	case "solve":
 		return []views.View[T]{a, b}, [][]T{ad, bd}
 	case "cholsolve":
-		if err := Cholesky(Lower, a); err != nil {
+		if err := Potrf(Lower, a); err != nil {
 			t.Fatalf("factor: %v", err)
 		}
 		return []views.View[T]{a, b}, [][]T{ad, bd}

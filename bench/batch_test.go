@@ -79,7 +79,7 @@ func BenchmarkBatchGemm(b *testing.B) {
 
 // BenchmarkBatchSolve: count n x n systems with one right-hand side each,
 // a [n, n, count] and b [n, 1, count] compact column-major, solved in
-// place by batch.Solve (workers 1 and 2) and by a Go loop of lapack.Gesv
+// place by batch.Gesv (workers 1 and 2) and by a Go loop of lapack.Gesv
 // calls; inputs restored untimed before each run.
 //
 //	go test -run '^$' -bench BatchSolve -count 4 ./bench | go run ./bench/report -ref lapis
@@ -116,7 +116,7 @@ func BenchmarkBatchSolve(b *testing.B) {
 		}
 		run(name, func() {
 			prev := lapis.SetWorkers(w)
-			if err := batch.Solve(av, bv); err != nil {
+			if err := batch.Gesv(av, bv); err != nil {
 				b.Fatal(err)
 			}
 			lapis.SetWorkers(prev)

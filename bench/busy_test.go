@@ -34,7 +34,7 @@ func BenchmarkBatchTinyBusy(b *testing.B) {
 						_, err = batch.Det(a0v)
 					case "inv":
 						copy(a, spd)
-						err = batch.Inv(av)
+						err = batch.InvTo(av, av)
 					}
 					if err != nil {
 						b.Fatal(err)

@@ -116,7 +116,7 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 			// cholsolve solves with a factor made once, outside the timing.
 			copy(a, a0)
 			if op == "cholsolve" {
-				if err := batch.Cholesky(batch.Lower, av); err != nil {
+				if err := batch.Potrf(batch.Lower, av); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -155,18 +155,18 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 					case op == "solve":
 						copy(a, a0)
 						copy(bb, b0)
-						err = batch.Solve(av, bv, opts...)
+						err = batch.Gesv(av, bv, opts...)
 					case op == "cholesky":
 						copy(a, a0)
-						err = batch.Cholesky(batch.Lower, av, opts...)
+						err = batch.Potrf(batch.Lower, av, opts...)
 					case op == "cholsolve":
 						copy(bb, b0)
-						err = batch.CholeskySolve(batch.Lower, av, bv, opts...)
+						err = batch.Potrs(batch.Lower, av, bv, opts...)
 					case op == "det":
 						_, err = batch.Det(a0v, opts...)
 					case op == "inv":
 						copy(a, a0)
-						err = batch.Inv(av, opts...)
+						err = batch.InvTo(av, av, opts...)
 					}
 					if err != nil {
 						b.Fatal(err)

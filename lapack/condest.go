@@ -33,7 +33,7 @@ import (
 	"github.com/lapis-go/lapis/internal/pool"
 )
 
-// The condition estimate of checkCondition (Solve and batch.Solve) for
+// The condition estimate of checkCondition (Solve and batch.Gesv) for
 // orders above cond.Max: ||A^-1|| by Higham's refinement of
 // Hager's method, the algorithm of LAPACK's ?lacn2 that ?gecon runs, with
 // each product by A^-1 or A^-H made of two plain triangular solves

@@ -63,11 +63,6 @@ func Syevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts .
 	return infoErr[T]("xsyevd", info)
 }
 
-// Heevd is Syevd (LAPACK's name for complex types).
-func Heevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts ...lapis.Option) error {
-	return Syevd(jobz, uplo, a, w, opts...)
-}
-
 // Range selects the eigenvalues Syevr computes.
 type Range struct {
 	kind   byte
@@ -171,11 +166,6 @@ func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w 
 	isuppz.put()
 	finishAll(&oa, &oz)
 	return found, infoErr[T]("xsyevr", info)
-}
-
-// Heevr is Syevr (LAPACK's name for complex types).
-func Heevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w []R, z views.View[T], opts ...lapis.Option) (int, error) {
-	return Syevr(jobz, uplo, rng, a, w, z, opts...)
 }
 
 // Complex is the set of complex element types: the eigenvalues of a

@@ -48,7 +48,7 @@ type Error struct {
 	// leading minor, in the matrix LAPACK factored: the view as the caller
 	// sees it for the helpers (Solve, Inv, Cholesky, ...) and for routines
 	// given a column-major view; for a row-major view that a routine takes
-	// as its storage (Potrf's swapped triangle, batch.Solve's and
+	// as its storage (Potrf's swapped triangle, batch.Gesv's and
 	// batch.Inv's in-place factorisation of a^T), the position in that
 	// transposed factorisation, which is what the memory holds afterwards.
 	// -1 for info < 0.

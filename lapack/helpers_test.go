@@ -366,14 +366,14 @@ func TestSteadyStateAllocs(t *testing.T) {
 	keepZ := slices.Clone(z.Buf)
 	resetZ := func() { copy(z.Buf, keepZ) }
 	calls := map[string]func(){
-		"Getrf+Getrs": func() { resetA(); _ = Getrf(a.V, ipiv); _ = Getrs(Trans, a.V, ipiv, b.V) },
-		"Getrf+Getri": func() { resetA(); _ = Getrf(a.V, ipiv); _ = Getri(a.V, ipiv) },
-		"Potrf":       func() { resetSPD(); _ = Potrf(cblas.Lower, spdA.V) },
-		"Geqrf":       func() { resetA(); _ = Geqrf(a.V, tau) },
-		"Gesdd":       func() { resetA(); _ = Gesdd(JobAll, a.V, s, u.V, vt.V) },
-		"Syevd":       func() { resetSPD(); _ = Syevd(JobVectors, cblas.Lower, spdA.V, s) },
-		"Heevd":       func() { resetZ(); _ = Heevd(JobVectors, cblas.Upper, z.V, ws) },
-		"Lange":       func() { _, _ = Lange(InfNorm, a.V) },
+		"Getrf+Getrs":     func() { resetA(); _ = Getrf(a.V, ipiv); _ = Getrs(Trans, a.V, ipiv, b.V) },
+		"Getrf+Getri":     func() { resetA(); _ = Getrf(a.V, ipiv); _ = Getri(a.V, ipiv) },
+		"Potrf":           func() { resetSPD(); _ = Potrf(cblas.Lower, spdA.V) },
+		"Geqrf":           func() { resetA(); _ = Geqrf(a.V, tau) },
+		"Gesdd":           func() { resetA(); _ = Gesdd(JobAll, a.V, s, u.V, vt.V) },
+		"Syevd":           func() { resetSPD(); _ = Syevd(JobVectors, cblas.Lower, spdA.V, s) },
+		"Syevd (complex)": func() { resetZ(); _ = Syevd(JobVectors, cblas.Upper, z.V, ws) },
+		"Lange":           func() { _, _ = Lange(InfNorm, a.V) },
 	}
 	for name, f := range calls {
 		f() // the first call queries the workspace size

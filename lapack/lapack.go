@@ -2,19 +2,22 @@
 // linked OpenBLAS (dgesv_, ...), called in column-major order through cgo,
 // for float32, float64, complex64 and complex128.
 //
-// Two layers. The routines named as LAPACK without the type prefix (Gesv,
-// Getrf, Getrs, Getri, Posv, Potrf, Potrs, Potri, Sysv, Hesv, Trtrs,
-// Geqrf, Gelqf, Orgqr/Ungqr, Ormqr/Unmqr, Gels, Gelsd, Gesdd, Gesvd,
-// Syevd/Heevd, Syevr/Heevr, Geev, Gecon, Pocon, Lange) work in place on the
-// caller's views, as LAPACK documents. The helpers (Solve, Inv, Det,
-// LogDet, Cholesky, LU, QR, LeastSquares, SVD, EigSym, Eig) never modify
-// their arguments and return new tensors.
+// Two layers, named by the rule of package lapis. The routines named as
+// LAPACK without the type prefix (Gesv, Getrf, Getrs, Getri, Posv, Potrf,
+// Potrs, Potri, Sysv, Hesv, Trtrs, Geqrf, Gelqf, Orgqr, Ormqr, Gels,
+// Gelsd, Gesdd, Gesvd, Syevd, Syevr, Geev, Gecon, Pocon, Lange) work in
+// place on the caller's views, as LAPACK documents; the real name serves
+// complex types too (Syevd is cheevd/zheevd for complex64/complex128,
+// Orgqr cungqr/zungqr). The helpers (Solve, Inv, Det, LogDet, Cholesky,
+// LU, QR, LeastSquares, SVD, EigSym, Eig) never modify their arguments
+// and return new tensors.
 //
 // Arguments. Right-hand sides b are n x nrhs views, or rank-1 views of n
-// elements taken as one column (any stride). The enums and options are
-// found here (Upper, Lower, Unit, NonUnit, Left, Right, Strict,
-// NoConditionCheck, QRIteration); they are cblas's values under lapack's
-// names, so either package's spelling is accepted by both.
+// elements taken as one column (any stride). The enums (Upper, Lower,
+// Unit, NonUnit, Left, Right) are cblas's values under lapack's names, so
+// either package's spelling is accepted by both; the options are package
+// lapis's (lapis.Strict, lapis.NoConditionCheck, lapis.QRIteration,
+// lapis.UpperTriangle).
 //
 // Layouts. A column-major view (layout.Matrix, any leading dimension) goes
 // to LAPACK in place. A row-major view goes in place as the transposed
@@ -34,7 +37,7 @@
 // routines without a transpose argument) is copied into a pooled compact
 // buffer and, if LAPACK writes it, copied back; each such copy is counted
 // in lapis.ReadStats().Copies and refused, with an error naming the
-// operand, in strict mode (lapis.SetStrict, Strict).
+// operand, in strict mode (lapis.SetStrict, lapis.Strict).
 //
 // Threads. Every routine runs under cblas's thread policy (see "Threads"
 // in package cblas): on one OpenBLAS thread unless it is large (about

@@ -97,11 +97,6 @@ func Orgqr[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	return infoErr[T]("xorgqr", info)
 }
 
-// Ungqr is Orgqr (LAPACK's name for complex types).
-func Ungqr[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
-	return Orgqr(a, tau, opts...)
-}
-
 // Ormqr overwrites the m x n view c with op(Q) c (side cblas.Left) or
 // c op(Q) (cblas.Right), where Q is defined by the k = len(tau) reflectors
 // Geqrf left in the columns of q (m x k for Left, n x k for Right). trans
@@ -171,11 +166,6 @@ func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View
 	w.put()
 	finishAll(&oq, &oc)
 	return infoErr[T]("xormqr", info)
-}
-
-// Unmqr is Ormqr (LAPACK's name for complex types).
-func Unmqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View[T], opts ...lapis.Option) error {
-	return Ormqr(side, trans, q, tau, c, opts...)
 }
 
 // Gels solves the full-rank least-squares problem min |a x - b| (a m x n,

@@ -180,7 +180,7 @@ func tinyJobs(e *benchEnv, n int) []job {
 	ipiv, cipiv := make([]int, n), cref.NewPivots(n)
 	restore := func() { copy(a, a0); copy(b, b0) }
 	js = append(js,
-		job{op: "solve", impl: implLapis, count: count, f: func() error { restore(); return batch.Solve(av, bv) }},
+		job{op: "solve", impl: implLapis, count: count, f: func() error { restore(); return batch.Gesv(av, bv) }},
 		job{op: "solve", impl: implC + " loop of dgesv", count: count, threads: e.cThreads, f: func() error { restore(); return cref.GesvLoop(count, n, 1, a, b, cipiv) }},
 		job{op: "solve", impl: implGonum, count: count, f: func() error {
 			restore()

@@ -1,0 +1,100 @@
+package batch
+
+import (
+	"errors"
+
+	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// The allocating forms: each returns its result in a new compact
+// column-major tensor and leaves its operands as they are. When some
+// matrices fail (a *Error), the tensor is returned with the error, the
+// failed matrices' places holding what the To form leaves there; on any
+// other error the tensor is nil.
+
+// Solve returns x with a[:, :, t] x[:, :, t] = b[:, :, t] for every matrix
+// of the batches a ([n, n, B...]) and b ([n, nrhs, B...]): SolveTo into a
+// new tensor of b's shape.
+func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+	return allocated(b.Shape(), func(x views.View[T]) error { return SolveTo(x, a, b, opts...) })
+}
+
+// Inv returns the inverses of the matrices of the batch a ([n, n, B...]):
+// InvTo into a new tensor of a's shape. InvTo(a, a) inverts in place.
+func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+	return allocated(a.Shape(), func(dst views.View[T]) error { return InvTo(dst, a, opts...) })
+}
+
+// Cholesky returns the Cholesky factors of the positive definite
+// matrices of the batch a ([n, n, B...], of which the uplo triangle is
+// read), zeros in their other triangles: CholeskyTo into a new tensor of
+// a's shape.
+func Cholesky[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+	return allocated(a.Shape(), func(dst views.View[T]) error { return CholeskyTo(uplo, dst, a, opts...) })
+}
+
+// CholeskySolve returns x with a x = b for every matrix, from the
+// Cholesky factors in the uplo triangles of f ([n, n, B...]) and b ([n,
+// nrhs, B...]): CholeskySolveTo into a new tensor of b's shape.
+func CholeskySolve[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+	return allocated(b.Shape(), func(x views.View[T]) error { return CholeskySolveTo(uplo, x, f, b, opts...) })
+}
+
+// LeastSquares returns x ([n, nrhs, B...]) minimising |a x - b| (or the
+// minimum-norm solution of a x = b when m < n) for every full-rank matrix
+// of the batch a ([m, n, B...]) and b ([m, nrhs, B...]): Gels on copies of
+// a and b, the first n rows of b's copy. Rank-deficient matrices are
+// reported in the *Error, their x what gels computed.
+func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+	const op = "batch.LeastSquares"
+	if _, err := checkOperands(op, []string{"a", "b"}, []views.View[T]{a, b}, false); err != nil {
+		return nil, err
+	}
+	m, n := dims(a)
+	if r, _ := dims(b); r != m {
+		return nil, layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's %d", r, m)
+	}
+	ac := a.ToColMajor()
+	defer ac.Release()
+	bs := append([]int{max(m, n)}, b.Shape()[1:]...)
+	bc, err := views.Zeros[T](bs...)
+	if err != nil {
+		return nil, err
+	}
+	defer bc.Release()
+	top, err := bc.View().Slice(0, 0, m, 1)
+	if err == nil {
+		err = views.Copy(top, b)
+	}
+	if err != nil {
+		return nil, err
+	}
+	gerr := Gels(ac.View(), bc.View(), opts...)
+	var perMatrix *Error
+	if gerr != nil && !errors.As(gerr, &perMatrix) {
+		return nil, gerr
+	}
+	xv, err := bc.View().Slice(0, 0, n, 1)
+	if err != nil {
+		return nil, err
+	}
+	return xv.ToColMajor(), gerr
+}
+
+// allocated runs to on a new zero tensor of shape and returns it as the
+// allocating forms promise.
+func allocated[T Scalar](shape []int, to func(dst views.View[T]) error) (*views.Tensor[T], error) {
+	dst, err := views.Zeros[T](shape...)
+	if err != nil {
+		return nil, err
+	}
+	err = to(dst.View())
+	var perMatrix *Error
+	if err != nil && !errors.As(err, &perMatrix) {
+		dst.Release()
+		return nil, err
+	}
+	return dst, err
+}
