@@ -6,8 +6,8 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
-	"github.com/lapis-go/lapis/internal/backend"
-	"github.com/lapis-go/lapis/internal/threads"
+	"github.com/lapis-go/lapis/internal/rt/backend"
+	"github.com/lapis-go/lapis/internal/rt/threads"
 )
 
 // LibraryInfo describes the BLAS/LAPACK library lapis is linked against

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	tm "github.com/lapis-go/lapis/internal/testmat"
+	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/views"
 )
 

@@ -51,7 +51,7 @@
 // that call no C; split, its chunks run on up to as many plain
 // goroutines, not locked, which wait 200 us for more work before they
 // park; each CPU takes the same matrices call after call (package
-// internal/split), so that a batch used again finds them in the caches
+// internal/rt/split), so that a batch used again finds them in the caches
 // of the core that last worked on them, in chunks that halve as the
 // work runs out, so that the workers finish together.
 // While small matrices run, the batch holds a one-thread section of
@@ -68,7 +68,7 @@
 //
 // batch itself has no cgo: its C loops are cblas's strided product and
 // lapack's strided solve, which those packages hand it through
-// internal/link.
+// internal/rt/link.
 package batch
 
 import "github.com/lapis-go/lapis/views"

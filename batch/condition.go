@@ -6,8 +6,8 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/cond"
-	"github.com/lapis-go/lapis/internal/link"
+	"github.com/lapis-go/lapis/internal/rt/cond"
+	"github.com/lapis-go/lapis/internal/rt/link"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )

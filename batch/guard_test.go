@@ -5,14 +5,14 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/internal/guard"
+	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
 
 // TestGuard runs the batched routines on batches (and the ipiv, tau, s and
 // w slices) whose lowest or highest element sits against an inaccessible
-// page (see internal/guard), so that a read or write outside them faults,
+// page (see internal/test/guard), so that a read or write outside them faults,
 // and compares each result with the same call on ordinary memory. Batch
 // axes walk forwards and backwards; orders straddle the small solver's 16
 // and Gemm's kernel and single-gemm paths.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
-	"github.com/lapis-go/lapis/internal/link"
+	"github.com/lapis-go/lapis/internal/rt/link"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -395,7 +395,7 @@ func vectorApart[T Scalar, E any](op, name string, s []E, vs ...views.View[T]) e
 }
 
 // stridedSolve runs Solve for batches whose matrices of a are not
-// row-major: as lapack's strided solve (internal/link) calls, one per run of matrices along
+// row-major: as lapack's strided solve (internal/rt/link) calls, one per run of matrices along
 // the first merged batch axis (usually one per chunk), so that small
 // systems are solved in one C loop with no cgo call each. done is false
 // for row-major a (then nothing was done).

@@ -10,8 +10,8 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/internal/coreset"
-	tm "github.com/lapis-go/lapis/internal/testmat"
+	"github.com/lapis-go/lapis/internal/rt/coreset"
+	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -215,7 +215,7 @@ func testSolveBatch[T Scalar](t *testing.T) {
 				}
 			})
 			_, _, rowMajor := storage(first(a.v))
-			small := n <= 16 && !rowMajor // lapack's strided solve (internal/link)'s own loop
+			small := n <= 16 && !rowMajor // lapack's strided solve (internal/rt/link)'s own loop
 			switch {
 			case bc.kind == tm.RowPacked && n > 1:
 				// Factored through the storage (a^T) with "T": the same

@@ -11,7 +11,7 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/internal/version"
+	"github.com/lapis-go/lapis/internal/rt/version"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )

@@ -7,10 +7,10 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/cond"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
-	"github.com/lapis-go/lapis/internal/pool"
-	"github.com/lapis-go/lapis/internal/split"
+	"github.com/lapis-go/lapis/internal/rt/cond"
+	"github.com/lapis-go/lapis/internal/rt/pool"
+	"github.com/lapis-go/lapis/internal/rt/split"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -46,7 +46,7 @@ func tinyOf[T Scalar](v views.View[T], transpose bool) tinyOperand[T] {
 // the conditioning check (check) or without, for a batch whose lane
 // groups the kernels read with whole-vector loads (vectorized:
 // tinyVectorized) or gather. Measured (BenchmarkTinySolvePath, README):
-// on whole-vector loads the kernels are faster than lapack's strided solve (internal/link)'s
+// on whole-vector loads the kernels are faster than lapack's strided solve (internal/rt/link)'s
 // C loop from order 2; gathering, the C loop is faster below order 5.
 // With the check, the kernels (which make it in their pass) are faster
 // from order 2 either way: the C loop is followed by the check in Go.

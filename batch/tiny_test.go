@@ -11,7 +11,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
-	tm "github.com/lapis-go/lapis/internal/testmat"
+	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
@@ -219,7 +219,7 @@ func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layou
 // BenchmarkTinySolvePath measures the crossover that tinySolveMin(false)
 // encodes: Solve without the conditioning check on 10000 float64 systems
 // (compact [n, n, 10000], one right-hand side, the copy that keeps a
-// included) by the tiny kernels (path=kernel) and by lapack's strided solve (internal/link)'s
+// included) by the tiny kernels (path=kernel) and by lapack's strided solve (internal/rt/link)'s
 // C loop (path=cloop), one worker.
 //
 //	go test -run '^$' -bench TinySolvePath -count 5 ./batch

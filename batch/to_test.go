@@ -9,7 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
-	tm "github.com/lapis-go/lapis/internal/testmat"
+	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lapis-go/lapis/internal/threads"
+	"github.com/lapis-go/lapis/internal/rt/threads"
 )
 
 // The workers. When a batch is split, its chunks that call OpenBLAS run
@@ -167,7 +167,7 @@ func worker() {
 
 // While chunks run in parallel, OpenBLAS must not start threads of its own
 // inside each call. singleThreaded holds a Single section of lapis's
-// thread policy (internal/threads) for the batch: in the default policy
+// thread policy (internal/rt/threads) for the batch: in the default policy
 // OpenBLAS is then on one thread for every call the batch makes, and no
 // other lapis call raises it meanwhile; a count fixed with
 // lapis.SetThreads is left alone (run then splits a batch over fewer

@@ -11,7 +11,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/internal/threads"
+	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
@@ -19,7 +19,7 @@ import (
 // threadOps are the calls the thread benchmarks time, each made for an
 // order n. BenchmarkThreads times each at n = 64, 256 and 1024;
 // BenchmarkThreadsPaired at the sizes paired lists, which add the orders
-// around the policy's thresholds (internal/threads: Lapack 512^3; Level3
+// around the policy's thresholds (internal/rt/threads: Lapack 512^3; Level3
 // 160^3, and level3Loaded, 768^3, from which a gemm takes two threads
 // beside busy goroutines).
 var threadOps = []struct {

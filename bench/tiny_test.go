@@ -10,8 +10,8 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/batch"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
-	"github.com/lapis-go/lapis/internal/spin"
-	"github.com/lapis-go/lapis/internal/split"
+	"github.com/lapis-go/lapis/internal/rt/split"
+	"github.com/lapis-go/lapis/internal/test/spin"
 	"github.com/lapis-go/lapis/views"
 )
 

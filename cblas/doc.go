@@ -65,7 +65,7 @@
 //
 // # Threads
 //
-// One thread policy (internal/threads) decides how many OpenBLAS threads
+// One thread policy (internal/rt/threads) decides how many OpenBLAS threads
 // every call of cblas, lapack and batch may use; OpenBLAS's own threads
 // spin while they wait for each other, so a call on two threads while
 // another goroutine keeps a core busy ran 10-1000x slower than on one

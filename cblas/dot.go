@@ -4,7 +4,7 @@ import (
 	"math"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/views"
 )
 

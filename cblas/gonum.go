@@ -10,7 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 
-	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/views"
 )
 

@@ -5,13 +5,13 @@ import (
 
 	"testing"
 
-	"github.com/lapis-go/lapis/internal/guard"
+	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/views"
 )
 
 // TestGuard runs every routine of the package on operands whose lowest or
 // highest reachable element sits against an inaccessible page, so that a
-// read or write outside a view faults (see internal/guard), and compares
+// read or write outside a view faults (see internal/test/guard), and compares
 // each result with the same call on ordinary memory. Sizes straddle the
 // pure-Go thresholds (level1Small, gemmSmallFlops, gemmKernelFlops and
 // gemmKernelDim), so both paths run.

@@ -2,7 +2,7 @@ package cblas
 
 import "github.com/lapis-go/lapis/views"
 
-// Test operands come from internal/testmat; the references here work on
+// Test operands come from internal/test/testmat; the references here work on
 // plain values.
 
 // snapshot returns the values of a rank-2 view, row by row.

@@ -59,8 +59,8 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
-	"github.com/lapis-go/lapis/internal/backend"
-	"github.com/lapis-go/lapis/internal/coreset"
+	"github.com/lapis-go/lapis/internal/rt/backend"
+	"github.com/lapis-go/lapis/internal/rt/coreset"
 )
 
 // kernelSets returns the kernel sets the linked OpenBLAS has and this CPU

@@ -14,8 +14,8 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/coreset"
-	tm "github.com/lapis-go/lapis/internal/testmat"
+	"github.com/lapis-go/lapis/internal/rt/coreset"
+	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/views"
 )
 

@@ -8,7 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/coreset"
+	"github.com/lapis-go/lapis/internal/rt/coreset"
 )
 
 // Library defects that give wrong answers (not crashes: those are worked

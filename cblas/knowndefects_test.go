@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/version"
+	"github.com/lapis-go/lapis/internal/rt/version"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )

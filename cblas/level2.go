@@ -7,7 +7,7 @@ import "C"
 
 import (
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )

@@ -2,7 +2,7 @@ package cblas
 
 import (
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )

@@ -1,8 +1,8 @@
 package cblas
 
-import "github.com/lapis-go/lapis/internal/link"
+import "github.com/lapis-go/lapis/internal/rt/link"
 
-// The strided-batch product is package batch's, through internal/link.
+// The strided-batch product is package batch's, through internal/rt/link.
 func init() {
 	registerLinks[float32]()
 	registerLinks[float64]()

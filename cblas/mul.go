@@ -2,7 +2,7 @@ package cblas
 
 import (
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/errop"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )

@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/lapis-go/lapis/internal/threads"
+	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/views"
 )
 

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/lapis-go/lapis"
-	tm "github.com/lapis-go/lapis/internal/testmat"
+	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	tm "github.com/lapis-go/lapis/internal/testmat"
+	tm "github.com/lapis-go/lapis/internal/test/testmat"
 )
 
 // BenchmarkSmallGemm is the call overhead of a 4 x 4 product, the case the

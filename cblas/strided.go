@@ -20,7 +20,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/kernel/gemm"
-	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )

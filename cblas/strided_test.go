@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
-	tm "github.com/lapis-go/lapis/internal/testmat"
+	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )

@@ -67,8 +67,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/lapis-go/lapis/internal/backend"
-	"github.com/lapis-go/lapis/internal/threads"
+	"github.com/lapis-go/lapis/internal/rt/backend"
+	"github.com/lapis-go/lapis/internal/rt/threads"
 )
 
 func init() {
@@ -138,7 +138,7 @@ func blasPath() string {
 }
 
 // level3 starts a level-3 call of m*n*k work under the thread policy
-// (internal/threads); the caller ends it when the library returns.
+// (internal/rt/threads); the caller ends it when the library returns.
 func level3(m, n, k int) threads.Section {
 	return threads.Begin(threads.Level3, float64(m)*float64(n)*float64(k))
 }

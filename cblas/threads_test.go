@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/threads"
+	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/views"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
-	tm "github.com/lapis-go/lapis/internal/testmat"
+	tm "github.com/lapis-go/lapis/internal/test/testmat"
 )
 
 // BenchmarkThreshold measures the C and pure-Go paths of the calls that

@@ -8,7 +8,7 @@ import "C"
 import (
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
 )

@@ -8,8 +8,8 @@ import "C"
 import (
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/policy"
-	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 )
 
 // Workspace sizes, asked of ScaLAPACK once per (routine, shape, blocks,

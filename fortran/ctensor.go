@@ -9,7 +9,7 @@ import (
 	"math/bits"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/errop"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )

@@ -7,7 +7,7 @@ import (
 
 	"github.com/lapis-go/lapis/fortran"
 	"github.com/lapis-go/lapis/fortran/internal/ftest"
-	"github.com/lapis-go/lapis/internal/guard"
+	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/views"
 )
 

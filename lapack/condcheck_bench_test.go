@@ -11,7 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
-	tm "github.com/lapis-go/lapis/internal/testmat"
+	tm "github.com/lapis-go/lapis/internal/test/testmat"
 )
 
 // condBenchSizes are the orders of the conditioning check's benchmarks:

@@ -28,9 +28,9 @@ import (
 	"math/cmplx"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/cond"
-	"github.com/lapis-go/lapis/internal/policy"
-	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/internal/rt/cond"
+	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 )
 
 // The condition estimate of checkCondition (Solve and batch.Gesv) for

@@ -6,7 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/cond"
+	"github.com/lapis-go/lapis/internal/rt/cond"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -19,7 +19,7 @@ import (
 // InfNorm, taken before the factorisation). It is the check Solve makes
 // (lapack and batch; Inv, which has the inverse, uses checkInverse). For
 // n <= 16 the reciprocal condition number is computed exactly in Go from
-// U^-1 L^-1 (internal/cond); above, ||A^-1|| is estimated by the
+// U^-1 L^-1 (internal/rt/cond); above, ||A^-1|| is estimated by the
 // iteration of LAPACK's ?lacn2, as Gecon runs it, on plain triangular
 // solves (cblas_?trsv; gecon's scaled ?latrs cost 1.4-2.9x as much per solve), falling
 // back to Gecon when a solve over- or underflows. op names the caller in

@@ -8,8 +8,8 @@ import (
 	gonumlapack "gonum.org/v1/gonum/lapack"
 
 	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/internal/policy"
-	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )

@@ -6,7 +6,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	gonumlapack "gonum.org/v1/gonum/lapack"
 
-	"github.com/lapis-go/lapis/internal/policy"
+	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/views"
 )
 

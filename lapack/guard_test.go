@@ -5,13 +5,13 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/internal/guard"
+	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/views"
 )
 
 // TestGuard runs the package's routines on operands (matrices, and the
 // ipiv, tau, w and s slices) whose lowest or highest element sits against
-// an inaccessible page (see internal/guard), so that a read or write
+// an inaccessible page (see internal/test/guard), so that a read or write
 // outside them faults, and compares each result with the same call on
 // ordinary memory. Orders straddle gesvStrided's small-solver limit
 // (gesvSmall = 16).

@@ -7,9 +7,9 @@ import (
 	"math/cmplx"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/cond"
-	"github.com/lapis-go/lapis/internal/errop"
-	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/internal/rt/cond"
+	"github.com/lapis-go/lapis/internal/rt/errop"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )

@@ -48,7 +48,7 @@
 //
 // Workspaces. Each routine asks LAPACK for its workspace size once per
 // (routine, type, shape, options), remembers the answer, and takes its
-// buffers from internal/pool: a call in steady state allocates nothing.
+// buffers from internal/rt/pool: a call in steady state allocates nothing.
 //
 // Errors. Arguments are checked before LAPACK runs (shapes, lengths,
 // overlap between operands, integers that do not fit LAPACK's, pivots that

@@ -1,9 +1,9 @@
 package lapack
 
-import "github.com/lapis-go/lapis/internal/link"
+import "github.com/lapis-go/lapis/internal/rt/link"
 
 // The strided-batch solve and the conditioning checks are package
-// batch's, through internal/link.
+// batch's, through internal/rt/link.
 func init() {
 	registerLinks[float32]()
 	registerLinks[float64]()

@@ -9,9 +9,9 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/coreset"
-	"github.com/lapis-go/lapis/internal/policy"
-	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/internal/rt/coreset"
+	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )

@@ -7,8 +7,8 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/internal/policy"
-	"github.com/lapis-go/lapis/internal/threads"
+	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )

@@ -4,8 +4,8 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/policy"
-	"github.com/lapis-go/lapis/internal/threads"
+	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )

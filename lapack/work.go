@@ -5,12 +5,12 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 )
 
 // Workspaces. A routine that needs one asks LAPACK for its size once per
 // (routine, element type, shape, options) with lwork = -1, remembers the
-// answer, and takes the buffers from internal/pool, so that a call in
+// answer, and takes the buffers from internal/rt/pool, so that a call in
 // steady state allocates nothing.
 
 // wsKey identifies a workspace query.
@@ -213,5 +213,5 @@ func query[T Scalar](call func(work, rwork, iwork unsafe.Pointer)) wsSize {
 }
 
 // flops is the work m*n*k a call reports to the thread policy
-// (internal/threads), in float64 so that it cannot overflow.
+// (internal/rt/threads), in float64 so that it cannot overflow.
 func flops(m, n, k int) float64 { return float64(m) * float64(n) * float64(k) }

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lapis-go/lapis/internal/oracle"
+	"github.com/lapis-go/lapis/internal/test/oracle"
 )
 
 // ref is the brute-force oracle: a shape and the offset of every index,

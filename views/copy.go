@@ -3,7 +3,7 @@ package views
 import (
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
 )
 

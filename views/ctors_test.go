@@ -10,7 +10,7 @@ import (
 	"github.com/lapis-go/lapis/layout"
 )
 
-// forTypes runs f for the four element types (internal/testmat imports
+// forTypes runs f for the four element types (internal/test/testmat imports
 // views, so its ForTypes cannot be used here).
 func forTypes(t *testing.T, fs ...func(*testing.T)) {
 	for i, f := range fs {

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/lapis-go/lapis/internal/oracle"
+	"github.com/lapis-go/lapis/internal/test/oracle"
 	"github.com/lapis-go/lapis/layout"
 )
 

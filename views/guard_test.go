@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/lapis-go/lapis/internal/guard"
+	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/views"
 )
 
 // TestGuard runs the copy engine (Copy and ToColMajor) with every source
-// and destination flush against an inaccessible page (see internal/guard),
+// and destination flush against an inaccessible page (see internal/test/guard),
 // so that a read or write outside a view faults: transposes of 8-byte
 // elements big enough for the assembly kernels (transposeF64x8, x4, and
 // the non-temporal one from 4 MiB on), the generic tiles of the other

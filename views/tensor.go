@@ -1,8 +1,8 @@
 package views
 
 import (
-	"github.com/lapis-go/lapis/internal/errop"
-	"github.com/lapis-go/lapis/internal/pool"
+	"github.com/lapis-go/lapis/internal/rt/errop"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
 )
 

@@ -1,7 +1,7 @@
 package views
 
 import (
-	"github.com/lapis-go/lapis/internal/errop"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/layout"
 )
 

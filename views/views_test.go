@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/oracle"
+	"github.com/lapis-go/lapis/internal/test/oracle"
 	"github.com/lapis-go/lapis/layout"
 )
 

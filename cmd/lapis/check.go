@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/guard"
+	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )

@@ -10,8 +10,8 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/internal/coreset"
-	"github.com/lapis-go/lapis/internal/version"
+	"github.com/lapis-go/lapis/internal/rt/coreset"
+	"github.com/lapis-go/lapis/internal/rt/version"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -276,7 +276,7 @@ func asumCheck(t *tally) {
 			t.status = statusAvoided
 		}
 		t.notes = append(t.notes, why+" (not called for complex64); LAPACK's complex64 routines that call scasum inside OpenBLAS (?latrs: ?gecon, ?trcon) are still affected: lapis moves OpenBLAS off these sets unless told not to (LAPIS_OPENBLAS_CORE=off, OPENBLAS_CORETYPE); use OpenBLAS >= 0.3.25 or let lapis choose")
-		t.workaround = "complex64 Asum (and Iamax's NaN test, Gonum.Scasum) is summed in Go on these kernels (internal/coreset.CasumDefect)"
+		t.workaround = "complex64 Asum (and Iamax's NaN test, Gonum.Scasum) is summed in Go on these kernels (internal/rt/coreset.CasumDefect)"
 	}
 }
 

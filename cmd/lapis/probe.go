@@ -15,14 +15,14 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/internal/coreset"
-	"github.com/lapis-go/lapis/internal/guard"
+	"github.com/lapis-go/lapis/internal/rt/coreset"
+	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
 
 // The guard-page probe: calls whose operands sit flush against an
-// inaccessible page (internal/guard), so that reading one element past a
+// inaccessible page (internal/test/guard), so that reading one element past a
 // vector faults. A fault in C kills the process, so the cases run in a
 // child process (this binary again, told by the environment), which
 // prints each case's index before running it; when the child dies, the

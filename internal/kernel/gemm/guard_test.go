@@ -5,13 +5,13 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/guard"
+	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/views"
 )
 
 // TestGuard runs Dgemm and DgemmStrided (the assembly kernel where the CPU
 // has it, dgemmGo otherwise) on matrices whose first or last element sits
-// against an inaccessible page (see internal/guard), so that a read or
+// against an inaccessible page (see internal/test/guard), so that a read or
 // write outside a matrix faults, and compares each result with the same
 // call on ordinary memory.
 func TestGuard(t *testing.T) {

@@ -5,12 +5,12 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/guard"
+	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/views"
 )
 
 // TestGuard runs the tiny kernels on batches whose first or last element
-// sits against an inaccessible page (see internal/guard), so that a read
+// sits against an inaccessible page (see internal/test/guard), so that a read
 // or write outside a batch faults, and compares each result with the same
 // call on ordinary memory.
 func TestGuard(t *testing.T) {

@@ -1,7 +1,7 @@
 // Package guard places test operands against inaccessible pages, so that a
 // routine reading or writing even one element outside a view faults
 // instead of silently touching the neighbouring memory (NaN padding, as
-// in internal/testmat, catches stray writes but not stray reads).
+// in internal/test/testmat, catches stray writes but not stray reads).
 //
 // An operand gets exactly the elements its view reaches, in memory of its
 // own (mmap, not the Go heap), with a PROT_NONE page on one side:

@@ -33,7 +33,7 @@ func kind[T views.Scalar]() int {
 func get[F any, T views.Scalar](t *table, name string) F {
 	f, ok := t[kind[T]()].(F)
 	if !ok {
-		panic(fmt.Sprintf("lapis: internal/link.%s[%T] is not registered", name, *new(T)))
+		panic(fmt.Sprintf("lapis: internal/rt/link.%s[%T] is not registered", name, *new(T)))
 	}
 	return f
 }

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/lapis-go/lapis/internal/spin"
+	"github.com/lapis-go/lapis/internal/test/spin"
 )
 
 // BenchmarkLocality: two goroutines that keep spinning copy a 5 MB

@@ -29,7 +29,7 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
-	"github.com/lapis-go/lapis/internal/version"
+	"github.com/lapis-go/lapis/internal/rt/version"
 )
 
 // EnvVar is the variable that controls the choice: unset or "" (decide
