@@ -8,6 +8,7 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/cond"
 	"github.com/lapis-go/lapis/internal/rt/link"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
@@ -148,7 +149,7 @@ func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []floa
 	} else if n > 0 && len(norms) > 0 {
 		r := smallOf(a)
 		var f cond.Matrix[T]
-		eps := cond.Eps[T]() / 2
+		eps := scalar.Eps[T]() / 2
 		eachOffset(a, shape, func(t, off int) {
 			if failed(t) || norms[t] == 0 {
 				return

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
@@ -60,7 +61,7 @@ func testSolveAfterFailedCholesky[T Scalar](t *testing.T) {
 					}
 				}
 			}
-			tm.Close(t, "a x = b", full.Mul(tm.Of(xm)), tm.Of(bm), 1e3*tm.Eps[T]())
+			tm.Close(t, "a x = b", full.Mul(tm.Of(xm)), tm.Of(bm), 1e3*scalar.Eps[T]())
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -102,7 +103,7 @@ func flatMatrices[T Scalar](v views.View[T]) []tm.M {
 	return out
 }
 
-func tol[T Scalar](k int) float64 { return 20 * float64(max(k, 1)) * tm.Eps[T]() }
+func tol[T Scalar](k int) float64 { return 20 * float64(max(k, 1)) * scalar.Eps[T]() }
 
 // broadcastAt returns the matrix of an input batch for output index t.
 func broadcastAt(ms []tm.M, shape, inShape []int, t int) tm.M {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
@@ -40,7 +41,7 @@ func conjSuffix(c bool) string {
 func gemmGuardCases[T Scalar]() []guard.Case {
 	var cs []guard.Case
 	typ := guard.TypeName[T]()
-	tol := 1e3 * guard.Eps[T]()
+	tol := 1e3 * scalar.Eps[T]()
 	alpha, beta := any(T(1)).(T)*3/4, -any(T(1)).(T)*5/4
 	const count = 4
 	for _, mnk := range [][3]int{{3, 5, 7}, {8, 8, 8}, {17, 9, 33}, {65, 4, 9}} {
@@ -70,7 +71,7 @@ func gemmGuardCases[T Scalar]() []guard.Case {
 func lapackGuardCases[T Scalar, R lapack.Real]() []guard.Case {
 	var cs []guard.Case
 	typ := guard.TypeName[T]()
-	tol := 1e4 * guard.Eps[T]()
+	tol := 1e4 * scalar.Eps[T]()
 	const count = 3
 	add := func(name string, specs []guard.Spec, call guard.Call[T]) {
 		cs = append(cs, guard.Both(name, specs, tol, nil, call)...)

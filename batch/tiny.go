@@ -8,9 +8,9 @@ import (
 
 	"github.com/lapis-go/lapis"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
-	"github.com/lapis-go/lapis/internal/rt/cond"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/rt/split"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -326,7 +326,7 @@ func tinyRun[T Scalar, F float32 | float64](op string, k tk.Op, shape []int, a t
 		var check *tk.Check
 		var lus [][]T // with scratch, the factors of check.Ill's matrices
 		if tc != nil {
-			check = &tk.Check{Inf: tc.inf, Thresh: condMargin * cond.Eps[F]() / 2}
+			check = &tk.Check{Inf: tc.inf, Thresh: condMargin * scalar.Eps[F]() / 2}
 		}
 		var buf *pool.Buf[T]
 		if scratch {

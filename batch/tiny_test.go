@@ -11,6 +11,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
+	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
@@ -76,7 +77,7 @@ func testTiny[T float32 | float64](t *testing.T) {
 							// 2^3 (poor: a candidate of the kernels'
 							// check that the exact check clears) times
 							// epsilon / 2.
-							s := math.Ldexp(tm.Eps[T]()/2, map[string]int{"ill": -17, "poor": 3}[bad])
+							s := math.Ldexp(scalar.Eps[T]()/2, map[string]int{"ill": -17, "poor": 3}[bad])
 							for j := range n {
 								for i := range n {
 									v := 0.0
@@ -130,7 +131,7 @@ func tinyIdx(layout, n, c, count, i, j, m int) int {
 // the default path and with lapis.ForceC(), and compares.
 func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layout int, a, b []T) {
 	t.Helper()
-	tol := 200 * float64(n) * tm.Eps[T]()
+	tol := 200 * float64(n) * scalar.Eps[T]()
 	type result struct {
 		a, b []T
 		det  []T

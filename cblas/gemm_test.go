@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -53,7 +54,7 @@ func testGemm[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k int, ka, kb,
 	}
 	d := lapis.ReadStats()
 	got := snapshot(cv)
-	tol := float64(k+2) * 8 * tm.Eps[T]()
+	tol := float64(k+2) * 8 * scalar.Eps[T]()
 	for i := range want {
 		for j := range want[i] {
 			if e := tm.Abs(got[i][j] - want[i][j]); e > tol*(1+tm.Abs(want[i][j])) {

@@ -5,6 +5,7 @@ import (
 
 	"testing"
 
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/views"
 )
@@ -64,7 +65,7 @@ func conjName(c bool) string {
 	return ""
 }
 
-func tolOf[T Scalar]() float64 { return 1e3 * guard.Eps[T]() }
+func tolOf[T Scalar]() float64 { return 1e3 * scalar.Eps[T]() }
 
 // Dot runs on fewer stride pairs than the other routines (a crash costs a
 // new child process, and these were the pairs that crashed before lapis
@@ -82,7 +83,7 @@ func level1Cases[T Scalar]() []guard.Case {
 	var cs []guard.Case
 	typ := guard.TypeName[T]()
 	tol := tolOf[T]()
-	alpha := scalar[T](0.75, -0.5)
+	alpha := value[T](0.75, -0.5)
 	sizes := []int{1, 8, 33, level1Small, level1Small + 1, 2*level1Small + 3}
 	for _, n := range sizes {
 		dotSize := n != 33 && n != 2*level1Small+3
@@ -130,7 +131,7 @@ func level1Cases[T Scalar]() []guard.Case {
 }
 
 // scalar returns re + im*i as a T (im dropped for real types).
-func scalar[T Scalar](re, im float64) T {
+func value[T Scalar](re, im float64) T {
 	var z T
 	switch p := any(&z).(type) {
 	case *float32:
@@ -179,7 +180,7 @@ func level2Cases[T Scalar]() []guard.Case {
 	var cs []guard.Case
 	typ := guard.TypeName[T]()
 	tol := tolOf[T]()
-	alpha, beta := scalar[T](0.75, -0.5), scalar[T](-1.25, 0.25)
+	alpha, beta := value[T](0.75, -0.5), value[T](-1.25, 0.25)
 	add := func(name string, specs []guard.Spec, call guard.Call[T]) {
 		cs = append(cs, guard.Both(name, specs, tol, nil, call)...)
 	}
@@ -249,7 +250,7 @@ func level3Cases[T Scalar]() []guard.Case {
 	var cs []guard.Case
 	typ := guard.TypeName[T]()
 	tol := tolOf[T]()
-	alpha, beta := scalar[T](0.75, -0.5), scalar[T](-1.25, 0.25)
+	alpha, beta := value[T](0.75, -0.5), value[T](-1.25, 0.25)
 	add := func(name string, specs []guard.Spec, call guard.Call[T]) {
 		cs = append(cs, guard.Both(name, specs, tol, nil, call)...)
 	}
@@ -349,7 +350,7 @@ func stridedCases[T Scalar]() []guard.Case {
 	var cs []guard.Case
 	typ := guard.TypeName[T]()
 	tol := tolOf[T]()
-	alpha, beta := scalar[T](0.75, -0.5), scalar[T](-1.25, 0.25)
+	alpha, beta := value[T](0.75, -0.5), value[T](-1.25, 0.25)
 	for _, mnk := range [][3]int{{3, 5, 7}, {8, 8, 8}, {9, 4, 4}, {33, 17, 9}, {20, 30, 10}, {65, 9, 9}} {
 		m, n, k := mnk[0], mnk[1], mnk[2]
 		for _, la := range []matLayout{colPad, rowPad} {

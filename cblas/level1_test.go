@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -48,7 +49,7 @@ func values1[T views.Scalar](v views.View[T]) []T {
 }
 
 func close1[T views.Scalar](got, want T, n int) bool {
-	return tm.Abs(got-want) <= float64(n+2)*8*tm.Eps[T]()*(1+tm.Abs(want))
+	return tm.Abs(got-want) <= float64(n+2)*8*scalar.Eps[T]()*(1+tm.Abs(want))
 }
 
 var strides = []int{1, 2, -1, -3}

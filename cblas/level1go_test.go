@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/views"
 )
@@ -41,7 +42,7 @@ func sameSpecial[T views.Scalar](got, want T) bool {
 	if !finite(g) || !finite(w) {
 		return !finite(g) && !finite(w)
 	}
-	return sameValue(got, want, 4*tm.Eps[T]())
+	return sameValue(got, want, 4*scalar.Eps[T]())
 }
 
 func samePart(g, w, tol float64) bool {
@@ -72,7 +73,7 @@ func counted(t *testing.T, what string, goPath bool, f func()) {
 }
 
 func testLevel1Go[T views.Scalar](t *testing.T, rng *rand.Rand) {
-	tol := 64 * tm.Eps[T]()
+	tol := 64 * scalar.Eps[T]()
 	for _, n := range level1Lengths {
 		for _, sx := range strides {
 			for _, sy := range strides {
@@ -185,7 +186,7 @@ func specialVector[T views.Scalar](rng *rand.Rand, n, stride int, pool []float64
 // underflow), NaN and Inf: held to the library element by element.
 func testNrm2Special[T views.Scalar](t *testing.T, rng *rand.Rand) {
 	pool := specials[T]()
-	tol := 8 * tm.Eps[T]()
+	tol := 8 * scalar.Eps[T]()
 	for _, n := range []int{1, 2, 3, 4, 5, 8, 17, 64} {
 		for _, s := range strides {
 			for trial := 0; trial < 200; trial++ {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -62,7 +63,7 @@ func testMul[T views.Scalar](t *testing.T) {
 				if !slices.Equal(c.Shape(), []int{m, n}) || !c.Layout().IsColMajor() {
 					t.Fatalf("%s: shape %v layout %v", what, c.Shape(), c.Layout())
 				}
-				tm.Close(t, what, tm.Of(c.View()), am.Mul(bm), float64(k+2)*8*tm.Eps[T]())
+				tm.Close(t, what, tm.Of(c.View()), am.Mul(bm), float64(k+2)*8*scalar.Eps[T]())
 				tm.Close(t, what+" a unchanged", tm.Of(a), aBefore, 0)
 				tm.Close(t, what+" b unchanged", tm.Of(b), bBefore, 0)
 				c.Release()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -93,7 +94,7 @@ func testGemmStrided[T Scalar](t *testing.T) {
 				t.Fatalf("%s: %d C calls and %d kernel runs, want one in all", what, s1.Calls-s0.Calls, s1.Small-s0.Small)
 			}
 			for p := range count {
-				tm.Close(t, fmt.Sprintf("%s product %d", what, p), tm.Of(must2(c.Index(2, p))), want[p], 40*float64(k)*tm.Eps[T]())
+				tm.Close(t, fmt.Sprintf("%s product %d", what, p), tm.Of(must2(c.Index(2, p))), want[p], 40*float64(k)*scalar.Eps[T]())
 			}
 			(tm.Operand[T]{V: c, Buf: cbuf}).CheckPadding(t, what)
 		}

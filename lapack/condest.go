@@ -31,6 +31,7 @@ import (
 	"github.com/lapis-go/lapis/internal/rt/cond"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
+	"github.com/lapis-go/lapis/internal/scalar"
 )
 
 // The condition estimate of checkCondition (Solve and batch.Gesv) for
@@ -171,7 +172,7 @@ func signOf[T Scalar](x T, abs func(T) float64) T {
 
 // smallestNormal is the smallest positive normal number of T's real type.
 func smallestNormal[T Scalar]() float64 {
-	if cond.Eps[T]() == 0x1p-23 {
+	if scalar.Eps[T]() == 0x1p-23 {
 		return 0x1p-126
 	}
 	return 0x1p-1022

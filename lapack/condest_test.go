@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/views"
 )
@@ -137,7 +138,7 @@ func checkFacts(t *testing.T, what string, f condFacts, eps float64) {
 // unless gecon's value lies within that factor of the threshold.
 func decides[T Scalar](t *testing.T, what string, a views.View[T], f condFacts) {
 	t.Helper()
-	thr := epsOf[T]() / 2
+	thr := scalar.Eps[T]() / 2
 	var want, sure bool
 	switch {
 	case !math.IsNaN(f.exact):
@@ -189,7 +190,7 @@ func fromM[T Scalar](m tm.M) views.View[T] { return tm.From[T](m, tm.ColPacked).
 
 func testCondEstimate[T Scalar](t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 50))
-	eps := epsOf[T]()
+	eps := scalar.Eps[T]()
 	real := !tm.IsComplex[T]()
 	for _, n := range []int{17, 40, 100} {
 		for _, kappa := range []float64{1, 1e2, 1e5, 1e8, 1e12, 1e16, 1e20} {
@@ -212,7 +213,7 @@ func TestCondEstimate(t *testing.T) {
 
 // Matrices that defeat naive estimators or sit on the edge.
 func testCondEstimateHard[T Scalar](t *testing.T) {
-	eps := epsOf[T]()
+	eps := scalar.Eps[T]()
 	n := 40
 	cases := map[string]tm.M{}
 	// Kahan's matrix: upper triangular, diag(1, s, s^2, ...) times
@@ -300,7 +301,7 @@ func testCondEstimateEdges[T Scalar](t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 52))
 	n := 30
 	scale, big := 0x1p-1000, 1e10
-	if epsOf[T]() > 1e-10 {
+	if scalar.Eps[T]() > 1e-10 {
 		scale, big = 0x1p-120, 1e4
 	}
 	b := must(views.FromColMajor(make([]T, n), n))
@@ -410,7 +411,7 @@ func testMatrixNorm[T Scalar](t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 54))
 	scales := []float64{1, 1e-300, 1e300, 0x1p-1070}
 	tol := 1e-13
-	if epsOf[T]() > 1e-10 {
+	if scalar.Eps[T]() > 1e-10 {
 		scales, tol = []float64{1, 1e-30, 1e30}, 1e-5
 	}
 	for _, n := range []int{1, 37} {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/cond"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -90,7 +91,7 @@ func condOperand[T Scalar](op, name string, norm Norm, v views.View[T], m *cond.
 // when rcond is not below machine epsilon (NaN counts as below: the
 // factors or the inverse hold NaN).
 func illConditioned[T Scalar](op string, rcond float64) error {
-	if eps := epsOf[T]() / 2; !(rcond < eps) && !math.IsNaN(rcond) {
+	if eps := scalar.Eps[T]() / 2; !(rcond < eps) && !math.IsNaN(rcond) {
 		return nil
 	}
 	return &Error{Routine: families["xgecon"].routines[typeIndex[T]()], Index: -1, Rank: -1, Rcond: rcond, kind: ErrIllConditioned,

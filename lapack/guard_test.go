@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/views"
 )
@@ -60,7 +61,7 @@ var guardOrders = []int{1, 5, 16, 17, 40}
 
 type call[T Scalar] = guard.Call[T]
 
-func guardTol[T Scalar]() float64 { return 1e4 * guard.Eps[T]() }
+func guardTol[T Scalar]() float64 { return 1e4 * scalar.Eps[T]() }
 
 func solveCases[T Scalar, R Real]() []guard.Case {
 	var cs []guard.Case

@@ -7,9 +7,9 @@ import (
 	"math/cmplx"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/rt/cond"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/pool"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -413,7 +413,7 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Te
 	defer xb.Release()
 	top, _ := xb.View().Slice(0, 0, m, 1) // cannot fail: m <= max(m, n)
 	_ = views.Copy(top, bm)               // same shape, fresh memory
-	limit := float64(max(m, n)) * epsOf[T]()
+	limit := float64(max(m, n)) * scalar.Eps[T]()
 	k := min(m, n)
 	rank, rcond, err := gelsdAny(f.View(), xb.View(), k, limit, opts)
 	if err != nil {
@@ -647,6 +647,3 @@ func conj[T Scalar](x T) T {
 	}
 	return x
 }
-
-// epsOf returns the machine epsilon of T's precision.
-func epsOf[T Scalar]() float64 { return cond.Eps[T]() }

@@ -8,6 +8,7 @@ import (
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/threads"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -257,7 +258,7 @@ func triangleRank[T Scalar](fam string, m, n int, p unsafe.Pointer, ld int) erro
 	if err := infoErr[T]("xtrcon", info); err != nil {
 		return err
 	}
-	limit := float64(max(m, n)) * epsOf[T]()
+	limit := float64(max(m, n)) * scalar.Eps[T]()
 	if rcond > limit {
 		return nil
 	}

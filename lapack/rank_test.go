@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -204,7 +205,7 @@ func testIllConditioned[T Scalar](t *testing.T) {
 	}
 	// Singular to working precision with no zero pivot: [[1 1] [1 1+eps]]
 	// (rcond about eps/4).
-	e := fromFloat[T](epsOf[T]())
+	e := fromFloat[T](scalar.Eps[T]())
 	near := must(views.FromRows([][]T{{1, 1}, {1, 1 + e}}))
 	b2 := must(views.FromColMajor([]T{1, 2}, 2))
 	if x, err := Solve(near.View(), b2.View()); !errors.Is(err, ErrIllConditioned) || x == nil {

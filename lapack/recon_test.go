@@ -12,6 +12,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -23,7 +24,7 @@ import (
 // A V = V diag(w), residuals of A x = b) with tolerances scaled by
 // n * eps * norm.
 
-func tol[T Scalar](n int) float64 { return 40 * float64(max(n, 1)) * tm.Eps[T]() }
+func tol[T Scalar](n int) float64 { return 40 * float64(max(n, 1)) * scalar.Eps[T]() }
 
 func newRand(t *testing.T) *rand.Rand {
 	return rand.New(rand.NewPCG(uint64(len(t.Name())), 7))
@@ -580,7 +581,7 @@ func testGelsd[T Scalar, R Real](t *testing.T) {
 			b := tm.New[T](rng, max(m, n), 2, tm.ColStrided)
 			bm := tm.Of(b.V).Rows(0, m)
 			s := make([]R, min(m, n))
-			got, err := Gelsd(a.V, b.V, s, math.Sqrt(tm.Eps[T]()))
+			got, err := Gelsd(a.V, b.V, s, math.Sqrt(scalar.Eps[T]()))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -313,9 +312,6 @@ func exitStatus(rep Report, knownOK bool) int {
 }
 
 // Helpers shared by the checks.
-
-// eps is the machine epsilon of T's precision.
-func eps[T views.Scalar]() float64 { return guard.Eps[T]() }
 
 // random returns a number uniform in [-1, 1) (both parts, for complex T).
 func random[T views.Scalar](r *rand.Rand) T {

@@ -12,6 +12,7 @@ import (
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/rt/coreset"
 	"github.com/lapis-go/lapis/internal/rt/version"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -92,7 +93,7 @@ var boundary = []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33,
 // gemmTol is the tolerance of a product with inner dimension k, relative
 // to the largest element of the result (at least 1), for elements in
 // [-1, 1).
-func gemmTol[T views.Scalar](k int) float64 { return 4 * float64(k+2) * eps[T]() }
+func gemmTol[T views.Scalar](k int) float64 { return 4 * float64(k+2) * scalar.Eps[T]() }
 
 // gemmCheck runs count products of T: first the square boundary sizes,
 // then random shapes from them, with random operand flags, alpha, beta
@@ -389,7 +390,7 @@ func nrm2T[T views.Scalar](t *tally, cases []nrm2Case, opts []lapis.Option) {
 			if scale == 0 || math.IsInf(scale, 0) || math.IsNaN(scale) {
 				scale = 1
 			}
-			t.cmp(where, []complex128{complex(got, 0)}, []complex128{complex(c.want, 0)}, 4*eps[T](), scale)
+			t.cmp(where, []complex128{complex(got, 0)}, []complex128{complex(c.want, 0)}, 4*scalar.Eps[T](), scale)
 		}
 	}
 }
@@ -421,13 +422,13 @@ func rotgCheck(t *tally) {
 		c, s, r, z := g.Drotg(p[0], p[1])
 		wc, ws, wr, wz := ref.Drotg(p[0], p[1])
 		where := fmt.Sprintf("Drotg(%g, %g)", p[0], p[1])
-		rotgCmp(t, where, [4]float64{c, s, r, z}, [4]float64{wc, ws, wr, wz}, 8*eps[float64]())
+		rotgCmp(t, where, [4]float64{c, s, r, z}, [4]float64{wc, ws, wr, wz}, 8*scalar.Eps[float64]())
 	}
 	for _, p := range [][2]float32{{3, 4}, {3e38, 3e38}, {1e-38, 1e-38}, {3e38, 1e-38}} {
 		c, s, r, z := g.Srotg(p[0], p[1])
 		wc, ws, wr, wz := ref.Srotg(p[0], p[1])
 		where := fmt.Sprintf("Srotg(%g, %g)", p[0], p[1])
-		rotgCmp(t, where, [4]float64{float64(c), float64(s), float64(r), float64(z)}, [4]float64{float64(wc), float64(ws), float64(wr), float64(wz)}, 8*eps[float32]())
+		rotgCmp(t, where, [4]float64{float64(c), float64(s), float64(r), float64(z)}, [4]float64{float64(wc), float64(ws), float64(wr), float64(wz)}, 8*scalar.Eps[float32]())
 	}
 	t.workaround = "Drotg and Srotg are computed in Go by gonum's scaled algorithm whatever library is linked (OpenBLAS < 0.3.24's ?rotg is not scaled and overflows: OpenMathLib/OpenBLAS#4130)"
 	if info := lapis.Info(); info.Library == "OpenBLAS" && version.Less(info.Version, "0.3.24") && t.worst <= 1 {
@@ -483,7 +484,7 @@ func scalNaN[T views.Scalar](t *tally) {
 					t.fail(where, err)
 					continue
 				}
-				t.cmp(where, toC(logical(v)), want, eps[T](), 1)
+				t.cmp(where, toC(logical(v)), want, scalar.Eps[T](), 1)
 			}
 		}
 	}

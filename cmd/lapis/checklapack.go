@@ -5,6 +5,7 @@ import (
 	"math/cmplx"
 	"math/rand/v2"
 
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
@@ -18,7 +19,7 @@ var lapackSizes = []int{1, 2, 3, 5, 8, 17, 33, 64, 100}
 
 // lapackTol is the tolerance of a reconstruction of order n, relative to
 // the largest element of what is reconstructed (at least 1).
-func lapackTol[T views.Scalar](n int) float64 { return 30 * float64(n+1) * eps[T]() }
+func lapackTol[T views.Scalar](n int) float64 { return 30 * float64(n+1) * scalar.Eps[T]() }
 
 // eye returns the n x n identity.
 func eye[T views.Scalar](n int) []T {

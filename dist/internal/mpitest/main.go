@@ -26,6 +26,7 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/dist"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -157,15 +158,13 @@ func routines[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
 	failuresAgree[T](g, name, n, nb)
 }
 
-func eps[T dist.Scalar]() float64 { return math.Nextafter(1, 2) - 1 }
-
 func isComplex[T dist.Scalar]() bool {
 	_, ok := any(*new(T)).(complex128)
 	return ok
 }
 
 // scalar makes a T of re (and im, for complex128).
-func scalar[T dist.Scalar](re, im float64) T {
+func value[T dist.Scalar](re, im float64) T {
 	var t T
 	switch p := any(&t).(type) {
 	case *float64:
@@ -197,7 +196,7 @@ func random[T dist.Scalar](seed uint64, m, n int) *views.Tensor[T] {
 	r := rand.New(rand.NewPCG(seed, 7))
 	t, _ := views.Zeros[T](m, n)
 	for i := range t.Data() {
-		t.Data()[i] = scalar[T](r.Float64()*2-1, r.Float64()*2-1)
+		t.Data()[i] = value[T](r.Float64()*2-1, r.Float64()*2-1)
 	}
 	return t
 }
@@ -260,9 +259,9 @@ func hT[T dist.Scalar](a views.View[T]) views.View[T] {
 // one norms: at most a small constant for a backward-stable solve.
 func residual[T dist.Scalar](a, x, b views.View[T]) float64 {
 	r := b.ToColMajor()
-	must(cblas.Gemm(scalar[T](-1, 0), a, x, scalar[T](1, 0), r.View()))
+	must(cblas.Gemm(value[T](-1, 0), a, x, value[T](1, 0), r.View()))
 	sh := a.Shape()
-	return norm1(r.View()) / (float64(max(sh[0], sh[1])) * eps[T]() * max(norm1(a)*norm1(x), norm1(b), 1e-300))
+	return norm1(r.View()) / (float64(max(sh[0], sh[1])) * scalar.Eps[T]() * max(norm1(a)*norm1(x), norm1(b), 1e-300))
 }
 
 func moves[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
@@ -340,7 +339,7 @@ func moves[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
 func solve[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
 	at := random[T](2, n, n)
 	for i := 0; i < n; i++ {
-		at.Set(at.At(i, i)+scalar[T](float64(n), 0), i, i)
+		at.Set(at.At(i, i)+value[T](float64(n), 0), i, i)
 	}
 	bt := random[T](3, n, 2)
 	a, b := scatter(g, at, nb, nb), scatter(g, bt, nb, 4)
@@ -356,7 +355,7 @@ func solve[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
 	if res := residual(at.View(), x.View(), bt.View()); res > 10 {
 		failf("%s: Gesv residual %g", name, res)
 	}
-	if d := maxDiff(x.View(), ref.View()); d > 100*float64(n)*eps[T]()*norm1(ref.View()) {
+	if d := maxDiff(x.View(), ref.View()); d > 100*float64(n)*scalar.Eps[T]()*norm1(ref.View()) {
 		failf("%s: Gesv differs from lapack.Solve by %g", name, d)
 	}
 }
@@ -365,9 +364,9 @@ func solve[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
 func spd[T dist.Scalar](seed uint64, n int) *views.Tensor[T] {
 	m := random[T](seed, n, n)
 	a, _ := views.Zeros[T](n, n)
-	must(cblas.Gemm(scalar[T](1, 0), m.View(), hT(m.View()), scalar[T](0, 0), a.View()))
+	must(cblas.Gemm(value[T](1, 0), m.View(), hT(m.View()), value[T](0, 0), a.View()))
 	for i := 0; i < n; i++ {
-		a.Set(scalar[T](abs(a.At(i, i))+float64(n), 0), i, i) // m m^H has a real positive diagonal
+		a.Set(value[T](abs(a.At(i, i))+float64(n), 0), i, i) // m m^H has a real positive diagonal
 	}
 	return a
 }
@@ -381,7 +380,7 @@ func spoiled[T dist.Scalar](a *views.Tensor[T], uplo lapack.Uplo) *views.Tensor[
 	for j := 0; j < n; j++ {
 		for i := 0; i < n; i++ {
 			if (uplo == lapack.Lower && i < j) || (uplo == lapack.Upper && i > j) {
-				s.Set(scalar[T](1e6+float64(i), -7), i, j)
+				s.Set(value[T](1e6+float64(i), -7), i, j)
 			}
 		}
 	}
@@ -416,8 +415,8 @@ func gemm[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
 	}
 	for _, op := range ops {
 		a, b, c := scatter(g, at, nb, nb), scatter(g, bt, nb, 3), scatter(g, ct, 2, 3)
-		alpha := scalar[T](2, 0.5)
-		if err := dist.Gemm(op, lapack.NoTrans, alpha, a, b, scalar[T](-1, 0), c); err != nil {
+		alpha := value[T](2, 0.5)
+		if err := dist.Gemm(op, lapack.NoTrans, alpha, a, b, value[T](-1, 0), c); err != nil {
 			failf("%s: Gemm: %v", name, err)
 		} else {
 			ref := ct.View().ToColMajor()
@@ -425,8 +424,8 @@ func gemm[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
 			if op == lapack.ConjTrans {
 				opa = hT(at.View())
 			}
-			must(cblas.Gemm(alpha, opa, bt.View(), scalar[T](-1, 0), ref.View()))
-			if d := maxDiff(gather(c).View(), ref.View()); d > 10*float64(n)*eps[T]()*norm1(at.View())*norm1(bt.View()) {
+			must(cblas.Gemm(alpha, opa, bt.View(), value[T](-1, 0), ref.View()))
+			if d := maxDiff(gather(c).View(), ref.View()); d > 10*float64(n)*scalar.Eps[T]()*norm1(at.View())*norm1(bt.View()) {
 				failf("%s: Gemm (op %c) differs from cblas.Gemm by %g", name, op, d)
 			}
 		}
@@ -455,7 +454,7 @@ func eig[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
 	wref, _, err := lapack.EigSym(at.View())
 	must(err)
 	an := norm1(at.View())
-	tol := 10 * float64(n) * eps[T]()
+	tol := 10 * float64(n) * scalar.Eps[T]()
 	for _, uplo := range []lapack.Uplo{lapack.Lower, lapack.Upper} {
 		a := scatter(g, spoiled(at, uplo), nb, nb)
 		z, err := dist.New[T](g, n, n, nb, nb)
@@ -481,7 +480,7 @@ func eig[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
 		az, _ := cblas.Mul(at.View(), zt.View())
 		for j := 0; j < n; j++ {
 			for i := 0; i < n; i++ {
-				az.Set(az.At(i, j)-zt.At(i, j)*scalar[T](w[j], 0), i, j)
+				az.Set(az.At(i, j)-zt.At(i, j)*value[T](w[j], 0), i, j)
 			}
 		}
 		if res := norm1(az.View()) / (tol * an); res > 1 {
@@ -498,9 +497,9 @@ func orthonormality[T dist.Scalar](q views.View[T]) float64 {
 	k := q.Shape()[1]
 	e, _ := views.Zeros[T](k, k)
 	for i := 0; i < k; i++ {
-		e.Set(scalar[T](1, 0), i, i)
+		e.Set(value[T](1, 0), i, i)
 	}
-	must(cblas.Gemm(scalar[T](1, 0), hT(q), q, scalar[T](-1, 0), e.View()))
+	must(cblas.Gemm(value[T](1, 0), hT(q), q, value[T](-1, 0), e.View()))
 	return norm1(e.View())
 }
 
@@ -540,7 +539,7 @@ func svd[T dist.Scalar](g *dist.Grid, name string, m, n, nb int) {
 	sref, _, _, err := lapack.SVD(at.View())
 	must(err)
 	an := norm1(at.View())
-	tol := 10 * float64(max(m, n)) * eps[T]()
+	tol := 10 * float64(max(m, n)) * scalar.Eps[T]()
 	for i := range s {
 		if math.Abs(s[i]-sref[i]) > tol*an || math.Abs(s0[i]-sref[i]) > tol*an {
 			failf("%s: Gesvd singular value %d = %g (values only: %g), lapack %g", name, i, s[i], s0[i], sref[i])
@@ -555,11 +554,11 @@ func svd[T dist.Scalar](g *dist.Grid, name string, m, n, nb int) {
 	}
 	for j := 0; j < k; j++ {
 		for i := 0; i < m; i++ {
-			ut.Set(ut.At(i, j)*scalar[T](s[j], 0), i, j)
+			ut.Set(ut.At(i, j)*value[T](s[j], 0), i, j)
 		}
 	}
 	r := at.View().ToColMajor()
-	must(cblas.Gemm(scalar[T](-1, 0), ut.View(), vtt.View(), scalar[T](1, 0), r.View()))
+	must(cblas.Gemm(value[T](-1, 0), ut.View(), vtt.View(), value[T](1, 0), r.View()))
 	if res := norm1(r.View()) / (tol * an); res > 1 {
 		failf("%s: Gesvd reconstruction U S V^H - A: %g", name, res)
 	}
@@ -583,10 +582,10 @@ func gels[T dist.Scalar](g *dist.Grid, name string, m, n, nb int) {
 	}
 	xv, _ := gather(b).View().Slice(0, 0, n, 1)
 	x := xv.ToColMajor()
-	tol := float64(max(m, n)) * eps[T]() * norm1(at.View())
+	tol := float64(max(m, n)) * scalar.Eps[T]() * norm1(at.View())
 	if m >= n {
 		r := bt.View().ToColMajor() // r = b - a x, then a^H r
-		must(cblas.Gemm(scalar[T](-1, 0), at.View(), x.View(), scalar[T](1, 0), r.View()))
+		must(cblas.Gemm(value[T](-1, 0), at.View(), x.View(), value[T](1, 0), r.View()))
 		ne, _ := cblas.Mul(hT(at.View()), r.View())
 		if res := norm1(ne.View()) / (tol * norm1(at.View()) * max(norm1(x.View()), norm1(bt.View()))); res > 10 {
 			failf("%s: Gels normal equations A^H (A x - b): %g", name, res)
@@ -628,7 +627,7 @@ func failureAt[T dist.Scalar](g *dist.Grid, name string, n, nb, k int) {
 	must(err)
 	defer a.Release()
 	defer b.Release()
-	one := scalar[T](1, 0.5)
+	one := value[T](1, 0.5)
 	a.Fill(func(i, j int) T {
 		if i == j && i != k {
 			return one
@@ -643,13 +642,13 @@ func failureAt[T dist.Scalar](g *dist.Grid, name string, n, nb, k int) {
 	a.Fill(func(i, j int) T {
 		switch {
 		case i == j && i == k:
-			return scalar[T](-1, 0)
+			return value[T](-1, 0)
 		case i == j:
-			return scalar[T](2, 0)
+			return value[T](2, 0)
 		case i == j+1:
-			return scalar[T](0.5, 0.25) // read (Lower)
+			return value[T](0.5, 0.25) // read (Lower)
 		case j == i+1:
-			return scalar[T](math.NaN(), 0) // never read
+			return value[T](math.NaN(), 0) // never read
 		}
 		return 0
 	})
@@ -662,7 +661,7 @@ func failureAt[T dist.Scalar](g *dist.Grid, name string, n, nb, k int) {
 		if j == k {
 			return 0
 		}
-		return scalar[T](1/float64(1+i+j), float64(i-j)/8)
+		return value[T](1/float64(1+i+j), float64(i-j)/8)
 	})
 	b.Fill(func(i, j int) T { return one })
 	err = dist.Gels(a, b)
@@ -676,13 +675,13 @@ func failureAt[T dist.Scalar](g *dist.Grid, name string, n, nb, k int) {
 	a.Fill(func(i, j int) T {
 		if j == k {
 			j = (k + 1) % n
-			return scalar[T](3/float64(1+i+j), 3*float64(i-j)/8)
+			return value[T](3/float64(1+i+j), 3*float64(i-j)/8)
 		}
-		return scalar[T](1/float64(1+i+j), float64(i-j)/8)
+		return value[T](1/float64(1+i+j), float64(i-j)/8)
 	})
 	b.Fill(func(i, j int) T { return one })
 	err = dist.Gels(a, b)
-	if !errors.Is(err, lapack.ErrRankDeficient) || !errors.As(err, &e) || e.Index != -1 || e.Rcond > float64(n)*eps[T]() {
+	if !errors.Is(err, lapack.ErrRankDeficient) || !errors.As(err, &e) || e.Index != -1 || e.Rcond > float64(n)*scalar.Eps[T]() {
 		failf("%s: Gels with column %d a multiple of another: %v", name, k, err)
 	}
 }
@@ -707,7 +706,7 @@ func queriedOnce[T dist.Scalar](g *dist.Grid, grid string) {
 		a, err := dist.New[T](g, m, n, nb, nb)
 		must(err)
 		made = append(made, a)
-		a.Fill(func(i, j int) T { return scalar[T](1/float64(1+i+j)+float64(n)*b2f(i == j), 0) })
+		a.Fill(func(i, j int) T { return value[T](1/float64(1+i+j)+float64(n)*b2f(i == j), 0) })
 		return a
 	}
 	w := make([]float64, n)

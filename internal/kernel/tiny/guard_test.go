@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/views"
 )
@@ -37,7 +38,7 @@ func tinyGuardCases[T float32 | float64]() []guard.Case {
 					ao := guard.Mat("ao", n, n, row, pad).Batched(count, pad, rev) // TinyTo's outputs: a's and b's strides
 					bo := guard.Mat("bo", n, 2, false, 0).Batched(count, 0, !rev)
 					name := fmt.Sprintf("%s/%s/n=%d/row=%v/reverse:%v/pad=%d", guard.TypeName[T](), impl, n, row, rev, pad)
-					cs = append(cs, guard.Both(name, []guard.Spec{a, b, b1, ao, bo}, 1e3*guard.Eps[T](), nil, func(_ *guard.Arena, v []views.View[T]) (any, error) {
+					cs = append(cs, guard.Both(name, []guard.Spec{a, b, b1, ao, bo}, 1e3*scalar.Eps[T](), nil, func(_ *guard.Arena, v []views.View[T]) (any, error) {
 						mat := func(x views.View[T]) Mat {
 							l := x.Layout()
 							return Mat{P: unsafe.Pointer(&x.Data()[l.Offset()]), RS: l.Stride(0), CS: l.Stride(1), BS: l.Stride(2)}

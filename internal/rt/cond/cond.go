@@ -112,17 +112,3 @@ func AbsFunc[T Scalar]() func(T) float64 {
 
 // Abs is |x|.
 func Abs[T Scalar](x T) float64 { return AbsFunc[T]()(x) }
-
-// Eps is T's machine epsilon: 2^-23 (float32, complex64) or 2^-52.
-func Eps[T Scalar]() float64 {
-	var z T
-	if unsafe.Sizeof(z) == 4 || unsafe.Sizeof(z) == 8 && isComplex64[T]() {
-		return 0x1p-23
-	}
-	return 0x1p-52
-}
-
-func isComplex64[T Scalar]() bool {
-	_, ok := any(*new(T)).(complex64)
-	return ok
-}

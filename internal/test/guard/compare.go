@@ -9,15 +9,6 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// Eps is the machine epsilon of T's precision.
-func Eps[T views.Scalar]() float64 {
-	switch any(*new(T)).(type) {
-	case float32, complex64:
-		return 0x1p-23
-	}
-	return 0x1p-52
-}
-
 // Compare returns an error unless got and want hold the same values: equal
 // numbers within tol relative to the largest magnitude of want (at least
 // 1), NaN where want has NaN. Numbers, slices of numbers, views and

@@ -171,16 +171,6 @@ func Random[T views.Scalar](rng *rand.Rand) T {
 
 func Abs[T views.Scalar](x T) float64 { return cmplx.Abs(ToComplex(x)) }
 
-// Eps is the machine epsilon of T's precision.
-func Eps[T views.Scalar]() float64 {
-	var z T
-	switch any(z).(type) {
-	case float32, complex64:
-		return 0x1p-23
-	}
-	return 0x1p-52
-}
-
 // IsComplex reports whether T is complex64 or complex128.
 func IsComplex[T views.Scalar]() bool { return views.IsComplex[T]() }
 
