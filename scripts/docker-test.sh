@@ -36,7 +36,7 @@ cd "$(dirname "$0")/.."
 
 # The variants: name, Debian suite, packages, alternatives to select
 # (@triplet@ is the multiarch triplet), how lapis links, extra CGO_CFLAGS,
-# packages to test, and what cblas.Info must report (a regexp over the
+# packages to test, and what lapis.Info must report (a regexp over the
 # LAPIS_INFO line TestInfo logs).
 variants=(openblas-pthread openblas-openmp openblas-serial openblas64 trixie-openblas reference blis)
 lib_pkgs="./layout/... ./views/... ./internal/... ./cblas/... ./lapack/... ./batch/..."
@@ -88,7 +88,7 @@ variant() {
       # guard tables run in every other variant.
       skip_tests="^TestGuard$"
       # -lblas gives BLIS's libblas.so.3, which exports no bli_* symbol:
-      # cblas.Info says "unknown" and the path tells.
+      # lapis.Info says "unknown" and the path tells.
       expect='library=unknown\|version=\|path=/usr/lib/[^|]*/blis-pthread/libblas\.so\.3\|intbits=32\|' ;;
     *) return 1 ;;
   esac
@@ -285,7 +285,7 @@ wait "$builder" 2>/dev/null || true
 trap - EXIT
 
 echo
-echo "| variant | base | library (cblas.Info) | loaded from | int bits | threads | tests pass / fail / skip | stress test | lapis check | time | result |"
+echo "| variant | base | library (lapis.Info) | loaded from | int bits | threads | tests pass / fail / skip | stress test | lapis check | time | result |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo

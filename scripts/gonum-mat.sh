@@ -41,10 +41,11 @@ package main
 import (
 	"fmt"
 
-	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis"
+	_ "github.com/lapis-go/lapis/cblas" // links the library
 )
 
-func main() { fmt.Println(cblas.Info().Config) }
+func main() { fmt.Println(lapis.Info().Config) }
 EOF
 config=$(go run ./internal/lapisconfig)
 echo "library: $config"
@@ -85,6 +86,7 @@ import (
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/lapack"
 )
@@ -103,7 +105,7 @@ func TestLapisUse(t *testing.T) {
 	if impl, ok := blas64.Implementation().(cblas.Gonum); !ok {
 		t.Fatalf("blas64.Implementation() is %T, want cblas.Gonum", impl)
 	}
-	before := cblas.ReadStats().Lapack
+	before := lapis.ReadStats().Lapack
 	var chol mat.Cholesky
 	if !chol.Factorize(mat.NewSymDense(2, []float64{4, 2, 2, 3})) {
 		t.Fatal("Cholesky of a positive definite matrix failed")
@@ -112,7 +114,7 @@ func TestLapisUse(t *testing.T) {
 	if !svd.Factorize(mat.NewDense(2, 2, []float64{1, 2, 3, 4}), mat.SVDFull) {
 		t.Fatal("SVD failed")
 	}
-	if got := cblas.ReadStats().Lapack - before; got < 2 {
+	if got := lapis.ReadStats().Lapack - before; got < 2 {
 		t.Fatalf("lapis made %d LAPACK calls for a Cholesky and an SVD, want at least 2: lapack64 is not using lapack.Gonum", got)
 	}
 }

@@ -1,15 +1,30 @@
 #!/usr/bin/env bash
-# test.sh: everything CI checks, in order. Runs setup.sh first, so it works
-# on a fresh Debian machine as root. Fails on the first failing step.
+# test.sh: what CI checks on one machine. Runs setup.sh first, so it works
+# on a fresh Debian machine as root.
+#
+#   scripts/test.sh          the full run (CI): the quick steps, then the
+#                            independent long steps in two lanes at once
+#   scripts/test.sh quick    the edit loop: gofmt, the generated-code
+#                            check, go vet, go test ./... (about 3 minutes)
 #   FUZZTIME=500000x scripts/test.sh   (fuzz budget per target)
+#   LANES=1 scripts/test.sh            (the long steps one after another)
+#
 # The fuzz budget is a count of executions, not a duration: with a duration,
 # Go 1.26's fuzz coordinator can fail a clean run with "context deadline
 # exceeded" when the time runs out (golang/go#75804, fixed in Go 1.27).
+# Budgets (CONTRIBUTING.md): quick under 4 minutes, full under 12, on 2
+# cores with a warm build cache.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+mode=${1:-full}
+case "$mode" in
+  quick|full) ;;
+  *) echo "usage: scripts/test.sh [quick|full]" >&2; exit 2 ;;
+esac
+
 # Each step's heading is preceded by how long the step before it took and
-# the time so far (the budget: 15 minutes on 2 cores).
+# the time so far.
 started=$SECONDS
 step() {
   if [ -n "${last-}" ]; then
@@ -43,57 +58,105 @@ fi
 step "go vet"
 go vet ./...
 
+if [ "$mode" = quick ]; then
+  step "go test"
+  go test -count=1 ./...
+  step "ok (quick)"
+  exit 0
+fi
+
 step "workflow lint (actionlint ${ACTIONLINT_VERSION:=v1.7.12})"
 # A pinned go run, not a tool dependency: it keeps actionlint's modules
 # out of go.mod (README, Dependencies).
 go run "github.com/rhysd/actionlint/cmd/actionlint@${ACTIONLINT_VERSION}" -color=false
 
 step "cgo-free packages build with CGO_ENABLED=0"
-pure=()
+pure=(.)
 for d in layout views internal; do
   [ -d "$d" ] && pure+=("./$d/...")
 done
 CGO_ENABLED=0 go build "${pure[@]}"
-# And none of them imports "C" even behind a build tag.
-if grep -rl --include='*.go' '^import "C"' "${pure[@]%/...}" 2>/dev/null; then
+# And none of them imports "C" even behind a build tag (the root package:
+# its own files only).
+if grep -l '^import "C"' ./*.go 2>/dev/null || grep -rl --include='*.go' '^import "C"' layout views internal 2>/dev/null; then
   echo 'the files above import "C" in a package that must stay cgo-free'; exit 1
 fi
 
-step "go test -race"
-GOEXPERIMENT=cgocheck2 go test -race -count=1 ./...
+# The long steps are independent: two lanes run at once (LANES=1: one),
+# each step's output kept in a log shown when it fails or, in order, as
+# it ends. go test -race and the guard tables with checkptr each build
+# the module their own way; the kernel-set and gonum runs are C-bound.
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 
-step "cblas, lapack and batch under each OpenBLAS kernel set this CPU runs, and lapis's default"
-# When neither variable is set, go test -race above ran on lapis's own
-# choice already: no need to run that configuration again.
-if [ -z "${OPENBLAS_CORETYPE+x}" ] && [ -z "${LAPIS_OPENBLAS_CORE+x}" ]; then
-  DEFAULT=0 bash scripts/kernel-sets.sh
-else
-  bash scripts/kernel-sets.sh
-fi
-
-step "gonum/mat's own test suite with lapis as BLAS and LAPACK"
-bash scripts/gonum-mat.sh
-
-step "guard pages, full tables, with checkptr (under -race they run a sample)"
-go test -count=1 -gcflags=all=-d=checkptr -run '^TestGuard$' ./...
-
-step "allocation counts (without -race: its sync.Pool drops buffers at random)"
-go test -count=1 -run 'Alloc' ./...
-
-step "cblas, lapack and batch against the 64-bit-integer OpenBLAS (-tags lapis_cgoflags)"
-CGO_CFLAGS="$(pkg-config --cflags openblas64)" CGO_LDFLAGS="$(pkg-config --libs openblas64)" \
-  go test -count=1 -tags lapis_cgoflags ./cblas/... ./lapack/... ./batch/...
-
-step "without assembly (-tags purego): views, the kernel, and cblas and batch on its Go fallback"
-go test -count=1 -tags purego ./views/... ./internal/kernel/... ./internal/split/... ./cblas/... ./batch/...
-
-step "fuzz (${FUZZTIME:-200000x} per target)"
-for pkg in $(go list ./...); do
-  dir=$(go list -f '{{.Dir}}' "$pkg")
-  for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | sort -u); do
-    echo "-- $pkg $target"
-    go test -run='^$' -fuzz="^${target}\$" -fuzztime="${FUZZTIME:-200000x}" "$pkg"
+race() { GOEXPERIMENT=cgocheck2 go test -race -count=1 ./...; }
+kernelsets() {
+  # When neither variable is set, go test -race runs on lapis's own
+  # choice already: no need to run that configuration again.
+  if [ -z "${OPENBLAS_CORETYPE+x}" ] && [ -z "${LAPIS_OPENBLAS_CORE+x}" ]; then
+    DEFAULT=0 bash scripts/kernel-sets.sh
+  else
+    bash scripts/kernel-sets.sh
+  fi
+}
+gonummat() { bash scripts/gonum-mat.sh; }
+guardfull() { go test -count=1 -gcflags=all=-d=checkptr -run '^TestGuard$' ./...; }
+allocs() { go test -count=1 -run 'Alloc' ./...; }
+openblas64() {
+  CGO_CFLAGS="$(pkg-config --cflags openblas64)" CGO_LDFLAGS="$(pkg-config --libs openblas64)" \
+    go test -count=1 -tags lapis_cgoflags ./cblas/... ./lapack/... ./batch/...
+}
+purego() { go test -count=1 -tags purego . ./views/... ./internal/kernel/... ./internal/rt/split/... ./cblas/... ./batch/...; }
+fuzz() {
+  for pkg in $(go list ./...); do
+    dir=$(go list -f '{{.Dir}}' "$pkg")
+    for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | sort -u); do
+      echo "-- $pkg $target"
+      go test -run='^$' -fuzz="^${target}\$" -fuzztime="${FUZZTIME:-200000x}" "$pkg"  || return 1
+    done
   done
+}
+
+# lane runs its steps (name:description) in order, each into its log, and
+# records each step's status and time.
+lane() {
+  local s name
+  for s in "$@"; do
+    name=${s%%:*}
+    local t0=$SECONDS
+    if "$name" >"$logs/$name.log" 2>&1; then
+      echo "ok $((SECONDS - t0))" >"$logs/$name.status"
+    else
+      echo "FAIL $((SECONDS - t0))" >"$logs/$name.status"
+    fi
+  done
+}
+lane1=("race:go test -race" "openblas64:cblas, lapack and batch against the 64-bit-integer OpenBLAS (-tags lapis_cgoflags)" "purego:without assembly (-tags purego): the root package, views, the kernels, split, and cblas and batch on their Go fallbacks" "allocs:allocation counts (without -race: its sync.Pool drops buffers at random)")
+lane2=("kernelsets:cblas, lapack and batch under each OpenBLAS kernel set this CPU runs" "gonummat:gonum/mat's own test suite with lapis as BLAS and LAPACK" "guardfull:guard pages, full tables, with checkptr (under -race they run a sample)" "fuzz:fuzz (${FUZZTIME:-200000x} per target)")
+step "long steps in ${LANES:=2} lane(s): ${#lane1[@]} + ${#lane2[@]} steps"
+if [ "$LANES" = 1 ]; then
+  lane "${lane1[@]}" "${lane2[@]}"
+else
+  lane "${lane1[@]}" &
+  pid1=$!
+  lane "${lane2[@]}" &
+  pid2=$!
+  wait "$pid1" "$pid2"
+fi
+failed=0
+for s in "${lane1[@]}" "${lane2[@]}"; do
+  name=${s%%:*}
+  read -r status secs <"$logs/$name.status"
+  printf '\n== %s: %s (%ds)\n' "${s#*:}" "$status" "$secs"
+  if [ "$status" = ok ]; then
+    tail -n 3 "$logs/$name.log"
+  else
+    tail -n 60 "$logs/$name.log"
+    failed=1
+  fi
 done
+if [ "$failed" = 1 ]; then
+  echo; echo "test.sh: a long step failed (above)"; exit 1
+fi
 
 step "ok"
