@@ -26,7 +26,7 @@ func BenchmarkBatchTinyBusy(b *testing.B) {
 			b.Run(fmt.Sprintf("op=%s/n=%d/count=%d/workers=%d", op, n, count, w), func(b *testing.B) {
 				prev := lapis.SetWorkers(w)
 				defer lapis.SetWorkers(prev)
-				stop := startBusy(1)
+				stop := StartBusy(1)
 				for b.Loop() {
 					var err error
 					switch op {

@@ -3,9 +3,6 @@ package bench
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,7 +52,7 @@ func BenchmarkThreads(b *testing.B) {
 					b.Run(fmt.Sprintf("op=%s/n=%d/busy=%d/threads=%s", op.name, n, busy, th), func(b *testing.B) {
 						restore := setThreadsFor(b, th)
 						defer restore()
-						stop := startBusy(busy)
+						stop := StartBusy(busy)
 						defer stop()
 						_, raised0 := threads.Looks()
 						for b.Loop() {
@@ -97,7 +94,7 @@ func BenchmarkThreadsPaired(b *testing.B) {
 			call := op.make(n)
 			for _, busy := range []int{0, 1, 2} {
 				b.Run(fmt.Sprintf("op=%s/n=%d/busy=%d", op.name, n, busy), func(b *testing.B) {
-					stop := startBusy(busy)
+					stop := StartBusy(busy)
 					defer stop()
 					timed := func(th int) float64 {
 						if err := lapis.SetThreads(th); err != nil {
@@ -158,33 +155,6 @@ func setThreadsFor(b *testing.B, th string) func() {
 		}
 	}
 	return func() { restoreThreads(prev) }
-}
-
-// startBusy starts k goroutines that run a pure-Go loop until stop is
-// called; stop returns how many iterations of the loop they made.
-func startBusy(k int) (stop func() (loops int64)) {
-	var done atomic.Bool
-	var count atomic.Int64
-	var wg sync.WaitGroup
-	var started sync.WaitGroup
-	wg.Add(k)
-	started.Add(k)
-	for range k {
-		go func() {
-			defer wg.Done()
-			started.Done()
-			x := 1.0
-			for i := 0; !done.Load(); i++ {
-				for range 1000 {
-					x = x*1.0000001 + 1e-9
-				}
-				count.Add(1000)
-			}
-			runtime.KeepAlive(x)
-		}()
-	}
-	started.Wait()
-	return func() int64 { done.Store(true); wg.Wait(); return count.Load() }
 }
 
 func threadsRand(n, m int) []float64 {

@@ -11,11 +11,12 @@
 //	                               WRONG or CRASH (with -known-ok: on any not a known defect
 //	                               of the library's version)
 //	lapis bench [-quick] [-families copy,gemm,...] [-sizes FAMILY=N,N,...] [-time 100ms]
-//	            [-threads N] [-nonumpy] [-png FILE] [-out DIR] [-json]
-//	                               seven families (copy, gemm, small, lapack, batch, tiny,
-//	                               threads under a busy goroutine) against a C reference
-//	                               (bench/cref), gonum and numpy when python3 has it: a Markdown
-//	                               table and a PNG per family
+//	            [-threads N] [-nonumpy] [-out DIR] [-json | -benchfmt]
+//	                               package bench's seven families (copy, gemm, small, lapack,
+//	                               batch, tiny, threads under a busy goroutine) against a C
+//	                               reference (bench/cref), gonum and numpy when python3 has it:
+//	                               a Markdown table per family, JSON, or go test -bench text
+//	                               (benchstat, bench/report); -out writes all three
 //
 // Run it without installing: go run github.com/lapis-go/lapis/cmd/lapis@latest info
 // (cgo and a BLAS are needed, as for lapis itself: see the README). The
@@ -41,7 +42,7 @@ const usage = `usage: lapis <verb> [flags]
 verbs:
   info    which BLAS/LAPACK library, kernel set, threads and CPU this process runs on
   check   a quick self-test of the linked library on this machine (exit status 1 on failure)
-  bench   copy, gemm, LAPACK, batch and threads timings against C, gonum and numpy, as tables and PNG plots
+  bench   copy, gemm, LAPACK, batch and threads timings against C, gonum and numpy: tables, JSON, benchmark text
 
 'lapis <verb> -h' lists the verb's flags.
 `
