@@ -6,7 +6,6 @@ import (
 
 	"github.com/lapis-go/lapis"
 	_ "github.com/lapis-go/lapis/cblas" // registers the linked library
-	"github.com/lapis-go/lapis/layout"
 )
 
 func TestConfigure(t *testing.T) {
@@ -36,8 +35,11 @@ func TestConfigure(t *testing.T) {
 }
 
 func TestSettings(t *testing.T) {
-	if err := lapis.SetThreads(-1); !errors.Is(err, layout.ErrShape) {
-		t.Fatalf("SetThreads(-1): %v", err)
+	before := lapis.ThreadPolicy()
+	for _, n := range []int{-1, 100000} {
+		if err := lapis.SetThreads(n); !errors.Is(err, lapis.ErrArgument) || lapis.ThreadPolicy() != before {
+			t.Fatalf("SetThreads(%d): %v, policy %q (was %q)", n, err, lapis.ThreadPolicy(), before)
+		}
 	}
 	info := lapis.Info()
 	if info.Library == "none" {
@@ -57,9 +59,16 @@ func TestSettings(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	prev := lapis.SetWorkers(3)
-	if lapis.Workers() != 3 || lapis.SetWorkers(prev) != 3 {
-		t.Fatal("SetWorkers(3) not read back")
+	def := lapis.Workers()
+	prev, err := lapis.SetWorkers(3)
+	if err != nil || prev != def || lapis.Workers() != 3 {
+		t.Fatalf("SetWorkers(3): %d, %v; Workers %d", prev, err, lapis.Workers())
+	}
+	if _, err := lapis.SetWorkers(-5); !errors.Is(err, lapis.ErrArgument) || lapis.Workers() != 3 {
+		t.Fatalf("SetWorkers(-5): %v, Workers %d", err, lapis.Workers())
+	}
+	if prev, err := lapis.SetWorkers(lapis.AutoWorkers); err != nil || prev != 3 || lapis.Workers() != def {
+		t.Fatalf("SetWorkers(AutoWorkers): %d, %v; Workers %d, want the default %d", prev, err, lapis.Workers(), def)
 	}
 	s0 := lapis.ReadStats()
 	if s0.Calls < 0 || s0.Copies < 0 {

@@ -207,7 +207,7 @@ func TestGemmCounts(t *testing.T) {
 	a := newBatch[float64](rng, 6, 5, []int{40}, tm.ColPacked)
 	b := newBatch[float64](rng, 5, 7, []int{40}, tm.RowPacked)
 	c := newBatch[float64](rng, 6, 7, []int{40}, tm.ColStrided)
-	prev := lapis.SetWorkers(1)
+	prev, _ := lapis.SetWorkers(1)
 	defer lapis.SetWorkers(prev)
 	s0 := lapis.ReadStats()
 	if err := Gemm(1, a.v, b.v, 0, c.v); err != nil {
@@ -276,7 +276,7 @@ func TestGemmDeterministic(t *testing.T) {
 		b := newBatch[float64](rng, n, n, []int{nb}, tm.RowPacked)
 		var results [][]float64
 		for _, w := range []int{1, 2, 3} {
-			prev := lapis.SetWorkers(w)
+			prev, _ := lapis.SetWorkers(w)
 			if got := chunksFor(nb, n*n*n); got != w {
 				t.Fatalf("n=%d, %d workers: %d chunks", n, w, got)
 			}

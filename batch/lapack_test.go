@@ -395,7 +395,7 @@ func TestBatchParallel(t *testing.T) {
 	b := newBatch[float64](rng, n, 2, []int{400}, tm.ColPacked)
 	var got [][]float64
 	for _, w := range []int{1, 3} {
-		prev := lapis.SetWorkers(w)
+		prev, _ := lapis.SetWorkers(w)
 		ac, bcp := cloneBatch(a), cloneBatch(b)
 		if err := Gesv(ac.v, bcp.v); err != nil {
 			t.Fatal(err)

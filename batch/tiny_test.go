@@ -226,7 +226,7 @@ func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layou
 //	go test -run '^$' -bench TinySolvePath -count 5 ./batch
 func BenchmarkTinySolvePath(b *testing.B) {
 	oneThread(b)
-	prev := lapis.SetWorkers(1)
+	prev, _ := lapis.SetWorkers(1)
 	defer lapis.SetWorkers(prev)
 	rng := rand.New(rand.NewPCG(14, 2))
 	opts := []lapis.Option{lapis.NoConditionCheck()}
@@ -312,7 +312,7 @@ func TestTinyWorkers(t *testing.T) {
 			var ref []float64
 			var refErr string
 			for _, w := range []int{1, 2, 3} {
-				prev := lapis.SetWorkers(w)
+				prev, _ := lapis.SetWorkers(w)
 				ac, bc := slices.Clone(a), slices.Clone(b)
 				av := must(views.FromColMajor(ac, n, n, count)).View()
 				bv := must(views.FromColMajor(bc, n, 2, count)).View()
@@ -401,7 +401,7 @@ func TestTinyConcurrentCallers(t *testing.T) {
 		{"CholeskyTo", func(dst, a views.View[float64]) error { return CholeskyTo(Lower, dst, a) }},
 		{"InvTo", func(dst, a views.View[float64]) error { return InvTo(dst, a) }},
 	}
-	prev := lapis.SetWorkers(1)
+	prev, _ := lapis.SetWorkers(1)
 	defer lapis.SetWorkers(prev)
 	want := make([][][]float64, len(ops))
 	for o, op := range ops {

@@ -380,7 +380,7 @@ func TestToWorkers(t *testing.T) {
 			var want []float64
 			var wantErr error
 			for _, w := range []int{1, 2, 3} {
-				prev := lapis.SetWorkers(w)
+				prev, _ := lapis.SetWorkers(w)
 				in, _ := toInputs[float64](t, rand.New(rand.NewPCG(8, 8)), c.name, n, count, lin)
 				out := in[len(in)-1]
 				dst, dd := toBatch("compact", n, out.Layout().Dim(1), count, func(i, j, m int) float64 { return out.At(i, j, m) })

@@ -50,7 +50,7 @@ func BenchmarkBatchGemm(b *testing.B) {
 				name = fmt.Sprintf("lapis-w%d", w)
 			}
 			run(name, func() {
-				prev := lapis.SetWorkers(w)
+				prev, _ := lapis.SetWorkers(w)
 				if err := batch.Gemm(1, av, bv, 0, cv); err != nil {
 					b.Fatal(err)
 				}
@@ -115,7 +115,7 @@ func BenchmarkBatchSolve(b *testing.B) {
 			name = fmt.Sprintf("lapis-w%d", w)
 		}
 		run(name, func() {
-			prev := lapis.SetWorkers(w)
+			prev, _ := lapis.SetWorkers(w)
 			if err := batch.Gesv(av, bv); err != nil {
 				b.Fatal(err)
 			}

@@ -24,7 +24,7 @@ func BenchmarkBatchTinyBusy(b *testing.B) {
 	for _, op := range []string{"det", "inv"} {
 		for _, w := range []int{1, 2} {
 			b.Run(fmt.Sprintf("op=%s/n=%d/count=%d/workers=%d", op, n, count, w), func(b *testing.B) {
-				prev := lapis.SetWorkers(w)
+				prev, _ := lapis.SetWorkers(w)
 				defer lapis.SetWorkers(prev)
 				stop := StartBusy(1)
 				for b.Loop() {

@@ -121,7 +121,7 @@ func benchTiny[T float32 | float64](b *testing.B, typ, layout string, n int) {
 				}
 			}
 			b.Run(fmt.Sprintf("t=%s/layout=%s/op=%s/n=%d/count=%d/impl=%s", typ, layout, op, n, count, impl), func(b *testing.B) {
-				prevW := lapis.SetWorkers(w)
+				prevW, _ := lapis.SetWorkers(w)
 				defer lapis.SetWorkers(prevW)
 				prevWide := tk.SetAVX512(impl != "lapis-avx2")
 				defer tk.SetAVX512(prevWide)

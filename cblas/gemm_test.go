@@ -378,8 +378,16 @@ func TestInfoAndThreads(t *testing.T) {
 	if err := lapis.SetThreads(1); err != nil || lapis.Threads() != 1 || lapis.ThreadPolicy() != "fixed 1" || libraryThreads() != 1 {
 		t.Errorf("lapis.SetThreads(1): %v, Threads %d, policy %q, library %d", err, lapis.Threads(), lapis.ThreadPolicy(), libraryThreads())
 	}
-	if err := lapis.SetThreads(-1); !errors.Is(err, layout.ErrShape) {
+	if err := lapis.SetThreads(-1); !errors.Is(err, lapis.ErrArgument) {
 		t.Errorf("lapis.SetThreads(-1): %v", err)
+	}
+	if max := maxThreads(libraryConfig()); max > 0 {
+		if err := lapis.SetThreads(max + 1); !errors.Is(err, lapis.ErrArgument) || lapis.ThreadPolicy() != "fixed 1" {
+			t.Errorf("lapis.SetThreads(%d) beyond MAX_THREADS=%d: %v, policy %q", max+1, max, err, lapis.ThreadPolicy())
+		}
+		if err := lapis.SetThreads(max); err != nil {
+			t.Errorf("lapis.SetThreads(MAX_THREADS=%d): %v", max, err)
+		}
 	}
 	if err := lapis.SetThreads(lapis.AutoThreads); err != nil || !strings.HasPrefix(lapis.ThreadPolicy(), "auto up to ") {
 		t.Errorf("lapis.SetThreads(lapis.AutoThreads): %v, policy %q", err, lapis.ThreadPolicy())

@@ -65,6 +65,7 @@ import "C"
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/lapis-go/lapis/internal/rt/backend"
@@ -85,6 +86,7 @@ func init() {
 	if C.lapis_is_openblas() != 0 && C.lapis_has_thread_control() != 0 {
 		l.Set = func(n int) { C.lapis_set_threads(C.int(n)) }
 		l.Get = func() int { return int(C.lapis_threads()) }
+		l.Max = maxThreads(libraryConfig())
 	}
 	threads.Register(l)
 	name, version := library()
@@ -93,6 +95,18 @@ func init() {
 		Kernels: kernelChoice, Sets: kernelSets(), Parallel: int(C.lapis_parallel()),
 		IntBits: IntBits, LibraryIntBits: libraryIntBits,
 	})
+}
+
+// maxThreads is the MAX_THREADS=n an OpenBLAS config names (0: none).
+func maxThreads(config string) int {
+	for _, f := range strings.Fields(config) {
+		if v, ok := strings.CutPrefix(f, "MAX_THREADS="); ok {
+			if n, err := strconv.Atoi(v); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
 }
 
 // libraryIntBits is the integer width the linked library reports (OpenBLAS

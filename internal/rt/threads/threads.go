@@ -170,6 +170,7 @@ type Library struct {
 	Variant Variant
 	Set     func(n int) // the calling thread's (OpenMP) or the process's count
 	Get     func() int
+	Max     int // the most threads the library was built for (0: unknown)
 }
 
 var (
@@ -589,6 +590,15 @@ func sampleInt(s metrics.Sample) int {
 	return 0
 }
 
+// Limit is the most threads SetFixed may be given: the library's
+// MAX_THREADS as registered (Library.Max), else the number of CPUs.
+func Limit() int {
+	if lib.Max > 0 {
+		return lib.Max
+	}
+	return runtime.NumCPU()
+}
+
 // Controlled reports whether the registered library has thread control
 // (OpenBLAS's openblas_set_num_threads).
 func Controlled() bool { return lib.Set != nil && lib.Get != nil }
@@ -598,13 +608,13 @@ var (
 	nWorkers  int // 0: GOMAXPROCS (1 on a serial library) at first use
 )
 
-// SetWorkers sets package batch's worker count (at least 1) and returns
-// the previous one.
+// SetWorkers sets package batch's worker count (n >= 1; 0: the default)
+// and returns the previous one.
 func SetWorkers(n int) int {
 	workersMu.Lock()
 	defer workersMu.Unlock()
 	prev := workersLocked()
-	nWorkers = max(1, n)
+	nWorkers = n // 0: workersLocked decides again
 	return prev
 }
 
