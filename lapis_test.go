@@ -37,7 +37,7 @@ func TestConfigure(t *testing.T) {
 func TestSettings(t *testing.T) {
 	before := lapis.ThreadPolicy()
 	for _, n := range []int{-1, 100000} {
-		if err := lapis.SetThreads(n); !errors.Is(err, lapis.ErrArgument) || lapis.ThreadPolicy() != before {
+		if err := lapis.SetThreads(n); !errors.Is(err, lapis.ErrInvalid) || lapis.ThreadPolicy() != before {
 			t.Fatalf("SetThreads(%d): %v, policy %q (was %q)", n, err, lapis.ThreadPolicy(), before)
 		}
 	}
@@ -64,7 +64,7 @@ func TestSettings(t *testing.T) {
 	if err != nil || prev != def || lapis.Workers() != 3 {
 		t.Fatalf("SetWorkers(3): %d, %v; Workers %d", prev, err, lapis.Workers())
 	}
-	if _, err := lapis.SetWorkers(-5); !errors.Is(err, lapis.ErrArgument) || lapis.Workers() != 3 {
+	if _, err := lapis.SetWorkers(-5); !errors.Is(err, lapis.ErrInvalid) || lapis.Workers() != 3 {
 		t.Fatalf("SetWorkers(-5): %v, Workers %d", err, lapis.Workers())
 	}
 	if prev, err := lapis.SetWorkers(lapis.AutoWorkers); err != nil || prev != 3 || lapis.Workers() != def {

@@ -19,11 +19,11 @@ var ErrCopyRefused = policy.ErrCopyRefused
 // cannot serve: no routine for the element type, no thread control.
 var ErrUnsupported = errors.New("not supported by the linked library")
 
-// ErrArgument is matched by the error of a call given an argument whose
+// ErrInvalid is matched by the error of a call given an argument whose
 // value it does not take: an enum constant out of range, a count outside
 // its bounds (SetThreads, SetWorkers), a NaN where a number is needed.
 // Shapes that do not fit match layout.ErrShape instead.
-var ErrArgument = errors.New("invalid argument")
+var ErrInvalid = errors.New("invalid argument")
 
 // ErrLibrary is matched by the error every call returns when the linked
 // BLAS/LAPACK library cannot be used as compiled (its integer width
@@ -58,11 +58,11 @@ const AutoThreads = 0
 // workers. n must be AutoThreads or between 1 and the most threads the
 // library was built for (OpenBLAS's MAX_THREADS, in Info().Config; the
 // number of CPUs when it does not say): otherwise the error matches
-// ErrArgument and the setting is unchanged. With a library that has no
+// ErrInvalid and the setting is unchanged. With a library that has no
 // thread control (not OpenBLAS) the error matches ErrUnsupported.
 func SetThreads(n int) error {
 	if n < 0 || n > threads.Limit() {
-		return layout.Errorf(ErrArgument, "lapis.SetThreads", "n", "%d threads; want 1 to %d (the library's MAX_THREADS), or AutoThreads", n, threads.Limit())
+		return layout.Errorf(ErrInvalid, "lapis.SetThreads", "n", "%d threads; want 1 to %d (the library's MAX_THREADS), or AutoThreads", n, threads.Limit())
 	}
 	if !threads.Controlled() {
 		return layout.Errorf(ErrUnsupported, "lapis.SetThreads", "n", "the linked BLAS is not OpenBLAS; set its threads its own way")
@@ -93,12 +93,12 @@ const AutoWorkers = 0
 // chunks of a batch in package batch, and returns the previous setting.
 // n is at least 1, or AutoWorkers for the default: GOMAXPROCS, or 1 with
 // a serial OpenBLAS build, which is not safe to call from several threads
-// at once. A negative n is an error matching ErrArgument and changes
+// at once. A negative n is an error matching ErrInvalid and changes
 // nothing. Workers, once started, live for the rest of the process;
 // lowering the setting leaves them idle.
 func SetWorkers(n int) (prev int, err error) {
 	if n < 0 {
-		return Workers(), layout.Errorf(ErrArgument, "lapis.SetWorkers", "n", "%d workers; want at least 1, or AutoWorkers", n)
+		return Workers(), layout.Errorf(ErrInvalid, "lapis.SetWorkers", "n", "%d workers; want at least 1, or AutoWorkers", n)
 	}
 	return threads.SetWorkers(n), nil
 }

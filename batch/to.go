@@ -178,7 +178,7 @@ func systemsTo[T Scalar](op string, names []string, x, a, b views.View[T]) (shap
 // checkUplo checks a Cholesky triangle before anything is written.
 func checkUplo(op string, uplo Uplo) error {
 	if uplo != Upper && uplo != Lower {
-		return layout.Errorf(layout.ErrShape, op, "uplo", "value %d is neither batch.Upper nor batch.Lower", uplo)
+		return layout.Errorf(lapis.ErrInvalid, op, "uplo", "value %d is neither batch.Upper nor batch.Lower", uplo)
 	}
 	return nil
 }

@@ -324,7 +324,7 @@ func TestToErrors(t *testing.T) {
 		{"cholesky shape", CholeskyTo(Upper, wrong, a), layout.ErrShape, "dst", "a"},
 		{"solve shape", SolveTo(other, a, b), layout.ErrShape, "x", "b"},
 		{"cholsolve shape", CholeskySolveTo(Lower, other, a, b), layout.ErrShape, "x", "b"},
-		{"cholesky uplo", CholeskyTo(Uplo(99), other, a), layout.ErrShape, "uplo", ""},
+		{"cholesky uplo", CholeskyTo(Uplo(99), other, a), lapis.ErrInvalid, "uplo", ""},
 		{"solve ok", SolveTo(otherB, a, b, lapis.NoConditionCheck()), nil, "", ""},
 	} {
 		if tc.sentinel == nil {

@@ -67,5 +67,5 @@ func blasInt2(op, an string, a int, bn string, b int) (A, B C.blasint, err error
 }
 
 func layoutErr(op, arg string, v int) error {
-	return layout.Errorf(layout.ErrShape, op, arg, "value %d is not one of the defined constants", v)
+	return layout.Errorf(lapis.ErrInvalid, op, arg, "value %d is not one of the defined constants", v)
 }

@@ -378,11 +378,11 @@ func TestInfoAndThreads(t *testing.T) {
 	if err := lapis.SetThreads(1); err != nil || lapis.Threads() != 1 || lapis.ThreadPolicy() != "fixed 1" || libraryThreads() != 1 {
 		t.Errorf("lapis.SetThreads(1): %v, Threads %d, policy %q, library %d", err, lapis.Threads(), lapis.ThreadPolicy(), libraryThreads())
 	}
-	if err := lapis.SetThreads(-1); !errors.Is(err, lapis.ErrArgument) {
+	if err := lapis.SetThreads(-1); !errors.Is(err, lapis.ErrInvalid) {
 		t.Errorf("lapis.SetThreads(-1): %v", err)
 	}
 	if max := maxThreads(libraryConfig()); max > 0 {
-		if err := lapis.SetThreads(max + 1); !errors.Is(err, lapis.ErrArgument) || lapis.ThreadPolicy() != "fixed 1" {
+		if err := lapis.SetThreads(max + 1); !errors.Is(err, lapis.ErrInvalid) || lapis.ThreadPolicy() != "fixed 1" {
 			t.Errorf("lapis.SetThreads(%d) beyond MAX_THREADS=%d: %v, policy %q", max+1, max, err, lapis.ThreadPolicy())
 		}
 		if err := lapis.SetThreads(max); err != nil {

@@ -8,6 +8,7 @@ import "C"
 import (
 	"unsafe"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
@@ -73,7 +74,7 @@ func uploChar(u lapack.Uplo) (C.char, error) {
 	case lapack.Lower:
 		return 'L', nil
 	}
-	return 0, layout.Errorf(layout.ErrShape, "dist", "uplo", "value %d is not Upper or Lower", int(u))
+	return 0, layout.Errorf(lapis.ErrInvalid, "dist", "uplo", "value %d is not Upper or Lower", int(u))
 }
 
 func ptr[T Scalar](a *Matrix[T]) unsafe.Pointer { return first(a.local) }
@@ -90,7 +91,7 @@ func Gemm[T Scalar](ta, tb lapack.Op, alpha T, a, b *Matrix[T], beta T, c *Matri
 	}
 	for _, t := range []lapack.Op{ta, tb} {
 		if t != lapack.NoTrans && t != lapack.Trans && t != lapack.ConjTrans {
-			return layout.Errorf(layout.ErrShape, op, "ta, tb", "value %q is not NoTrans, Trans or ConjTrans", byte(t))
+			return layout.Errorf(lapis.ErrInvalid, op, "ta, tb", "value %q is not NoTrans, Trans or ConjTrans", byte(t))
 		}
 	}
 	am, ak := a.m, a.n

@@ -1,6 +1,7 @@
 package lapack
 
 import (
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/layout"
 )
@@ -25,7 +26,7 @@ func diagChar(d cblas.Diag) byte {
 
 func checkUplo(op string, u cblas.Uplo) error {
 	if u != cblas.Upper && u != cblas.Lower {
-		return layout.Errorf(layout.ErrShape, op, "uplo", "value %d is neither cblas.Upper nor cblas.Lower", u)
+		return layout.Errorf(lapis.ErrInvalid, op, "uplo", "value %d is neither cblas.Upper nor cblas.Lower", u)
 	}
 	return nil
 }
@@ -76,7 +77,7 @@ const (
 
 func checkOp(op string, t Op) error {
 	if t != NoTrans && t != Trans && t != ConjTrans {
-		return layout.Errorf(layout.ErrShape, op, "trans", "value %q is not NoTrans, Trans or ConjTrans", byte(t))
+		return layout.Errorf(lapis.ErrInvalid, op, "trans", "value %q is not NoTrans, Trans or ConjTrans", byte(t))
 	}
 	return nil
 }

@@ -34,7 +34,7 @@ func checkNorm(op string, norm Norm, condition bool) error {
 	if condition {
 		what = "OneNorm or InfNorm"
 	}
-	return layout.Errorf(layout.ErrShape, op, "norm", "value %q is not %s", byte(norm), what)
+	return layout.Errorf(lapis.ErrInvalid, op, "norm", "value %q is not %s", byte(norm), what)
 }
 
 // transposed returns the norm of a^T that equals norm of a.
@@ -95,7 +95,7 @@ func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, fast
 		return 0, err
 	}
 	if anorm < 0 {
-		return 0, layout.Errorf(layout.ErrShape, op, "anorm", "%g is negative; want the norm of the matrix", anorm)
+		return 0, layout.Errorf(lapis.ErrInvalid, op, "anorm", "%g is negative; want the norm of the matrix", anorm)
 	}
 	if r, ok := nonFiniteNorm(lu, anorm); ok {
 		return r, nil
@@ -129,7 +129,7 @@ func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, fast
 func Pocon[T Scalar](uplo Uplo, f views.View[T], anorm float64, opts ...lapis.Option) (rcond float64, err error) {
 	const op = "lapack.Pocon"
 	if anorm < 0 {
-		return 0, layout.Errorf(layout.ErrShape, op, "anorm", "%g is negative; want the norm of the matrix", anorm)
+		return 0, layout.Errorf(lapis.ErrInvalid, op, "anorm", "%g is negative; want the norm of the matrix", anorm)
 	}
 	if r, ok := nonFiniteNorm(f, anorm); ok {
 		return r, nil

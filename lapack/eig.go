@@ -1,6 +1,7 @@
 package lapack
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
@@ -15,7 +16,7 @@ import (
 
 func checkEigJob(op string, jobz Job) error {
 	if jobz != JobVectors && jobz != JobNone {
-		return layout.Errorf(layout.ErrShape, op, "jobz", "value %q is neither JobVectors nor JobNone", byte(jobz))
+		return layout.Errorf(lapis.ErrInvalid, op, "jobz", "value %q is neither JobVectors nor JobNone", byte(jobz))
 	}
 	return nil
 }
@@ -108,10 +109,13 @@ func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w 
 			err = layout.Errorf(layout.ErrBounds, op, "rng", "indices [%d, %d] outside [0, %d)", rng.il, rng.iu, n)
 		}
 	default:
-		err = layout.Errorf(layout.ErrShape, op, "rng", "not made by AllValues, ValuesIn or IndicesIn")
+		err = layout.Errorf(lapis.ErrInvalid, op, "rng", "not made by AllValues, ValuesIn or IndicesIn")
+	}
+	if err == nil && rng.kind == 'V' && (math.IsNaN(rng.lo) || math.IsNaN(rng.hi)) {
+		err = layout.Errorf(lapis.ErrInvalid, op, "rng", "interval (%g, %g] has a NaN bound", rng.lo, rng.hi)
 	}
 	if err == nil && rng.kind == 'V' && !(rng.lo < rng.hi) {
-		err = layout.Errorf(layout.ErrShape, op, "rng", "interval (%g, %g] is empty", rng.lo, rng.hi)
+		err = layout.Errorf(lapis.ErrInvalid, op, "rng", "interval (%g, %g] is empty", rng.lo, rng.hi)
 	}
 	if err == nil {
 		err = sliceLen(op, "w", len(w), n)
@@ -191,7 +195,7 @@ func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr 
 		job  Job
 	}{{"jobvl", jobvl}, {"jobvr", jobvr}} {
 		if err := checkEigJob(op, j.job); err != nil {
-			return layout.Errorf(layout.ErrShape, op, j.name, "value %q is neither JobVectors nor JobNone", byte(j.job))
+			return layout.Errorf(lapis.ErrInvalid, op, j.name, "value %q is neither JobVectors nor JobNone", byte(j.job))
 		}
 	}
 	cfg := lapis.Configure(opts...)

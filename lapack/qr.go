@@ -114,9 +114,9 @@ func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View
 	complexT := typeIndex[T]() >= 2
 	switch {
 	case side != cblas.Left && side != cblas.Right:
-		return layout.Errorf(layout.ErrShape, op, "side", "value %d is neither cblas.Left nor cblas.Right", side)
+		return layout.Errorf(lapis.ErrInvalid, op, "side", "value %d is neither cblas.Left nor cblas.Right", side)
 	case trans == Trans && complexT:
-		return layout.Errorf(layout.ErrShape, op, "trans", "LAPACK applies Q^T to complex matrices only as ConjTrans (Q^H)")
+		return layout.Errorf(lapis.ErrInvalid, op, "trans", "LAPACK applies Q^T to complex matrices only as ConjTrans (Q^H)")
 	case trans == ConjTrans && !complexT:
 		trans = Trans
 	}

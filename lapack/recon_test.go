@@ -956,6 +956,20 @@ func TestErrors(t *testing.T) {
 			t.Errorf("%s: reached LAPACK: %v", name, err)
 		}
 	}
+	// Values no call takes match lapis.ErrInvalid, not a shape error.
+	for name, err := range map[string]error{
+		"Getrs bad trans": cases["Getrs bad trans"],
+		"Potrf bad uplo":  cases["Potrf bad uplo"],
+		"Gesvd both O":    cases["Gesvd both O"],
+		"Syevd bad job":   cases["Syevd bad job"],
+		"Lange bad norm":  cases["Lange bad norm"],
+		"Syevr NaN bound": second(Syevr(JobNone, cblas.Lower, ValuesIn(math.NaN(), 1), a.View(), make([]float64, 3), views.View[float64]{})),
+		"Syevr empty":     second(Syevr(JobNone, cblas.Lower, ValuesIn(1, 1), a.View(), make([]float64, 3), views.View[float64]{})),
+	} {
+		if !errors.Is(err, lapis.ErrInvalid) || errors.Is(err, layout.ErrShape) {
+			t.Errorf("%s: %v, want lapis.ErrInvalid", name, err)
+		}
+	}
 }
 
 func b2(t *testing.T) views.View[float64] {

@@ -329,7 +329,7 @@ func Trtrs[T Scalar](uplo Uplo, diag Diag, a, b views.View[T], opts ...lapis.Opt
 		return err
 	}
 	if diag != cblas.NonUnit && diag != cblas.Unit {
-		return layout.Errorf(layout.ErrShape, op, "diag", "value %d is neither cblas.NonUnit nor cblas.Unit", diag)
+		return layout.Errorf(lapis.ErrInvalid, op, "diag", "value %d is neither cblas.NonUnit nor cblas.Unit", diag)
 	}
 	oa, ob, n, err := systemOperands(op, "a", a, b, read|transposable, lapis.Configure(opts...))
 	if err != nil {

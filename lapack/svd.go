@@ -71,7 +71,7 @@ func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[
 		return err
 	}
 	if jobz != JobAll && jobz != JobSome && jobz != JobOverwrite && jobz != JobNone {
-		return layout.Errorf(layout.ErrShape, op, "jobz", "value %q is not JobAll, JobSome, JobOverwrite or JobNone", byte(jobz))
+		return layout.Errorf(lapis.ErrInvalid, op, "jobz", "value %q is not JobAll, JobSome, JobOverwrite or JobNone", byte(jobz))
 	}
 	cfg := lapis.Configure(opts...)
 	oa, err := prepare(op, "a", a, read|write|overRead, cfg)
@@ -137,11 +137,11 @@ func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt view
 		job  Job
 	}{{"jobu", jobu}, {"jobvt", jobvt}} {
 		if j.job != JobAll && j.job != JobSome && j.job != JobOverwrite && j.job != JobNone {
-			return layout.Errorf(layout.ErrShape, op, j.name, "value %q is not JobAll, JobSome, JobOverwrite or JobNone", byte(j.job))
+			return layout.Errorf(lapis.ErrInvalid, op, j.name, "value %q is not JobAll, JobSome, JobOverwrite or JobNone", byte(j.job))
 		}
 	}
 	if jobu == JobOverwrite && jobvt == JobOverwrite {
-		return layout.Errorf(layout.ErrShape, op, "jobvt", "JobOverwrite for both U and V^H")
+		return layout.Errorf(lapis.ErrInvalid, op, "jobvt", "JobOverwrite for both U and V^H")
 	}
 	cfg := lapis.Configure(opts...)
 	oa, err := prepare(op, "a", a, read|write|overRead, cfg)
