@@ -236,6 +236,10 @@ func (d *vdesc[T]) overlaps(e *vdesc[T]) bool {
 	return aok && bok && alo <= bhi && blo <= ahi
 }
 
+// same reports whether d and e address the same elements in the same
+// order (exact aliasing; conjugation aside).
+func (d *vdesc[T]) same(e *vdesc[T]) bool { return d.p == e.p && d.inc == e.inc && d.n == e.n }
+
 // broadcast reports whether d's elements share memory (stride 0, n > 1).
 func (d *vdesc[T]) broadcast() bool { return d.inc == 0 && d.n > 1 }
 

@@ -126,8 +126,9 @@ func axpycPairs[F float32 | float64](n int, ar, ai F, px unsafe.Pointer, sx int,
 	for i := 0; i < n; i++ {
 		x := (*[2]F)(unsafe.Add(px, i*sx*sz))
 		y := (*[2]F)(unsafe.Add(py, i*sy*sz))
-		y[0] += ar*x[0] + ai*x[1]
-		y[1] += ai*x[0] - ar*x[1]
+		x0, x1 := x[0], x[1] // before y is written: x may be y (Axpy(a, y.Conj(), y))
+		y[0] += ar*x0 + ai*x1
+		y[1] += ai*x0 - ar*x1
 	}
 }
 

@@ -380,6 +380,14 @@ func gnAxpy[T Scalar](op string, n int, alpha T, x []T, incX int, y []T, incY in
 	if !gnCheckPair(n, len(x), incX, len(y), incY) || alpha == 0 {
 		return
 	}
+	if incX == incY && gnPtr(x) == gnPtr(y) {
+		// y += alpha y element by element, in Go: OpenBLAS's complex axpy
+		// kernels store y's real part before they read x's (see Axpy).
+		inc := max(incX, -incX)
+		policy.Small.Add(1)
+		axpyGo(n, alpha, gnPtr(x), inc, gnPtr(y), inc, false)
+		return
+	}
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
 	xaxpy[T](cn, alpha, gnPtr(x), cx, gnPtr(y), cy)

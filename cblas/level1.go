@@ -123,16 +123,20 @@ func dotC[T Scalar](op string, x, y *views.View[T], xd, yd *vdesc[T], cfg config
 
 // Axpy computes y += alpha*x for rank-1 views of equal length. When alpha
 // is 0 it returns at once, as BLAS does, on every path: x is not read, so
-// an Inf or NaN in x leaves y as it was. Errors
-// match layout.ErrShape, layout.ErrOverlap (y broadcast, or sharing memory
-// with x), layout.ErrOverflow and lapis.ErrCopyRefused; y is untouched on error.
+// an Inf or NaN in x leaves y as it was. x may be y itself (the same
+// elements in the same order, conjugated or not): the sum is defined
+// element by element, so Axpy(a, y, y) sets y to y + a y (computed in Go:
+// the library's complex kernels do not allow it). Errors match
+// layout.ErrShape, layout.ErrOverlap (y broadcast, or sharing memory with
+// x in any other way), layout.ErrOverflow and lapis.ErrCopyRefused; y is
+// untouched on error.
 func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...lapis.Option) error {
 	const op = "cblas.Axpy"
 	var xd, yd vdesc[T]
 	if err := readVectors(op, &x, &y, &xd, &yd); err != nil {
 		return err
 	}
-	if yd.broadcast() || yd.overlaps(&xd) {
+	if yd.broadcast() || yd.overlaps(&xd) && !yd.same(&xd) {
 		return yd.outErr(op, "y", &y, &xd, "x")
 	}
 	n := xd.n
@@ -145,7 +149,9 @@ func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...lapis.Option) error {
 		xd.flip()
 		yd.flip()
 	}
-	if goPath(cfg, n, axpySmall) {
+	// x being y goes to Go on every path: OpenBLAS's complex axpy kernels
+	// store y's real part before they read x's for the imaginary one.
+	if goPath(cfg, n, axpySmall) || yd.same(&xd) {
 		policy.Small.Add(1)
 		axpyGo(n, alpha, xd.p, xd.inc, yd.p, yd.inc, xd.conj)
 		return nil
@@ -334,9 +340,14 @@ func abs1[T Scalar](x T) float64 {
 }
 
 // Swap exchanges the elements of the rank-1 views x and y (equal lengths,
-// no shared memory, neither broadcast). Errors match layout.ErrShape,
+// no shared memory, neither broadcast; x may be y itself, unconjugated
+// alike, and then nothing changes). Errors match layout.ErrShape,
 // layout.ErrOverlap, layout.ErrOverflow and lapis.ErrCopyRefused.
 func Swap[T Scalar](x, y views.View[T], opts ...lapis.Option) error {
+	var xd, yd vdesc[T]
+	if xd.read(&x) && yd.read(&y) && xd.same(&yd) && xd.conj == yd.conj && !xd.broadcast() {
+		return nil // x and y are one vector: swapping it with itself changes nothing
+	}
 	return pair("cblas.Swap", x, y, configure(opts), func(n C.blasint, x, y vec) {
 		xswap[T](n, x.ptr, x.inc, y.ptr, y.inc)
 	})
