@@ -208,3 +208,47 @@ func (c *copyT[T]) finish() {
 	}
 	c.t.Release()
 }
+
+// String names the intent as In, Out and InOut make it.
+func (i intent) String() string {
+	switch i {
+	case intentIn:
+		return "In"
+	case intentOut:
+		return "Out"
+	}
+	return "InOut"
+}
+
+// span returns the byte addresses of the first and last byte a's view
+// can reach (ok false for the zero Arg and an empty view).
+func (a *Arg) span() (lo, hi uintptr, ok bool) {
+	data, _, l, _ := a.view()
+	if l == nil || data == nil || l.Len() == 0 {
+		return 0, 0, false
+	}
+	first, last, _ := l.Span()
+	size := uintptr(a.size)
+	base := uintptr(data)
+	return base + uintptr(first)*size, base + uintptr(last)*size + size - 1, true
+}
+
+// checkAliases refuses arguments that share memory when Fortran writes
+// either (F2018 15.5.2.13 forbids it: gfortran's matmul, for one, zeroes
+// its result before it has read an argument that aliases it), judged by
+// address range as cblas judges it.
+func checkAliases(op string, args []*Arg) error {
+	for i, a := range args {
+		alo, ahi, aok := a.span()
+		for j := i + 1; j < len(args) && aok; j++ {
+			b := args[j]
+			if a.intent&intentOut == 0 && b.intent&intentOut == 0 {
+				continue
+			}
+			if blo, bhi, bok := b.span(); bok && alo <= bhi && blo <= ahi {
+				return layout.Errorf(layout.ErrOverlap, op, argNames[i]+", "+argNames[j], "arguments %s (%s) and %s (%s) share memory, and Fortran writes one of them: Fortran forbids aliasing a written argument; pass separate memory", argNames[i], a.intent, argNames[j], b.intent)
+			}
+		}
+	}
+	return nil
+}

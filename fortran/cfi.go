@@ -186,8 +186,10 @@ func columnOrder(shape, strides []int) int {
 // InOut, copied back for Out and InOut), counted in
 // lapis.ReadStats().Copies, or refused in strict mode.
 //
-// Errors, before fn runs: the zero View (layout.ErrBounds), an Out or
-// InOut view whose elements share memory (layout.ErrOverlap), a rank above
+// Errors, before fn runs: a nil fn (lapis.ErrInvalid), the zero View
+// (layout.ErrBounds), an Out or InOut view whose elements share memory,
+// or (Call2 to Call4) arguments that share memory when one is Out or
+// InOut, which Fortran forbids (layout.ErrOverlap, naming both), a rank above
 // MaxRank (layout.ErrShape), a copy refused in strict mode
 // (lapis.ErrCopyRefused), and a descriptor the Fortran runtime's CFI functions
 // refuse (layout.ErrShape, with their error code).
@@ -200,6 +202,9 @@ func Call1(fn unsafe.Pointer, a Arg, opts ...lapis.Option) error {
 // common case.
 func call1(fn unsafe.Pointer, a *Arg, opts []lapis.Option) (err error) {
 	const op = "fortran.Call1"
+	if fn == nil {
+		return nilFn(op)
+	}
 	var sc scratch
 	h, ok := a.direct()
 	if !ok {
@@ -236,6 +241,12 @@ func Call4(fn unsafe.Pointer, a, b, c, d Arg, opts ...lapis.Option) error {
 
 // call hands args[:n] to fn in one cgo call.
 func call(op string, fn unsafe.Pointer, args [4]*Arg, n int, opts []lapis.Option) (err error) {
+	if fn == nil {
+		return nilFn(op)
+	}
+	if err := checkAliases(op, args[:n]); err != nil {
+		return err
+	}
 	var h [4]handed
 	var sc [4]scratch
 	i := 0
@@ -289,6 +300,11 @@ func dropBack(sc scratch) scratch {
 }
 
 func (c *copyT[T]) noBack() { c.back = false }
+
+// nilFn is the error for a nil routine: calling it would jump to address 0.
+func nilFn(op string) error {
+	return layout.Errorf(lapis.ErrInvalid, op, "fn", "nil routine (take its address with C's &name, or dlsym)")
+}
 
 func cfiErr(op, name string, rc int) error {
 	return layout.Errorf(layout.ErrShape, op, name, "the Fortran runtime refused the C descriptor (CFI error code %d)", rc)

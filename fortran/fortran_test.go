@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/cmplx"
+	"slices"
 	"sync"
 	"testing"
 	"unsafe"
@@ -444,7 +445,8 @@ func TestStrictProcessWide(t *testing.T) {
 	if err := fortran.Explicit(fortran.In(o.v), func(fortran.Array) {}, lapis.Strict(false)); err != nil {
 		t.Errorf("lapis.Strict(false) overrides lapis.SetStrict: %v", err)
 	}
-	err = fortran.Call2(ftest.Sum, fortran.In(o.v), fortran.Out(o.v.Conj()))
+	s := newOperand[float64]([]int{1}, []int{1})
+	err = fortran.Call2(ftest.Sum, fortran.In(s.v), fortran.Out(s.v.Conj()))
 	if err != nil {
 		t.Errorf("Call2 of views that need no copy under lapis.SetStrict(true): %v", err)
 	}
@@ -482,6 +484,46 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := fortran.Describe(za); !errors.Is(err, layout.ErrBounds) {
 		t.Errorf("Describe of the zero Arg: %v", err)
+	}
+}
+
+// TestAliasing: arguments that share memory are refused when Fortran
+// writes one of them (F2018 15.5.2.13), naming both, before the routine
+// runs; disjoint parts of one buffer and read-only sharing are not; a nil
+// routine is an error, not a jump to address 0.
+func TestAliasing(t *testing.T) {
+	buf := make([]float64, 10)
+	for i := range buf {
+		buf[i] = float64(i + 1)
+	}
+	a, _ := views.FromSlice(buf, must(layout.ColMajor(3, 3)))
+	s, _ := views.FromSlice(buf[4:5], must(layout.ColMajor(1))) // inside a
+	apart, _ := views.FromSlice(buf[9:], must(layout.ColMajor(1)))
+	before := slices.Clone(buf)
+	err := fortran.Call2(ftest.Sum, fortran.In(a), fortran.Out(s))
+	var le *layout.Error
+	if !errors.Is(err, layout.ErrOverlap) || !errors.As(err, &le) || le.Op != "fortran.Call2" || le.Arg != "a, b" {
+		t.Errorf("Call2(Sum, In(a), Out(an element of a)): %v, want ErrOverlap naming a, b", err)
+	}
+	if !slices.Equal(buf, before) {
+		t.Errorf("the refused call wrote: %v", buf)
+	}
+	if err := fortran.Call2(ftest.Sum, fortran.InOut(a), fortran.In(s)); !errors.Is(err, layout.ErrOverlap) {
+		t.Errorf("Call2(Sum, InOut(a), In(part of a)): %v, want ErrOverlap", err)
+	}
+	if err := fortran.Call2(ftest.Sum, fortran.In(a), fortran.Out(apart)); err != nil || buf[9] != 45 {
+		t.Errorf("Out apart from a in one buffer: %v, s = %v (want 45)", err, buf[9])
+	}
+	// Both In: lapis does not refuse (Sum does write its second argument,
+	// which its caller declared In: that is the caller's word).
+	if err := fortran.Call2(ftest.Sum, fortran.In(a), fortran.In(s)); err != nil {
+		t.Errorf("two In arguments sharing memory: %v", err)
+	}
+	if err := fortran.Call1(nil, fortran.In(a)); !errors.Is(err, lapis.ErrInvalid) {
+		t.Errorf("Call1(nil, ...): %v, want lapis.ErrInvalid", err)
+	}
+	if err := fortran.Call2(nil, fortran.In(a), fortran.Out(apart)); !errors.Is(err, lapis.ErrInvalid) {
+		t.Errorf("Call2(nil, ...): %v, want lapis.ErrInvalid", err)
 	}
 }
 
@@ -671,4 +713,11 @@ func sectionCase[T views.Scalar](t *testing.T, ext, lo, hi, st []int) {
 	if diff := ftest.SectionDiff(d.Ptr(), unsafe.Pointer(&parent.Data()[0]), views.IsComplex[T](), ext, lo, hi, st); diff != 0 {
 		t.Errorf("%T %v: the descriptor differs from CFI_section's (code %d)", *new(T), l, diff)
 	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
