@@ -446,7 +446,7 @@ func TestStrictProcessWide(t *testing.T) {
 		t.Errorf("lapis.Strict(false) overrides lapis.SetStrict: %v", err)
 	}
 	s := newOperand[float64]([]int{1}, []int{1})
-	err = fortran.Call2(ftest.Sum, fortran.In(s.v), fortran.Out(s.v.Conj()))
+	err = fortran.Call2(ftest.Sum, fortran.In(o.v), fortran.Out(s.v.Conj()))
 	if err != nil {
 		t.Errorf("Call2 of views that need no copy under lapis.SetStrict(true): %v", err)
 	}
