@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
+	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -103,8 +104,13 @@ func testAllocating[T Scalar](t *testing.T) {
 	}
 	inv, err := Inv(a.v)
 	var be *Error
-	if !errors.As(err, &be) || inv == nil || len(be.Failed) != 1 {
+	if !errors.As(err, &be) || inv == nil || !slices.Equal(be.Indices(), []int{1}) {
 		t.Fatalf("Inv of a batch with a singular matrix: %v, %v", inv, err)
+	}
+	// Indices are in order, whatever order the map gives.
+	e := &Error{Failed: map[int]*lapack.Error{9: nil, 2: nil, 5: nil, 0: nil}}
+	if got := e.Indices(); !slices.Equal(got, []int{0, 2, 5, 9}) {
+		t.Fatalf("Indices = %v", got)
 	}
 	// A bad argument: nil and the error.
 	bad, _ := views.Zeros[T](4, 3, 3)

@@ -74,7 +74,7 @@ func largeNorm[T Scalar](norm lapack.Norm, m views.View[T], opts []lapis.Option)
 	}
 	n := m.Layout().Dim(0)
 	if norm == lapack.InfNorm {
-		m, _ = m.T()
+		m = m.T()
 	}
 	best := 0.0
 	for j := 0; j < n; j++ {

@@ -61,7 +61,7 @@ func ExamplePotrs() {
 	err = batch.Potrs(batch.Lower, a.View(), b.View())
 	var be *batch.Error
 	if errors.As(err, &be) {
-		for i := range be.Failed {
+		for _, i := range be.Indices() {
 			fmt.Println("Potrs: matrix", i, "failed:", errors.Is(err, lapack.ErrNotPositiveDefinite))
 		}
 	}

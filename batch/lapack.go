@@ -37,12 +37,19 @@ type Error struct {
 	Failed map[int]*lapack.Error // flat batch index (axis 2 fastest) -> LAPACK's error
 }
 
-func (e *Error) Error() string {
+// Indices returns the failed matrices' flat batch indices, in order
+// (Index turns one into the index along each batch axis).
+func (e *Error) Indices() []int {
 	idx := make([]int, 0, len(e.Failed))
 	for t := range e.Failed {
 		idx = append(idx, t)
 	}
 	sort.Ints(idx)
+	return idx
+}
+
+func (e *Error) Error() string {
+	idx := e.Indices()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d of %d matrices failed:", e.Op, len(idx), count(e.Shape))
 	for i, t := range idx {
@@ -57,11 +64,7 @@ func (e *Error) Error() string {
 
 // Unwrap returns the failed matrices' errors, in batch order.
 func (e *Error) Unwrap() []error {
-	idx := make([]int, 0, len(e.Failed))
-	for t := range e.Failed {
-		idx = append(idx, t)
-	}
-	sort.Ints(idx)
+	idx := e.Indices()
 	errs := make([]error, len(idx))
 	for i, t := range idx {
 		errs[i] = e.Failed[t]
@@ -444,7 +447,7 @@ func storage[T Scalar](m views.View[T]) (s views.View[T], trans lapack.Op, ok bo
 	if !ok || !l.Trans {
 		return m, lapack.NoTrans, false
 	}
-	s, _ = m.T() // rank 2
+	s = m.T() // rank 2
 	trans = lapack.Trans
 	if m.IsConj() {
 		s, trans = s.Conj(), lapack.ConjTrans

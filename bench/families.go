@@ -485,10 +485,7 @@ func (e *env) withNumpy(js []job, op string, count int, work float64) []job {
 func copyJobs(e *env, n int) []job {
 	src := randoms(e.r, n*n)
 	dst := make([]float64, n*n)
-	at, err := colMajor(src, n, n).T()
-	if err != nil {
-		panic(err)
-	}
+	at := colMajor(src, n, n).T()
 	out := colMajor(dst, n, n)
 	g, gd := mat.NewDense(n, n, src), mat.NewDense(n, n, dst)
 	bytes := 16 * float64(n) * float64(n)

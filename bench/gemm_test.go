@@ -75,7 +75,7 @@ func (g *gemmCase) view(o operand) views.View[float64] {
 	}
 	v := must(views.FromSlice(o.buf, must(layout.New([]int{g.n, g.n}, strides, o.off))))
 	if o.trans {
-		v = must(v.T())
+		v = v.T()
 	}
 	return v
 }

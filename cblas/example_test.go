@@ -13,7 +13,7 @@ import (
 func ExampleGemm() {
 	a, _ := views.FromRowMajor([]float64{1, 2, 3, 4, 5, 6}, 2, 3) // [[1 2 3] [4 5 6]]
 	c, _ := views.Zeros[float64](2, 2)
-	at, _ := a.View().T()
+	at := a.View().T()
 	before := lapis.ReadStats()
 	if err := cblas.Gemm(1, a.View(), at, 0, c.View(), lapis.ForceC()); err != nil {
 		panic(err)
@@ -31,7 +31,7 @@ func ExampleGemm() {
 func ExampleGemv() {
 	rows := []float64{1, 2, 3, 4, 5, 6} // 2 x 3, row by row
 	a, _ := views.FromColMajor(rows, 3, 2)
-	at, _ := a.View().T() // the 2 x 3 matrix, row-major
+	at := a.View().T() // the 2 x 3 matrix, row-major
 	x, _ := views.FromColMajor([]float64{1, 0, -1}, 3)
 	y, _ := views.Zeros[float64](2)
 	if err := cblas.Gemv(1, at, x.View(), 0, y.View()); err != nil {
@@ -58,7 +58,7 @@ func ExampleMul() {
 		{1, 2, 3},
 		{4, 5, 6},
 	})
-	at, _ := a.View().T()
+	at := a.View().T()
 	c, err := cblas.Mul(a.View(), at) // A A^T
 	if err != nil {
 		panic(err)

@@ -182,7 +182,7 @@ func release[T Scalar](ts ...*views.Tensor[T]) {
 
 // t2 is the transpose of a rank-2 view (it cannot fail).
 func t2[T Scalar](v views.View[T]) views.View[T] {
-	t, _ := v.T()
+	t := v.T()
 	return t
 }
 

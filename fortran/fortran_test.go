@@ -180,7 +180,7 @@ func cases[T views.Scalar]() []struct {
 		{name: "column-slice", v: with(mk([]int{4, 6}, []int{1, 4}), func(v views.View[T]) (views.View[T], error) { return v.Slice(1, 1, 4, 1) })},
 		{name: "every-other-column", v: with(mk([]int{4, 6}, []int{1, 4}), func(v views.View[T]) (views.View[T], error) { return v.Slice(1, 0, 6, 2) })},
 		{name: "row-major", v: mk([]int{4, 3}, []int{3, 1}), explCopy: true},
-		{name: "transpose", v: with(mk([]int{3, 4}, []int{1, 5}), func(v views.View[T]) (views.View[T], error) { return v.T() }), explCopy: true},
+		{name: "transpose", v: with(mk([]int{3, 4}, []int{1, 5}), func(v views.View[T]) (views.View[T], error) { return v.T(), nil }), explCopy: true},
 		{name: "reversed-columns", v: with(mk([]int{4, 3}, []int{1, 4}), func(v views.View[T]) (views.View[T], error) { return v.Reverse(1) }), explCopy: true},
 		{name: "reversed-rows", v: with(mk([]int{4, 3}, []int{1, 6}), func(v views.View[T]) (views.View[T], error) { return v.Reverse(0) }), explCopy: true},
 		{name: "every-other-row", v: mk([]int{3, 4}, []int{2, 7}), explCopy: true},

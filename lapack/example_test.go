@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
@@ -134,4 +135,26 @@ func Example_gonum() {
 	fmt.Printf("x = %.3f\n", mat.Formatted(xd.T()))
 	// Output:
 	// x = [0.100  0.600]
+}
+
+// Ridge regression by Cholesky, in one expression per step: the normal
+// matrix X^T X + lambda I is factored once, and each right-hand side is
+// solved from the factor.
+func ExampleCholeskySolve() {
+	x, _ := views.FromRows([][]float64{{1, 0}, {1, 1}, {1, 2}, {1, 3}})
+	y, _ := views.FromColMajor([]float64{1, 3, 5, 7}, 4, 1)
+	g, _ := cblas.Mul(x.View().T(), x.View()) // X^T X, a view's transpose: no copy
+	for i := range 2 {
+		g.Set(g.At(i, i)+0.5, i, i) // + lambda I
+	}
+	xty, _ := cblas.Mul(x.View().T(), y.View())
+	l, err := lapack.Cholesky(g.View())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	beta, _ := lapack.CholeskySolve(l.View(), xty.View())
+	fmt.Printf("beta = %.4f\n", beta.Data())
+	// Output:
+	// beta = [0.9573 1.9487]
 }

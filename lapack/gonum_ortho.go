@@ -576,7 +576,7 @@ func (Gonum) Dsyev(jobz gonumlapack.EVJob, ul blas.Uplo, n int, a []float64, lda
 	if info == 0 && jobz == gonumlapack.EVCompute && n > 1 {
 		// S holds the eigenvectors as columns: a holds them as rows.
 		c := gnColMajor(n, n, a, lda, true) // copy of Z^T: the eigenvectors as rows
-		v, _ := c.v.T()
+		v := c.v.T()
 		_ = views.Copy(gnRow(n, n, a, lda), v) // same shape, fresh memory
 		c.put()
 	}

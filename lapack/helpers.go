@@ -35,7 +35,7 @@ func storageCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], Op, in
 		return nil, NoTrans, 0, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix", a.Shape())
 	}
 	if m, ok := a.Layout().Matrix(); ok && m.Trans {
-		s, _ := a.T() // rank 2: cannot fail
+		s := a.T()
 		trans := Trans
 		if a.IsConj() {
 			s, trans = s.Conj(), ConjTrans
@@ -70,9 +70,9 @@ func asMatrix[T Scalar](op string, b views.View[T]) (views.View[T], error) {
 // zero pivot of a's own factorisation P a = L U, whatever a's layout (a
 // row-major a is solved through its storage, and refactored as a when
 // that fails). An ill-conditioned a (estimated reciprocal condition number
-// below machine epsilon, checkCondition after the factorisation) returns x
+// below machine epsilon, checked after the factorisation) returns x
 // together with an error matching ErrIllConditioned (and ErrSingular)
-// that carries Rcond, unless NoConditionCheck is passed.
+// that carries Rcond, unless lapis.NoConditionCheck() is passed.
 func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.Solve"
 	bm, err := asMatrix(op, b)
@@ -191,7 +191,7 @@ func ownPivot[T Scalar](err error, a views.View[T], ipiv []int32, opts []lapis.O
 // number 1 / (||a||_1 ||a^-1||_1), from the computed inverse, below
 // machine epsilon) returns the computed inverse
 // together with an error matching ErrIllConditioned (and ErrSingular)
-// that carries Rcond, unless NoConditionCheck is passed.
+// that carries Rcond, unless lapis.NoConditionCheck() is passed.
 func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.Inv"
 	inv, err := workCopy(op, a)
@@ -293,6 +293,37 @@ func Cholesky[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T]
 		clear(d[j*n : j*n+j]) // above the diagonal
 	}
 	return l, nil
+}
+
+// CholeskySolve returns x with l l^H x = b for the lower triangular l that
+// Cholesky returns (only its lower triangle is read) and the n-vector or
+// n x nrhs view b (x has b's shape): the two triangular solves of Potrs on
+// a copy of b. l and b are not modified. A zero on l's diagonal (not a
+// factor Cholesky returns) is an error matching ErrNotPositiveDefinite, as
+// Potrs reports it.
+func CholeskySolve[T Scalar](l, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+	const op = "lapack.CholeskySolve"
+	bm, err := asMatrix(op, b)
+	if err != nil {
+		return nil, err
+	}
+	if l.Rank() != 2 {
+		return nil, rankErr(op, "l", l, "2")
+	}
+	n, cols := l.Layout().Dim(0), l.Layout().Dim(1)
+	if n != cols {
+		return nil, layout.Errorf(layout.ErrShape, op, "l", "shape %v, want a square matrix", l.Shape())
+	}
+	if bm.Layout().Dim(0) != n {
+		return nil, layout.Errorf(layout.ErrShape, op, "b", "%d rows, want l's order %d", bm.Layout().Dim(0), n)
+	}
+	x := b.ToColMajor()
+	xm, _ := asMatrix(op, x.View())
+	if err := Potrs(Lower, l, xm, opts...); err != nil {
+		x.Release()
+		return nil, errop.Rename(err, op)
+	}
+	return x, nil
 }
 
 // LU returns the LU factorisation with partial pivoting of the m x n view

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"math"
 	"math/cmplx"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -380,5 +382,52 @@ func TestSteadyStateAllocs(t *testing.T) {
 		if allocs := testing.AllocsPerRun(5, f); allocs != 0 {
 			t.Errorf("%s: %v allocations per call", name, allocs)
 		}
+	}
+}
+
+// TestCholeskySolve: CholeskySolve from Cholesky's factor equals Solve on
+// the matrix, for vector and matrix right-hand sides of every layout,
+// and leaves l and b as they were; bad shapes are errors.
+func TestCholeskySolve(t *testing.T) {
+	tm.ForTypes(t, testCholeskySolve[float32], testCholeskySolve[float64], testCholeskySolve[complex64], testCholeskySolve[complex128])
+}
+
+func testCholeskySolve[T Scalar](t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 4, 33} {
+		x := tm.Rand(rng, n, n, !tm.IsComplex[T]())
+		p := x.Mul(x.H())
+		for i := range n {
+			p.Set(i, i, p.At(i, i)+complex(float64(n), 0))
+		}
+		a := tm.From[T](p, tm.ColPacked)
+		l, err := Cholesky(a.V)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, kind := range []tm.Kind{tm.ColPacked, tm.RowPacked, tm.General} {
+			b := tm.New[T](rng, n, 3, kind)
+			keep := b.V.ToColMajor()
+			got, err := CholeskySolve(l.View(), b.V)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := Solve(a.V, b.V)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tm.Close(t, fmt.Sprintf("n=%d %v", n, kind), tm.Of(got.View()), tm.Of(want.View()), 100*float64(n)*scalar.Eps[T]())
+			tm.Close(t, "b kept", tm.Of(b.V), tm.Of(keep.View()), 0)
+		}
+		v := tm.New[T](rng, n, 1, tm.ColPacked)
+		vec, _ := v.V.Reshape(n)
+		if got, err := CholeskySolve(l.View(), vec); err != nil || got.Rank() != 1 {
+			t.Fatalf("n=%d vector b: %v, rank %d", n, err, got.Rank())
+		}
+	}
+	l, _ := views.Zeros[T](3, 3)
+	b, _ := views.Zeros[T](4, 1)
+	if _, err := CholeskySolve(l.View(), b.View()); !errors.Is(err, layout.ErrShape) {
+		t.Errorf("b of 4 rows for l of order 3: %v", err)
 	}
 }

@@ -57,7 +57,7 @@
 // ErrNotPositiveDefinite or ErrNoConvergence with errors.Is and says where
 // (Error.Index). Two checks LAPACK does not make keep wrong answers from
 // being silent: a numerically rank-deficient matrix in Gels or
-// LeastSquares gives ErrRankDeficient (NoConditionCheck turns it off), and
+// LeastSquares gives ErrRankDeficient (lapis.NoConditionCheck() turns it off), and
 // Potrs, Potri and Pocon refuse a factor Potrf did not complete. Pivots are LAPACK's: []int32, 1-based, row i swapped with
 // row ipiv[i]-1 in order; Perm turns them into a permutation.
 //

@@ -394,9 +394,9 @@ func testTrtrs[T Scalar](t *testing.T) {
 						v := base.V
 						switch how {
 						case "a.T":
-							v, _ = v.T()
+							v = v.T()
 						case "a.H":
-							v, _ = v.H()
+							v = v.H()
 						}
 						full := tm.Of(v)
 						am := triangle(full, uplo)
@@ -527,9 +527,9 @@ func testGels[T Scalar](t *testing.T) {
 				v := base.V
 				switch how {
 				case "a.T":
-					v, _ = v.T()
+					v = v.T()
 				case "a.H":
-					v, _ = v.H()
+					v = v.H()
 				}
 				am := tm.Of(v)
 				rows, cols := am.R, am.C
@@ -841,9 +841,9 @@ func testLangeGecon[T Scalar](t *testing.T) {
 				v := base.V
 				switch how {
 				case "a.T":
-					v, _ = v.T()
+					v = v.T()
 				case "a.H":
-					v, _ = v.H()
+					v = v.H()
 				case "conj":
 					v = v.Conj()
 				}

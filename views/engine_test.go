@@ -116,7 +116,7 @@ func TestPlanFuses(t *testing.T) {
 // nothing in steady state.
 func TestToColMajorNoAllocs(t *testing.T) {
 	a := must(Zeros[float64](64, 48, 2))
-	v := must(a.View().T())
+	v := a.View().T()
 	v.ToColMajor().Release() // warm the pool
 	sum := 0.0
 	if n := testing.AllocsPerRun(50, func() {
@@ -168,7 +168,7 @@ func TestEngineNTMisaligned(t *testing.T) {
 	for i := range src.Data() {
 		src.Data()[i] = complex(float32(i), 1)
 	}
-	if err := Copy(dst, must(src.View().T())); err != nil {
+	if err := Copy(dst, src.View().T()); err != nil {
 		t.Fatal(err)
 	}
 	for _, ij := range [][2]int{{0, 0}, {5, 7}, {127, 71}} {

@@ -23,7 +23,7 @@ func Example_rowMajorImport() {
 
 	// 3. The transpose of a column-major [3, 2] view: no copy either.
 	ct, _ := views.FromColMajor(rows, 3, 2)
-	w, _ := ct.View().T()
+	w := ct.View().T()
 	fmt.Println("transpose view:", w.At(0, 1), w.At(1, 0), w.Layout().Class())
 
 	// Output:

@@ -71,7 +71,7 @@ func TestToGonum(t *testing.T) {
 	if err != nil || !mat.Equal(d, mat.NewDense(2, 3, []float64{1, 2, 3, 4, 5, 6})) {
 		t.Fatalf("ToDense = %v, %v", mat.Formatted(d), err)
 	}
-	dt, _ := ToDense(must(a.View().T()))
+	dt, _ := ToDense(a.View().T())
 	if !mat.Equal(dt, d.T()) {
 		t.Errorf("ToDense(T) = %v", mat.Formatted(dt))
 	}
@@ -82,7 +82,7 @@ func TestToGonum(t *testing.T) {
 		t.Errorf("rank-3 ToDense: %v", err)
 	}
 	z := must(FromRowMajor([]complex128{1, 2i, 3, 4i}, 2, 2))
-	cd, err := ToCDense(must(z.View().H()))
+	cd, err := ToCDense(z.View().H())
 	if err != nil || cd.At(1, 0) != -2i || cd.At(0, 1) != 3 {
 		t.Errorf("ToCDense(H) = %v, %v", cd, err)
 	}

@@ -17,7 +17,7 @@ func BenchmarkTune(b *testing.B) {
 	b.Logf("derived from this CPU: %+v", saved)
 	for _, n := range []int{1024, 4096} {
 		a := must(Zeros[float64](n, n))
-		at := must(a.View().T())
+		at := a.View().T()
 		out := must(Zeros[float64](n, n))
 		for _, bk := range []blocking{saved, {32, 32, 1 << 30}, {16, 16, 1 << 30}, {256, 8, 256}, {128, 8, 256}, {256, 16, 512}, {512, 8, 512}} {
 			blocks[1] = bk
@@ -71,7 +71,7 @@ func BenchmarkTunePanels(b *testing.B) {
 	junk := make([]float64, 4<<20)
 	for _, n := range []int{300, 500, 1000, 2048} {
 		a := must(Zeros[float64](n, n))
-		at := must(a.View().T())
+		at := a.View().T()
 		out := must(Zeros[float64](n, n))
 		for _, cold := range []bool{false, true} {
 			for _, kind := range []string{"strips", "panels"} {

@@ -158,11 +158,8 @@ func (v View[T]) Conj() View[T] {
 	return v
 }
 
-// H returns the conjugate transpose, v.T().Conj(). Errors as T.
-func (v View[T]) H() (View[T], error) {
-	t, err := v.T()
-	return t.Conj(), err
-}
+// H returns the conjugate transpose, v.T().Conj().
+func (v View[T]) H() View[T] { return v.T().Conj() }
 
 // AsSlice returns the view's elements as a sub-slice of its data, in
 // column-major order, without copying. It works only when the elements form
@@ -206,10 +203,20 @@ func (v View[T]) Permute(axes ...int) (View[T], error) {
 	return v.with("views.View.Permute", l, err)
 }
 
-// T returns the matrix transpose (axes 0 and 1 swapped): see layout.Layout.T.
-func (v View[T]) T() (View[T], error) {
-	l, err := v.l.T()
-	return v.with("views.View.T", l, err)
+// T returns the matrix transpose (axes 0 and 1 swapped, metadata only:
+// see layout.Layout.T). It cannot fail, so it returns no error: a view of
+// rank 0 or 1 is its own transpose, as in numpy, and T returns it as it
+// is (so does the zero View).
+func (v View[T]) T() View[T] {
+	if v.l.Rank() < 2 {
+		return v
+	}
+	l, err := v.l.Transpose(0, 1)
+	if err != nil {
+		panic("views: transposing axes 0 and 1 of a rank >= 2 layout failed: " + err.Error()) // unreachable
+	}
+	v.l = l
+	return v
 }
 
 // Transpose swaps axes a and b: see layout.Layout.Transpose.

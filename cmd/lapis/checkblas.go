@@ -65,15 +65,11 @@ func mul[T views.Scalar](ta, tb byte, m, n, k int, a, b []T) []T {
 
 // opView returns v, v^T or v^H for op 'N', 'T', 'C'.
 func opView[T views.Scalar](v views.View[T], op byte) views.View[T] {
-	var err error
 	switch op {
 	case 'T':
-		v, err = v.T()
+		return v.T()
 	case 'C':
-		v, err = v.H()
-	}
-	if err != nil {
-		panic(err)
+		return v.H()
 	}
 	return v
 }

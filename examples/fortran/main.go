@@ -49,7 +49,7 @@ func main() {
 	whole := b.View()
 	m0, _ := whole.Index(2, 0)      // one matrix of the batch
 	cols, _ := m0.Slice(1, 1, 3, 1) // columns 1 and 2
-	tr, _ := m0.T()                 // 4 x 3, row-major over the same memory
+	tr := m0.T()                    // 4 x 3, row-major over the same memory
 	rev, _ := m0.Reverse(1)         // columns backwards (a negative stride)
 	batchRev, _ := whole.Reverse(2) // the batch backwards
 

@@ -58,13 +58,13 @@ func run() error {
 	fmt.Println("\nviews (no data moved):")
 	m1, _ := t.View().Index(2, 1)
 	show("matrix 1", m1)
-	mt, _ := m1.T()
+	mt := m1.T()
 	show("matrix 1 transposed", mt)
 	col, _ := m1.Slice(1, 1, 3, 1)
 	show("matrix 1 columns 1..2", col)
 	rev, _ := m1.Reverse(1)
 	show("matrix 1 reversed", rev)
-	show("the input rows", must(must(raw.View().Index(2, 0)).T()))
+	show("the input rows", must(raw.View().Index(2, 0)).T())
 
 	s, err := m1.AsSlice()
 	if err != nil {
@@ -99,7 +99,7 @@ func run() error {
 
 	// LAPACK on views: solve (M1 M1^T) x = [1 2] through its row-major
 	// view, the transposed storage goes to dgetrs as "T", and factor it.
-	ct, _ := c.View().T()
+	ct := c.View().T()
 	rhs, _ := views.FromColMajor([]float64{1, 2}, 2)
 	before = lapis.ReadStats()
 	x, err := lapack.Solve(ct, rhs.View())
