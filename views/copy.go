@@ -12,7 +12,8 @@ import (
 // engine, into a buffer from the pool: Release the tensor when done with it
 // and a loop of ToColMajor/Release allocates nothing in steady state.
 //
-// ToColMajor of the zero View panics (it has no data; see View).
+// ToColMajor of the zero View returns the zero Tensor (no data, Len 0),
+// as copying a nil slice gives a nil slice.
 func (v View[T]) ToColMajor() *Tensor[T] {
 	t := new(Tensor[T]) // small enough to inline: t may live on the caller's stack
 	v.copyInto(t)
@@ -22,7 +23,7 @@ func (v View[T]) ToColMajor() *Tensor[T] {
 // copyInto makes t a compact column-major copy of v.
 func (v View[T]) copyInto(t *Tensor[T]) {
 	if v.noData() {
-		panic(panicNoData)
+		return // the zero View copies to the zero Tensor: no data, Len 0
 	}
 	t.l = v.l.Compact()
 	t.buf = pool.Get[T](v.l.Len())

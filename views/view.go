@@ -113,8 +113,14 @@ func (v View[T]) Shape() []int { return v.l.Shape() }
 // Rank returns the number of axes.
 func (v View[T]) Rank() int { return v.l.Rank() }
 
-// Len returns the number of elements.
-func (v View[T]) Len() int { return v.l.Len() }
+// Len returns the number of elements: 0 for the zero View, which has no
+// data (a rank-0 view made from data has one).
+func (v View[T]) Len() int {
+	if v.noData() {
+		return 0
+	}
+	return v.l.Len()
+}
 
 // IsConj reports whether reads and writes through the view are conjugated.
 // It is always false for real element types.

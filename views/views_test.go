@@ -350,11 +350,20 @@ func TestZeroView(t *testing.T) {
 	if s := z.String(); !strings.Contains(s, "zero") {
 		t.Errorf("String = %q", s)
 	}
+	// The zero View has no elements, as a nil slice has none, and copies
+	// to the zero Tensor.
+	if z.Len() != 0 {
+		t.Errorf("Len = %d, want 0", z.Len())
+	}
+	if c := z.ToColMajor(); c.Len() != 0 || c.View().Len() != 0 {
+		t.Errorf("ToColMajor: Len %d, its view's %d; want 0", c.Len(), c.View().Len())
+	} else {
+		c.Release()
+	}
 	for name, f := range map[string]func(){
-		"At":         func() { z.At() },
-		"Set":        func() { z.Set(1) },
-		"ToColMajor": func() { z.ToColMajor() },
-		"Conj().At":  func() { z.Conj().At() },
+		"At":        func() { z.At() },
+		"Set":       func() { z.Set(1) },
+		"Conj().At": func() { z.Conj().At() },
 	} {
 		func() {
 			defer func() {
