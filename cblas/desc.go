@@ -91,7 +91,7 @@ func (d *desc[T]) overlaps(e *desc[T]) bool {
 // the copy path).
 func (d *desc[T]) view(v views.View[T]) views.View[T] {
 	if d.t {
-		v = t2(v)
+		v = v.T()
 	}
 	if d.conj != v.IsConj() {
 		v = v.Conj()
@@ -137,6 +137,9 @@ func (d *desc[T]) input(op, name string, v *views.View[T], allow int, cfg config
 		}
 		return nil, refuse(op, name, lv.Layout(), why)
 	}
+	if err := copyFits[T](op, name, d.rows, d.cols); err != nil {
+		return nil, err
+	}
 	tmp = lv.ToColMajor()
 	policy.Copies.Add(1)
 	m.ptr, m.rows, m.cols, m.trans = elemPtr(tmp.View()), d.rows, d.cols, C.CblasNoTrans
@@ -160,6 +163,9 @@ func (d *desc[T]) output(op, name string, v *views.View[T], load bool, cfg confi
 	lv := d.view(*v)
 	if cfg.Strict {
 		return refuse(op, name, lv.Layout(), "an output BLAS cannot write in place")
+	}
+	if err := copyFits[T](op, name, d.rows, d.cols); err != nil {
+		return err
 	}
 	o.back = &copyBack[T]{dst: lv}
 	if load {

@@ -108,7 +108,7 @@ func Ger[T Scalar](alpha T, x, y views.View[T], a views.View[T], opts ...lapis.O
 		alpha, a, x, y = conj(alpha), a.Conj(), x.Conj(), y.Conj()
 	}
 	if isRowMajor(a) { // a^T += alpha y x^T
-		a, x, y = t2(a), y, x
+		a, x, y = a.T(), y, x
 	}
 	xv, xt, err := vectorArg(op, "x", x, false, cfg)
 	if err != nil {
@@ -166,7 +166,7 @@ func symv[T Scalar](op string, uplo Uplo, alpha T, a, x views.View[T], beta T, y
 	// view becomes its column-major transpose with uplo flipped (and, for
 	// Hermitian a, everything else conjugated).
 	if isRowMajor(a) && !a.IsConj() {
-		a, uplo = t2(a), uplo.flip()
+		a, uplo = a.T(), uplo.flip()
 		alpha, beta, x, y = conj(alpha), conj(beta), x.Conj(), y.Conj()
 	}
 	am, at, err := matrixArg(op, "a", a, cfg)
@@ -308,7 +308,7 @@ func rank1[T Scalar](op string, uplo Uplo, alpha T, ralpha float64, x, y, a view
 		return err
 	}
 	if isRowMajor(a) {
-		a, uplo = t2(a), uplo.flip()
+		a, uplo = a.T(), uplo.flip()
 		alpha, x, y = conj(alpha), x.Conj(), y.Conj()
 	}
 	if a.IsConj() {

@@ -76,7 +76,7 @@ func trxm[T Scalar](op string, side Side, uplo Uplo, diag Diag, alpha T, a, b vi
 		alpha, a, b = conj(alpha), a.Conj(), b.Conj()
 	}
 	if isRowMajor(b) { // (a x = b)^T: x^T a^T = b^T
-		a, b, side, uplo = t2(a), t2(b), side.flip(), uplo.flip()
+		a, b, side, uplo = a.T(), b.T(), side.flip(), uplo.flip()
 		m, n = n, m
 	}
 	am, at, err := matrixArg(op, "a", a, cfg)
@@ -153,7 +153,7 @@ func symm[T Scalar](op string, side Side, uplo Uplo, alpha T, a, b views.View[T]
 		alpha, beta, a, b, c = conj(alpha), conj(beta), a.Conj(), b.Conj(), c.Conj()
 	}
 	if isRowMajor(c) { // c^T = b^T a^T: a^T's view holds a^T's values
-		a, b, c, side, uplo = t2(a), t2(b), t2(c), side.flip(), uplo.flip()
+		a, b, c, side, uplo = a.T(), b.T(), c.T(), side.flip(), uplo.flip()
 		m, n = n, m
 	}
 	// A transposed storage of a is the view's transpose: exact for a
@@ -256,7 +256,7 @@ func rankk[T Scalar](op string, uplo Uplo, alpha T, ra float64, a, b views.View[
 		c = c.Conj()
 	}
 	if isRowMajor(c) {
-		c, uplo = t2(c), uplo.flip()
+		c, uplo = c.T(), uplo.flip()
 		if herm {
 			flip++
 		}

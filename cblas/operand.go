@@ -11,6 +11,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -166,10 +167,29 @@ func vectorArg[T Scalar](op, name string, v views.View[T], allowConj bool, cfg c
 	if cfg.Strict {
 		return x, nil, refuse(op, name, v.Layout(), "a broadcast or conjugated vector")
 	}
+	if err := copyFits[T](op, name, n, 1); err != nil {
+		return x, nil, err
+	}
 	tmp = v.ToColMajor()
 	policy.Copies.Add(1)
 	x.ptr, x.inc = elemPtr(tmp.View()), 1
 	return x, tmp, nil
+}
+
+// copyFits checks, before a copy of a rows x cols operand is made, that
+// its extents fit the BLAS integer and its buffer can be allocated: the
+// errors BLAS would give after the copy, without making it.
+func copyFits[T Scalar](op, name string, rows, cols int) error {
+	if _, err := blasInt(op, name, " rows", rows); err != nil {
+		return err
+	}
+	if _, err := blasInt(op, name, " columns", cols); err != nil {
+		return err
+	}
+	if !pool.CanHoldMatrix[T](rows, cols) {
+		return layout.Errorf(layout.ErrOverflow, op, name, "a copy of %d x %d elements would exceed %d bytes", rows, cols, pool.MaxBytes)
+	}
+	return nil
 }
 
 func release[T Scalar](ts ...*views.Tensor[T]) {
@@ -178,12 +198,6 @@ func release[T Scalar](ts ...*views.Tensor[T]) {
 			t.Release()
 		}
 	}
-}
-
-// t2 is the transpose of a rank-2 view (it cannot fail).
-func t2[T Scalar](v views.View[T]) views.View[T] {
-	t := v.T()
-	return t
 }
 
 // vout is a vector that BLAS writes: the view itself, or a temporary

@@ -34,6 +34,9 @@ func storageCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], Op, in
 	if a.Layout().Dim(1) != n {
 		return nil, NoTrans, 0, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix", a.Shape())
 	}
+	if err := copyFits[T](op, "a", n, n); err != nil {
+		return nil, NoTrans, 0, err
+	}
 	if m, ok := a.Layout().Matrix(); ok && m.Trans {
 		s := a.T()
 		trans := Trans
@@ -50,7 +53,22 @@ func workCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], error) {
 	if a.Rank() != 2 {
 		return nil, rankErr(op, "a", a, "2")
 	}
+	if err := copyFits[T](op, "a", a.Layout().Dim(0), a.Layout().Dim(1)); err != nil {
+		return nil, err
+	}
 	return a.ToColMajor(), nil
+}
+
+// copyFits checks, before a working copy of a rows x cols matrix is made,
+// that its extents fit the LAPACK integer and its buffer can be allocated.
+func copyFits[T Scalar](op, name string, rows, cols int) error {
+	if err := fits(op, name, rows, cols); err != nil {
+		return err
+	}
+	if !pool.CanHoldMatrix[T](rows, cols) {
+		return layout.Errorf(layout.ErrOverflow, op, name, "a copy of %d x %d elements would exceed %d bytes", rows, cols, pool.MaxBytes)
+	}
+	return nil
 }
 
 // asMatrix returns b as a matrix: a rank-1 view is one column.

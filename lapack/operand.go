@@ -128,6 +128,9 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg lapis.Con
 			return o, layout.Errorf(lapis.ErrCopyRefused, op, name, "%s (class %v%s) needs a copy and strict mode is on", l.String(), l.Class(), conjNote(conj))
 		}
 		rows, cols := l.Dim(0), l.Dim(1)
+		if err := fits(op, name, rows, cols, max(1, rows)); err != nil {
+			return o, err // before the copy, not after it
+		}
 		spareCols := 0
 		if mode&overRead != 0 && overReads[T](mode) {
 			spareCols = 1 // room for the library's over-read (hasSpare)
@@ -214,7 +217,7 @@ func (o *operand[T]) release() {
 func (o *operand[T]) scratch(op, name string, v views.View[T], spare int, load bool) error {
 	l := v.Layout().Compact()
 	size := l.Len() + spare
-	if size < l.Len() {
+	if size < l.Len() || !pool.CanHold[T](size) {
 		return layout.Errorf(layout.ErrOverflow, op, name, "a copy of %s with %d spare elements is too large", v.Layout().String(), spare)
 	}
 	o.buf = pool.Get[T](size)

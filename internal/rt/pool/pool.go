@@ -15,6 +15,7 @@ import (
 	"math/bits"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Elem is the set of element types the pool serves: the four BLAS types
@@ -120,4 +121,22 @@ func poison[T Elem](d []T) {
 			d[i] = complex(nan, nan)
 		}
 	}
+}
+
+// MaxBytes is the largest buffer lapis asks for: 128 TiB, below the Go
+// runtime's limit on one allocation on 64-bit systems (256 TiB), so that a
+// size beyond it is an error the caller reports, not a panic in make.
+const MaxBytes = 1 << 47
+
+// CanHold reports whether a buffer of n elements of T stays within
+// MaxBytes (and n is not negative).
+func CanHold[T Elem](n int) bool {
+	return n >= 0 && uint64(n) <= MaxBytes/uint64(unsafe.Sizeof(*new(T)))
+}
+
+// CanHoldMatrix is CanHold for rows x cols elements, the product checked
+// for overflow.
+func CanHoldMatrix[T Elem](rows, cols int) bool {
+	n := rows * cols
+	return rows >= 0 && cols >= 0 && (rows == 0 || n/rows == cols) && CanHold[T](n)
 }
