@@ -25,6 +25,12 @@ var ErrUnsupported = errors.New("not supported by the linked library")
 // Shapes that do not fit match layout.ErrShape instead.
 var ErrInvalid = errors.New("invalid argument")
 
+// ErrNotFinite is matched by the error of a computation whose input holds
+// a NaN or an infinity where it needs finite numbers (the helpers of
+// package lapack and batch's per-matrix operations); the error names the
+// operand and its first such element.
+var ErrNotFinite = errors.New("not a finite number")
+
 // ErrLibrary is matched by the error every call returns when the linked
 // BLAS/LAPACK library cannot be used as compiled (its integer width
 // differs from the header's: see Info).

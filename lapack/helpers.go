@@ -82,16 +82,8 @@ func asMatrix[T Scalar](op string, b views.View[T]) (views.View[T], error) {
 	return b, rankErr(op, "b", b, "1 or 2")
 }
 
-// Solve returns x with a x = b for the n x n view a and the n-vector or
-// n x nrhs view b (x has b's shape), by LU with partial pivoting. A
-// singular a gives an error matching ErrSingular whose Index is the first
-// zero pivot of a's own factorisation P a = L U, whatever a's layout (a
-// row-major a is solved through its storage, and refactored as a when
-// that fails). An ill-conditioned a (estimated reciprocal condition number
-// below machine epsilon, checked after the factorisation) returns x
-// together with an error matching ErrIllConditioned (and ErrSingular)
-// that carries Rcond, unless lapis.NoConditionCheck() is passed.
-func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+// rawSolve is Solve without the finite-input rule (finite.go).
+func rawSolve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.Solve"
 	bm, err := asMatrix(op, b)
 	if err != nil {
@@ -204,13 +196,8 @@ func ownPivot[T Scalar](err error, a views.View[T], ipiv []int32, opts []lapis.O
 	return err // not singular in working precision after all: keep what LAPACK said
 }
 
-// Inv returns a^-1 for the n x n view a. A singular a gives an error
-// matching ErrSingular; an ill-conditioned one (reciprocal condition
-// number 1 / (||a||_1 ||a^-1||_1), from the computed inverse, below
-// machine epsilon) returns the computed inverse
-// together with an error matching ErrIllConditioned (and ErrSingular)
-// that carries Rcond, unless lapis.NoConditionCheck() is passed.
-func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+// rawInv is Inv without the finite-input rule (finite.go).
+func rawInv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.Inv"
 	inv, err := workCopy(op, a)
 	if err != nil {
@@ -246,10 +233,8 @@ func Det[T Scalar](a views.View[T], opts ...lapis.Option) (T, error) {
 	return sign * fromFloat[T](math.Exp(logAbs)), nil
 }
 
-// LogDet returns the determinant of the n x n view a as sign *
-// exp(logAbs): sign is +1 or -1 for real types and has modulus 1 for
-// complex ones. A singular a gives sign 0 and logAbs -Inf (no error).
-func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs float64, sign T, err error) {
+// rawLogDet is LogDet without the finite-input rule (finite.go).
+func rawLogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs float64, sign T, err error) {
 	const op = "lapack.LogDet"
 	lu, trans, n, err := storageCopy(op, a)
 	if err != nil {
@@ -282,12 +267,8 @@ func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs float64, si
 	return logAbs, sign, nil
 }
 
-// Cholesky returns the lower triangular L with L L^H = a for the n x n
-// positive definite (Hermitian) view a, of which only the lower triangle
-// is read (lapis.UpperTriangle(): only the upper one; FromSymDense's views hold
-// gonum's stored triangle in their lower one). An error matching
-// ErrNotPositiveDefinite names the failing minor.
-func Cholesky[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+// rawCholesky is Cholesky without the finite-input rule (finite.go).
+func rawCholesky[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.Cholesky"
 	l, err := workCopy(op, a)
 	if err != nil {
@@ -313,13 +294,8 @@ func Cholesky[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T]
 	return l, nil
 }
 
-// CholeskySolve returns x with l l^H x = b for the lower triangular l that
-// Cholesky returns (only its lower triangle is read) and the n-vector or
-// n x nrhs view b (x has b's shape): the two triangular solves of Potrs on
-// a copy of b. l and b are not modified. A zero on l's diagonal (not a
-// factor Cholesky returns) is an error matching ErrNotPositiveDefinite, as
-// Potrs reports it.
-func CholeskySolve[T Scalar](l, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+// rawCholeskySolve is CholeskySolve without the finite-input rule (finite.go).
+func rawCholeskySolve[T Scalar](l, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.CholeskySolve"
 	bm, err := asMatrix(op, b)
 	if err != nil {
@@ -344,11 +320,8 @@ func CholeskySolve[T Scalar](l, b views.View[T], opts ...lapis.Option) (*views.T
 	return x, nil
 }
 
-// LU returns the LU factorisation with partial pivoting of the m x n view
-// a: a[perm[i], :] = (l u)[i, :], l m x k unit lower triangular, u k x n
-// upper triangular (k = min(m, n)). A singular a is not an error here
-// (u has a zero on its diagonal; Solve and Inv report it).
-func LU[T Scalar](a views.View[T], opts ...lapis.Option) (perm []int, l, u *views.Tensor[T], err error) {
+// rawLU is LU without the finite-input rule (finite.go).
+func rawLU[T Scalar](a views.View[T], opts ...lapis.Option) (perm []int, l, u *views.Tensor[T], err error) {
 	const op = "lapack.LU"
 	f, err := workCopy(op, a)
 	if err != nil {
@@ -399,9 +372,8 @@ func Perm(ipiv []int32, m int) ([]int, error) {
 	return perm, nil
 }
 
-// QR returns the reduced QR factorisation a = q r of the m x n view a:
-// q m x k with orthonormal columns, r k x n upper triangular, k = min(m, n).
-func QR[T Scalar](a views.View[T], opts ...lapis.Option) (q, r *views.Tensor[T], err error) {
+// rawQR is QR without the finite-input rule (finite.go).
+func rawQR[T Scalar](a views.View[T], opts ...lapis.Option) (q, r *views.Tensor[T], err error) {
 	const op = "lapack.QR"
 	f, err := workCopy(op, a)
 	if err != nil {
@@ -434,15 +406,8 @@ func QR[T Scalar](a views.View[T], opts ...lapis.Option) (q, r *views.Tensor[T],
 	return q, r, nil
 }
 
-// LeastSquares returns the minimum-norm x minimising |a x - b| for the
-// m x n view a and the m-vector or m x nrhs view b (x is n or n x nrhs),
-// by the SVD (Gelsd): singular values at most max(m, n) eps times the
-// largest count as zero. It asks for full rank: when a's numerical rank
-// is below min(m, n) it returns the minimum-norm x together with an error
-// matching ErrRankDeficient whose Rank and Rcond (smallest over largest
-// singular value) say what it found. With NoConditionCheck that is not
-// an error (x alone is returned). a and b are not modified.
-func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+// rawLeastSquares is LeastSquares without the finite-input rule (finite.go).
+func rawLeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.LeastSquares"
 	bm, err := asMatrix(op, b)
 	if err != nil {
@@ -510,11 +475,8 @@ func gelsdAny[T Scalar](a, b views.View[T], k int, rcond float64, opts []lapis.O
 	return rank, ratio, err
 }
 
-// SVD returns the reduced singular value decomposition a = u diag(s) vt of
-// the m x n view a: s the k = min(m, n) singular values, largest first
-// (as float64 whatever T), u m x k and vt k x n with orthonormal columns
-// and rows. It uses gesdd, or gesvd with the QRIteration option.
-func SVD[T Scalar](a views.View[T], opts ...lapis.Option) (s []float64, u, vt *views.Tensor[T], err error) {
+// rawSVD is SVD without the finite-input rule (finite.go).
+func rawSVD[T Scalar](a views.View[T], opts ...lapis.Option) (s []float64, u, vt *views.Tensor[T], err error) {
 	const op = "lapack.SVD"
 	f, err := workCopy(op, a)
 	if err != nil {
@@ -546,12 +508,8 @@ func SVD[T Scalar](a views.View[T], opts ...lapis.Option) (s []float64, u, vt *v
 	return s, u, vt, nil
 }
 
-// EigSym returns the eigenvalues w (ascending, as float64 whatever T) and
-// orthonormal eigenvectors v (as columns: a v = v diag(w)) of the n x n
-// symmetric, for complex types Hermitian, view a, of which only the lower
-// triangle is read (lapis.UpperTriangle(): only the upper one). It uses
-// LAPACK's divide-and-conquer syevd/heevd.
-func EigSym[T Scalar](a views.View[T], opts ...lapis.Option) (w []float64, v *views.Tensor[T], err error) {
+// rawEigSym is EigSym without the finite-input rule (finite.go).
+func rawEigSym[T Scalar](a views.View[T], opts ...lapis.Option) (w []float64, v *views.Tensor[T], err error) {
 	const op = "lapack.EigSym"
 	v, err = workCopy(op, a)
 	if err != nil {
@@ -592,10 +550,8 @@ func withReals[T Scalar](n int, f func(r32 []float32, r64 []float64) error) ([]f
 	return out, nil
 }
 
-// Eig returns the eigenvalues w and right eigenvectors v (as columns,
-// a v = v diag(w), each of unit length) of the n x n view a, as complex128
-// whatever T (a real matrix has complex eigenpairs in general).
-func Eig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v *views.Tensor[complex128], err error) {
+// rawEig is Eig without the finite-input rule (finite.go).
+func rawEig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v *views.Tensor[complex128], err error) {
 	const op = "lapack.Eig"
 	f, err := workCopy(op, a)
 	if err != nil {

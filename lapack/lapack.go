@@ -61,6 +61,17 @@
 // Potrs, Potri and Pocon refuse a factor Potrf did not complete. Pivots are LAPACK's: []int32, 1-based, row i swapped with
 // row ipiv[i]-1 in order; Perm turns them into a permutation.
 //
+// NaN and Inf. The helpers (Solve, Inv, Det, LogDet, Cholesky,
+// CholeskySolve, LU, QR, LeastSquares, SVD, EigSym, Eig) need finite
+// input and do not scan it up front. When LAPACK fails, or a result comes
+// out with a NaN, they scan what they read (O(n^2), on that path only):
+// a NaN or infinity there gives an error matching lapis.ErrNotFinite that
+// names the operand and its first such element, in place of LAPACK's
+// error or a NaN result with no error; a NaN result from finite input
+// gives one naming the result. Only the triangle a helper reads counts
+// (Cholesky, EigSym). The LAPACK routines (Gesv, Potrf, ...) return what
+// LAPACK returns.
+//
 // Conditioning. Solve and Inv (and batch's) return their result together
 // with an error matching ErrIllConditioned (and ErrSingular), carrying
 // Error.Rcond, when the reciprocal condition number in the one norm is
