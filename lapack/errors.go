@@ -54,7 +54,9 @@ type Error struct {
 	// -1 for info < 0.
 	Index int
 	// Arg names the argument LAPACK rejected (info < 0), as LAPACK's
-	// documentation names it.
+	// documentation names it, or the operand holding a NaN or an infinity
+	// (an error matching lapis.ErrNotFinite, whose Routine is the helper:
+	// "Solve", "Cholesky", ...).
 	Arg  string
 	kind error
 	// Rcond is the estimated reciprocal condition number and Rank the

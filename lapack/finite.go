@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/cmplx"
+	"strings"
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/layout"
@@ -42,9 +43,15 @@ func finite[T Scalar](op string, err error, suspect bool, ins ...input[T]) error
 		}
 	}
 	if err == nil {
-		return layout.Errorf(lapis.ErrNotFinite, op, "result", "NaN from finite input (an overflow inside LAPACK)")
+		return notFinite(op, "result", "NaN from finite input (an overflow inside LAPACK)")
 	}
 	return err
+}
+
+// notFinite is the rule's error: an *Error, so that batch reports it per
+// matrix as it reports LAPACK's, matching lapis.ErrNotFinite.
+func notFinite(op, name, detail string) error {
+	return &Error{Routine: strings.TrimPrefix(op, "lapack."), Index: -1, Rank: -1, Arg: name, kind: lapis.ErrNotFinite, detail: name + ": " + detail}
 }
 
 // firstNonFinite returns the error for in's first NaN or infinity
@@ -72,7 +79,7 @@ func firstNonFinite[T Scalar](op string, in input[T]) error {
 				if in.v.Rank() == 1 {
 					where = fmt.Sprintf("element %d", i)
 				}
-				return layout.Errorf(lapis.ErrNotFinite, op, in.name, "%s is %v; the computation needs finite numbers", where, x)
+				return notFinite(op, in.name, fmt.Sprintf("%s is %v; the computation needs finite numbers", where, x))
 			}
 		}
 	}

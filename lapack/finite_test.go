@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -51,7 +50,7 @@ func TestNotFinite(t *testing.T) {
 		{"Eig", "a", "(0, 1)", third(Eig(spd(nan, 0, 1)))},
 	}
 	for _, c := range cases {
-		var le *layout.Error
+		var le *Error
 		if !errors.Is(c.err, lapis.ErrNotFinite) || !errors.As(c.err, &le) || le.Arg != c.arg || !strings.Contains(c.err.Error(), c.where) {
 			t.Errorf("%s: %v, want lapis.ErrNotFinite naming %s %s", c.name, c.err, c.arg, c.where)
 		}
