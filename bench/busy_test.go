@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/batch"
+	"github.com/lapis-go/lapis/bench/family"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -26,7 +27,7 @@ func BenchmarkBatchTinyBusy(b *testing.B) {
 			b.Run(fmt.Sprintf("op=%s/n=%d/count=%d/workers=%d", op, n, count, w), func(b *testing.B) {
 				prev, _ := lapis.SetWorkers(w)
 				defer lapis.SetWorkers(prev)
-				stop := StartBusy(1)
+				stop := family.StartBusy(1)
 				for b.Loop() {
 					var err error
 					switch op {

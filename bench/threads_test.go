@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/bench/family"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/lapack"
@@ -52,7 +53,7 @@ func BenchmarkThreads(b *testing.B) {
 					b.Run(fmt.Sprintf("op=%s/n=%d/busy=%d/threads=%s", op.name, n, busy, th), func(b *testing.B) {
 						restore := setThreadsFor(b, th)
 						defer restore()
-						stop := StartBusy(busy)
+						stop := family.StartBusy(busy)
 						defer stop()
 						_, raised0 := threads.Looks()
 						for b.Loop() {
@@ -94,7 +95,7 @@ func BenchmarkThreadsPaired(b *testing.B) {
 			call := op.make(n)
 			for _, busy := range []int{0, 1, 2} {
 				b.Run(fmt.Sprintf("op=%s/n=%d/busy=%d", op.name, n, busy), func(b *testing.B) {
-					stop := StartBusy(busy)
+					stop := family.StartBusy(busy)
 					defer stop()
 					timed := func(th int) float64 {
 						if err := lapis.SetThreads(th); err != nil {

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/bench"
+	"github.com/lapis-go/lapis/bench/family"
 )
 
-// bench runs the families of package bench (bench.Families) and prints
+// bench runs the families of package bench/family (family.All) and prints
 // them as Markdown tables, JSON (-json) or go test -bench text
 // (-benchfmt, for benchstat and bench/report); -out writes all three.
 
@@ -42,7 +42,7 @@ func intList(s string) ([]int, error) {
 // familyNames lists every family's name.
 func familyNames() []string {
 	var names []string
-	for _, f := range bench.Families() {
+	for _, f := range family.All() {
 		names = append(names, f.Name)
 	}
 	return names
@@ -86,7 +86,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	o := bench.Options{Sizes: sizes, Quick: *quick, Budget: 100 * time.Millisecond}
+	o := family.Options{Sizes: sizes, Quick: *quick, Budget: 100 * time.Millisecond}
 	if isTerminal(stderr) {
 		o.Progress = stderr
 	}
@@ -106,7 +106,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *threads > 0 {
-		restore := bench.SaveThreads()
+		restore := family.SaveThreads()
 		if err := lapis.SetThreads(*threads); err != nil {
 			fmt.Fprintln(stderr, "lapis bench: -threads:", err)
 			return 2
@@ -115,21 +115,21 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	numpyNote := "numpy: not run (-nonumpy)"
 	if !*noNumpy {
-		o.Numpy, numpyNote = bench.FindNumpy()
+		o.Numpy, numpyNote = family.FindNumpy()
 	}
-	ms, err := bench.Run(o)
+	ms, err := family.Run(o)
 	if err != nil {
 		fmt.Fprintln(stderr, "lapis bench:", err)
 		return 2
 	}
-	md := bench.Markdown(o.Selected(), ms, numpyNote)
+	md := family.Markdown(o.Selected(), ms, numpyNote)
 	js, err := json.MarshalIndent(ms, "", "  ")
 	if err != nil {
 		fmt.Fprintln(stderr, "lapis bench:", err)
 		return 2
 	}
 	var txt strings.Builder
-	if err := bench.WriteBenchmarks(&txt, ms); err != nil {
+	if err := family.WriteBenchmarks(&txt, ms); err != nil {
 		fmt.Fprintln(stderr, "lapis bench:", err)
 		return 2
 	}

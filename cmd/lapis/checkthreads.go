@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/bench"
+	"github.com/lapis-go/lapis/bench/family"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/lapack"
 )
@@ -96,7 +96,7 @@ const collapseBound = 8.0
 // load). With a library whose threads lapis does not control (not
 // OpenBLAS), the baseline is the same call with no busy goroutine.
 func threadsCheck(t *tally) {
-	restore := bench.SaveThreads()
+	restore := family.SaveThreads()
 	defer restore()
 	controlled := lapis.SetThreads(lapis.AutoThreads) == nil
 	full := lapis.Threads()
@@ -124,7 +124,7 @@ func threadsCheck(t *tally) {
 		}
 		for round := 0; round < 4; round++ {
 			if controlled {
-				stop := bench.StartBusy(1)
+				stop := family.StartBusy(1)
 				set(1)
 				base = append(base, callTimes(call, 12, 60*time.Millisecond)...)
 				stop()
@@ -136,7 +136,7 @@ func threadsCheck(t *tally) {
 			if injectWrong == t.name && i == 0 { // the test hook: the first size's calls 20x their baseline
 				f = func() error { time.Sleep(time.Duration(20 * slices.Min(base) * float64(time.Second))); return call() }
 			}
-			stop := bench.StartBusy(1)
+			stop := family.StartBusy(1)
 			auto = append(auto, callTimes(f, 12, 60*time.Millisecond)...)
 			stop()
 			if slices.Min(auto)/slices.Min(base) <= collapseBound {
@@ -158,7 +158,7 @@ func threadsCheck(t *tally) {
 		lapisNotes = append(lapisNotes, fmt.Sprintf("n=%d %s (%.1fx)", n, ms(a), a/b))
 		if controlled && full > 1 {
 			set(full)
-			stop := bench.StartBusy(1)
+			stop := family.StartBusy(1)
 			forced := callTimes(call, 5, 500*time.Millisecond)
 			stop()
 			set(lapis.AutoThreads)

@@ -12,7 +12,7 @@
 //	                               of the library's version)
 //	lapis bench [-quick] [-families copy,gemm,...] [-sizes FAMILY=N,N,...] [-time 100ms]
 //	            [-threads N] [-nonumpy] [-out DIR] [-json | -benchfmt]
-//	                               package bench's seven families (copy, gemm, small, lapack,
+//	                               package bench/family's seven families (copy, gemm, small, lapack,
 //	                               batch, tiny, threads under a busy goroutine) against a C
 //	                               reference (bench/cref), gonum and numpy when python3 has it:
 //	                               a Markdown table per family, JSON, or go test -bench text

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/bench"
+	"github.com/lapis-go/lapis/bench/family"
 	"github.com/lapis-go/lapis/cblas"
 )
 
@@ -289,8 +289,8 @@ func TestBench(t *testing.T) {
 	if strings.Contains(stderr, "\r") {
 		t.Errorf("progress written to a stderr that is not a terminal:\n%q", stderr)
 	}
-	python, _ := bench.FindNumpy()
-	for _, f := range bench.Families() {
+	python, _ := family.FindNumpy()
+	for _, f := range family.All() {
 		if !strings.Contains(out, "### "+f.Name+": ") {
 			t.Errorf("bench output has no table for %s", f.Name)
 		}
@@ -306,7 +306,7 @@ func TestBench(t *testing.T) {
 	if md, err := os.ReadFile(filepath.Join(dir, "bench.md")); err != nil || string(md) != out {
 		t.Errorf("bench.md differs from the printed tables: %v", err)
 	}
-	var fromFile []bench.Measurement
+	var fromFile []family.Measurement
 	if data, err := os.ReadFile(filepath.Join(dir, "bench.json")); err != nil || json.Unmarshal(data, &fromFile) != nil || len(fromFile) == 0 {
 		t.Errorf("bench.json: %v, %d measurements", err, len(fromFile))
 	}
@@ -315,7 +315,7 @@ func TestBench(t *testing.T) {
 	}
 
 	code, out, _ = runCLI(t, "bench", "-families", "gemm,tiny,threads", "-sizes", "gemm=8,16", "-sizes", "tiny=2", "-sizes", "threads=16", "-time", "1ms", "-json")
-	var ms []bench.Measurement
+	var ms []family.Measurement
 	if err := json.Unmarshal([]byte(out), &ms); err != nil || code != 0 {
 		t.Fatalf("-json: status %d, %v\n%s", code, err, out)
 	}

@@ -1,4 +1,12 @@
-package bench
+// Package family holds the benchmark families of lapis: the summary
+// measurements `lapis bench` runs and prints (and BenchmarkFamilies runs
+// under go test -bench), each a table of lapis against its anchors in the
+// same run: the linked library called from C (bench/cref), gonum's pure
+// Go, and numpy when python3 has it. It links through bench/cref, so it
+// builds against any BLAS lapis does (-tags lapis_cgoflags included).
+// Package bench's benchmarks and scripts/bench-*.sh measure each family
+// further.
+package family
 
 import (
 	"bytes"
@@ -33,13 +41,6 @@ import (
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
-
-// The families: the summary measurements `lapis bench` runs and prints
-// (and BenchmarkFamilies runs under go test -bench), each a table of
-// lapis against its anchors in the same run: the linked library called
-// from C (bench/cref), gonum's pure Go, and numpy when python3 has it.
-// The detailed benchmarks of this package (BenchmarkCopy, BenchmarkTiny,
-// ...) and scripts/bench-*.sh measure each family further.
 
 // Measurement is one timed operation (bench -json prints a list of them).
 type Measurement struct {
@@ -125,7 +126,7 @@ type env struct {
 }
 
 // families lists the families in the order they run and print.
-func Families() []Family {
+func All() []Family {
 	return []Family{
 		{Name: "copy", Title: "transposing copy, n x n float64 into its transpose (bytes read + written)", Unit: unitGBs,
 			Defaults: []int{64, 256, 1024, 2048}, Quick: []int{256, 1024}, jobs: copyJobs},
@@ -215,7 +216,7 @@ func (o Options) sizesOf(f Family) []int {
 // Selected returns the families o runs.
 func (o Options) Selected() []Family {
 	var out []Family
-	for _, f := range Families() {
+	for _, f := range All() {
 		if o.Families == nil || slices.Contains(o.Families, f.Name) {
 			out = append(out, f)
 		}

@@ -1,4 +1,4 @@
-package bench
+package family
 
 import (
 	"fmt"
@@ -12,10 +12,10 @@ import (
 // job but numpy's (scripts/bench-*.sh run numpy), at the families' sizes
 // (-short: their quick sizes), named as WriteBenchmarks names them.
 //
-//	go test -run '^$' -bench '^BenchmarkFamilies$/family=tiny' ./bench
+//	go test -run '^$' -bench '^BenchmarkFamilies$/family=tiny' ./bench/family
 func BenchmarkFamilies(b *testing.B) {
 	e := &env{r: rand.New(rand.NewPCG(41, 43)), cThreads: cThreads()}
-	for _, f := range Families() {
+	for _, f := range All() {
 		sizes := f.Defaults
 		if testing.Short() {
 			sizes = f.Quick
@@ -52,7 +52,7 @@ func BenchmarkFamilies(b *testing.B) {
 func TestFamilies(t *testing.T) {
 	python, _ := FindNumpy()
 	o := Options{Quick: true, Budget: time.Millisecond, Numpy: python, Sizes: map[string][]int{}}
-	for _, f := range Families() {
+	for _, f := range All() {
 		o.Sizes[f.Name] = f.Quick[:1]
 	}
 	ms, err := Run(o)
@@ -66,7 +66,7 @@ func TestFamilies(t *testing.T) {
 			t.Errorf("%+v did not measure", m)
 		}
 	}
-	for _, f := range Families() {
+	for _, f := range All() {
 		if perFamily[f.Name] < 2 {
 			t.Errorf("family %s: %d measurements, want lapis and an anchor at least", f.Name, perFamily[f.Name])
 		}
@@ -78,8 +78,8 @@ func TestFamilies(t *testing.T) {
 	if lines := strings.Count(out.String(), "\nBenchmarkFamilies/"); lines != len(ms) {
 		t.Errorf("WriteBenchmarks wrote %d benchmark lines for %d measurements:\n%s", lines, len(ms), out.String())
 	}
-	md := Markdown(Families(), ms, "numpy: "+fmt.Sprint(python != ""))
-	for _, f := range Families() {
+	md := Markdown(All(), ms, "numpy: "+fmt.Sprint(python != ""))
+	for _, f := range All() {
 		if !strings.Contains(md, "### "+f.Name+": ") {
 			t.Errorf("Markdown has no table for %s", f.Name)
 		}
