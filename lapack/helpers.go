@@ -53,10 +53,23 @@ func workCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], error) {
 	if a.Rank() != 2 {
 		return nil, rankErr(op, "a", a, "2")
 	}
-	if err := copyFits[T](op, "a", a.Layout().Dim(0), a.Layout().Dim(1)); err != nil {
+	rows, cols := a.Layout().Dim(0), a.Layout().Dim(1)
+	if err := copyFits[T](op, "a", rows, cols+1); err != nil {
 		return nil, err
 	}
-	return a.ToColMajor(), nil
+	t := spareZeros[T](rows, cols)
+	_ = views.Copy(t.View(), a) // same shape, fresh memory
+	return t, nil
+}
+
+// spareZeros returns a zero rows x cols column-major tensor whose slice
+// has one column of capacity after it: room for the over-read of
+// OpenBLAS's complex LAPACK (hasSpare), so that the helpers' own buffers
+// go to LAPACK in place, with no copy their design does not need.
+func spareZeros[T Scalar](rows, cols int) *views.Tensor[T] {
+	buf := make([]T, rows*cols, rows*(cols+1))
+	t, _ := views.FromColMajor(buf, rows, cols) // the length is the product
+	return t
 }
 
 // copyFits checks, before a working copy of a rows x cols matrix is made,
@@ -335,8 +348,8 @@ func rawLU[T Scalar](a views.View[T], opts ...lapis.Option) (perm []int, l, u *v
 		return nil, nil, nil, err
 	}
 	perm, _ = Perm(ipiv, m) // Getrf's pivots are rows of a
-	l, _ = views.Zeros[T](m, k)
-	u, _ = views.Zeros[T](k, n)
+	l = spareZeros[T](m, k)
+	u = spareZeros[T](k, n)
 	ld, ud, fd := l.Data(), u.Data(), f.Data()
 	for j := range k {
 		ld[j*m+j] = 1
@@ -387,14 +400,14 @@ func rawQR[T Scalar](a views.View[T], opts ...lapis.Option) (q, r *views.Tensor[
 		f.Release()
 		return nil, nil, err
 	}
-	r, _ = views.Zeros[T](k, n)
+	r = spareZeros[T](k, n)
 	rd, fd := r.Data(), f.Data()
 	for j := range n {
 		copy(rd[j*k:j*k+min(j+1, k)], fd[j*m:j*m+min(j+1, k)])
 	}
 	q = f
 	if k < n { // q is the first k columns: a prefix of the compact copy
-		q, _ = views.Zeros[T](m, k)
+		q = spareZeros[T](m, k)
 		copy(q.Data(), fd[:m*k])
 		f.Release()
 	}
@@ -423,7 +436,7 @@ func rawLeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views
 		return nil, layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's %d", bm.Layout().Dim(0), m)
 	}
 	nrhs := bm.Layout().Dim(1)
-	xb, _ := views.Zeros[T](max(m, n), nrhs)
+	xb := spareZeros[T](max(m, n), nrhs)
 	defer xb.Release()
 	top, _ := xb.View().Slice(0, 0, m, 1) // cannot fail: m <= max(m, n)
 	_ = views.Copy(top, bm)               // same shape, fresh memory
@@ -485,8 +498,8 @@ func rawSVD[T Scalar](a views.View[T], opts ...lapis.Option) (s []float64, u, vt
 	defer f.Release()
 	m, n := a.Layout().Dim(0), a.Layout().Dim(1)
 	k := min(m, n)
-	u, _ = views.Zeros[T](m, k)
-	vt, _ = views.Zeros[T](k, n)
+	u = spareZeros[T](m, k)
+	vt = spareZeros[T](k, n)
 	qr := lapis.Configure(opts...).QRIteration
 	s, err = withReals[T](k, func(s32 []float32, s64 []float64) error {
 		if qr {
@@ -562,7 +575,7 @@ func rawEig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v 
 	if a.Layout().Dim(1) != n {
 		return nil, nil, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix", a.Shape())
 	}
-	vr, _ := views.Zeros[T](n, n)
+	vr := spareZeros[T](n, n)
 	defer vr.Release()
 	w = make([]complex128, n)
 	if typeIndex[T]()%2 == 0 {
