@@ -20,11 +20,12 @@ var levels = map[string]int{
 	"batch":   5,
 	"fortran": 5,
 	"dist":    5,
+	"npy":     2,
 }
 
 // cgoFree are the packages that must build without cgo, with everything
 // of the module they import.
-var cgoFree = []string{"layout", "views", ""}
+var cgoFree = []string{"layout", "views", "", "npy"}
 
 type pkg struct {
 	ImportPath string
