@@ -16,7 +16,7 @@ import (
 // a scratch area, computed on with the order's loops unrolled over rows
 // and columns (from order 5 on, LU loops over its pivot columns and Inv
 // over the inverse's columns); the reads and writes of the lanes below
-// are routines that every kernel of a type and order calls (gentiny's
+// are routines shared by the kernels of a type and order (gentiny's
 // package comment has their calling convention):
 //
 //	matrices t..t+3                   scratch: one vector per element
