@@ -14,7 +14,7 @@ import (
 // float64, 8 float32; AVX-512, ZMM, where Wide: 8 float64, 16 float32,
 // orders 3 to 8), so that element (i, j) of every lane is one vector in
 // a scratch area, computed on with the order's loops unrolled over rows
-// and columns (from order 5 on, LU loops over its pivot columns and Inv
+// and columns (from order 6 on, LU loops over its pivot columns and Inv
 // over the inverse's columns); the reads and writes of the lanes below
 // are routines shared by the kernels of a type and order (gentiny's
 // package comment has their calling convention):

@@ -36,10 +36,10 @@
 // declaration), emitted once however many kernels use them (and once
 // for both AVX-512 float64 sets where their code is the same):
 //
+//	loadC, loadCT a's compact lane group (AX), as stored or transposed,
+//	              into the A area (p.mode compact, compact transposed)
 //	loadA, loadL  a's lane group (loadL: its lower triangle) into the A
-//	              area, by p.mode
-//	loadC, loadCT a compact group (AX), as stored or transposed: the
-//	              compact modes of loadA and loadL, which jump to them
+//	              area by p.mode otherwise: gathered, or batch stride 1
 //	storeA        the n x n vectors at R10 (the A area, or Inv's X
 //	              area) to p.aout, by p.mode
 //	loadB         one column of b (R8, row stride CX) into the X area's
@@ -681,32 +681,42 @@ func (g *gen) contiguous(keep func(i, j int) bool, at func(i, j int, addr string
 func lowerTri(i, j int) bool { return i >= j }
 
 // loadA reads a's lane group into the A area (lower: only i >= j is
-// needed) by the call's mode: a CALL of the shared routine loadA (loadL)
-// of the type and order, whose compact modes jump to the routines loadC
-// and loadCT (the same for both triangles: a compact group is read
-// whole), whose RET returns to the kernel. Measured (AMD Zen 4, AVX2
-// kernels alone, 10000 compact float64 matrices, 8 alternating runs):
-// with a CALL there instead, inv3 was 13% slower than straight-line
-// code (12.8 -> 14.5 ns per matrix); with the jump it is level.
+// needed) by the call's mode: a CALL of the shared routine of the type
+// and order for the mode, loadC or loadCT for the compact ones (the
+// same for both triangles: a compact group is read whole), else loadA
+// (loadL), which gathers or reads a group with batch stride 1.
 func (g *gen) loadA(lower bool) {
-	kind, doc, keep := "loadA", "a's lane group into the A area by p.mode", all
+	kind, doc, keep := "loadA", "a's lane group into the A area, gathered or with batch stride 1 by p.mode", all
 	if lower {
-		kind, doc, keep = "loadL", "a's lane group's lower triangle into the A area by p.mode", lowerTri
+		kind, doc, keep = "loadL", "a's lane group's lower triangle into the A area, gathered or with batch stride 1 by p.mode", lowerTri
 	}
-	g.call(g.routine(kind, doc, func(h *gen) {
-		compact := func(trans bool) bool {
-			kind, doc := "loadC", "a's compact lane group (AX) into the A area"
-			if trans {
-				kind, doc = "loadCT", "a's compact lane group (AX), transposed, into the A area"
-			}
-			h.ins("JMP", h.routine(kind, doc, func(c *gen) { c.compactLoad(trans) })+"(SB)")
-			return true
-		}
-		h.byMode(false, keep, compact, func(i, j int, addr string) {
+	strided := g.routine(kind, doc, func(h *gen) {
+		h.byMode(false, keep, nil, func(i, j int, addr string) {
 			h.ins(h.op("VMOVU"), addr, h.y(0))
 			h.ins(h.op("VMOVA"), h.y(0), h.a(i, j))
 		}, func() { h.gatherA(lower) })
-	}))
+	})
+	if !g.compactOK() {
+		g.call(strided)
+		return
+	}
+	loadC := g.routine("loadC", "a's compact lane group (AX) into the A area", func(c *gen) { c.compactLoad(false) })
+	loadCT := g.routine("loadCT", "a's compact lane group (AX), transposed, into the A area", func(c *gen) { c.compactLoad(true) })
+	compact, trans, done := g.newLabel(), g.newLabel(), g.newLabel()
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offMode), "BX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offA), "AX")
+	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeCompact))
+	g.ins("JEQ", compact)
+	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeCompactT))
+	g.ins("JEQ", trans)
+	g.call(strided)
+	g.ins("JMP", done)
+	g.mark(compact)
+	g.call(loadC)
+	g.ins("JMP", done)
+	g.mark(trans)
+	g.call(loadCT)
+	g.mark(done)
 }
 
 // storeA writes the scratch elements at src + (i + j*n) vectors (src DI,
@@ -738,19 +748,18 @@ func (g *gen) storeAt(src int, lower bool) {
 // p.aout by p.mode but the lanes flagged in R13 (storeAt).
 func (g *gen) storeVectors(keep func(i, j int) bool) {
 	off := func(i, j int) int { return g.aoff(i, j) }
-	g.byMode(true, keep, func(trans bool) bool { g.compactStore(trans, "R10", off, keep); return false }, func(i, j int, addr string) {
+	g.byMode(true, keep, func(trans bool) { g.compactStore(trans, "R10", off, keep) }, func(i, j int, addr string) {
 		g.ins(g.op("VMOVA"), fmt.Sprintf("%d(R10)", off(i, j)), g.y(0))
 		g.ins(g.op("VMOVU"), g.y(0), addr)
 	}, func() { g.storeLanes(offAOut, offARS, offACS, offAIX, g.n, false, "R10", off, keep) })
 }
 
 // byMode dispatches on the call's mode (BX) with AX a's lane group (a
-// store's: at p.aout): compact(trans) for the compact modes (true: it
-// ended with a jump to a routine, whose RET leaves byMode's caller too),
-// at(i, j, address) for each kept element of a group with batch stride
-// 1, other when the mode gathers (and, for a store, when any lane is
-// flagged: R13 not zero).
-func (g *gen) byMode(store bool, keep func(i, j int) bool, compact func(trans bool) (tail bool), at func(i, j int, addr string), other func()) {
+// store's: at p.aout): compact(trans) for the compact modes (nil: the
+// caller never has them here), at(i, j, address) for each kept element
+// of a group with batch stride 1, other when the mode gathers (and, for
+// a store, when any lane is flagged: R13 not zero).
+func (g *gen) byMode(store bool, keep func(i, j int) bool, compact func(trans bool), at func(i, j int, addr string), other func()) {
 	otherL, contig, done := g.newLabel(), g.newLabel(), g.newLabel()
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offMode), "BX")
 	ptr := offA
@@ -764,17 +773,15 @@ func (g *gen) byMode(store bool, keep func(i, j int) bool, compact func(trans bo
 	g.ins("JEQ", otherL)
 	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeContiguous))
 	g.ins("JEQ", contig)
-	if g.compactOK() {
+	if compact != nil && g.compactOK() {
 		tr := g.newLabel()
 		g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeCompactT))
 		g.ins("JEQ", tr)
-		if !compact(false) {
-			g.ins("JMP", done)
-		}
+		compact(false)
+		g.ins("JMP", done)
 		fmt.Fprintf(&g.b, "%s:\n", tr)
-		if !compact(true) {
-			g.ins("JMP", done)
-		}
+		compact(true)
+		g.ins("JMP", done)
 	}
 	fmt.Fprintf(&g.b, "%s:\n", contig)
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offARS), "CX")
@@ -928,8 +935,14 @@ func (g *gen) swap(k int, rk string, row func(i int) string) {
 }
 
 // loopN is the smallest order whose LU factorizations loop over the
-// pivot columns (pstep) rather than run straight-line code for each.
-const loopN = 5
+// pivot columns (pstep), and Inv over the inverse's columns, rather
+// than run straight-line code for each. Measured (AMD Zen 4, kernels
+// alone, 10000 compact float64 matrices, 10 alternating rounds): with
+// the loops from order 5, det5 was 11-13% slower than straight-line
+// code (20.1 -> 22.8 ns per matrix), solve5 and inv5 level; from order 6
+// the file is 120 KB larger. At orders 6 to 8 the loops were level or
+// faster (det8 7-11%, inv8 4-11%).
+const loopN = 6
 
 // pstep is pivot step k of an LU factorization as the generator emits
 // it: straight-line code for a k known here, or (k < 0) the body of the
