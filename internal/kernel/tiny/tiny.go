@@ -13,7 +13,11 @@ import (
 // as a vector register has lanes, one matrix per lane (AVX2/FMA, YMM: 4
 // float64, 8 float32; AVX-512, ZMM, where Wide: 8 float64, 16 float32,
 // orders 3 to 8), so that element (i, j) of every lane is one vector in
-// a scratch area, computed on with the order's loops unrolled:
+// a scratch area, computed on with the order's loops unrolled over rows
+// and columns (from order 6 on, LU loops over its pivot columns and Inv
+// over the inverse's columns); the reads and writes of the lanes below
+// are routines shared by the kernels of a type and order (gentiny's
+// package comment has their calling convention):
 //
 //	matrices t..t+3                   scratch: one vector per element
 //	  a_t  a_t+1  a_t+2  a_t+3        (0,0): [a_t a_t+1 a_t+2 a_t+3]

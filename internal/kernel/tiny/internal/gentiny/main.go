@@ -7,22 +7,59 @@
 // rows of 9 elements). Run by `go generate ./internal/kernel/tiny`;
 // scripts/test.sh fails when the checked-in files differ from its output.
 //
-// Each kernel is straight-line code for one order n: the matrices' lanes
-// are read into a 32-byte aligned scratch area in the frame, where
-// element (i, j) of every lane is one vector, by the call's mode (whole
-// vectors transposed in registers for a compact run, except the short
-// rows tail and byElement gather and scatter, one vector per element for
-// batch stride 1, VGATHERQPD / VGATHERDPS for any strides);
-// the algorithm runs on those vectors with the order's loops unrolled;
-// the lanes that are not flagged are then stored back the same way (lane
-// by lane with scalar moves when any lane is flagged or the mode
-// gathers). Solve and Inv also write the norms of each matrix and of
-// its inverse for the conditioning check when asked (Solve's exact
-// ones only where a cheaper upper bound leaves a candidate: invBound),
-// and return the lanes the check must look at. A lane is flagged
-// (bit l of the result) when its computation met anything the slow path
-// must handle (a zero or non-positive pivot, a non-finite result, a
-// determinant outside the normal range); flagged lanes write nothing.
+// Each kernel works for one order n: the matrices' lanes are read into a
+// 32-byte aligned scratch area in the frame, where element (i, j) of
+// every lane is one vector, by the call's mode (whole vectors transposed
+// in registers for a compact run, except the short rows tail and
+// byElement gather and scatter, one vector per element for batch stride
+// 1, VGATHERQPD / VGATHERDPS for any strides); the algorithm runs on
+// those vectors; the lanes that are not flagged are then stored back the
+// same way (lane by lane with scalar moves, in a loop over the lanes,
+// when any lane is flagged or the mode gathers). Solve and Inv also
+// write the norms of each matrix and of its inverse for the
+// conditioning check when asked (Solve's exact ones only where a
+// cheaper upper bound leaves a candidate: invBound), and return the
+// lanes the check must look at. A lane is flagged (bit l of the result)
+// when its computation met anything the slow path must handle (a zero
+// or non-positive pivot, a non-finite result, a determinant outside the
+// normal range); flagged lanes write nothing.
+//
+// The arithmetic is unrolled over the rows and columns of the order,
+// except where a loop costs nothing measurable and saves most of the
+// code: from order loopN on, LU factorizations loop over the pivot
+// columns (pstep: the step for column k is one loop body, k in BX and
+// its column's addresses in registers that follow it, the rows below
+// the pivot unrolled), and Inv loops over the inverse's columns.
+//
+// Moving data is not inlined: each kernel CALLs the shared routines of
+// its type and order, one TEXT each (file-local, NOSPLIT|NOFRAME, no Go
+// declaration), emitted once however many kernels use them (and once
+// for both AVX-512 float64 sets where their code is the same):
+//
+//	loadC, loadCT a's compact lane group (AX), as stored or transposed,
+//	              into the A area (p.mode compact, compact transposed)
+//	loadA, loadL  a's lane group (loadL: its lower triangle) into the A
+//	              area by p.mode otherwise: gathered, or batch stride 1
+//	storeA        the n x n vectors at R10 (the A area, or Inv's X
+//	              area) to p.aout, by p.mode
+//	loadB         one column of b (R8, row stride CX) into the X area's
+//	              column at R10, by p.bseq
+//
+// Their calling convention: SI holds the kernel's *tinyArgs and DI its
+// scratch area, and both are kept; the other inputs are where the list
+// says, and R13 holds the flagged lanes for storeA. A routine may
+// clobber AX, BX, CX, DX, R8-R13 and every vector and opmask register
+// but the kernel's state in Y12-Y15 (the finiteness accumulator, the ok
+// mask, one and zero), with these exceptions: loadB keeps the state
+// (keepState around the float32 transposes, which need every register)
+// and BX, R9 and R10 (rhsLoop's), clobbering R8 and R11 only; the loads
+// of a run first and leave the state as the prologue sets it (consts);
+// storeA runs last and may clobber it. The kernel checks p.aout for nil
+// before it calls storeA (ifSet). Two stores are inline in their
+// kernels instead, where a CALL was measured to cost time: b's (storeB,
+// in solve and cholsolve) and Cholesky's lower triangle (in chol, the
+// only operation that stores one: storeAt).
+
 package main
 
 import (
@@ -131,12 +168,49 @@ const (
 // call (the scratch holds their solutions until the flags are known).
 const maxRHS = 8
 
+// gen emits one TEXT block (a kernel or a shared routine) for type t and
+// order n into b; out collects the file.
 type gen struct {
 	b     bytes.Buffer
 	t     typ
 	n     int
 	label int
+	out   *output
 }
+
+// output is tiny_amd64.s as it is written, and the shared routines in it
+// by their code (routine), so that a routine whose code another type's
+// (AVX-512 float64 with and without scatters) or kind's already has is
+// emitted once and called by that name.
+type output struct {
+	s        bytes.Buffer
+	routines map[string]string // kind, order and code -> name
+	kernels  map[string]string // code with the name replaced -> name
+}
+
+// routine returns the name of the shared routine of kind (loadA,
+// storeB...) for g's type and order whose code body emits, emitting it
+// first unless an identical one exists. A routine is a file-local TEXT
+// without a frame or Go declaration, CALLed by the kernels with the
+// registers of the calling convention (package comment) and ending in
+// RET; doc says what it does and which registers it takes.
+func (g *gen) routine(kind, doc string, body func(h *gen)) string {
+	h := &gen{t: g.t, n: g.n, out: g.out}
+	body(h)
+	h.ins("RET")
+	key := fmt.Sprintf("%s%d\n%s", kind, g.n, h.b.String())
+	if name, ok := g.out.routines[key]; ok {
+		return name
+	}
+	name := fmt.Sprintf("%s%s%d<>", g.t.fn(), kind, g.n)
+	g.out.routines[key] = name
+	fmt.Fprintf(&g.out.s, "\n// %s: %s\nTEXT %s(SB), NOSPLIT|NOFRAME, $0-0\n", name, doc, name)
+	g.out.s.Write(h.b.Bytes())
+	return name
+}
+
+// call calls the shared routine name (routine).
+func (g *gen) call(name string) { g.ins("CALL", name+"(SB)") }
 
 func (g *gen) f(format string, args ...any) { fmt.Fprintf(&g.b, "\t"+format+"\n", args...) }
 
@@ -489,25 +563,26 @@ func (g *gen) rowsLoad(nn int, ptr string, dst func(e int) int) {
 	}
 }
 
-// compactStore writes the scratch elements off(i, j) where keep(i, j) to
-// a compact lane group (AX), transposed back in registers (rowsStore).
-func (g *gen) compactStore(trans bool, off func(i, j int) int, keep func(i, j int) bool) {
-	g.rowsStore(g.n*g.n, "AX", func(e int) int { return off(g.elem(e, trans)) },
+// compactStore writes the scratch elements off(i, j) (bytes from base)
+// where keep(i, j) to a compact lane group (AX), transposed back in
+// registers (rowsStore).
+func (g *gen) compactStore(trans bool, base string, off func(i, j int) int, keep func(i, j int) bool) {
+	g.rowsStore(g.n*g.n, "AX", base, func(e int) int { return off(g.elem(e, trans)) },
 		func(e int) bool { return keep(g.elem(e, trans)) })
 }
 
-// rowsStore writes the scratch vectors at src(e) (bytes from DI) where
-// keep(e) to a lane
-// group of rows of nn elements at ptr (rowsLoad's inverse); runs of
-// elements not all kept are written element by element (AVX2) or with
-// masked stores (AVX-512).
-func (g *gen) rowsStore(nn int, ptr string, src func(e int) int, keep func(e int) bool) {
+// rowsStore writes the scratch vectors at src(e) (bytes from base) where
+// keep(e) to a lane group of rows of nn elements at ptr (rowsLoad's
+// inverse); runs of elements not all kept are written element by
+// element, in a loop over the lanes (AVX2), or with masked stores
+// (AVX-512).
+func (g *gen) rowsStore(nn int, ptr, base string, src func(e int) int, keep func(e int) bool) {
 	if g.byElement(nn, true) {
 		g.rowIdx(nn)
 		for e := 0; e < nn; e++ {
 			if keep(e) {
 				g.ins(g.k("KXNOR"), "K1", "K1", "K1")
-				g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", src(e)), "Z0")
+				g.ins(g.op("VMOVA"), fmt.Sprintf("%d(%s)", src(e), base), "Z0")
 				g.ins("VSCATTERQPD", "Z0", "K1", fmt.Sprintf("%d(%s)(Z11*1)", e*g.t.size, ptr))
 			}
 		}
@@ -515,7 +590,7 @@ func (g *gen) rowsStore(nn int, ptr string, src func(e int) int, keep func(e int
 	}
 	L := g.t.lanes
 	at := func(l, e int) string { return fmt.Sprintf("%d(%s)", (l*nn+e)*g.t.size, ptr) }
-	scratch := func(e, l int) string { return fmt.Sprintf("%d(DI)", src(e)+l*g.t.size) }
+	scratch := func(e, l int) string { return fmt.Sprintf("%d(%s)", src(e)+l*g.t.size, base) }
 	for _, e0 := range g.blocks(nn, true) {
 		kept := 0
 		for q := 0; q < L && e0+q < nn; q++ {
@@ -548,14 +623,23 @@ func (g *gen) rowsStore(nn int, ptr string, src func(e int) int, keep func(e int
 				g.ins(g.op("VMOVU"), r, "K2", at(l, e0))
 			}
 		default:
-			for l := 0; l < L; l++ {
-				for q := 0; q < L; q++ {
-					if keep(e0 + q) {
-						g.ins(g.mov(), scratch(e0+q, l), "R11")
-						g.ins(g.mov(), "R11", at(l, e0+q))
-					}
+			// Lane by lane: BX the lane's scratch elements, R8 its row,
+			// R12 counting the lanes.
+			loop := g.newLabel()
+			g.ins("LEAQ", fmt.Sprintf("(%s)", base), "BX")
+			g.ins("MOVQ", ptr, "R8")
+			g.ins("MOVQ", fmt.Sprintf("$%d", L), "R12")
+			g.mark(loop)
+			for q := 0; q < L; q++ {
+				if keep(e0 + q) {
+					g.ins(g.mov(), fmt.Sprintf("%d(BX)", src(e0+q)), "R11")
+					g.ins(g.mov(), "R11", fmt.Sprintf("%d(R8)", (e0+q)*g.t.size))
 				}
 			}
+			g.ins("ADDQ", fmt.Sprintf("$%d", g.t.size), "BX")
+			g.ins("ADDQ", fmt.Sprintf("$%d", nn*g.t.size), "R8")
+			g.ins("DECQ", "R12")
+			g.ins("JNZ", loop)
 		}
 	}
 	if g.tail(nn, true) && keep(nn-1) {
@@ -593,40 +677,88 @@ func (g *gen) contiguous(keep func(i, j int) bool, at func(i, j int, addr string
 	}
 }
 
+// lowerTri keeps the lower triangle (Cholesky's operand and factor).
+func lowerTri(i, j int) bool { return i >= j }
+
 // loadA reads a's lane group into the A area (lower: only i >= j is
-// needed) by the call's mode.
+// needed) by the call's mode: a CALL of the shared routine of the type
+// and order for the mode, loadC or loadCT for the compact ones (the
+// same for both triangles: a compact group is read whole), else loadA
+// (loadL), which gathers or reads a group with batch stride 1.
 func (g *gen) loadA(lower bool) {
-	keep := all
+	kind, doc, keep := "loadA", "a's lane group into the A area, gathered or with batch stride 1 by p.mode", all
 	if lower {
-		keep = func(i, j int) bool { return i >= j }
+		kind, doc, keep = "loadL", "a's lane group's lower triangle into the A area, gathered or with batch stride 1 by p.mode", lowerTri
 	}
-	g.byMode(false, keep, g.compactLoad, func(i, j int, addr string) {
-		g.ins(g.op("VMOVU"), addr, g.y(0))
-		g.ins(g.op("VMOVA"), g.y(0), g.a(i, j))
-	}, func() { g.gatherA(lower) })
+	strided := g.routine(kind, doc, func(h *gen) {
+		h.byMode(false, keep, nil, func(i, j int, addr string) {
+			h.ins(h.op("VMOVU"), addr, h.y(0))
+			h.ins(h.op("VMOVA"), h.y(0), h.a(i, j))
+		}, func() { h.gatherA(lower) })
+	})
+	if !g.compactOK() {
+		g.call(strided)
+		return
+	}
+	loadC := g.routine("loadC", "a's compact lane group (AX) into the A area", func(c *gen) { c.compactLoad(false) })
+	loadCT := g.routine("loadCT", "a's compact lane group (AX), transposed, into the A area", func(c *gen) { c.compactLoad(true) })
+	compact, trans, done := g.newLabel(), g.newLabel(), g.newLabel()
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offMode), "BX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offA), "AX")
+	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeCompact))
+	g.ins("JEQ", compact)
+	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeCompactT))
+	g.ins("JEQ", trans)
+	g.call(strided)
+	g.ins("JMP", done)
+	g.mark(compact)
+	g.call(loadC)
+	g.ins("JMP", done)
+	g.mark(trans)
+	g.call(loadCT)
+	g.mark(done)
 }
 
-// storeA writes the scratch elements off(i, j) where keep(i, j) to the
+// storeA writes the scratch elements at src + (i + j*n) vectors (src DI,
+// the A area, or the X area) where keep(i, j) (lower: i >= j) to the
 // lanes of a's results (p.aout; nothing when it is nil) whose bit in R13
 // is clear: whole vectors when no lane is flagged and the mode allows,
 // else lane by lane.
-func (g *gen) storeA(off func(i, j int) int, keep func(i, j int) bool) {
-	g.ifSet(offAOut, func() { g.storeAt(off, keep) })
+func (g *gen) storeA(src int, lower bool) {
+	g.ifSet(offAOut, func() { g.storeAt(src, lower) })
 }
 
-// storeAt is storeA without the check of p.aout.
-func (g *gen) storeAt(off func(i, j int) int, keep func(i, j int) bool) {
-	g.byMode(true, keep, func(trans bool) { g.compactStore(trans, off, keep) }, func(i, j int, addr string) {
-		g.ins(g.op("VMOVA"), fmt.Sprintf("%d(DI)", off(i, j)), g.y(0))
+// storeAt is storeA without the check of p.aout, R10 pointing at the
+// elements: a CALL of the shared routine storeA, or for the lower
+// triangle (chol's alone) the same code inline. Measured (AMD Zen 4,
+// kernels alone, 10000 compact float64 matrices, 8 alternating runs):
+// as a CALLed routine the lower triangle's store made chol4 15-30%
+// slower (9.2 -> 10.5-11.7 ns per matrix), inline it is level; chol3,
+// chol5 and the other operations' CALLed stores were level either way.
+func (g *gen) storeAt(src int, lower bool) {
+	g.ins("LEAQ", fmt.Sprintf("%d(DI)", src), "R10")
+	if lower {
+		g.storeVectors(lowerTri)
+		return
+	}
+	g.call(g.routine("storeA", "the n x n vectors at R10 to p.aout by p.mode but the lanes flagged in R13", func(h *gen) { h.storeVectors(all) }))
+}
+
+// storeVectors writes the n x n vectors at R10 where keep(i, j) to
+// p.aout by p.mode but the lanes flagged in R13 (storeAt).
+func (g *gen) storeVectors(keep func(i, j int) bool) {
+	off := func(i, j int) int { return g.aoff(i, j) }
+	g.byMode(true, keep, func(trans bool) { g.compactStore(trans, "R10", off, keep) }, func(i, j int, addr string) {
+		g.ins(g.op("VMOVA"), fmt.Sprintf("%d(R10)", off(i, j)), g.y(0))
 		g.ins(g.op("VMOVU"), g.y(0), addr)
-	}, func() { g.storeLanes(offAOut, offARS, offACS, offAIX, g.n, false, off, keep) })
+	}, func() { g.storeLanes(offAOut, offARS, offACS, offAIX, g.n, false, "R10", off, keep) })
 }
 
 // byMode dispatches on the call's mode (BX) with AX a's lane group (a
-// store's: at p.aout):
-// compact(trans) for the compact modes, at(i, j, address) for each kept
-// element of a group with batch stride 1, other when the mode gathers
-// (and, for a store, when any lane is flagged: R13 not zero).
+// store's: at p.aout): compact(trans) for the compact modes (nil: the
+// caller never has them here), at(i, j, address) for each kept element
+// of a group with batch stride 1, other when the mode gathers (and, for
+// a store, when any lane is flagged: R13 not zero).
 func (g *gen) byMode(store bool, keep func(i, j int) bool, compact func(trans bool), at func(i, j int, addr string), other func()) {
 	otherL, contig, done := g.newLabel(), g.newLabel(), g.newLabel()
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offMode), "BX")
@@ -641,7 +773,7 @@ func (g *gen) byMode(store bool, keep func(i, j int) bool, compact func(trans bo
 	g.ins("JEQ", otherL)
 	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeContiguous))
 	g.ins("JEQ", contig)
-	if g.compactOK() {
+	if compact != nil && g.compactOK() {
 		tr := g.newLabel()
 		g.ins("CMPQ", "BX", fmt.Sprintf("$%d", modeCompactT))
 		g.ins("JEQ", tr)
@@ -662,8 +794,13 @@ func (g *gen) byMode(store bool, keep func(i, j int) bool, compact func(trans bo
 }
 
 // storeB writes the solutions (the X area, nrhs columns) to the lanes of
-// b's results (p.bout; nothing when it is nil) whose bit in R13 is clear: whole vectors when no lane is flagged and
-// b's lanes are consecutive or rows, else lane by lane.
+// b's results (p.bout; nothing when it is nil) whose bit in R13 is
+// clear: whole vectors when no lane is flagged and b's lanes are
+// consecutive or rows, else lane by lane. Inline, not a shared routine:
+// measured (AMD Zen 4, kernels alone, 512 compact float64 matrices, 8
+// alternating runs), CALLed it made cholsolve8 10-20% slower (16.2 ->
+// 17.8-20 ns per matrix); inline it is level with the kernels before
+// the routines, for 50 KB more of tiny_amd64.s.
 func (g *gen) storeB() { g.ifSet(offBOut, g.storeBAt) }
 
 // storeBAt is storeB without the check of p.bout.
@@ -678,7 +815,7 @@ func (g *gen) storeBAt() {
 		g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), fmt.Sprintf("$%d", bRows))
 		g.ins("JNE", seq)
 		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offBOut), "AX")
-		g.rowsStore(g.n, "AX", g.xrow, func(int) bool { return true })
+		g.rowsStore(g.n, "AX", "DI", g.xrow, func(int) bool { return true })
 		g.ins("JMP", done)
 		fmt.Fprintf(&g.b, "%s:\n", seq)
 	}
@@ -701,7 +838,7 @@ func (g *gen) storeBAt() {
 	g.ins("JNZ", loop)
 	g.ins("JMP", done)
 	fmt.Fprintf(&g.b, "%s:\n", slow)
-	g.storeLanes(offBOut, offBRS, offBCS, offBIX, g.n, true, nil, nil)
+	g.storeLanes(offBOut, offBRS, offBCS, offBIX, g.n, true, "", nil, nil)
 	fmt.Fprintf(&g.b, "%s:\n", done)
 }
 
@@ -714,18 +851,22 @@ func (g *gen) gatherA(lower bool) {
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offACS), "DX")
 	// Prefetch the columns of the matrices a later call reads: the lanes
 	// of one call touch lines far apart, which the hardware prefetchers
-	// do not follow.
-	for l := 0; l < g.t.lanes; l++ {
-		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offPF), "R13")
-		g.ins("ADDQ", fmt.Sprintf("%d(SI)", offAIX+8*l), "R13")
-		g.ins("ADDQ", "AX", "R13")
-		for j := 0; j < n; j++ {
-			g.ins("PREFETCHT0", "(R13)")
-			if j < n-1 {
-				g.ins("ADDQ", "DX", "R13")
-			}
+	// do not follow. A loop over the lanes, R12 the lane.
+	lanes := g.newLabel()
+	g.ins("XORQ", "R12", "R12")
+	g.mark(lanes)
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offPF), "R13")
+	g.ins("ADDQ", fmt.Sprintf("%d(SI)(R12*8)", offAIX), "R13")
+	g.ins("ADDQ", "AX", "R13")
+	for j := 0; j < n; j++ {
+		g.ins("PREFETCHT0", "(R13)")
+		if j < n-1 {
+			g.ins("ADDQ", "DX", "R13")
 		}
 	}
+	g.ins("INCQ", "R12")
+	g.ins("CMPQ", "R12", fmt.Sprintf("$%d", g.t.lanes))
+	g.ins("JNE", lanes)
 	for j := 0; j < n; j++ {
 		i0 := 0
 		if lower {
@@ -778,22 +919,170 @@ func (g *gen) mask(i, k int) string {
 	return g.y(i - k - 1)
 }
 
-// swapRows sets the masks of swapping row k with each lane's pivot row
+// swapMasks sets the masks of swapping row k with each lane's pivot row
 // (the float row index in Y9, a vector per row below k).
-func (g *gen) swapMasks(k int) {
-	for i := k + 1; i < g.n; i++ {
-		g.ins(g.op("VCMP"), "$0", g.c(cIdx+32*i), g.y(9), g.mask(i, k))
-	}
-}
+func (g *gen) swapMasks(k int) { pstep{g, k}.swapMasks() }
 
 // swap exchanges the vector at rk (row k) with the one at row(i) in the
 // lanes whose mask(i, k) is set, for every row i below k.
 func (g *gen) swap(k int, rk string, row func(i int) string) {
-	g.ins(g.op("VMOVA"), rk, g.y(7))
+	pstep{g, k}.swap(func(r int) string {
+		if r == 0 {
+			return rk
+		}
+		return row(k + r)
+	})
+}
+
+// loopN is the smallest order whose LU factorizations loop over the
+// pivot columns (pstep), and Inv over the inverse's columns, rather
+// than run straight-line code for each. Measured (AMD Zen 4, kernels
+// alone, 10000 compact float64 matrices, 10 alternating rounds): with
+// the loops from order 5, det5 was 11-13% slower than straight-line
+// code (20.1 -> 22.8 ns per matrix), solve5 and inv5 level; from order 6
+// the file is 120 KB larger. At orders 6 to 8 the loops were level or
+// faster (det8 7-11%, inv8 4-11%).
+const loopN = 6
+
+// pstep is pivot step k of an LU factorization as the generator emits
+// it: straight-line code for a k known here, or (k < 0) the body of the
+// pivot loop (luSteps), k in BX at run time and the step's operands
+// addressed from registers that follow it:
+//
+//	R8   element (k, k) of the A area
+//	R9   the vector of k as a float (constant cIdx + k)
+//	R11  piv(k); the D area's vector k is at R11 + doff - poff
+//	R12  element (k, 0)
+//	R10  element (k, j) of the column a cols body is at; CX counts
+//
+// Row k+r is r vectors past row k, so the rows below the pivot (r = 1,
+// 2, ...) are unrolled the same in both: in the loop, a run of rows
+// stops after row n-1 (r = n-1-k) on a compare of BX (below). Y(r-1) (AVX2) or K(r)
+// (AVX-512) is row k+r's swap mask, and Y(r-1) then its multiplier.
+type pstep struct {
+	g *gen
+	k int
+}
+
+func (p pstep) loop() bool { return p.k < 0 }
+
+// el is element (k+r, k): the pivot column.
+func (p pstep) el(r int) string {
+	if p.loop() {
+		return fmt.Sprintf("%d(R8)", r*p.g.vb())
+	}
+	return p.g.a(p.k+r, p.k)
+}
+
+// idx is the vector of k+r as a float.
+func (p pstep) idx(r int) string {
+	if p.loop() {
+		return fmt.Sprintf("%d(R9)", r*p.g.vb())
+	}
+	return p.g.c(cIdx + 32*(p.k+r))
+}
+
+// piv is where the step's pivot rows go, d the pivot's reciprocal.
+func (p pstep) piv() string {
+	if p.loop() {
+		return "(R11)"
+	}
+	return p.g.piv(p.k)
+}
+
+func (p pstep) d() string {
+	if p.loop() {
+		return fmt.Sprintf("%d(R11)", p.g.doff()-p.g.poff())
+	}
+	return p.g.d(p.k)
+}
+
+// below runs body(r) for the rows k+r below the pivot, r = 1..n-1-k; in
+// the loop, r = 1..n-1, leaving after r = n-1-k.
+func (p pstep) below(body func(r int)) {
+	g := p.g
+	if !p.loop() {
+		for r := 1; p.k+r < g.n; r++ {
+			body(r)
+		}
+		return
+	}
+	end := g.newLabel()
+	for r := 1; r < g.n; r++ {
+		body(r)
+		if r < g.n-1 {
+			g.ins("CMPQ", "BX", fmt.Sprintf("$%d", g.n-1-r))
+			g.ins("JEQ", end)
+		}
+	}
+	g.mark(end)
+}
+
+// Column ranges of pstep.cols.
+const (
+	colsAll   = iota
+	colsLeft  // j < k: L's columns
+	colsFrom  // j >= k
+	colsRight // j > k: the trailing matrix
+)
+
+// cols runs body(at) for each column j of the range, at(r) naming
+// element (k+r, j): unrolled, or in the loop a loop over the columns
+// (R10, CX).
+func (p pstep) cols(which int, body func(at func(r int) string)) {
+	g, n := p.g, p.g.n
+	if !p.loop() {
+		span := map[int][2]int{colsAll: {0, n}, colsLeft: {0, p.k}, colsFrom: {p.k, n}, colsRight: {p.k + 1, n}}[which]
+		for j := span[0]; j < span[1]; j++ {
+			body(func(r int) string { return g.a(p.k+r, j) })
+		}
+		return
+	}
+	loop, done := g.newLabel(), ""
+	switch which {
+	case colsAll:
+		g.ins("MOVQ", "R12", "R10")
+		g.ins("MOVQ", fmt.Sprintf("$%d", n), "CX")
+	case colsLeft: // none at k = 0
+		done = g.newLabel()
+		g.ins("MOVQ", "R12", "R10")
+		g.ins("MOVQ", "BX", "CX")
+		g.ins("TESTQ", "CX", "CX")
+		g.ins("JEQ", done)
+	case colsFrom:
+		g.ins("MOVQ", "R8", "R10")
+		g.ins("MOVQ", fmt.Sprintf("$%d", n), "CX")
+		g.ins("SUBQ", "BX", "CX")
+	case colsRight:
+		g.ins("LEAQ", fmt.Sprintf("%d(R8)", n*g.vb()), "R10")
+		g.ins("MOVQ", fmt.Sprintf("$%d", n-1), "CX")
+		g.ins("SUBQ", "BX", "CX")
+	}
+	g.mark(loop)
+	body(func(r int) string { return fmt.Sprintf("%d(R10)", r*g.vb()) })
+	g.ins("ADDQ", fmt.Sprintf("$%d", n*g.vb()), "R10")
+	g.ins("DECQ", "CX")
+	g.ins("JNZ", loop)
+	if done != "" {
+		g.mark(done)
+	}
+}
+
+// swapMasks sets the masks of swapping row k with each lane's pivot row
+// (the float row index in Y9).
+func (p pstep) swapMasks() {
+	p.below(func(r int) { p.g.ins(p.g.op("VCMP"), "$0", p.idx(r), p.g.y(9), p.g.mask(r, 0)) })
+}
+
+// swap exchanges the vector at(0) (row k) with at(r) (row k+r) in the
+// lanes whose mask is set, for every row below k.
+func (p pstep) swap(at func(r int) string) {
+	g := p.g
+	g.ins(g.op("VMOVA"), at(0), g.y(7))
 	g.ins(g.op("VMOVA"), g.y(7), g.y(8))
-	for i := k + 1; i < g.n; i++ {
-		m := g.mask(i, k)
-		g.ins(g.op("VMOVA"), row(i), g.y(9))
+	p.below(func(r int) {
+		m := g.mask(r, 0)
+		g.ins(g.op("VMOVA"), at(r), g.y(9))
 		if g.t.wide {
 			g.ins(g.op("VMOVA"), g.y(9), m, g.y(8))
 			g.ins(g.op("VMOVA"), g.y(7), m, g.y(9))
@@ -801,9 +1090,9 @@ func (g *gen) swap(k int, rk string, row func(i int) string) {
 			g.ins(g.op("VBLENDV"), m, g.y(9), g.y(8), g.y(8))
 			g.ins(g.op("VBLENDV"), m, g.y(7), g.y(9), g.y(9))
 		}
-		g.ins(g.op("VMOVA"), g.y(9), row(i))
-	}
-	g.ins(g.op("VMOVA"), g.y(8), rk)
+		g.ins(g.op("VMOVA"), g.y(9), at(r))
+	})
+	g.ins(g.op("VMOVA"), g.y(8), at(0))
 }
 
 // cholesky factors the A area's lower triangle in place (left-looking, as
@@ -861,130 +1150,153 @@ func (g *gen) cholesky() {
 // swapped: enough for the determinant, which reads U's diagonal alone.
 // The AVX-512 kernels run luWide's order of the same operations.
 func (g *gen) lu(trailing bool) {
-	if g.t.wide {
-		g.luWide(trailing)
-		return
-	}
-	n := g.n
 	g.ins(g.op("VMOVU"), g.c(cAbs), g.y(10))
-	for k := 0; k < n; k++ {
-		// Pivot search: Y8 the largest magnitude, Y9 its row.
-		g.ins(g.op("VAND"), g.a(k, k), g.y(10), g.y(8))
-		g.ins(g.op("VMOVU"), g.c(cIdx+32*k), g.y(9))
-		for i := k + 1; i < n; i++ {
-			g.ins(g.op("VAND"), g.a(i, k), g.y(10), g.y(7))
-			g.ins(g.op("VCMP"), "$0x1e", g.y(8), g.y(7), g.y(6))
-			g.ins(g.op("VBLENDV"), g.y(6), g.y(7), g.y(8), g.y(8))
-			g.ins(g.op("VBLENDV"), g.y(6), g.c(cIdx+32*i), g.y(9), g.y(9))
-		}
-		g.okIf("$0x1e", g.y(15), g.y(8), g.y(7))
-		g.ins(g.op("VMOVA"), g.y(9), g.piv(k))
-		if k == n-1 {
-			break
-		}
-		// Swap rows k and piv in every lane.
-		g.swapMasks(k)
-		j0 := 0
-		if trailing {
-			j0 = k
-		}
-		for j := j0; j < n; j++ {
-			g.swap(k, g.a(k, j), func(i int) string { return g.a(i, j) })
-		}
-		// Scale the column below the pivot by its reciprocal, kept in
-		// the D area for the substitutions (recips).
-		g.ins(g.op("VDIV"), g.a(k, k), g.y(14), g.y(7))
-		g.ins(g.op("VMOVA"), g.y(7), g.d(k))
-		for i := k + 1; i < n; i++ {
-			g.ins(g.op("VMUL"), g.a(i, k), g.y(7), g.y(i-k-1))
-			g.ins(g.op("VMOVA"), g.y(i-k-1), g.a(i, k))
-		}
-		// Rank-1 update of the trailing matrix.
-		for j := k + 1; j < n; j++ {
-			g.ins(g.op("VMOVA"), g.a(k, j), g.y(8))
-			for i := k + 1; i < n; i++ {
-				g.ins(g.op("VMOVA"), g.a(i, j), g.y(9))
-				g.ins(g.op("VFNMADD231"), g.y(8), g.y(i-k-1), g.y(9))
-				g.ins(g.op("VMOVA"), g.y(9), g.a(i, j))
-			}
-		}
+	step := g.luStep
+	if g.t.wide {
+		step = g.luWideStep
 	}
+	g.luSteps(func(p pstep) { step(p, trailing) })
 }
 
-// luWide is lu with ZMM registers to spare (Z16-Z31, free outside the
-// transposes), which keep each step's chain of dependent operations out
-// of memory: the pivot search also selects the signed pivot (Z16), so
-// the division starts as soon as the search ends instead of after the
-// swaps' stores and a reload; each trailing column is swapped, scaled or
-// updated in registers and stored once. The same operations on the same
-// operands as lu, so the same bits. Measured on AMD Zen 5 (kernels
-// alone, ns per float64 matrix, medians of 3): det3 5.6 -> 4.6, det4
-// 9.5 -> 7.6, det7 29.3 -> 22.6, solve4 13.0 -> 11.2, solve7 53 -> 36,
-// inv4 14.1 -> 11.4, inv8 91 -> 80; not measured on Intel. Also keeping
-// column k+1's updated rows in registers for the next step's search
-// made det 7-20% faster but inv7 and inv8 7-13% slower on 10000-matrix
-// batches (level in cache), and was not kept.
-func (g *gen) luWide(trailing bool) {
+// luSteps runs step for the pivots k = 0..n-1: each straight-line below
+// order loopN; from it, a loop over k = 0..n-2 (pstep's registers) and
+// the last pivot, which has no rows below it, by itself.
+func (g *gen) luSteps(step func(p pstep)) {
 	n := g.n
-	z := func(i int) string { return fmt.Sprintf("Z%d", i) }
-	row := func(i, k int) string { return z(20 + i - k - 1) } // row i > k of a trailing column: Z20-Z26
-	g.ins(g.op("VMOVU"), g.c(cAbs), g.y(10))
-	for k := 0; k < n; k++ {
-		// Pivot search: Z8 the largest magnitude, Z16 the element, Z9
-		// its row.
-		g.ins(g.op("VMOVA"), g.a(k, k), z(16))
-		g.ins(g.op("VAND"), z(16), g.y(10), g.y(8))
-		g.ins(g.op("VMOVU"), g.c(cIdx+32*k), g.y(9))
-		for i := k + 1; i < n; i++ {
-			g.ins(g.op("VMOVA"), g.a(i, k), z(27))
-			g.ins(g.op("VAND"), z(27), g.y(10), g.y(7))
-			g.ins(g.op("VCMP"), "$0x1e", g.y(8), g.y(7), "K1")
-			g.ins(g.op("VMOVA"), g.y(7), "K1", g.y(8))
-			g.ins(g.op("VMOVA"), z(27), "K1", z(16))
-			g.ins(g.op("VMOVU"), g.c(cIdx+32*i), "K1", g.y(9))
+	if n < loopN {
+		for k := 0; k < n; k++ {
+			step(pstep{g, k})
 		}
-		g.okIf("$0x1e", g.y(15), g.y(8), g.y(7))
-		g.ins(g.op("VMOVA"), g.y(9), g.piv(k))
-		if k == n-1 {
-			break
-		}
-		// The pivot's reciprocal (Z17), kept in the D area for the
-		// substitutions (recips).
-		g.ins(g.op("VDIV"), z(16), g.y(14), z(17))
-		g.ins(g.op("VMOVA"), z(17), g.d(k))
-		// Swap rows k and piv in every lane: L's columns (not trailing)
-		// as lu does; column k, whose new row k is the pivot, scaled by
-		// the reciprocal into the multipliers Y0..; the trailing columns
-		// swapped and updated at once.
-		g.swapMasks(k)
-		if !trailing {
-			for j := 0; j < k; j++ {
-				g.swap(k, g.a(k, j), func(i int) string { return g.a(i, j) })
-			}
-		}
-		g.ins(g.op("VMOVA"), g.a(k, k), z(18))
-		g.ins(g.op("VMOVA"), z(16), g.a(k, k))
-		for i := k + 1; i < n; i++ {
-			g.ins(g.op("VMOVA"), g.a(i, k), row(i, k))
-			g.ins(g.op("VMOVA"), z(18), g.mask(i, k), row(i, k))
-			g.ins(g.op("VMUL"), row(i, k), z(17), g.y(i-k-1))
-			g.ins(g.op("VMOVA"), g.y(i-k-1), g.a(i, k))
-		}
-		for j := k + 1; j < n; j++ {
-			g.ins(g.op("VMOVA"), g.a(k, j), z(18))
-			g.ins(g.op("VMOVA"), z(18), z(19))
-			for i := k + 1; i < n; i++ {
-				g.ins(g.op("VMOVA"), g.a(i, j), row(i, k))
-				g.ins(g.op("VMOVA"), row(i, k), g.mask(i, k), z(19))
-				g.ins(g.op("VMOVA"), z(18), g.mask(i, k), row(i, k))
-			}
-			g.ins(g.op("VMOVA"), z(19), g.a(k, j))
-			for i := k + 1; i < n; i++ {
-				g.ins(g.op("VFNMADD231"), z(19), g.y(i-k-1), row(i, k))
-				g.ins(g.op("VMOVA"), row(i, k), g.a(i, j))
-			}
-		}
+		return
 	}
+	loop := g.newLabel()
+	g.ins("XORQ", "BX", "BX")
+	g.ins("MOVQ", "DI", "R8")
+	g.ins("LEAQ", fmt.Sprintf("tiny%s<>+%d(SB)", g.t.p, cIdx*g.vb()/32), "R9")
+	g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.poff()), "R11")
+	g.ins("MOVQ", "DI", "R12")
+	g.mark(loop)
+	step(pstep{g, -1})
+	g.ins("ADDQ", fmt.Sprintf("$%d", (n+1)*g.vb()), "R8")
+	g.ins("ADDQ", fmt.Sprintf("$%d", g.vb()), "R9")
+	g.ins("ADDQ", fmt.Sprintf("$%d", g.vb()), "R11")
+	g.ins("ADDQ", fmt.Sprintf("$%d", g.vb()), "R12")
+	g.ins("INCQ", "BX")
+	g.ins("CMPQ", "BX", fmt.Sprintf("$%d", n-1))
+	g.ins("JNE", loop)
+	step(pstep{g, n - 1})
+}
+
+// luStep is lu's pivot step p (AVX2).
+func (g *gen) luStep(p pstep, trailing bool) {
+	// Pivot search: Y8 the largest magnitude, Y9 its row.
+	g.ins(g.op("VAND"), p.el(0), g.y(10), g.y(8))
+	g.ins(g.op("VMOVU"), p.idx(0), g.y(9))
+	p.below(func(r int) {
+		g.ins(g.op("VAND"), p.el(r), g.y(10), g.y(7))
+		g.ins(g.op("VCMP"), "$0x1e", g.y(8), g.y(7), g.y(6))
+		g.ins(g.op("VBLENDV"), g.y(6), g.y(7), g.y(8), g.y(8))
+		g.ins(g.op("VBLENDV"), g.y(6), p.idx(r), g.y(9), g.y(9))
+	})
+	g.okIf("$0x1e", g.y(15), g.y(8), g.y(7))
+	g.ins(g.op("VMOVA"), g.y(9), p.piv())
+	if p.k == g.n-1 {
+		return
+	}
+	// Swap rows k and piv in every lane.
+	p.swapMasks()
+	which := colsAll
+	if trailing {
+		which = colsFrom
+	}
+	p.cols(which, p.swap)
+	// Scale the column below the pivot by its reciprocal, kept in the D
+	// area for the substitutions (recips).
+	g.ins(g.op("VDIV"), p.el(0), g.y(14), g.y(7))
+	g.ins(g.op("VMOVA"), g.y(7), p.d())
+	p.below(func(r int) {
+		g.ins(g.op("VMUL"), p.el(r), g.y(7), g.y(r-1))
+		g.ins(g.op("VMOVA"), g.y(r-1), p.el(r))
+	})
+	// Rank-1 update of the trailing matrix.
+	p.cols(colsRight, func(at func(r int) string) {
+		g.ins(g.op("VMOVA"), at(0), g.y(8))
+		p.below(func(r int) {
+			g.ins(g.op("VMOVA"), at(r), g.y(9))
+			g.ins(g.op("VFNMADD231"), g.y(8), g.y(r-1), g.y(9))
+			g.ins(g.op("VMOVA"), g.y(9), at(r))
+		})
+	})
+}
+
+// luWideStep is lu's pivot step p with ZMM registers to spare (Z16-Z31,
+// free outside the transposes), which keep each step's chain of
+// dependent operations out of memory: the pivot search also selects the
+// signed pivot (Z16), so the division starts as soon as the search ends
+// instead of after the swaps' stores and a reload; each trailing column
+// is swapped, scaled or updated in registers and stored once. The same
+// operations on the same operands as luStep, so the same bits. Measured
+// on AMD Zen 5 (kernels alone, ns per float64 matrix, medians of 3):
+// det3 5.6 -> 4.6, det4 9.5 -> 7.6, det7 29.3 -> 22.6, solve4 13.0 ->
+// 11.2, solve7 53 -> 36, inv4 14.1 -> 11.4, inv8 91 -> 80; not measured
+// on Intel. Also keeping column k+1's updated rows in registers for the
+// next step's search made det 7-20% faster but inv7 and inv8 7-13%
+// slower on 10000-matrix batches (level in cache), and was not kept.
+func (g *gen) luWideStep(p pstep, trailing bool) {
+	z := func(i int) string { return fmt.Sprintf("Z%d", i) }
+	row := func(r int) string { return z(20 + r - 1) } // row k+r of a trailing column: Z20-Z26
+	// Pivot search: Z8 the largest magnitude, Z16 the element, Z9 its
+	// row.
+	g.ins(g.op("VMOVA"), p.el(0), z(16))
+	g.ins(g.op("VAND"), z(16), g.y(10), g.y(8))
+	g.ins(g.op("VMOVU"), p.idx(0), g.y(9))
+	p.below(func(r int) {
+		g.ins(g.op("VMOVA"), p.el(r), z(27))
+		g.ins(g.op("VAND"), z(27), g.y(10), g.y(7))
+		g.ins(g.op("VCMP"), "$0x1e", g.y(8), g.y(7), "K1")
+		g.ins(g.op("VMOVA"), g.y(7), "K1", g.y(8))
+		g.ins(g.op("VMOVA"), z(27), "K1", z(16))
+		g.ins(g.op("VMOVU"), p.idx(r), "K1", g.y(9))
+	})
+	g.okIf("$0x1e", g.y(15), g.y(8), g.y(7))
+	g.ins(g.op("VMOVA"), g.y(9), p.piv())
+	if p.k == g.n-1 {
+		return
+	}
+	// The pivot's reciprocal (Z17), kept in the D area for the
+	// substitutions (recips).
+	g.ins(g.op("VDIV"), z(16), g.y(14), z(17))
+	g.ins(g.op("VMOVA"), z(17), p.d())
+	// Swap rows k and piv in every lane: L's columns (not trailing) as
+	// luStep does; column k, whose new row k is the pivot, scaled by the
+	// reciprocal into the multipliers Y0..; the trailing columns swapped
+	// and updated at once.
+	p.swapMasks()
+	if !trailing {
+		p.cols(colsLeft, p.swap)
+	}
+	g.ins(g.op("VMOVA"), p.el(0), z(18))
+	g.ins(g.op("VMOVA"), z(16), p.el(0))
+	p.below(func(r int) {
+		g.ins(g.op("VMOVA"), p.el(r), row(r))
+		g.ins(g.op("VMOVA"), z(18), g.mask(r, 0), row(r))
+		g.ins(g.op("VMUL"), row(r), z(17), g.y(r-1))
+		g.ins(g.op("VMOVA"), g.y(r-1), p.el(r))
+	})
+	p.cols(colsRight, func(at func(r int) string) {
+		g.ins(g.op("VMOVA"), at(0), z(18))
+		g.ins(g.op("VMOVA"), z(18), z(19))
+		p.below(func(r int) {
+			g.ins(g.op("VMOVA"), at(r), row(r))
+			g.ins(g.op("VMOVA"), row(r), g.mask(r, 0), z(19))
+			g.ins(g.op("VMOVA"), z(18), g.mask(r, 0), row(r))
+		})
+		g.ins(g.op("VMOVA"), z(19), at(0))
+		p.below(func(r int) {
+			g.ins(g.op("VFNMADD231"), z(19), g.y(r-1), row(r))
+			g.ins(g.op("VMOVA"), row(r), at(r))
+		})
+	})
 }
 
 // luSolve solves with the LU factors for the column at R10 (getrs: the
@@ -1395,6 +1707,9 @@ func (g *gen) flags() {
 	g.ins("MOVQ", "R13", "flags+8(FP)")
 }
 
+// mark places label l.
+func (g *gen) mark(l string) { fmt.Fprintf(&g.b, "%s:\n", l) }
+
 func (g *gen) newLabel() string {
 	g.label++
 	return fmt.Sprintf("l%d", g.label)
@@ -1408,45 +1723,51 @@ func (g *gen) mov() string {
 }
 
 // storeLanes stores, for every lane whose bit in R13 is clear, the
-// elements of the scratch area sel(i, j) (at scratch offset off(i, j),
-// n x n, only where keep(i, j); or rows x nrhs, the runtime count, when
-// colsReg is set: then the scratch columns are n*32 apart) to the operand
-// at ptrOff with strides rsOff, csOff and lane offsets ixOff.
-func (g *gen) storeLanes(ptrOff, rsOff, csOff, ixOff int, rows int, colsReg bool, off func(i, j int) int, keep func(i, j int) bool) {
-	for l := 0; l < g.t.lanes; l++ {
-		skip := g.newLabel()
-		g.ins("BTQ", fmt.Sprintf("$%d", l), "R13")
-		g.ins("JCS", skip)
-		g.ins("MOVQ", fmt.Sprintf("%d(SI)", ptrOff), "AX")
-		g.ins("ADDQ", fmt.Sprintf("%d(SI)", ixOff+8*l), "AX")
-		g.ins("MOVQ", fmt.Sprintf("%d(SI)", rsOff), "CX")
-		g.ins("MOVQ", fmt.Sprintf("%d(SI)", csOff), "DX")
-		if colsReg {
-			// One column at a time: R10 the scratch column, R9 counts.
-			loop := g.newLabel()
-			g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()+l*g.t.size), "R10")
-			g.ins("MOVQ", fmt.Sprintf("%d(SI)", offNRHS), "R9")
-			fmt.Fprintf(&g.b, "%s:\n", loop)
-			g.ins("MOVQ", "AX", "R8")
-			for i := 0; i < rows; i++ {
-				g.ins(g.mov(), fmt.Sprintf("%d(R10)", g.vb()*i), "R11")
-				g.ins(g.mov(), "R11", "(R8)")
-				if i < rows-1 {
-					g.ins("ADDQ", "CX", "R8")
-				}
+// scratch elements (i, j) at off(i, j) bytes from base (n x n, only
+// where keep(i, j); or rows x nrhs, the runtime count, when colsReg is
+// set: then the X area's columns, n vectors apart) to the operand at
+// ptrOff with strides rsOff, csOff and lane offsets ixOff: a loop over
+// the lanes, R12 the lane, BX (colsReg: R10) its scratch elements.
+func (g *gen) storeLanes(ptrOff, rsOff, csOff, ixOff int, rows int, colsReg bool, base string, off func(i, j int) int, keep func(i, j int) bool) {
+	loop, skip := g.newLabel(), g.newLabel()
+	sc := map[int]string{8: "8", 4: "4"}[g.t.size]
+	g.ins("XORQ", "R12", "R12")
+	g.mark(loop)
+	g.ins("BTQ", "R12", "R13")
+	g.ins("JCS", skip)
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", ptrOff), "AX")
+	g.ins("ADDQ", fmt.Sprintf("%d(SI)(R12*8)", ixOff), "AX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", rsOff), "CX")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", csOff), "DX")
+	if colsReg {
+		// One column at a time: R10 the scratch column, R9 counts.
+		cols := g.newLabel()
+		g.ins("LEAQ", fmt.Sprintf("%d(DI)(R12*%s)", g.xoff(), sc), "R10")
+		g.ins("MOVQ", fmt.Sprintf("%d(SI)", offNRHS), "R9")
+		g.mark(cols)
+		g.ins("MOVQ", "AX", "R8")
+		for i := 0; i < rows; i++ {
+			g.ins(g.mov(), fmt.Sprintf("%d(R10)", g.vb()*i), "R11")
+			g.ins(g.mov(), "R11", "(R8)")
+			if i < rows-1 {
+				g.ins("ADDQ", "CX", "R8")
 			}
-			g.ins("ADDQ", "DX", "AX")
-			g.ins("ADDQ", fmt.Sprintf("$%d", g.vb()*g.n), "R10")
-			g.ins("DECQ", "R9")
-			g.ins("JNZ", loop)
-		} else {
-			g.contiguous(keep, func(i, j int, addr string) {
-				g.ins(g.mov(), fmt.Sprintf("%d(DI)", off(i, j)+l*g.t.size), "R11")
-				g.ins(g.mov(), "R11", addr)
-			})
 		}
-		fmt.Fprintf(&g.b, "%s:\n", skip)
+		g.ins("ADDQ", "DX", "AX")
+		g.ins("ADDQ", fmt.Sprintf("$%d", g.vb()*g.n), "R10")
+		g.ins("DECQ", "R9")
+		g.ins("JNZ", cols)
+	} else {
+		g.ins("LEAQ", fmt.Sprintf("(%s)(R12*%s)", base, sc), "BX")
+		g.contiguous(keep, func(i, j int, addr string) {
+			g.ins(g.mov(), fmt.Sprintf("%d(BX)", off(i, j)), "R11")
+			g.ins(g.mov(), "R11", addr)
+		})
 	}
+	g.mark(skip)
+	g.ins("INCQ", "R12")
+	g.ins("CMPQ", "R12", fmt.Sprintf("$%d", g.t.lanes))
+	g.ins("JNE", loop)
 }
 
 func (g *gen) epilogue() {
@@ -1457,29 +1778,45 @@ func (g *gen) epilogue() {
 func all(i, j int) bool { return true }
 
 // rhsLoop runs body for every right-hand side column of b (nrhs of them,
-// nrhs >= 1), gathered into the X area, R10 pointing at the column.
+// nrhs >= 1), read into the X area by the shared routine loadB, R10
+// pointing at the column; body must leave BX, R9 and R10 alone.
 func (g *gen) rhsLoop(body func()) {
 	n := g.n
 	loop := g.newLabel()
-	g.gatherIdx(true)
+	load := g.routine("loadB", "b's column at R8 (row stride CX) into the X area's column at R10 by p.bseq; clobbers R8, R11", (*gen).loadB)
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offB), "BX")
-	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offBRS), "CX")
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offNRHS), "R9")
 	g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()), "R10")
-	fmt.Fprintf(&g.b, "%s:\n", loop)
-	seq, loaded := g.newLabel(), g.newLabel()
+	g.mark(loop)
 	g.ins("MOVQ", "BX", "R8")
+	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offBRS), "CX")
+	g.call(load)
+	body()
+	g.ins("ADDQ", fmt.Sprintf("%d(SI)", offBCS), "BX")
+	g.ins("ADDQ", fmt.Sprintf("$%d", g.vb()*n), "R10")
+	g.ins("DECQ", "R9")
+	g.ins("JNZ", loop)
+}
+
+// loadB is loadB's routine: one column of b's lane group (R8 its first
+// element, CX the row stride) into the X area's column at R10, gathered
+// (p.bseq bGather), one vector per element (bSeq), or, in the AVX-512
+// kernels with one right-hand side (bRows), as rows (rowsLoad).
+func (g *gen) loadB() {
+	n := g.n
+	seq, loaded := g.newLabel(), g.newLabel()
 	if g.t.wide {
-		// nrhs = 1: one pass of this loop.
+		// nrhs = 1: one pass of rhsLoop.
 		gather := g.newLabel()
 		g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), fmt.Sprintf("$%d", bRows))
 		g.ins("JNE", gather)
 		g.keepState(func() { g.rowsLoad(n, "R8", g.xrow) })
 		g.ins("JMP", loaded)
-		fmt.Fprintf(&g.b, "%s:\n", gather)
+		g.mark(gather)
 	}
 	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offBSeq), fmt.Sprintf("$%d", bGather))
 	g.ins("JNE", seq)
+	g.gatherIdx(true)
 	for i := 0; i < n; i++ {
 		g.gather1("R8", fmt.Sprintf("%d(R10)", g.vb()*i))
 		if i < n-1 {
@@ -1487,7 +1824,7 @@ func (g *gen) rhsLoop(body func()) {
 		}
 	}
 	g.ins("JMP", loaded)
-	fmt.Fprintf(&g.b, "%s:\n", seq)
+	g.mark(seq)
 	for i := 0; i < n; i++ {
 		g.ins(g.op("VMOVU"), "(R8)", g.y(0))
 		g.ins(g.op("VMOVA"), g.y(0), fmt.Sprintf("%d(R10)", g.vb()*i))
@@ -1495,12 +1832,7 @@ func (g *gen) rhsLoop(body func()) {
 			g.ins("ADDQ", "CX", "R8")
 		}
 	}
-	fmt.Fprintf(&g.b, "%s:\n", loaded)
-	body()
-	g.ins("ADDQ", fmt.Sprintf("%d(SI)", offBCS), "BX")
-	g.ins("ADDQ", fmt.Sprintf("$%d", g.vb()*n), "R10")
-	g.ins("DECQ", "R9")
-	g.ins("JNZ", loop)
+	g.mark(loaded)
 }
 
 // xrow is where element e of a single right-hand side is in the X area
@@ -1539,7 +1871,7 @@ func (g *gen) chol() {
 		full, done := g.newLabel(), g.newLabel()
 		g.ins("CMPQ", fmt.Sprintf("%d(SI)", offZero), "$0")
 		g.ins("JNE", full)
-		g.storeAt(g.aoff, func(i, j int) bool { return i >= j })
+		g.storeAt(0, true)
 		g.ins("JMP", done)
 		fmt.Fprintf(&g.b, "%s:\n", full)
 		for j := 1; j < g.n; j++ {
@@ -1547,7 +1879,7 @@ func (g *gen) chol() {
 				g.ins(g.op("VMOVA"), g.y(15), g.a(i, j))
 			}
 		}
-		g.storeAt(g.aoff, all)
+		g.storeAt(0, false)
 		fmt.Fprintf(&g.b, "%s:\n", done)
 	})
 	g.epilogue()
@@ -1588,7 +1920,7 @@ func (g *gen) solve() {
 		fmt.Fprintf(&g.b, "%s:\n", cands)
 		g.candidates()
 	})
-	g.storeA(g.aoff, all)
+	g.storeA(0, false)
 	g.storeB()
 	g.epilogue()
 }
@@ -1612,9 +1944,11 @@ func (g *gen) inv() {
 		g.ins(g.op("VMOVA"), g.y(0), r(i))
 	}
 	g.pivot(r)
-	for c := 0; c < n; c++ {
-		g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()+c*n*g.vb()), "R10")
-		g.ins(g.op("VMOVU"), g.c(cIdx+32*c), g.y(9)) // c, which substitute leaves alone
+	// column solves column c (R10) with c at idx: straight-line for each
+	// below order loopN, from it a loop over the columns (R9 the vector
+	// of c, CX counting).
+	column := func(idx string) {
+		g.ins(g.op("VMOVU"), idx, g.y(9)) // c, which substitute leaves alone
 		for i := 0; i < n; i++ {
 			if g.t.wide {
 				g.ins(g.op("VCMP"), "$0", r(i), g.y(9), "K1")
@@ -1626,6 +1960,23 @@ func (g *gen) inv() {
 		}
 		g.substitute()
 	}
+	if n < loopN {
+		for c := 0; c < n; c++ {
+			g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()+c*n*g.vb()), "R10")
+			column(g.c(cIdx + 32*c))
+		}
+	} else {
+		loop := g.newLabel()
+		g.ins("LEAQ", fmt.Sprintf("%d(DI)", g.xoff()), "R10")
+		g.ins("LEAQ", fmt.Sprintf("tiny%s<>+%d(SB)", g.t.p, cIdx*g.vb()/32), "R9")
+		g.ins("MOVQ", fmt.Sprintf("$%d", n), "CX")
+		g.mark(loop)
+		column("(R9)")
+		g.ins("ADDQ", fmt.Sprintf("$%d", n*g.vb()), "R10")
+		g.ins("ADDQ", fmt.Sprintf("$%d", g.vb()), "R9")
+		g.ins("DECQ", "CX")
+		g.ins("JNZ", loop)
+	}
 	g.ifCond(func() {
 		g.norms(func(i, j int) string { return fmt.Sprintf("%d(DI)", g.xoff()+(i+j*n)*g.vb()) }, condInv)
 	})
@@ -1634,7 +1985,7 @@ func (g *gen) inv() {
 		g.candBits(1)
 		g.candidates()
 	})
-	g.storeA(func(i, j int) int { return g.xoff() + (i+j*n)*g.vb() }, all)
+	g.storeA(g.xoff(), false)
 	g.epilogue()
 }
 
@@ -1722,32 +2073,31 @@ var ops = []struct {
 }
 
 func main() {
-	var s bytes.Buffer
+	out := &output{routines: map[string]string{}, kernels: map[string]string{}}
+	s := &out.s
 	s.WriteString("// Code generated by internal/kernel/tiny/internal/gentiny; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\n#include \"textflag.h\"\n\n")
 	var gf bytes.Buffer
 	gf.WriteString("// Code generated by internal/kernel/tiny/internal/gentiny; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\npackage tiny\n\n")
-	// emitted holds the kernels written: a noScatter kernel whose code
-	// is its type's other kernel's is not, and its table names that one.
-	emitted := map[string]bool{}
+	// kernel holds the kernel each table entry names: a noScatter
+	// kernel whose code is its type's other kernel's is not written, and
+	// its table names that one.
+	kernel := map[string]string{}
 	for _, t := range types {
 		if !t.noScatter {
-			constants(&s, t) // a noScatter type shares its type's
+			constants(s, t) // a noScatter type shares its type's
 		}
 		for _, o := range ops {
 			for n := t.minN; n <= maxN; n++ {
-				g := &gen{t: t, n: n}
+				g := &gen{t: t, n: n, out: out}
 				o.emit(g)
 				name := fmt.Sprintf("%s%s%d", t.fn(), o.name, n)
-				if t.noScatter {
-					other := t
-					other.noScatter = false
-					h := &gen{t: other, n: n}
-					o.emit(h)
-					if strings.ReplaceAll(g.b.String(), name, fmt.Sprintf("%s%s%d", other.fn(), o.name, n)) == h.b.String() {
-						continue
-					}
+				code := strings.NewReplacer("func "+name+"(", "func KERNEL(", "·"+name+"(", "·KERNEL(").Replace(g.b.String())
+				if prev, ok := out.kernels[code]; ok {
+					kernel[name] = prev
+					continue
 				}
-				emitted[name] = true
+				out.kernels[code] = name
+				kernel[name] = name
 				s.Write(g.b.Bytes())
 				fmt.Fprintf(&gf, "//go:noescape\nfunc %s(p *tinyArgs) (flags int)\n\n", name)
 			}
@@ -1757,11 +2107,7 @@ func main() {
 		for _, o := range ops {
 			gf.WriteString("\t\t{")
 			for n := t.minN; n <= maxN; n++ {
-				name := fmt.Sprintf("%s%s%d", t.fn(), o.name, n)
-				if !emitted[name] {
-					name = fmt.Sprintf("%s%s%d", t.p, o.name, n)
-				}
-				fmt.Fprintf(&gf, "%d: %s, ", n, name)
+				fmt.Fprintf(&gf, "%d: %s, ", n, kernel[fmt.Sprintf("%s%s%d", t.fn(), o.name, n)])
 			}
 			gf.WriteString("},\n")
 		}
