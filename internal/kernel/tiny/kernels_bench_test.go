@@ -15,7 +15,7 @@ import (
 // one Tiny runs is tinyWide's; they differ in float64 orders 3, 4, 5 and
 // 7 only).
 //
-//	go test -run '^$' -bench TinyKernels ./internal/kernel
+//	go test -run '^$' -bench TinyKernels ./internal/kernel/tiny
 func BenchmarkTinyKernels(b *testing.B) {
 	impls := []tinyImpl{tinyBest}
 	if Wide {
