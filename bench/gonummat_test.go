@@ -31,12 +31,12 @@ import (
 //	             the linked OpenBLAS) with lapis's BLAS
 //	impl=lapis   lapack.Gonum with lapis's BLAS: the two lines
 //	             blas64.Use(cblas.Gonum{}); lapack64.Use(lapack.Gonum{})
-//	impl=lapis-qr  (svd only) lapack.Gonum{QRIteration: true}: Dgesvd by
-//	             dgesvd, gonum's algorithm and singular vectors, instead
-//	             of dgesdd
+//	impl=lapis-dc  (svd only) lapack.Gonum{DivideAndConquer: true}: Dgesvd
+//	             by dgesdd instead of dgesvd (gonum's algorithm, the
+//	             default)
 //
-// ops: mat.SVD (SVDThin: Dgesvd; lapis answers it with dgesdd, gonum/netlib
-// with dgesvd), mat.EigenSym (Dsyev: lapis answers it with dsyevd,
+// ops: mat.SVD (SVDThin: Dgesvd; lapis and gonum/netlib answer it with
+// dgesvd, lapis-dc with dgesdd), mat.EigenSym (Dsyev: lapis answers it with dsyevd,
 // gonum/netlib with dsyev), mat.Eigen (EigenRight: Dgeev),
 // mat.Cholesky, mat.LU and mat.Dense.Solve (LU, Dgecon, Dgetrs) of an
 // n x n matrix and one right-hand side. OpenBLAS runs on one thread, as
@@ -114,7 +114,7 @@ func BenchmarkGonumMat(b *testing.B) {
 		{"gonum", gonumblas.Implementation{}, gonum.Implementation{}, ""},
 		{"netlib", cblas.Gonum{}, netlib.Implementation{}, ""},
 		{"lapis", cblas.Gonum{}, lapack.Gonum{}, ""},
-		{"lapis-qr", cblas.Gonum{}, lapack.Gonum{QRIteration: true}, "svd"},
+		{"lapis-dc", cblas.Gonum{}, lapack.Gonum{DivideAndConquer: true}, "svd"},
 	}
 	for _, n := range []int{100, 500} {
 		for _, op := range gonumMatOps(n) {

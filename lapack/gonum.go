@@ -75,13 +75,13 @@ import (
 //	Dgels    b in and out (a goes in place, trans swapped), none when
 //	         nrhs == 1 and ldb == 1
 //
-// Dgesvd, behind mat.SVD, runs ?gesdd (divide and conquer, 3-5x faster
-// than ?gesvd for n = 500 on one thread) unless QRIteration is set. The
-// singular values agree with gonum's to rounding; the singular vectors
-// may not: some pairs (u_i, v_i) come out negated (about half of them for
-// n = 500; none for most matrices with min(m, n) <= 25), as either sign
-// is a valid SVD (see Dgesvd). QRIteration restores gonum's. If ?gesdd
-// fails to converge, Dgesvd answers with ?gesvd.
+// Dgesvd, behind mat.SVD, runs ?gesvd, gonum's algorithm, so that its
+// singular vectors have gonum's signs; DivideAndConquer makes it run
+// ?gesdd (3-5x faster for n = 500 on one thread), whose singular values
+// agree to rounding but some of whose vector pairs (u_i, v_i) come out
+// negated (about half of them for n = 500), as either sign is a valid
+// SVD (see Dgesvd). If ?gesdd fails to converge, Dgesvd answers with
+// ?gesvd.
 //
 // Workspaces: a query answers LAPACK's own optimal size for the routine
 // actually called (never less than gonum's documented minimum); a call
@@ -90,15 +90,18 @@ import (
 // than gonum's minimum for eigenvectors). iwork arguments are gonum's
 // []int; LAPACK's integers come from a pool.
 type Gonum struct {
-	// QRIteration makes Dgesvd run LAPACK's ?gesvd (bidiagonal QR
-	// iteration), the algorithm of gonum's own Dgesvd and of gonum/netlib,
-	// instead of ?gesdd (divide and conquer): the singular vectors then
-	// have gonum's signs at every size, at 3-5x the time for n = 500
-	// (README, "gonum/mat on OpenBLAS's LAPACK"). Set it when results are
-	// compared with stored singular vectors:
+	// DivideAndConquer makes Dgesvd run LAPACK's ?gesdd (divide and
+	// conquer, 3-5x faster for n = 500) instead of ?gesvd (bidiagonal QR
+	// iteration), the algorithm of gonum's own Dgesvd and of gonum/netlib
+	// and so the default: a drop-in gives what the interface's own
+	// algorithm gives. With it the singular values agree to rounding but
+	// some singular vector pairs come out negated (valid, but not what
+	// programs whose tests pin gonum's vectors expect: gonum's stat
+	// TestPrincipalComponents fails). Set it where only the subspaces
+	// matter:
 	//
-	//	lapack64.Use(lapack.Gonum{QRIteration: true})
-	QRIteration bool
+	//	lapack64.Use(lapack.Gonum{DivideAndConquer: true})
+	DivideAndConquer bool
 }
 
 var _ gonumlapack.Float64 = Gonum{}

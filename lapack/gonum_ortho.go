@@ -368,9 +368,10 @@ func (Gonum) Dgels(trans blas.Transpose, m, n, nrhs int, a []float64, lda int, b
 	return info == 0
 }
 
-// Dgesvd computes A = U Σ V^T by ?gesdd (divide and conquer), or by
-// ?gesvd (QR iteration, gonum's own algorithm) when g.QRIteration is set
-// or ?gesdd fails to converge, on a column-major copy of a; u and vt are
+// Dgesvd computes A = U Σ V^T by ?gesvd (QR iteration, gonum's own
+// algorithm), or by ?gesdd (divide and conquer) when g.DivideAndConquer
+// is set (?gesvd again if ?gesdd fails to converge), on a column-major
+// copy of a; u and vt are
 // written through column-major copies. a is left unchanged (gonum
 // documents it as destroyed).
 //
@@ -383,7 +384,7 @@ func (Gonum) Dgels(trans blas.Transpose, m, n, nrhs int, a []float64, lda int, b
 // then solves the bidiagonal problem by QR iteration) and max(m, n) below
 // 1.6 min(m, n) or at least 11/6 of it (between the two, ?gesvd reduces R
 // of A = Q R and ?gesdd A itself). A caller that compares with stored
-// singular vectors sets QRIteration.
+// singular vectors leaves DivideAndConquer unset.
 // Every job computes the vectors the same way: a vector LAPACK computes
 // but the job does not ask for goes to a scratch buffer, so U from
 // SVDThinU alone is U from SVDThin.
@@ -434,7 +435,7 @@ func (g Gonum) Dgesvd(jobU, jobVT gonumlapack.SVDJob, m, n int, a []float64, lda
 		return true
 	}
 	gnFits(m, n, lda, ldu, ldvt, lwork)
-	sv := gnSVDFor(jobU, jobVT, m, n, g.QRIteration)
+	sv := gnSVDFor(jobU, jobVT, m, n, !g.DivideAndConquer)
 	if lwork == -1 {
 		work[0] = float64(max(minwork, sv.query(m, n)))
 		return true

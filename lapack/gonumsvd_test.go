@@ -37,11 +37,11 @@ func gesvd(t *testing.T, impl gonumlapack.Float64, jobU, jobVT gonumlapack.SVDJo
 }
 
 // TestGonumDgesvdVectors pins what the package docs promise about
-// Dgesvd's singular vectors: with ?gesdd (the default) the same as gonum's
-// pure-Go Dgesvd for min(m, n) <= 25 unless 1.6 <= max/min < 11/6, and up
-// to the sign of each pair otherwise, with
-// QRIteration the same as gonum's at every size; and U and VT the same
-// whichever jobs ask for them.
+// Dgesvd's singular vectors: by default (?gesvd) the same as gonum's at
+// every size; with DivideAndConquer (?gesdd) the same as gonum's pure-Go
+// Dgesvd for min(m, n) <= 25 unless 1.6 <= max/min < 11/6, and up to the
+// sign of each pair otherwise; and U and VT the same whichever jobs ask
+// for them.
 func TestGonumDgesvdVectors(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(5, 7))
 	for _, tc := range []struct {
@@ -68,7 +68,7 @@ func TestGonumDgesvdVectors(t *testing.T) {
 			for i := range a {
 				a[i] = rnd.NormFloat64()
 			}
-			impl := lapack.Gonum{QRIteration: tc.qr}
+			impl := lapack.Gonum{DivideAndConquer: !tc.qr}
 			s, u, vt := gesvd(t, impl, gonumlapack.SVDStore, gonumlapack.SVDStore, m, n, a)
 			ws, wu, wvt := gesvd(t, gonum.Implementation{}, gonumlapack.SVDStore, gonumlapack.SVDStore, m, n, a)
 			const tol = 1e-10
@@ -126,8 +126,8 @@ func sameBlock(t *testing.T, what string, got, want []float64, ld, rows, cols in
 	}
 }
 
-// BenchmarkGonumDgesvd times Gonum.Dgesvd's two algorithms, ?gesdd (the
-// default) and ?gesvd (QRIteration), with the jobs mat.SVD passes for
+// BenchmarkGonumDgesvd times Gonum.Dgesvd's two algorithms, ?gesvd (the
+// default) and ?gesdd (DivideAndConquer), with the jobs mat.SVD passes for
 // SVDThin (S, S) and SVDFull (A, A), on a square matrix:
 //
 //	go test -run '^$' -bench GonumDgesvd -count 3 ./lapack | go run ./bench/report -ratios gesvd/gesdd
@@ -142,7 +142,7 @@ func BenchmarkGonumDgesvd(b *testing.B) {
 			for _, impl := range []struct {
 				name string
 				l    lapack.Gonum
-			}{{"gesdd", lapack.Gonum{}}, {"gesvd", lapack.Gonum{QRIteration: true}}} {
+			}{{"gesdd", lapack.Gonum{DivideAndConquer: true}}, {"gesvd", lapack.Gonum{}}} {
 				b.Run(fmt.Sprintf("op=dgesvd/job=%c/n=%d/impl=%s", job, n, impl.name), func(b *testing.B) {
 					s, u, vt := make([]float64, n), make([]float64, n*n), make([]float64, n*n)
 					work := []float64{0}
