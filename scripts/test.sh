@@ -132,7 +132,7 @@ lane() {
   done
 }
 lane1=("race:go test -race" "openblas64:cblas, lapack and batch against the 64-bit-integer OpenBLAS (-tags lapis_cgoflags)" "purego:without assembly (-tags purego): the root package, views, the kernels, split, and cblas and batch on their Go fallbacks" "allocs:allocation counts (without -race: its sync.Pool drops buffers at random)")
-lane2=("kernelsets:cblas, lapack and batch under each OpenBLAS kernel set this CPU runs" "gonummat:gonum/mat's own test suite with lapis as BLAS and LAPACK" "guardfull:guard pages, full tables, with checkptr (under -race they run a sample)" "fuzz:fuzz (${FUZZTIME:-200000x} per target)")
+lane2=("kernelsets:cblas, lapack and batch under each OpenBLAS kernel set this CPU runs" "gonummat:the test suites of gonum/mat and of the gonum packages that reach BLAS and LAPACK through it, with lapis as both" "guardfull:guard pages, full tables, with checkptr (under -race they run a sample)" "fuzz:fuzz (${FUZZTIME:-200000x} per target)")
 step "long steps in ${LANES:=2} lane(s): ${#lane1[@]} + ${#lane2[@]} steps"
 if [ "$LANES" = 1 ]; then
   lane "${lane1[@]}" "${lane2[@]}"
