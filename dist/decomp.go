@@ -8,6 +8,7 @@ import "C"
 import (
 	"fmt"
 	"math"
+	"math/cmplx"
 	"unsafe"
 
 	"github.com/lapis-go/lapis/lapack"
@@ -310,6 +311,28 @@ func conditionOf[T Scalar](routine string, a *Matrix[T]) error {
 		detail: fmt.Sprintf("the reciprocal condition number of its triangular factor is %.3g (%s), at most max(m, n) eps = %.3g: b holds no reliable solution", float64(rcond), trcon, limit)}
 }
 
+// badFactorDiagonal returns 1 + the first global index j of the n x n
+// factor a whose diagonal element is not a positive finite real (where a
+// Potrf that failed stopped), 0 when there is none, agreed on over a's
+// grid (Cigamn2d). It runs on the MPI thread, on the grid's ranks.
+func badFactorDiagonal[T Scalar](a *Matrix[T]) int {
+	first := C.int(1<<31 - 1)
+	for j := 0; j < a.n; j++ {
+		if li, lj, mine := a.ToLocal(j, j); mine {
+			d := complex128FromScalar(a.local.At(li, lj))
+			if !(real(d) > 0) || math.IsInf(real(d), 0) || imag(d) != 0 {
+				first = C.int(j)
+				break
+			}
+		}
+	}
+	C.Cigamn2d(a.g.ctxt, &allScope[0], &spaceTop[0], 1, 1, &first, 1, nil, nil, -1, -1, -1)
+	if first == 1<<31-1 {
+		return 0
+	}
+	return int(first) + 1
+}
+
 // zeroDiagonal returns 1 + the first global index j < min(m, n) with
 // a(j, j) exactly zero, 0 when there is none, agreed on over a's grid
 // (Cigamn2d). It runs on the MPI thread, on the grid's ranks.
@@ -326,4 +349,16 @@ func zeroDiagonal[T Scalar](a *Matrix[T]) int {
 		return 0
 	}
 	return int(first) + 1
+}
+
+// complex128FromScalar is x as a complex128 (a real x with a zero
+// imaginary part).
+func complex128FromScalar[T Scalar](x T) complex128 {
+	switch v := any(x).(type) {
+	case float64:
+		return complex(v, 0)
+	case complex128:
+		return v
+	}
+	return cmplx.NaN()
 }

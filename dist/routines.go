@@ -6,6 +6,7 @@ package dist
 import "C"
 
 import (
+	"fmt"
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
@@ -241,8 +242,12 @@ func Potrf[T Scalar](uplo lapack.Uplo, a *Matrix[T]) error {
 }
 
 // Potrs solves a x = b with a's Cholesky factor from Potrf (same uplo),
-// overwriting b (pdpotrs / pzpotrs); a is not modified. Errors match ErrState or
-// layout.ErrShape.
+// overwriting b (pdpotrs / pzpotrs); a is not modified. A factor Potrf
+// did not complete (a diagonal element that is not a positive real) is
+// refused, as lapack.Potrs refuses it, with an *Error matching
+// lapack.ErrNotPositiveDefinite whose Index is where it failed, on every
+// rank, b unchanged (it cost one small collective). Other errors match
+// ErrState or layout.ErrShape.
 func Potrs[T Scalar](uplo lapack.Uplo, a, b *Matrix[T]) error {
 	const op = "dist.Potrs"
 	u, err := triangleArgs(op, uplo, a, map[string]*Matrix[T]{"b": b})
@@ -259,6 +264,13 @@ func Potrs[T Scalar](uplo lapack.Uplo, a, b *Matrix[T]) error {
 	da, db := a.desc, b.desc
 	routine := routineName[T]("pdpotrs", "pzpotrs")
 	info := call(a.g, func() C.lapis_int {
+		// A factor Potrf did not complete is refused, as lapack.Potrs
+		// refuses it: its diagonal holds a non-positive element there.
+		// pdpotrs has no info > 0, so a positive info says this, and the
+		// call's agreement on info tells every rank.
+		if bad := badFactorDiagonal(a); bad > 0 {
+			return ci(bad)
+		}
 		var info C.lapis_int
 		n, nrhs := ci(a.n), ci(b.n)
 		if isComplex[T]() {
@@ -268,5 +280,9 @@ func Potrs[T Scalar](uplo lapack.Uplo, a, b *Matrix[T]) error {
 		}
 		return info
 	})
+	if bad := int(info); bad > 0 {
+		return &Error{Routine: routine, Info: bad, Index: bad - 1, kind: lapack.ErrNotPositiveDefinite,
+			detail: fmt.Sprintf("diagonal element (%d, %d) of the factor is not positive: its Cholesky factorisation failed at the leading minor of order %d; b is unchanged", bad-1, bad-1, bad)}
+	}
 	return infoErr(routine, info, nil)
 }

@@ -654,6 +654,19 @@ func failureAt[T dist.Scalar](g *dist.Grid, name string, n, nb, k int) {
 	if !errors.Is(err, lapack.ErrNotPositiveDefinite) || !errors.As(err, &e) || e.Index != k {
 		failf("%s: Potrf of an indefinite matrix: %v", name, err)
 	}
+	// Potrs refuses the partial factor (it solved from it, x garbage),
+	// naming where it failed, and leaves b as it was.
+	b.Fill(func(i, j int) T { return one })
+	err = dist.Potrs(lapack.Lower, a, b)
+	if !errors.Is(err, lapack.ErrNotPositiveDefinite) || !errors.As(err, &e) || e.Index != k {
+		failf("%s: Potrs after a failed Potrf: %v, want ErrNotPositiveDefinite at %d", name, err, k)
+	}
+	for i := range b.Local().Len() {
+		if b.Local().Data()[i] != one {
+			failf("%s: the refused Potrs wrote b", name)
+			break
+		}
+	}
 	// Column k of a zero: R(k, k) is exactly zero.
 	a.Fill(func(i, j int) T {
 		if j == k {
