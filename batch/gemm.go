@@ -95,7 +95,9 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	errs := make([]error, chunks)
 	run(chunks, func(ch int) {
 		errs[ch] = runs(shape, st, ch*total/chunks, (ch+1)*total/chunks, []views.View[T]{a, b, c},
-			func(r []views.View[T]) error { return link.GemmStrided(alpha, r[0], r[1], beta, r[2], opts...) })
+			func(r []views.View[T]) error {
+				return errop.Rename(link.GemmStrided(alpha, r[0], r[1], beta, r[2], opts...), op)
+			})
 	})
 	return errors.Join(errs...)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/link"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
@@ -322,6 +323,7 @@ func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], chec
 			anorm = matrixNorm(first(ra), opts)
 		}
 		failed, err := link.GesvStrided[T, *lapack.Error](ra, rb, opts...)
+		err = errop.Rename(err, op)
 		if err == nil && failed[0] != nil {
 			err = failed[0]
 		}
@@ -421,6 +423,7 @@ func stridedSolve[T Scalar](op string, shape []int, a, b views.View[T], opts []l
 		t := ch * total / chunks
 		errs[ch] = runs(mshape, st, t, (ch+1)*total/chunks, []views.View[T]{a, b}, func(r []views.View[T]) error {
 			f, err := link.GesvStrided[T, *lapack.Error](r[0], r[1], opts...)
+			err = errop.Rename(err, op)
 			mu.Lock()
 			for i, e := range f {
 				failed[t+i] = e
