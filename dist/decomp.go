@@ -8,9 +8,9 @@ import "C"
 import (
 	"fmt"
 	"math"
-	"math/cmplx"
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
 )
@@ -319,7 +319,7 @@ func badFactorDiagonal[T Scalar](a *Matrix[T]) int {
 	first := C.int(1<<31 - 1)
 	for j := 0; j < a.n; j++ {
 		if li, lj, mine := a.ToLocal(j, j); mine {
-			d := complex128FromScalar(a.local.At(li, lj))
+			d := scalar.Complex128(a.local.At(li, lj))
 			if !(real(d) > 0) || math.IsInf(real(d), 0) || imag(d) != 0 {
 				first = C.int(j)
 				break
@@ -349,16 +349,4 @@ func zeroDiagonal[T Scalar](a *Matrix[T]) int {
 		return 0
 	}
 	return int(first) + 1
-}
-
-// complex128FromScalar is x as a complex128 (a real x with a zero
-// imaginary part).
-func complex128FromScalar[T Scalar](x T) complex128 {
-	switch v := any(x).(type) {
-	case float64:
-		return complex(v, 0)
-	case complex128:
-		return v
-	}
-	return cmplx.NaN()
 }

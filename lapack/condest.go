@@ -64,7 +64,7 @@ func invNormEst[T Scalar](norm Norm, n int, a unsafe.Pointer, lda int) (est floa
 	defer pool.Put(w)
 	x, sgn := w.Data[:n], w.Data[n:2*n]
 	abs := cond.AbsFunc[T]()
-	complexT := typeIndex[T]() >= 2
+	complexT := scalar.Index[T]() >= 2
 	// mul replaces x by M x (adjoint false) or M^H x, M = B for the one
 	// norm and B^H for the infinity norm, and returns ||x||_1 and whether
 	// it is finite.
@@ -157,7 +157,7 @@ func invNormEst[T Scalar](norm Norm, n int, a unsafe.Pointer, lda int) (est floa
 // signOf is x/|x| (±1 for real types, sign of 0 is +1), or 1 when |x| is
 // below the smallest normal number (?lacn2's and ?zlacn2's choices).
 func signOf[T Scalar](x T, abs func(T) float64) T {
-	if typeIndex[T]() < 2 {
+	if scalar.Index[T]() < 2 {
 		if abs(x) == 0 || !math.Signbit(toFloat(x)) {
 			return fromFloat[T](1)
 		}
@@ -325,5 +325,5 @@ func solveLU[T Scalar](adjoint bool, n int, a unsafe.Pointer, lda int, x unsafe.
 // (ConjTrans is Trans for the real routines.)
 func trsv[T Scalar](uplo, trans, diag C.int, n int, a unsafe.Pointer, lda int, x unsafe.Pointer) {
 	policy.Calls.Add(1)
-	C.lapis_trsv(C.int(typeIndex[T]()), uplo, trans, diag, C.lapis_int(n), a, C.lapis_int(lda), x)
+	C.lapis_trsv(C.int(scalar.Index[T]()), uplo, trans, diag, C.lapis_int(n), a, C.lapis_int(lda), x)
 }

@@ -94,6 +94,6 @@ func illConditioned[T Scalar](op string, rcond float64) error {
 	if eps := scalar.Eps[T]() / 2; !(rcond < eps) && !math.IsNaN(rcond) {
 		return nil
 	}
-	return &Error{Routine: families["xgecon"].routines[typeIndex[T]()], Index: -1, Rank: -1, Rcond: rcond, kind: ErrIllConditioned,
+	return &Error{Routine: families["xgecon"].routines[scalar.Index[T]()], Index: -1, Rank: -1, Rcond: rcond, kind: ErrIllConditioned,
 		detail: fmt.Sprintf("%s: the reciprocal condition number is about %.3g, below machine epsilon: the result was written but may have no correct digits (NoConditionCheck turns this check off)", op, rcond)}
 }

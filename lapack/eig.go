@@ -8,6 +8,7 @@ import (
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/rt/threads"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -49,7 +50,7 @@ func Syevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts .
 		return err
 	}
 	jz, ul := byte(jobz), uploChar(uplo, &oa)
-	ws := workspaceSize(wsKey{fam: "xsyevd", typ: typeIndex[T](), dims: [4]int{n}, opts: [3]byte{jz, ul}}, func() wsSize {
+	ws := workspaceSize(wsKey{fam: "xsyevd", typ: scalar.Index[T](), dims: [4]int{n}, opts: [3]byte{jz, ul}}, func() wsSize {
 		return query[T](func(work, rwork, iwork unsafe.Pointer) {
 			xsyevd[T](jz, ul, n, oa.ptr, oa.ld, ptrOf(w), work, -1, rwork, -1, iwork, -1)
 		})
@@ -154,7 +155,7 @@ func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w 
 		il, iu = 1, max(1, n)
 	}
 	isuppz := getInts(2 * max(1, n))
-	ws := workspaceSize(wsKey{fam: "xsyevr", typ: typeIndex[T](), dims: [4]int{n}, opts: [3]byte{jz, rg, ul}}, func() wsSize {
+	ws := workspaceSize(wsKey{fam: "xsyevr", typ: scalar.Index[T](), dims: [4]int{n}, opts: [3]byte{jz, rg, ul}}, func() wsSize {
 		return query[T](func(work, rwork, iwork unsafe.Pointer) {
 			var m int
 			xsyevr[T](jz, rg, ul, n, oa.ptr, oa.ld, rng.lo, rng.hi, il, iu, 0, &m, ptrOf(w), oz.ptr, oz.ld, isuppz.ptr(), work, -1, rwork, -1, iwork, -1)
@@ -187,7 +188,7 @@ type Complex interface{ complex64 | complex128 }
 // vl or vr may be views.View[T]{}.
 func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Geev"
-	if single := typeIndex[T]()%2 == 0; single != isComplex64[C]() {
+	if single := scalar.Index[T]()%2 == 0; single != isComplex64[C]() {
 		return layout.Errorf(layout.ErrShape, op, "w", "[]%T for %T elements, want the complex type of its precision", *new(C), *new(T))
 	}
 	for _, j := range [2]struct {
@@ -229,12 +230,12 @@ func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr 
 	// reals; complex ones write w directly.
 	var parts *pool.Buf[T]
 	wr, wi, wc := unsafe.Pointer(nil), unsafe.Pointer(nil), ptrOf(w)
-	if typeIndex[T]() < 2 {
+	if scalar.Index[T]() < 2 {
 		parts = pool.Get[T](2 * max(1, n))
 		clear(parts.Data) // on failure LAPACK leaves some unset
 		wr, wi = ptrOf(parts.Data), ptrOf(parts.Data[max(1, n):])
 	}
-	ws := workspaceSize(wsKey{fam: "xgeev", typ: typeIndex[T](), dims: [4]int{n}, opts: [3]byte{jl, jr}}, func() wsSize {
+	ws := workspaceSize(wsKey{fam: "xgeev", typ: scalar.Index[T](), dims: [4]int{n}, opts: [3]byte{jl, jr}}, func() wsSize {
 		return query[T](func(work, rwork, _ unsafe.Pointer) {
 			xgeev[T](jl, jr, n, oa.ptr, oa.ld, wr, wi, wc, ol.ptr, ol.ld, or.ptr, or.ld, work, -1, rwork)
 		})

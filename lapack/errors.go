@@ -3,6 +3,8 @@ package lapack
 import (
 	"errors"
 	"fmt"
+
+	"github.com/lapis-go/lapis/internal/scalar"
 )
 
 // Sentinels matched (errors.Is) by the *Error a routine returns when
@@ -99,10 +101,10 @@ func infoErr[T Scalar](fam string, info int) error {
 		return nil
 	}
 	f := families[fam]
-	e := &Error{Routine: f.routines[typeIndex[T]()], Info: info, Index: info - 1, Rank: -1, kind: f.fail}
+	e := &Error{Routine: f.routines[scalar.Index[T]()], Info: info, Index: info - 1, Rank: -1, kind: f.fail}
 	if info < 0 {
 		e.Index, e.kind = -1, ErrArgument
-		if args := f.args[typeIndex[T]()/2]; -info <= len(args) {
+		if args := f.args[scalar.Index[T]()/2]; -info <= len(args) {
 			e.Arg = args[-info-1]
 		}
 	}
@@ -110,16 +112,4 @@ func infoErr[T Scalar](fam string, info int) error {
 		e.kind = ErrArgument
 	}
 	return e
-}
-
-func typeIndex[T Scalar]() int {
-	switch any(*new(T)).(type) {
-	case float32:
-		return 0
-	case float64:
-		return 1
-	case complex64:
-		return 2
-	}
-	return 3
 }

@@ -3,11 +3,10 @@ package lapack
 import (
 	"errors"
 	"fmt"
-	"math"
-	"math/cmplx"
 	"strings"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -74,7 +73,7 @@ func firstNonFinite[T Scalar](op string, in input[T]) error {
 			i1 = min(j+1, rows)
 		}
 		for i := i0; i < i1; i++ {
-			if x := v.At(i, j); !isFinite(x) {
+			if x := v.At(i, j); !scalar.IsFinite(x) {
 				where := fmt.Sprintf("element (%d, %d)", i, j)
 				if in.v.Rank() == 1 {
 					where = fmt.Sprintf("element %d", i)
@@ -84,19 +83,6 @@ func firstNonFinite[T Scalar](op string, in input[T]) error {
 		}
 	}
 	return nil
-}
-
-func isFinite[T Scalar](x T) bool {
-	switch v := any(x).(type) {
-	case float32:
-		return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0)
-	case float64:
-		return !math.IsNaN(v) && !math.IsInf(v, 0)
-	case complex64:
-		return !cmplx.IsNaN(complex128(v)) && !cmplx.IsInf(complex128(v))
-	}
-	c := any(x).(complex128)
-	return !cmplx.IsNaN(c) && !cmplx.IsInf(c)
 }
 
 // hasNaN reports whether xs holds a NaN (either part of a complex one).

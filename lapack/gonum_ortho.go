@@ -7,6 +7,7 @@ import (
 	gonumlapack "gonum.org/v1/gonum/lapack"
 
 	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -503,13 +504,13 @@ func gnSVDFor(jobU, jobVT gonumlapack.SVDJob, m, n int, qr bool) gnSVD {
 // remembered per shape and job (shared with SVD's queries).
 func (sv gnSVD) query(m, n int) int {
 	if sv.qr {
-		return workspaceSize(wsKey{fam: "xgesvd", typ: typeIndex[float64](), dims: [4]int{m, n}, opts: [3]byte{sv.job, sv.job}}, func() wsSize {
+		return workspaceSize(wsKey{fam: "xgesvd", typ: scalar.Index[float64](), dims: [4]int{m, n}, opts: [3]byte{sv.job, sv.job}}, func() wsSize {
 			return query[float64](func(w, _, _ unsafe.Pointer) {
 				xgesvd[float64](sv.job, sv.job, m, n, nil, m, nil, nil, m, nil, max(1, sv.vrows), w, -1, nil)
 			})
 		}).work
 	}
-	return workspaceSize(wsKey{fam: "xgesdd", typ: typeIndex[float64](), dims: [4]int{m, n}, opts: [3]byte{sv.job}}, func() wsSize {
+	return workspaceSize(wsKey{fam: "xgesdd", typ: scalar.Index[float64](), dims: [4]int{m, n}, opts: [3]byte{sv.job}}, func() wsSize {
 		return query[float64](func(w, _, iw unsafe.Pointer) {
 			xgesdd[float64](sv.job, m, n, nil, m, nil, nil, m, nil, max(1, sv.vrows), w, -1, nil, iw)
 		})
@@ -555,7 +556,7 @@ func (Gonum) Dsyev(jobz gonumlapack.EVJob, ul blas.Uplo, n int, a []float64, lda
 	}
 	gnFits(n, lda, lwork)
 	job, uplo := byte(jobz), gnUploT(ul)
-	ws := workspaceSize(wsKey{fam: "xsyevd", typ: typeIndex[float64](), dims: [4]int{n}, opts: [3]byte{job}}, func() wsSize {
+	ws := workspaceSize(wsKey{fam: "xsyevd", typ: scalar.Index[float64](), dims: [4]int{n}, opts: [3]byte{job}}, func() wsSize {
 		return query[float64](func(w, _, iw unsafe.Pointer) { xsyevd[float64](job, uplo, n, nil, n, nil, w, -1, nil, 0, iw, -1) })
 	})
 	if lwork == -1 {
@@ -697,7 +698,7 @@ func (Gonum) Dggsvd3(jobU, jobV, jobQ gonumlapack.GSVDJob, m, n, p int, a []floa
 	gnFits(m, n, p, lda, ldb, ldu, ldv, ldq, lwork)
 	ju, jv, jq := byte(jobU), byte(jobV), byte(jobQ)
 	mm, pp, nn := max(1, m), max(1, p), max(1, n)
-	ws := workspaceSize(wsKey{fam: "xggsvd3", typ: typeIndex[float64](), dims: [4]int{m, n, p}, opts: [3]byte{ju, jv, jq}}, func() wsSize {
+	ws := workspaceSize(wsKey{fam: "xggsvd3", typ: scalar.Index[float64](), dims: [4]int{m, n, p}, opts: [3]byte{ju, jv, jq}}, func() wsSize {
 		var kk, ll int
 		return query[float64](func(w, _, _ unsafe.Pointer) {
 			xggsvd3[float64](ju, jv, jq, m, n, p, &kk, &ll, nil, mm, nil, pp, nil, nil, nil, mm, nil, pp, nil, nn, w, -1, nil, nil)

@@ -165,7 +165,7 @@ func newCondCheck[T Scalar](op string, m views.View[T], trans Op, opts []lapis.O
 // real matrices above 64 go to ?lange, as fast as Go there
 // (BenchmarkCondEstimate).
 func workNorm[T Scalar](norm Norm, m views.View[T], opts []lapis.Option) float64 {
-	if l, n := m.Layout(), m.Layout().Dim(0); (typeIndex[T]() >= 2 || n <= 64) && l.Offset() == 0 && (n <= 1 || l.Stride(0) == 1 && l.Stride(1) == n) {
+	if l, n := m.Layout(), m.Layout().Dim(0); (scalar.Index[T]() >= 2 || n <= 64) && l.Offset() == 0 && (n <= 1 || l.Stride(0) == 1 && l.Stride(1) == n) {
 		return matrixNorm(m.Data(), n, norm == InfNorm)
 	}
 	r, _ := Lange(norm, m, opts...)
@@ -455,7 +455,7 @@ func rawLeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views
 	xm, _ := asMatrix(op, x.View())
 	_ = views.Copy(xm, xv)
 	if rank < k && lapis.Configure(opts...).ConditionCheck {
-		return x, &Error{Routine: families["xgelsd"].routines[typeIndex[T]()], Index: -1, Rank: rank, Rcond: rcond, kind: ErrRankDeficient,
+		return x, &Error{Routine: families["xgelsd"].routines[scalar.Index[T]()], Index: -1, Rank: rank, Rcond: rcond, kind: ErrRankDeficient,
 			detail: fmt.Sprintf("%s: rank %d of %d (smallest over largest singular value %.3g, at most max(m, n) eps = %.3g); x is the minimum-norm solution (NoConditionCheck accepts it)", op, rank, k, rcond, limit)}
 	}
 	return x, nil
@@ -470,7 +470,7 @@ func gelsdAny[T Scalar](a, b views.View[T], k int, rcond float64, opts []lapis.O
 		}
 		return sk / s0
 	}
-	if typeIndex[T]()%2 == 0 {
+	if scalar.Index[T]()%2 == 0 {
 		s := pool.Get[float32](k)
 		rank, err = Gelsd(a, b, s.Data, rcond, opts...)
 		if k > 0 {
@@ -546,7 +546,7 @@ func rawEigSym[T Scalar](a views.View[T], opts ...lapis.Option) (w []float64, v 
 // is nil) and returns them as float64.
 func withReals[T Scalar](n int, f func(r32 []float32, r64 []float64) error) ([]float64, error) {
 	out := make([]float64, n)
-	if typeIndex[T]()%2 == 1 {
+	if scalar.Index[T]()%2 == 1 {
 		return out, f(nil, out)
 	}
 	r := pool.Get[float32](n)
@@ -578,7 +578,7 @@ func rawEig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v 
 	vr := spareZeros[T](n, n)
 	defer vr.Release()
 	w = make([]complex128, n)
-	if typeIndex[T]()%2 == 0 {
+	if scalar.Index[T]()%2 == 0 {
 		w64 := make([]complex64, n)
 		err = Geev(JobNone, JobVectors, f.View(), w64, views.View[T]{}, vr.View(), opts...)
 		for i, x := range w64 {
@@ -593,7 +593,7 @@ func rawEig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v 
 	v, _ = views.Zeros[complex128](n, n)
 	vd, rd := v.Data(), vr.Data()
 	for j := 0; j < n; j++ {
-		if typeIndex[T]() < 2 && imag(w[j]) != 0 && j+1 < n {
+		if scalar.Index[T]() < 2 && imag(w[j]) != 0 && j+1 < n {
 			// A conjugate pair in two real columns (Geev).
 			for i := range n {
 				re, im := toFloat(rd[j*n+i]), toFloat(rd[(j+1)*n+i])
@@ -604,7 +604,7 @@ func rawEig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v 
 			continue
 		}
 		for i := range n {
-			vd[j*n+i] = toComplex128(rd[j*n+i])
+			vd[j*n+i] = scalar.Complex128(rd[j*n+i])
 		}
 	}
 	return w, v, nil
@@ -642,19 +642,7 @@ func fromFloat[T Scalar](f float64) T {
 }
 
 // toFloat returns the real part of x as float64.
-func toFloat[T Scalar](x T) float64 { return real(toComplex128(x)) }
-
-func toComplex128[T Scalar](x T) complex128 {
-	switch v := any(x).(type) {
-	case float32:
-		return complex(float64(v), 0)
-	case float64:
-		return complex(v, 0)
-	case complex64:
-		return complex128(v)
-	}
-	return any(x).(complex128)
-}
+func toFloat[T Scalar](x T) float64 { return real(scalar.Complex128(x)) }
 
 func conj[T Scalar](x T) T {
 	switch p := any(&x).(type) {

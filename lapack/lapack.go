@@ -106,6 +106,7 @@ package lapack
 //go:generate go run ./internal/gen zlapack.go
 
 import (
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -127,7 +128,7 @@ type Real interface{ float32 | float64 }
 
 // realFor checks that R is the real type of T's precision.
 func realFor[T Scalar, R Real](op, name string) error {
-	single := typeIndex[T]()%2 == 0
+	single := scalar.Index[T]()%2 == 0
 	if _, isF32 := any(*new(R)).(float32); isF32 != single {
 		return layout.Errorf(layout.ErrShape, op, name, "[]%T for %T elements, want []%s", *new(R), *new(T), map[bool]string{true: "float32", false: "float64"}[single])
 	}

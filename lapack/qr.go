@@ -50,7 +50,7 @@ func qrlq[T Scalar](op, fam string, f qrFunc, a views.View[T], tau []T, opts []l
 		oa.release()
 		return err
 	}
-	ws := workspaceSize(wsKey{fam: fam, typ: typeIndex[T](), dims: [4]int{m, n}}, func() wsSize {
+	ws := workspaceSize(wsKey{fam: fam, typ: scalar.Index[T](), dims: [4]int{m, n}}, func() wsSize {
 		return query[T](func(work, _, _ unsafe.Pointer) { f(m, n, oa.ptr, oa.ld, ptrOf(tau), work, -1) })
 	})
 	w := getWorkspace[T](ws)
@@ -85,7 +85,7 @@ func Orgqr[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 		oa.release()
 		return err
 	}
-	ws := workspaceSize(wsKey{fam: "xorgqr", typ: typeIndex[T](), dims: [4]int{m, n, k}}, func() wsSize {
+	ws := workspaceSize(wsKey{fam: "xorgqr", typ: scalar.Index[T](), dims: [4]int{m, n, k}}, func() wsSize {
 		return query[T](func(work, _, _ unsafe.Pointer) { xorgqr[T](m, n, k, oa.ptr, oa.ld, ptrOf(tau), work, -1) })
 	})
 	w := getWorkspace[T](ws)
@@ -111,7 +111,7 @@ func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View
 	if err := checkOp(op, trans); err != nil {
 		return err
 	}
-	complexT := typeIndex[T]() >= 2
+	complexT := scalar.Index[T]() >= 2
 	switch {
 	case side != cblas.Left && side != cblas.Right:
 		return layout.Errorf(lapis.ErrInvalid, op, "side", "value %d is neither cblas.Left nor cblas.Right", side)
@@ -154,7 +154,7 @@ func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View
 		return err
 	}
 	tr := byte(trans)
-	ws := workspaceSize(wsKey{fam: "xormqr", typ: typeIndex[T](), dims: [4]int{m, n, k}, opts: [3]byte{sideC, tr}}, func() wsSize {
+	ws := workspaceSize(wsKey{fam: "xormqr", typ: scalar.Index[T](), dims: [4]int{m, n, k}, opts: [3]byte{sideC, tr}}, func() wsSize {
 		return query[T](func(work, _, _ unsafe.Pointer) {
 			xormqr[T](sideC, tr, m, n, k, oq.ptr, oq.ld, ptrOf(tau), oc.ptr, oc.ld, work, -1)
 		})
@@ -190,10 +190,10 @@ func Gels[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 	if err != nil {
 		return err
 	}
-	if oa.trans == 'C' && typeIndex[T]() < 2 {
+	if oa.trans == 'C' && scalar.Index[T]() < 2 {
 		oa.trans = 'T'
 	}
-	if oa.trans == 'T' && typeIndex[T]() >= 2 { // LAPACK's cgels takes only "N" and "C"
+	if oa.trans == 'T' && scalar.Index[T]() >= 2 { // LAPACK's cgels takes only "N" and "C"
 		oa.release()
 		if oa, err = prepare(op, "a", a, read|write|overRead, cfg); err != nil {
 			return err
@@ -216,7 +216,7 @@ func Gels[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 		return err
 	}
 	nrhs := ob.cols
-	ws := workspaceSize(wsKey{fam: "xgels", typ: typeIndex[T](), dims: [4]int{oa.rows, oa.cols, nrhs}, opts: [3]byte{oa.trans}}, func() wsSize {
+	ws := workspaceSize(wsKey{fam: "xgels", typ: scalar.Index[T](), dims: [4]int{oa.rows, oa.cols, nrhs}, opts: [3]byte{oa.trans}}, func() wsSize {
 		return query[T](func(work, _, _ unsafe.Pointer) {
 			xgels[T](oa.trans, oa.rows, oa.cols, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, work, -1)
 		})
@@ -262,7 +262,7 @@ func triangleRank[T Scalar](fam string, m, n int, p unsafe.Pointer, ld int) erro
 	if rcond > limit {
 		return nil
 	}
-	return &Error{Routine: families[fam].routines[typeIndex[T]()], Index: -1, Rank: -1, Rcond: rcond, kind: ErrRankDeficient,
+	return &Error{Routine: families[fam].routines[scalar.Index[T]()], Index: -1, Rank: -1, Rcond: rcond, kind: ErrRankDeficient,
 		detail: fmt.Sprintf("the reciprocal condition number of its triangular factor is %.3g, at most max(m, n) eps = %.3g: x is not reliable (LeastSquares gives the minimum-norm solution)", rcond, limit)}
 }
 
@@ -305,7 +305,7 @@ func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...l
 		ob = operand[T]{ptr: unsafe.Pointer(&scratch.Data()[0]), rows: max(m, n), cols: 1, ld: max(m, n), trans: 'N'}
 		nrhs = 1
 	}
-	ws := workspaceSize(wsKey{fam: "xgelsd", typ: typeIndex[T](), dims: [4]int{m, n, nrhs}}, func() wsSize {
+	ws := workspaceSize(wsKey{fam: "xgelsd", typ: scalar.Index[T](), dims: [4]int{m, n, nrhs}}, func() wsSize {
 		return query[T](func(work, rwork, iwork unsafe.Pointer) {
 			var r int
 			xgelsd[T](m, n, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, ptrOf(s), rcond, &r, work, -1, rwork, iwork)

@@ -9,6 +9,7 @@ import (
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/threads"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -136,7 +137,7 @@ func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...lapis.Option) error
 		return err
 	}
 	p := pivotsFor(ipiv, n, true)
-	ws := workspaceSize(wsKey{fam: "xgetri", typ: typeIndex[T](), dims: [4]int{n}}, func() wsSize {
+	ws := workspaceSize(wsKey{fam: "xgetri", typ: scalar.Index[T](), dims: [4]int{n}}, func() wsSize {
 		return query[T](func(work, _, _ unsafe.Pointer) { xgetri[T](n, oa.ptr, oa.ld, p.ptr(), work, -1) })
 	})
 	ws.work = max(1, n, ws.work)
@@ -303,7 +304,7 @@ func sysv[T Scalar](op, fam string, f sysvFunc, uplo Uplo, a, b views.View[T], i
 	}
 	ul := uploChar(uplo, &oa)
 	p := pivotsFor(ipiv, n, false)
-	ws := workspaceSize(wsKey{fam: fam, typ: typeIndex[T](), dims: [4]int{n, ob.cols}, opts: [3]byte{ul}}, func() wsSize {
+	ws := workspaceSize(wsKey{fam: fam, typ: scalar.Index[T](), dims: [4]int{n, ob.cols}, opts: [3]byte{ul}}, func() wsSize {
 		return query[T](func(work, _, _ unsafe.Pointer) { f(ul, n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld, work, -1) })
 	})
 	w := getWorkspace[T](ws)
@@ -376,10 +377,10 @@ func checkPivots(op string, ipiv []int32, n int) error {
 // and OpenBLAS's potf2 alike). O(n), against the O(n^2) of the solve.
 func checkFactor[T Scalar](fam string, f views.View[T], n int) error {
 	for i := 0; i < n; i++ {
-		d := toComplex128(f.At(i, i))
+		d := scalar.Complex128(f.At(i, i))
 		if !(real(d) > 0) || math.IsInf(real(d), 0) || imag(d) != 0 {
 			fm := families[fam]
-			return &Error{Routine: fm.routines[typeIndex[T]()], Info: i + 1, Index: i, Rank: -1, kind: ErrNotPositiveDefinite,
+			return &Error{Routine: fm.routines[scalar.Index[T]()], Info: i + 1, Index: i, Rank: -1, kind: ErrNotPositiveDefinite,
 				detail: fmt.Sprintf("diagonal element %d of the factor is %v, not positive: its Cholesky factorisation failed at the leading minor of order %d", i, f.At(i, i), i+1)}
 		}
 	}

@@ -30,6 +30,7 @@ import (
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/rt/threads"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -106,7 +107,7 @@ func gesvStrided[T Scalar](a, b views.View[T], opts ...lapis.Option) (failed map
 	th.End()
 	ra.finish()
 	rb.finish()
-	routine := families["xgesv"].routines[typeIndex[T]()]
+	routine := families["xgesv"].routines[scalar.Index[T]()]
 	for t, x := range info.Data {
 		if x != 0 {
 			if failed == nil {

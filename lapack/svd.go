@@ -6,6 +6,7 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/threads"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -101,13 +102,13 @@ func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[
 		return err
 	}
 	mn, mx := min(m, n), max(m, n)
-	ws := workspaceSize(wsKey{fam: "xgesdd", typ: typeIndex[T](), dims: [4]int{m, n}, opts: [3]byte{byte(jobz)}}, func() wsSize {
+	ws := workspaceSize(wsKey{fam: "xgesdd", typ: scalar.Index[T](), dims: [4]int{m, n}, opts: [3]byte{byte(jobz)}}, func() wsSize {
 		return query[T](func(work, rwork, iwork unsafe.Pointer) {
 			xgesdd[T](byte(jobz), m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, work, -1, rwork, iwork)
 		})
 	})
 	ws.iwork = 8 * mn
-	if typeIndex[T]() >= 2 { // LAPACK's documented lrwork (3.7 and later are smaller)
+	if scalar.Index[T]() >= 2 { // LAPACK's documented lrwork (3.7 and later are smaller)
 		ws.rwork = 7 * mn
 		if jobz != JobNone {
 			ws.rwork = max(5*mn*mn+7*mn, 2*mx*mn+2*mn*mn+mn)
@@ -164,7 +165,7 @@ func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt view
 		return err
 	}
 	ju, jv := byte(jobu), byte(jobvt)
-	ws := workspaceSize(wsKey{fam: "xgesvd", typ: typeIndex[T](), dims: [4]int{m, n}, opts: [3]byte{ju, jv}}, func() wsSize {
+	ws := workspaceSize(wsKey{fam: "xgesvd", typ: scalar.Index[T](), dims: [4]int{m, n}, opts: [3]byte{ju, jv}}, func() wsSize {
 		return query[T](func(work, rwork, _ unsafe.Pointer) {
 			xgesvd[T](ju, jv, m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, work, -1, rwork)
 		})

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis/internal/rt/pool"
+	"github.com/lapis-go/lapis/internal/scalar"
 )
 
 // Workspaces. A routine that needs one asks LAPACK for its size once per
@@ -90,7 +91,7 @@ func (w *workspace[T]) iworkPtr() unsafe.Pointer { return w.iwork.ptr() }
 // realCells returns how many elements of T hold n reals of T's precision
 // (a complex element holds two).
 func realCells[T Scalar](n int) int {
-	if typeIndex[T]() >= 2 {
+	if scalar.Index[T]() >= 2 {
 		return (n + 1) / 2
 	}
 	return n
@@ -114,7 +115,7 @@ func querySize[T Scalar](w *T) int {
 
 // queryReal reads the real LAPACK wrote at p (a real of T's precision).
 func queryReal[T Scalar](p unsafe.Pointer) int {
-	if typeIndex[T]()%2 == 0 {
+	if scalar.Index[T]()%2 == 0 {
 		return roundUp32(*(*float32)(p))
 	}
 	return int(*(*float64)(p))

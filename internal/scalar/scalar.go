@@ -46,3 +46,39 @@ func IsComplex[T Type]() bool {
 	}
 	return false
 }
+
+// Index numbers the four types: 0 float32, 1 float64, 2 complex64, 3
+// complex128 (the order of per-type tables).
+func Index[T Type]() int {
+	switch any(*new(T)).(type) {
+	case float32:
+		return 0
+	case float64:
+		return 1
+	case complex64:
+		return 2
+	}
+	return 3
+}
+
+// Complex128 is x as a complex128 (a real x with a zero imaginary part).
+func Complex128[T Type](x T) complex128 {
+	switch v := any(x).(type) {
+	case float32:
+		return complex(float64(v), 0)
+	case float64:
+		return complex(v, 0)
+	case complex64:
+		return complex128(v)
+	case complex128:
+		return v
+	}
+	return cmplx.NaN() // a type defined on one of the four: not used by lapis
+}
+
+// IsFinite reports whether x (both parts, for complex x) is neither NaN
+// nor infinite.
+func IsFinite[T Type](x T) bool {
+	c := Complex128(x)
+	return !cmplx.IsNaN(c) && !cmplx.IsInf(c)
+}

@@ -95,35 +95,24 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis/fortran"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/views"
 )
-
-func kind[T views.Scalar]() int {
-	switch any(*new(T)).(type) {
-	case float32:
-		return 0
-	case float64:
-		return 1
-	case complex64:
-		return 2
-	}
-	return 3
-}
 
 // Check returns lapis_check_? for T: (a(..), v(:), info(:)) with a and v
 // of type T, info real(c_double).
 func Check[T views.Scalar]() unsafe.Pointer {
-	return [4]unsafe.Pointer{unsafe.Pointer(C.lapis_check_s), unsafe.Pointer(C.lapis_check_d), unsafe.Pointer(C.lapis_check_c), unsafe.Pointer(C.lapis_check_z)}[kind[T]()]
+	return [4]unsafe.Pointer{unsafe.Pointer(C.lapis_check_s), unsafe.Pointer(C.lapis_check_d), unsafe.Pointer(C.lapis_check_c), unsafe.Pointer(C.lapis_check_z)}[scalar.Index[T]()]
 }
 
 // Twice returns lapis_twice_? for T: a(..) = 2*a + 1.
 func Twice[T views.Scalar]() unsafe.Pointer {
-	return [4]unsafe.Pointer{unsafe.Pointer(C.lapis_twice_s), unsafe.Pointer(C.lapis_twice_d), unsafe.Pointer(C.lapis_twice_c), unsafe.Pointer(C.lapis_twice_z)}[kind[T]()]
+	return [4]unsafe.Pointer{unsafe.Pointer(C.lapis_twice_s), unsafe.Pointer(C.lapis_twice_d), unsafe.Pointer(C.lapis_twice_c), unsafe.Pointer(C.lapis_twice_z)}[scalar.Index[T]()]
 }
 
 // XTwice calls the F77 routine xtwice_?(m, n, k, a, lda) for T on a.
 func XTwice[T views.Scalar](a fortran.Array) {
-	C.xtwice(C.int(kind[T]()), C.int(a.Rows), C.int(a.Cols), C.int(a.Count), a.Ptr, C.int(a.LD))
+	C.xtwice(C.int(scalar.Index[T]()), C.int(a.Rows), C.int(a.Cols), C.int(a.Count), a.Ptr, C.int(a.LD))
 }
 
 // EmptyPtr calls lapis_empty_ptr(p), a bind(C) routine taking a(*): the

@@ -12,26 +12,15 @@ import (
 	"fmt"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/views"
 )
 
 // table holds one function per element type, in kind order.
 type table [4]any
 
-func kind[T views.Scalar]() int {
-	switch any(*new(T)).(type) {
-	case float32:
-		return 0
-	case float64:
-		return 1
-	case complex64:
-		return 2
-	}
-	return 3
-}
-
 func get[F any, T views.Scalar](t *table, name string) F {
-	f, ok := t[kind[T]()].(F)
+	f, ok := t[scalar.Index[T]()].(F)
 	if !ok {
 		panic(fmt.Sprintf("lapis: internal/rt/link.%s[%T] is not registered", name, *new(T)))
 	}
@@ -53,7 +42,7 @@ type Check[T views.Scalar, N any] func(op string, norm N, m views.View[T], anorm
 var gemm, gesv, checkLU, checkInv table
 
 // SetGemmStrided registers f for T.
-func SetGemmStrided[T views.Scalar](f Gemm[T]) { gemm[kind[T]()] = f }
+func SetGemmStrided[T views.Scalar](f Gemm[T]) { gemm[scalar.Index[T]()] = f }
 
 // GemmStrided calls the registered Gemm for T.
 func GemmStrided[T views.Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...lapis.Option) error {
@@ -61,7 +50,7 @@ func GemmStrided[T views.Scalar](alpha T, a, b views.View[T], beta T, c views.Vi
 }
 
 // SetGesvStrided registers f for T.
-func SetGesvStrided[T views.Scalar, E any](f Gesv[T, E]) { gesv[kind[T]()] = f }
+func SetGesvStrided[T views.Scalar, E any](f Gesv[T, E]) { gesv[scalar.Index[T]()] = f }
 
 // GesvStrided calls the registered Gesv for T.
 func GesvStrided[T views.Scalar, E any](a, b views.View[T], opts ...lapis.Option) (map[int]E, error) {
@@ -71,7 +60,7 @@ func GesvStrided[T views.Scalar, E any](a, b views.View[T], opts ...lapis.Option
 // SetChecks registers the checks of an LU factorisation and of an
 // inverse for T.
 func SetChecks[T views.Scalar, N any](lu, inv Check[T, N]) {
-	checkLU[kind[T]()], checkInv[kind[T]()] = lu, inv
+	checkLU[scalar.Index[T]()], checkInv[scalar.Index[T]()] = lu, inv
 }
 
 // CheckCondition calls the registered check of LU factors for T.
