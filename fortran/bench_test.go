@@ -66,7 +66,10 @@ func BenchmarkHandoffRatio(b *testing.B) {
 	t, _ := views.Zeros[float64](4, 4, 4)
 	v := t.View()
 	p := &t.Data()[0]
-	arr := fortran.Array{Ptr: unsafe.Pointer(p), Rows: 4, Cols: 4, LD: 4, Count: 4}
+	var arr fortran.Array // the Array Explicit hands over, kept (t stays alive)
+	if err := fortran.Explicit(fortran.InOut(v), func(a fortran.Array) { arr = a }); err != nil {
+		b.Fatal(err)
+	}
 	const block = 100
 	best := [4]time.Duration{math.MaxInt64, math.MaxInt64, math.MaxInt64, math.MaxInt64}
 	for b.Loop() {

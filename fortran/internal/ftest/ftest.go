@@ -112,7 +112,20 @@ func Twice[T views.Scalar]() unsafe.Pointer {
 
 // XTwice calls the F77 routine xtwice_?(m, n, k, a, lda) for T on a.
 func XTwice[T views.Scalar](a fortran.Array) {
-	C.xtwice(C.int(scalar.Index[T]()), C.int(a.Rows), C.int(a.Cols), C.int(a.Count), a.Ptr, C.int(a.LD))
+	C.xtwice(C.int(scalar.Index[T]()), C.int(a.Rows), C.int(a.Cols), C.int(a.Count), Addr[T](a), C.int(a.LD))
+}
+
+// Addr returns a's address through the accessor of T.
+func Addr[T views.Scalar](a fortran.Array) unsafe.Pointer {
+	switch any(*new(T)).(type) {
+	case float32:
+		return unsafe.Pointer(a.Float32())
+	case float64:
+		return unsafe.Pointer(a.Float64())
+	case complex64:
+		return unsafe.Pointer(a.Complex64())
+	}
+	return unsafe.Pointer(a.Complex128())
 }
 
 // EmptyPtr calls lapis_empty_ptr(p), a bind(C) routine taking a(*): the
@@ -121,7 +134,7 @@ func EmptyPtr(p *float64) { C.lapis_empty_ptr((*C.double)(p)) }
 
 // EmptyF77 calls the F77 routine empty_f77(m, n, k, a, lda).
 func EmptyF77(a fortran.Array) {
-	C.empty_f77(C.int(a.Rows), C.int(a.Cols), C.int(a.Count), (*C.double)(a.Ptr), C.int(a.LD))
+	C.empty_f77(C.int(a.Rows), C.int(a.Cols), C.int(a.Count), (*C.double)(a.Float64()), C.int(a.LD))
 }
 
 // EmptyDesc3 is lapis_empty_desc3: a(:,:,:), real(c_double), nothing done.
