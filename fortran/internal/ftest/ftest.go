@@ -34,6 +34,8 @@ void empty_f77_(int *, int *, int *, double *, int *);
 void lapis_sum(CFI_cdesc_t *, CFI_cdesc_t *);
 void lapis_sum_cols(CFI_cdesc_t *, CFI_cdesc_t *);
 void lapis_sum_rev(CFI_cdesc_t *, CFI_cdesc_t *);
+void mixed_(const char *mode, int *n, int *ia, long long *ja, int *l, int *m, int *k, double *a, int *lda,
+	double *total, int *info, size_t mode_len);
 
 // F77 routines take every argument by reference: these wrappers take the
 // integers by value, so that Go passes no pointers to its own locals.
@@ -126,6 +128,21 @@ func Addr[T views.Scalar](a fortran.Array) unsafe.Pointer {
 		return unsafe.Pointer(a.Complex64())
 	}
 	return unsafe.Pointer(a.Complex128())
+}
+
+// Mixed calls the F77 routine mixed(mode, n, ia, ja, l, m, k, a, lda,
+// total, info) with x = (ia, ja, l, a) from fortran.ExplicitN, the
+// scalars by reference (Go variables: their addresses go to Fortran), and
+// mode's length as the hidden CHARACTER length. It returns total and info.
+func Mixed(mode string, x []fortran.Array) (total float64, info int32) {
+	n, m, k, lda := C.int(x[0].Rows), C.int(x[3].Rows), C.int(x[3].Cols*x[3].Count), C.int(x[3].LD) // a batch as one a(lda, cols*count)
+	var t C.double
+	var inf C.int
+	c := []byte(mode)
+	c = append(c, 0) // one byte at least, for &c[0]
+	C.mixed_((*C.char)(unsafe.Pointer(&c[0])), &n, (*C.int)(x[0].Int32()), (*C.longlong)(x[1].Int64()), (*C.int)(x[2].Logical()),
+		&m, &k, (*C.double)(x[3].Float64()), &lda, &t, &inf, C.size_t(len(mode)))
+	return float64(t), int32(inf)
 }
 
 // EmptyPtr calls lapis_empty_ptr(p), a bind(C) routine taking a(*): the
