@@ -58,9 +58,11 @@ type Elem interface {
 // it (fortran.Call1(f, fortran.InOut(v))); it does nothing until a call
 // uses it.
 //
-// It is three words: the address of the view In, Out or InOut was given
-// (their parameter, a copy of the caller's view), its element type and
-// the intent. Nothing else is copied: the call reads the view's layout in
+// It is four words: the address of the view In, Out or InOut was given
+// (their parameter, a copy of the caller's view; for Slice, of the
+// slice), its element type and the intent in one, and the name Named
+// gives it (errors take a copy of the name, so that the view does not
+// escape through them). Nothing else is copied: the call reads the view's layout in
 // place. Where In, Out and InOut are inlined (they are small enough to be
 // everywhere the compiler inlines at all) that copy of the view stays on
 // the caller's stack; an Arg kept beyond the call, or made where the
@@ -313,17 +315,18 @@ func (a *Arg) span() (lo, hi uintptr, ok bool) {
 // either (F2018 15.5.2.13 forbids it: gfortran's matmul, for one, zeroes
 // its result before it has read an argument that aliases it), judged by
 // address range as cblas judges it; errors call args[i] by its name, or
-// defs[i].
-func checkAliases(op string, args []*Arg, defs []string) error {
-	for i, a := range args {
+// def(i).
+func checkAliases(op string, args []Arg, def func(i int) string) error {
+	for i := range args {
+		a := &args[i]
 		alo, ahi, aok := a.span()
 		for j := i + 1; j < len(args) && aok; j++ {
-			b := args[j]
+			b := &args[j]
 			if a.intent&intentOut == 0 && b.intent&intentOut == 0 {
 				continue
 			}
 			if blo, bhi, bok := b.span(); bok && alo <= bhi && blo <= ahi {
-				ni, nj := a.nameOr(defs[i]), b.nameOr(defs[j])
+				ni, nj := a.nameOr(def(i)), b.nameOr(def(j))
 				return layout.Errorf(layout.ErrOverlap, op, ni+", "+nj, "arguments %s (%s) and %s (%s) share memory, and Fortran writes one of them: Fortran forbids aliasing a written argument; pass separate memory", ni, a.intent, nj, b.intent)
 			}
 		}

@@ -14,7 +14,8 @@ import (
 
 // BenchmarkHandoff calls an empty Fortran routine on a [4, 4, 4] float64
 // tensor: impl=plain is one cgo call with one pointer (a(*)), explicit
-// goes through fortran.Explicit to an F77 a(lda, n, *), cfi through
+// goes through fortran.Explicit to an F77 a(lda, n, *), explicitn the same
+// through fortran.ExplicitN with one argument, cfi through
 // fortran.Call1 to a bind(C) a(:,:,:) (a rank-3 descriptor built in C),
 // describe through fortran.Describe (a descriptor in C memory, the view
 // pinned) and the same cgo call. The target: cfi at most 2x plain.
@@ -30,6 +31,14 @@ func BenchmarkHandoff(b *testing.B) {
 	b.Run("op=empty/impl=explicit", func(b *testing.B) {
 		for b.Loop() {
 			if err := fortran.Explicit(fortran.InOut(v), ftest.EmptyF77); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("op=empty/impl=explicitn", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := fortran.ExplicitN([]fortran.Arg{fortran.InOut(v)}, func(x []fortran.Array) { ftest.EmptyF77(x[0]) }); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -247,7 +247,11 @@ func call(op string, fn unsafe.Pointer, args [4]*Arg, n int, opts []lapis.Option
 	if fn == nil {
 		return nilFn(op)
 	}
-	if err := checkAliases(op, args[:n], argNames[:n]); err != nil {
+	var vals [4]Arg // copies of the four words: a slice of the pointers would move the views to the heap
+	for i, a := range args[:n] {
+		vals[i] = *a
+	}
+	if err := checkAliases(op, vals[:n], func(i int) string { return argNames[i] }); err != nil {
 		return err
 	}
 	var h [4]handed

@@ -277,7 +277,10 @@ func (a *Arg) f77(op, def string, batches bool) (arr Array, each bool, why strin
 // compact copy, with one difference: a batch whose matrices are not
 // LD*Cols elements apart is copied too (call runs once for all
 // arguments). Copies are loaded before call (In, InOut) and copied back
-// after it (Out, InOut), in the order of args.
+// after it (Out, InOut), in the order of args. The checks run once per
+// call, however many routines call calls: a whole reverse-communication
+// solve can run in one closure (examples/arpack). A call that copies
+// nothing allocates once (the Arrays).
 //
 // Errors, each naming its argument, before call runs and before anything
 // is copied back (nothing the caller handed in is written): a nil call
@@ -291,27 +294,29 @@ func ExplicitN(args []Arg, call func(x []Array), opts ...lapis.Option) error {
 		return layout.Errorf(lapis.ErrInvalid, op, "call", "nil function")
 	}
 	n := len(args)
-	ptrs, names := make([]*Arg, n), make([]string, n)
-	x, why := make([]Array, n), make([]string, n)
+	x := make([]Array, n) // the only allocation when nothing is copied
+	var whys [8]string
+	var scs [8]scratch
+	why, sc := whys[:], scs[:]
+	if n > len(whys) {
+		why, sc = make([]string, n), make([]scratch, n)
+	}
 	for i := range args {
-		ptrs[i], names[i] = &args[i], args[i].nameOr("args["+strconv.Itoa(i)+"]")
 		var err error
-		if x[i], _, why[i], err = ptrs[i].f77(op, names[i], false); err != nil {
+		if x[i], _, why[i], err = args[i].f77(op, nthArg(i), false); err != nil {
 			return err
 		}
 	}
-	if err := checkAliases(op, ptrs, names); err != nil {
+	if err := checkAliases(op, args, nthArg); err != nil {
 		return err
 	}
-	sc := make([]scratch, n)
-	cfg := lapis.Configure(opts...)
-	for i, w := range why {
+	for i, w := range why[:n] {
 		if w == "" {
 			continue
 		}
-		c, err := ptrs[i].copyOf(op, names[i], w, cfg)
+		c, err := args[i].copyOf(op, args[i].nameOr(nthArg(i)), w, lapis.Configure(opts...))
 		if err != nil {
-			for _, c := range sc {
+			for _, c := range sc[:n] {
 				if c != nil {
 					finish(c, err)
 				}
@@ -322,12 +327,28 @@ func ExplicitN(args []Arg, call func(x []Array), opts ...lapis.Option) error {
 	}
 	call(x)
 	runtime.KeepAlive(args)
-	for _, c := range sc {
+	for _, c := range sc[:n] {
 		if c != nil {
 			c.finish()
 		}
 	}
 	return nil
+}
+
+// argsNames are ExplicitN's names for its first arguments, made once.
+var argsNames = func() (s [16]string) {
+	for i := range s {
+		s[i] = "args[" + strconv.Itoa(i) + "]"
+	}
+	return s
+}()
+
+// nthArg is ExplicitN's name for args[i] when Named gave it none.
+func nthArg(i int) string {
+	if i < len(argsNames) {
+		return argsNames[i]
+	}
+	return "args[" + strconv.Itoa(i) + "]"
 }
 
 // eachMatrix calls f with the offset (in elements, from the first) of
