@@ -187,3 +187,23 @@ func TestArrayAccessors(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestCallback: an F77 routine with an EXTERNAL procedure argument
+// (ftest's apply) calls back into Go (an //export function) from inside
+// Explicit's closure, once per column, with every argument by address.
+func TestCallback(t *testing.T) {
+	o := newOperand[float64]([]int{3, 2}, []int{1, 4}) // ld 4 > 3 rows
+	before := slices.Clone(o.buf)
+	if err := fortran.Explicit(fortran.InOut(o.v), func(a fortran.Array) { ftest.Apply(a, 3) }); err != nil {
+		t.Fatal(err)
+	}
+	in := reached(o.v)
+	for i, x := range o.buf {
+		switch {
+		case in[i] && x != 3*before[i]:
+			t.Errorf("element at %d: %v, want %v", i, x, 3*before[i])
+		case !in[i] && !(isNaN(x) && isNaN(before[i])) && x != before[i]:
+			t.Errorf("outside the view, at %d: %v written", i, x)
+		}
+	}
+}

@@ -79,3 +79,15 @@ recursive subroutine mixed(mode, n, ia, ja, l, m, k, a, lda, total, info)
   a(1:m, 1:k) = a(1:m, 1:k) + total
   info = len(mode)
 end subroutine
+
+! apply calls the EXTERNAL procedure f on each column of the m x n
+! matrix a(lda, *): call f(m, a(1, j)), every argument by address.
+recursive subroutine apply(f, m, n, a, lda)
+  implicit none
+  external f
+  integer m, n, lda, j
+  double precision a(lda, *)
+  do j = 1, n
+    call f(m, a(1, j))
+  end do
+end subroutine
