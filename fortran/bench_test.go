@@ -69,8 +69,9 @@ func BenchmarkHandoff(b *testing.B) {
 // ratios are steadier than ratios of two medians (preemption only
 // lengthens a block). f77 is the call explicit makes (ftest.EmptyF77, a
 // cgo call with four integers and a pointer) made directly with a fixed
-// Array: explicit - f77 is what fortran.Explicit itself costs. Metrics:
-// ns per call of each, cfi/plain and explicit/plain.
+// Array: explicit - f77 is what fortran.Explicit itself costs; explicitn
+// is the same call through fortran.ExplicitN (one argument). Metrics: ns
+// per call of each, cfi/plain, explicit/plain and explicitn/plain.
 func BenchmarkHandoffRatio(b *testing.B) {
 	t, _ := views.Zeros[float64](4, 4, 4)
 	v := t.View()
@@ -80,7 +81,9 @@ func BenchmarkHandoffRatio(b *testing.B) {
 		b.Fatal(err)
 	}
 	const block = 100
-	best := [4]time.Duration{math.MaxInt64, math.MaxInt64, math.MaxInt64, math.MaxInt64}
+	best := [5]time.Duration{math.MaxInt64, math.MaxInt64, math.MaxInt64, math.MaxInt64, math.MaxInt64}
+	args := []fortran.Arg{fortran.InOut(v)}
+	f77 := func(x []fortran.Array) { ftest.EmptyF77(x[0]) }
 	for b.Loop() {
 		t0 := time.Now()
 		for range block {
@@ -103,7 +106,13 @@ func BenchmarkHandoffRatio(b *testing.B) {
 			ftest.EmptyF77(arr)
 		}
 		t4 := time.Now()
-		for i, d := range [4]time.Duration{t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), t4.Sub(t3)} {
+		for range block {
+			if err := fortran.ExplicitN(args, f77); err != nil {
+				b.Fatal(err)
+			}
+		}
+		t5 := time.Now()
+		for i, d := range [5]time.Duration{t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), t4.Sub(t3), t5.Sub(t4)} {
 			best[i] = min(best[i], d)
 		}
 	}
@@ -112,8 +121,10 @@ func BenchmarkHandoffRatio(b *testing.B) {
 	b.ReportMetric(float64(best[1])/block, "cfi-ns")
 	b.ReportMetric(float64(best[2])/block, "explicit-ns")
 	b.ReportMetric(float64(best[3])/block, "f77-ns")
+	b.ReportMetric(float64(best[4])/block, "explicitn-ns")
 	b.ReportMetric(float64(best[1])/plain, "cfi/plain")
 	b.ReportMetric(float64(best[2])/plain, "explicit/plain")
+	b.ReportMetric(float64(best[4])/plain, "explicitn/plain")
 }
 
 // BenchmarkSum computes the sum of an n x n float64 tensor in a bind(C)
