@@ -53,17 +53,17 @@ type Elem interface {
 	Scalar | int32 | int64 | Logical
 }
 
-// Arg is a view with the intent of the dummy argument it is handed to.
-// Make it with In, Out or InOut, as the argument of the call that uses
-// it (fortran.Call1(f, fortran.InOut(v))); it does nothing until a call
-// uses it.
+// Arg is a view (or a Go slice) with the intent of the dummy argument it
+// is handed to. Make it with In, Out, InOut or Slice, as the argument of
+// the call that uses it (fortran.Call1(f, fortran.InOut(v))); it does
+// nothing until a call uses it.
 //
 // It is four words: the address of the view In, Out or InOut was given
 // (their parameter, a copy of the caller's view; for Slice, of the
 // slice), its element type and the intent in one, and the name Named
 // gives it (errors take a copy of the name, so that the view does not
-// escape through them). Nothing else is copied: the call reads the view's layout in
-// place. Where In, Out and InOut are inlined (they are small enough to be
+// escape through them). Nothing else is copied: the call reads the
+// view's layout in place. Where In, Out and InOut are inlined (they are small enough to be
 // everywhere the compiler inlines at all) that copy of the view stays on
 // the caller's stack; an Arg kept beyond the call, or made where the
 // compiler does not inline (a function of over 5,000 nodes inlines only
@@ -78,8 +78,8 @@ type Arg struct {
 	name   string // set by Named: what errors call it
 }
 
-// Named returns a with a name, which errors and panics about it use (the
-// dummy argument's name, "resid", "iparam"), in place of its position.
+// Named returns a with a name, which errors about it use (the dummy
+// argument's name, "resid", "iparam"), in place of its position.
 func (a Arg) Named(name string) Arg {
 	a.name = name
 	return a

@@ -189,7 +189,8 @@ func columnOrder(shape, strides []int) int {
 // InOut, copied back for Out and InOut), counted in
 // lapis.ReadStats().Copies, or refused in strict mode.
 //
-// Errors, before fn runs: a nil fn (lapis.ErrInvalid), the zero View
+// Errors, before fn runs, naming the argument (a ... d, or its Named
+// name): a nil fn or a Slice argument (lapis.ErrInvalid), the zero View
 // (layout.ErrBounds), an Out or InOut view whose elements share memory,
 // or (Call2 to Call4) arguments that share memory when one is Out or
 // InOut, which Fortran forbids (layout.ErrOverlap, naming both), a rank above

@@ -85,7 +85,7 @@ func smallest(n, nev int, op func(y, x []float64)) (d []float64, z *views.Tensor
 
 	// call site begins
 	var ido, info C.int
-	cn, cnev, cncv, lworkl, ldv := C.int(n), C.int(nev), C.int(ncv), C.int(len(workl)), C.int(n)
+	cn, cnev, cncv, lworkl := C.int(n), C.int(nev), C.int(ncv), C.int(len(workl))
 	tol, rvec, sigma := C.double(0), C.int(1), C.double(0)
 	bmat, which, howmny := [1]C.char{'I'}, [2]C.char{'S', 'A'}, [1]C.char{'A'}
 	err = fortran.ExplicitN([]fortran.Arg{fortran.Slice(resid).Named("resid"), fortran.InOut(v.View()).Named("v"),
@@ -94,14 +94,16 @@ func smallest(n, nev int, op func(y, x []float64)) (d []float64, z *views.Tensor
 	}, func(x []fortran.Array) {
 		r, v, wd, wl, d, z := (*C.double)(x[0].Float64()), (*C.double)(x[1].Float64()), (*C.double)(x[4].Float64()), (*C.double)(x[5].Float64()), (*C.double)(x[7].Float64()), (*C.double)(x[8].Float64())
 		ip, ipn, sel := (*C.int)(x[2].Int32()), (*C.int)(x[3].Int32()), (*C.int)(x[6].Logical())
+		// n for these tensors; more for views with gaps between columns
+		ldv, ldz := C.int(x[1].LD), C.int(x[8].LD)
 		for ido == 0 || ido == 1 || ido == -1 {
 			if ido != 0 {
-				op(workd[ipntr[1]-1:][:n], workd[ipntr[0]-1:][:n]) // y = A x
+				op(workd[ipntr[1]-1:][:n], workd[ipntr[0]-1:][:n])
 			}
 			C.dsaupd_(&ido, &bmat[0], &cn, &which[0], &cnev, &tol, r, &cncv, v, &ldv, ip, ipn, wd, wl, &lworkl, &info, 1, 2)
 		}
 		if info == 0 {
-			C.dseupd_(&rvec, &howmny[0], sel, d, z, &ldv, &sigma, &bmat[0], &cn, &which[0], &cnev, &tol,
+			C.dseupd_(&rvec, &howmny[0], sel, d, z, &ldz, &sigma, &bmat[0], &cn, &which[0], &cnev, &tol,
 				r, &cncv, v, &ldv, ip, ipn, wd, wl, &lworkl, &info, 1, 1, 2)
 		}
 	})
