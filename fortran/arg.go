@@ -1,6 +1,7 @@
 package fortran
 
 import (
+	"strings"
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
@@ -24,33 +25,102 @@ const (
 	intentInOut = intentIn | intentOut
 )
 
-// Element kinds, as the C layer numbers them (lapis_fortran.h).
+// Element kinds, as the C layer numbers them (lapis_fortran.h) for the
+// four Scalar types; the integer and logical kinds are explicit-shape
+// only.
 const (
 	kindFloat32 = iota
 	kindFloat64
 	kindComplex64
 	kindComplex128
+	kindInt32
+	kindInt64
+	kindLogical
 )
 
-// Arg is a view with the intent of the dummy argument it is handed to.
-// Make it with In, Out or InOut, as the argument of the call that uses
-// it (fortran.Call1(f, fortran.InOut(v))); it does nothing until a call
-// uses it.
+// kindNames name the kinds in messages.
+var kindNames = [...]string{"float32", "float64", "complex64", "complex128", "int32", "int64", "fortran.Logical"}
+
+// Logical is gfortran's default LOGICAL (4 bytes, the size of its
+// default INTEGER): .FALSE. is 0 and .TRUE. is 1. LOGICAL(c_bool) and
+// LOGICAL(1) are one byte and are not this type.
+type Logical int32
+
+// Elem is the set of element types an explicit-shape array may hold: the
+// four Scalar types, INTEGER*4 (int32), INTEGER*8 (int64) and LOGICAL
+// (Logical).
+type Elem interface {
+	Scalar | int32 | int64 | Logical
+}
+
+// Arg is a view (or a Go slice) with the intent of the dummy argument it
+// is handed to. Make it with In, Out, InOut or Slice, as the argument of
+// the call that uses it (fortran.Call1(f, fortran.InOut(v))); it does
+// nothing until a call uses it.
 //
-// It is three words: the address of the view In, Out or InOut was given
-// (their parameter, a copy of the caller's view), its element type and
-// the intent. Nothing else is copied: the call reads the view's layout in
-// place. Where In, Out and InOut are inlined (they are small enough to be
+// It is four words: the address of the view In, Out or InOut was given
+// (their parameter, a copy of the caller's view; for Slice, of the
+// slice), its element type and the intent in one, and the name Named
+// gives it (errors take a copy of the name, so that the view does not
+// escape through them). Nothing else is copied: the call reads the
+// view's layout in place. Where In, Out and InOut are inlined (they are small enough to be
 // everywhere the compiler inlines at all) that copy of the view stays on
 // the caller's stack; an Arg kept beyond the call, or made where the
 // compiler does not inline (a function of over 5,000 nodes inlines only
 // the smallest callees), makes the compiler put the copy on the heap
 // instead, one allocation of about 200 bytes.
 type Arg struct {
-	v      unsafe.Pointer // *views.View[T], T the element type kind names
+	v      unsafe.Pointer // *views.View[T], or *[]T when slice, T the element type kind names
 	kind   uint8
 	size   uint8 // bytes per element
 	intent intent
+	slice  bool   // made by Slice: a Go slice, not a view
+	name   string // set by Named: what errors call it
+}
+
+// Named returns a with a name, which errors about it use (the dummy
+// argument's name, "resid", "iparam"), in place of its position.
+func (a Arg) Named(name string) Arg {
+	a.name = name
+	return a
+}
+
+// nameOr returns a's name, or def when Named gave it none. The name is
+// a copy, so that an error holding it does not make the compiler move
+// the Arg, and the view it points to, to the heap.
+func (a *Arg) nameOr(def string) string {
+	if a.name != "" {
+		return strings.Clone(a.name)
+	}
+	return def
+}
+
+// Slice is s as an explicit-shape array a(n) (n = len(s)) that Fortran
+// reads and writes, in place: any Elem, the integer and logical arrays
+// of F77 interfaces (iparam, ipntr, select) among them. It goes to
+// Explicit and ExplicitN only (Call1 ... Call4 and Describe refuse it
+// with lapis.ErrInvalid), never copied; an empty s is a nil pointer.
+func Slice[T Elem](s []T) Arg {
+	return Arg{v: unsafe.Pointer(&s), kind: elemKind[T](), size: uint8(unsafe.Sizeof(*new(T))), intent: intentInOut, slice: true}
+}
+
+// elemKind returns the kind of T.
+func elemKind[T Elem]() uint8 {
+	switch any(*new(T)).(type) {
+	case float32:
+		return kindFloat32
+	case float64:
+		return kindFloat64
+	case complex64:
+		return kindComplex64
+	case complex128:
+		return kindComplex128
+	case int32:
+		return kindInt32
+	case int64:
+		return kindInt64
+	}
+	return kindLogical
 }
 
 // In is v as an argument Fortran only reads (intent(in)). A view Fortran
@@ -85,7 +155,7 @@ func kindOf[T Scalar](z T) uint8 {
 // read in place: it must not be written) and its conjugation flag. The
 // zero Arg returns a nil layout.
 func (a *Arg) view() (data unsafe.Pointer, n int, l *layout.Layout, conj bool) {
-	if a.v == nil {
+	if a.v == nil || a.slice {
 		return nil, 0, nil, false
 	}
 	switch a.kind {
@@ -223,6 +293,14 @@ func (i intent) String() string {
 // span returns the byte addresses of the first and last byte a's view
 // can reach (ok false for the zero Arg and an empty view).
 func (a *Arg) span() (lo, hi uintptr, ok bool) {
+	if a.slice {
+		s := (*[]byte)(a.v) // only the address and the length are read
+		if len(*s) == 0 {
+			return 0, 0, false
+		}
+		base := uintptr(unsafe.Pointer(unsafe.SliceData(*s)))
+		return base, base + uintptr(len(*s))*uintptr(a.size) - 1, true
+	}
 	data, _, l, _ := a.view()
 	if l == nil || data == nil || l.Len() == 0 {
 		return 0, 0, false
@@ -236,17 +314,20 @@ func (a *Arg) span() (lo, hi uintptr, ok bool) {
 // checkAliases refuses arguments that share memory when Fortran writes
 // either (F2018 15.5.2.13 forbids it: gfortran's matmul, for one, zeroes
 // its result before it has read an argument that aliases it), judged by
-// address range as cblas judges it.
-func checkAliases(op string, args []*Arg) error {
-	for i, a := range args {
+// address range as cblas judges it; errors call args[i] by its name, or
+// def(i).
+func checkAliases(op string, args []Arg, def func(i int) string) error {
+	for i := range args {
+		a := &args[i]
 		alo, ahi, aok := a.span()
 		for j := i + 1; j < len(args) && aok; j++ {
-			b := args[j]
+			b := &args[j]
 			if a.intent&intentOut == 0 && b.intent&intentOut == 0 {
 				continue
 			}
 			if blo, bhi, bok := b.span(); bok && alo <= bhi && blo <= ahi {
-				return layout.Errorf(layout.ErrOverlap, op, argNames[i]+", "+argNames[j], "arguments %s (%s) and %s (%s) share memory, and Fortran writes one of them: Fortran forbids aliasing a written argument; pass separate memory", argNames[i], a.intent, argNames[j], b.intent)
+				ni, nj := a.nameOr(def(i)), b.nameOr(def(j))
+				return layout.Errorf(layout.ErrOverlap, op, ni+", "+nj, "arguments %s (%s) and %s (%s) share memory, and Fortran writes one of them: Fortran forbids aliasing a written argument; pass separate memory", ni, a.intent, nj, b.intent)
 			}
 		}
 	}

@@ -14,7 +14,8 @@ import (
 
 // BenchmarkHandoff calls an empty Fortran routine on a [4, 4, 4] float64
 // tensor: impl=plain is one cgo call with one pointer (a(*)), explicit
-// goes through fortran.Explicit to an F77 a(lda, n, *), cfi through
+// goes through fortran.Explicit to an F77 a(lda, n, *), explicitn the same
+// through fortran.ExplicitN with one argument, cfi through
 // fortran.Call1 to a bind(C) a(:,:,:) (a rank-3 descriptor built in C),
 // describe through fortran.Describe (a descriptor in C memory, the view
 // pinned) and the same cgo call. The target: cfi at most 2x plain.
@@ -30,6 +31,14 @@ func BenchmarkHandoff(b *testing.B) {
 	b.Run("op=empty/impl=explicit", func(b *testing.B) {
 		for b.Loop() {
 			if err := fortran.Explicit(fortran.InOut(v), ftest.EmptyF77); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("op=empty/impl=explicitn", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := fortran.ExplicitN([]fortran.Arg{fortran.InOut(v)}, func(x []fortran.Array) { ftest.EmptyF77(x[0]) }); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -60,15 +69,21 @@ func BenchmarkHandoff(b *testing.B) {
 // ratios are steadier than ratios of two medians (preemption only
 // lengthens a block). f77 is the call explicit makes (ftest.EmptyF77, a
 // cgo call with four integers and a pointer) made directly with a fixed
-// Array: explicit - f77 is what fortran.Explicit itself costs. Metrics:
-// ns per call of each, cfi/plain and explicit/plain.
+// Array: explicit - f77 is what fortran.Explicit itself costs; explicitn
+// is the same call through fortran.ExplicitN (one argument). Metrics: ns
+// per call of each, cfi/plain, explicit/plain and explicitn/plain.
 func BenchmarkHandoffRatio(b *testing.B) {
 	t, _ := views.Zeros[float64](4, 4, 4)
 	v := t.View()
 	p := &t.Data()[0]
-	arr := fortran.Array{Ptr: unsafe.Pointer(p), Rows: 4, Cols: 4, LD: 4, Count: 4}
+	var arr fortran.Array // the Array Explicit hands over, kept (t stays alive)
+	if err := fortran.Explicit(fortran.InOut(v), func(a fortran.Array) { arr = a }); err != nil {
+		b.Fatal(err)
+	}
 	const block = 100
-	best := [4]time.Duration{math.MaxInt64, math.MaxInt64, math.MaxInt64, math.MaxInt64}
+	best := [5]time.Duration{math.MaxInt64, math.MaxInt64, math.MaxInt64, math.MaxInt64, math.MaxInt64}
+	args := []fortran.Arg{fortran.InOut(v)}
+	f77 := func(x []fortran.Array) { ftest.EmptyF77(x[0]) }
 	for b.Loop() {
 		t0 := time.Now()
 		for range block {
@@ -91,7 +106,13 @@ func BenchmarkHandoffRatio(b *testing.B) {
 			ftest.EmptyF77(arr)
 		}
 		t4 := time.Now()
-		for i, d := range [4]time.Duration{t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), t4.Sub(t3)} {
+		for range block {
+			if err := fortran.ExplicitN(args, f77); err != nil {
+				b.Fatal(err)
+			}
+		}
+		t5 := time.Now()
+		for i, d := range [5]time.Duration{t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), t4.Sub(t3), t5.Sub(t4)} {
 			best[i] = min(best[i], d)
 		}
 	}
@@ -100,8 +121,10 @@ func BenchmarkHandoffRatio(b *testing.B) {
 	b.ReportMetric(float64(best[1])/block, "cfi-ns")
 	b.ReportMetric(float64(best[2])/block, "explicit-ns")
 	b.ReportMetric(float64(best[3])/block, "f77-ns")
+	b.ReportMetric(float64(best[4])/block, "explicitn-ns")
 	b.ReportMetric(float64(best[1])/plain, "cfi/plain")
 	b.ReportMetric(float64(best[2])/plain, "explicit/plain")
+	b.ReportMetric(float64(best[4])/plain, "explicitn/plain")
 }
 
 // BenchmarkSum computes the sum of an n x n float64 tensor in a bind(C)

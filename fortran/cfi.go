@@ -50,14 +50,17 @@ type handed struct {
 // cannot be handed over returns the error. It reads the view's layout in
 // place (Layout.Axes, Layout.Origin): a call of a Layout value method
 // copies the layout, which costs more than the rest of the plan.
-func (a *Arg) plan(op, name string, opts []lapis.Option) (h handed, sc scratch, err error) {
+func (a *Arg) plan(op, def string, opts []lapis.Option) (h handed, sc scratch, err error) {
+	if a.slice {
+		return h, nil, layout.Errorf(lapis.ErrInvalid, op, a.nameOr(def), "a Slice is an explicit-shape array: pass it to Explicit or ExplicitN, or make a view of it (views.FromColMajor) for a descriptor")
+	}
 	data, _, l, conj := a.view()
 	if isZero(data, l) {
-		return h, nil, noData(op, name)
+		return h, nil, noData(op, a.nameOr(def))
 	}
 	shape, strides := l.Axes()
 	if len(shape) > MaxRank {
-		return h, nil, layout.Errorf(layout.ErrShape, op, name, "rank %d is above the compiler's CFI_MAX_RANK (%d)", len(shape), MaxRank)
+		return h, nil, layout.Errorf(layout.ErrShape, op, a.nameOr(def), "rank %d is above the compiler's CFI_MAX_RANK (%d)", len(shape), MaxRank)
 	}
 	h.kr = C.int(int(a.kind) | len(shape)<<2)
 	if len(shape) > 0 {
@@ -74,14 +77,14 @@ func (a *Arg) plan(op, name string, opts []lapis.Option) (h handed, sc scratch, 
 			return h, nil, nil
 		}
 		if a.intent&intentOut != 0 {
-			return h, nil, overlapErr(op, name, l)
+			return h, nil, overlapErr(op, a.nameOr(def), l)
 		}
 	}
 	why := "a view whose elements share memory (broadcast)"
 	if conj {
 		why = "a conjugated view"
 	}
-	if sc, err = a.copyOf(op, name, why, lapis.Configure(opts...)); err != nil {
+	if sc, err = a.copyOf(op, a.nameOr(def), why, lapis.Configure(opts...)); err != nil {
 		return h, nil, err
 	}
 	h.base = sc.ptr()
@@ -186,7 +189,8 @@ func columnOrder(shape, strides []int) int {
 // InOut, copied back for Out and InOut), counted in
 // lapis.ReadStats().Copies, or refused in strict mode.
 //
-// Errors, before fn runs: a nil fn (lapis.ErrInvalid), the zero View
+// Errors, before fn runs, naming the argument (a ... d, or its Named
+// name): a nil fn or a Slice argument (lapis.ErrInvalid), the zero View
 // (layout.ErrBounds), an Out or InOut view whose elements share memory,
 // or (Call2 to Call4) arguments that share memory when one is Out or
 // InOut, which Fortran forbids (layout.ErrOverlap, naming both), a rank above
@@ -216,7 +220,7 @@ func call1(fn unsafe.Pointer, a *Arg, opts []lapis.Option) (err error) {
 	C.lapis_fcall1(C.uintptr_t(uintptr(fn)), h.kr, (*C.char)(h.base), h.ext, h.str, &rc)
 	runtime.KeepAlive(a.v)
 	if rc != 0 {
-		err = cfiErr(op, "a", int(rc/8))
+		err = cfiErr(op, a.nameOr("a"), int(rc/8))
 	}
 	if sc != nil {
 		finish(sc, err)
@@ -244,7 +248,11 @@ func call(op string, fn unsafe.Pointer, args [4]*Arg, n int, opts []lapis.Option
 	if fn == nil {
 		return nilFn(op)
 	}
-	if err := checkAliases(op, args[:n]); err != nil {
+	var vals [4]Arg // copies of the four words: a slice of the pointers would move the views to the heap
+	for i, a := range args[:n] {
+		vals[i] = *a
+	}
+	if err := checkAliases(op, vals[:n], func(i int) string { return argNames[i] }); err != nil {
 		return err
 	}
 	var h [4]handed
@@ -269,7 +277,7 @@ func call(op string, fn unsafe.Pointer, args [4]*Arg, n int, opts []lapis.Option
 			runtime.KeepAlive(a.v)
 		}
 		if rc != 0 {
-			err = cfiErr(op, argNames[rc%8], int(rc/8))
+			err = cfiErr(op, args[rc%8].nameOr(argNames[rc%8]), int(rc/8))
 		}
 	}
 	for _, c := range sc[:i] {
@@ -351,7 +359,7 @@ func Describe(a Arg, opts ...lapis.Option) (*Desc, error) {
 	d.p = C.malloc(C.size_t(unsafe.Sizeof(C.lapis_fdesc_t{})))
 	if rc := C.lapis_fdesc((*C.CFI_cdesc_t)(d.p), h.base, h.kr, h.ext, h.str); rc != 0 {
 		d.free(false)
-		return nil, cfiErr(op, "a", int(rc))
+		return nil, cfiErr(op, a.nameOr("a"), int(rc))
 	}
 	return d, nil
 }

@@ -6,17 +6,63 @@
 //
 // # Explicit-shape arguments
 //
-// Explicit(In(v) | Out(v) | InOut(v), call) calls call with an Array:
-// the address of element (1, 1), the extents, the leading dimension, and
-// the number of matrices of a batch:
+// Explicit(In(v) | Out(v) | InOut(v) | Slice(s), call) calls call with an
+// Array: the address of element (1, 1), the extents, the leading
+// dimension, and the number of matrices of a batch:
 //
 //	view [M, N, B], strides [1, LD, LD*N]     ->  a(LD, N, B): one call
 //	view [M, N, B], strides [1, LD, S > LD*N] ->  a(LD, N): one call per matrix
 //	row-major, reversed, General, conjugated  ->  a compact copy (counted)
+//	Slice(s), s a []T of any Elem             ->  a(len(s)), in place
 //
 //	err := fortran.Explicit(fortran.InOut(v), func(a fortran.Array) {
-//		C.scale2(C.int(a.Rows), C.int(a.Cols), (*C.double)(a.Ptr), C.int(a.LD))
+//		m, n, lda := C.int(a.Rows), C.int(a.Cols), C.int(a.LD)
+//		C.scale2_(&m, &n, (*C.double)(a.Float64()), &lda)
 //	})
+//
+// ExplicitN does the same for several arguments at once, one call of one
+// closure with an Array per argument, each argument named (Named) in its
+// errors; a batch with gaps is copied there, so that the routine runs
+// once. Array's address comes through the accessor of its element type
+// (Float32, Float64, Complex64, Complex128, Int32, Int64, Logical), a
+// typed Go pointer that converts to the C pointer of the same type
+// without unsafe.Pointer ((*C.double)(a.Float64()), (*C.int)(a.Int32()));
+// (*C.double)(a.Float32()) does not compile, and the accessor of another
+// type panics, as a failed type assertion does. (cgo's C types belong to
+// the package that imports "C", so this package cannot return them; the
+// conversion is legal because C.double is float64 underneath, C.int
+// int32, C.longlong int64.)
+//
+//	Fortran                   Go element     accessor     C
+//	REAL / DOUBLE PRECISION   float32/64     Float32/64   float / double
+//	COMPLEX / COMPLEX*16      complex64/128  Complex...   float/double _Complex
+//	INTEGER (gfortran: 4 B)   int32          Int32        int
+//	INTEGER*8                 int64          Int64        long long
+//	LOGICAL (gfortran: 4 B)   Logical        Logical      int (0 / 1)
+//
+// # Scalars, characters and callbacks
+//
+// Fortran takes every argument by address. A scalar goes as the address
+// of a Go variable of the C type (var n C.int; C.f_(&n)): cgo allows it,
+// as the variable holds no Go pointers, and Fortran must not keep the
+// address after returning (no F77 routine can). A "#cgo noescape f_"
+// line keeps such variables on the stack. A Go int is not an INTEGER:
+// (*C.int)(&i) of an int does not compile; convert (C.int(i)) after
+// checking that it fits.
+//
+// gfortran passes the length of each CHARACTER argument hidden, after all
+// the others, in their order, as a size_t (since gfortran 8; an int
+// before): declare them in the C prototype and pass them,
+// void f_(const char *which, int *n, size_t which_len), C.f_(&w[0], &n, 2)
+// with w := [2]C.char{'S', 'A'}. A CHARACTER*(*) dummy reads the length;
+// a CHARACTER*2 one ignores it, but the prototype must still have it.
+//
+// An EXTERNAL procedure argument is the address of a C function, called
+// by Fortran with every argument by address. Write it in C, or export a
+// Go function (//export) and pass its C name; a routine that calls back
+// into Go needs a call without cgo's nocallback, so Call1 ... Call4 (made
+// with nocallback) cannot run it: use Explicit, ExplicitN or Describe,
+// whose C call is the caller's own.
 //
 // # Assumed-shape arguments (C descriptors)
 //
@@ -77,9 +123,10 @@
 // allocation).
 //
 // Memory handed to Fortran is valid for the duration of the call only:
-// Fortran must not keep Array.Ptr, a descriptor, or the address of any
-// element (c_loc) after returning. Within that rule: Explicit passes
-// Ptr as a plain cgo argument; Call1 ... Call4 hold the view's address in
+// Fortran must not keep an Array's address, a descriptor, or the address
+// of any element (c_loc) after returning. Within that rule: Explicit and
+// ExplicitN pass the address as a plain cgo argument (valid for the
+// whole closure, which may call several routines); Call1 ... Call4 hold the view's address in
 // a descriptor on the C stack and drop it when the routine returns
 // (nothing to pin); Describe's descriptor lives in C memory and holds a
 // Go pointer, so the view's memory is pinned (runtime.Pinner) until Done.
@@ -98,6 +145,14 @@
 // -frecursive; cgo's allowlist for #cgo FFLAGS has no -frecursive, so
 // mark the procedures RECURSIVE (as examples/fortran does) or build with
 // CGO_FFLAGS=-frecursive in the environment.
+//
+// Neither helps a library that keeps state between calls in SAVEd
+// variables (or COMMON blocks): those are static whatever the flags.
+// ARPACK keeps a whole reverse-communication solve's state so (dsaupd is
+// called once per matrix-vector product): two solves at once, from two
+// goroutines or interleaved on one, silently give wrong eigenvalues
+// (examples/arpack's TestTwoSolvesAtOnce shows it). Such a library needs
+// the caller's lock, held for the whole solve, not for each call.
 //
 // # Building
 //

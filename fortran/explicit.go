@@ -1,6 +1,8 @@
 package fortran
 
 import (
+	"runtime"
+	"strconv"
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
@@ -10,21 +12,68 @@ import (
 // Array is an explicit-shape argument as an F77 routine declares it:
 // a(LD, Cols) (Count 1) or a(LD, Cols, Count), the matrices one after
 // another LD*Cols elements apart, each Rows x Cols with leading dimension
-// LD >= max(1, Rows). A rank-0 view is 1 x 1, a rank-1 view of length n is
-// n x 1, and the batch axes of a rank >= 3 view [M, N, B...] make Count
-// the product of B....
+// LD >= max(1, Rows). A rank-0 view is 1 x 1, a rank-1 view or a Slice of
+// length n is n x 1, and the batch axes of a rank >= 3 view [M, N, B...]
+// make Count the product of B....
 //
-// Ptr is element (1, 1, 1): the view's own memory whenever Fortran can
-// address it as it is, else a copy (see Explicit); nil when the array has
-// no elements. It is valid during the call it is handed to only: Fortran
-// must not keep it (see the package docs for memory that outlives a call).
-// The extents are Go ints; converting them to the routine's integer kind
-// (integer*4 for gfortran's default integer) is the caller's, as is
-// checking that they fit.
+// Its address, element (1, 1, 1), is read with the accessor of its
+// element type: Float32, Float64, Complex64, Complex128, Int32, Int64 or
+// Logical, each a typed Go pointer that converts to the matching C
+// pointer type with a plain conversion, no unsafe.Pointer:
+//
+//	(*C.double)(a.Float64())    // C.double is float64 underneath
+//	(*C.int)(a.Int32())         // C.int is int32
+//	(*C.double)(a.Float32())    // does not compile
+//
+// The accessor of another element type panics, as a failed type
+// assertion does. The address is the argument's own memory whenever
+// Fortran can address it as it is, else a copy's (see Explicit); nil when
+// the array has no elements. It is valid during the call it is handed to
+// only: Fortran must not keep it (see the package docs for memory that
+// outlives a call). The extents are Go ints; converting them to the
+// routine's integer kind (integer*4 for gfortran's default integer) is
+// the caller's, as is checking that they fit.
 type Array struct {
-	Ptr            unsafe.Pointer
 	Rows, Cols, LD int
 	Count          int
+	ptr            unsafe.Pointer
+	kind           uint8
+}
+
+// Float32 returns the address of a's element (1, 1, 1), a real(c_float)
+// array's; it panics when a holds another element type.
+func (a Array) Float32() *float32 { return ptrOf[float32](a, kindFloat32) }
+
+// Float64 returns the address of a's element (1, 1, 1), a
+// double precision array's; it panics when a holds another element type.
+func (a Array) Float64() *float64 { return ptrOf[float64](a, kindFloat64) }
+
+// Complex64 returns the address of a's element (1, 1, 1), a complex
+// array's; it panics when a holds another element type.
+func (a Array) Complex64() *complex64 { return ptrOf[complex64](a, kindComplex64) }
+
+// Complex128 returns the address of a's element (1, 1, 1), a complex*16
+// array's; it panics when a holds another element type.
+func (a Array) Complex128() *complex128 { return ptrOf[complex128](a, kindComplex128) }
+
+// Int32 returns the address of a's element (1, 1, 1), an integer*4 array's
+// (gfortran's default INTEGER); it panics when a holds another element
+// type.
+func (a Array) Int32() *int32 { return ptrOf[int32](a, kindInt32) }
+
+// Int64 returns the address of a's element (1, 1, 1), an integer*8
+// array's; it panics when a holds another element type.
+func (a Array) Int64() *int64 { return ptrOf[int64](a, kindInt64) }
+
+// Logical returns the address of a's element (1, 1, 1), a default LOGICAL
+// array's; it panics when a holds another element type.
+func (a Array) Logical() *Logical { return ptrOf[Logical](a, kindLogical) }
+
+func ptrOf[T Elem](a Array, k uint8) *T {
+	if a.kind != k {
+		panic("fortran: the " + kindNames[k] + " accessor of an Array of " + kindNames[a.kind])
+	}
+	return (*T)(a.ptr)
 }
 
 // Explicit calls call with a as explicit-shape arrays, so that the call
@@ -42,16 +91,18 @@ type Array struct {
 // matrix more than once). Any other view (row-major, reversed, General,
 // conjugated) is copied into a compact column-major scratch array: loaded
 // before call for In and InOut, copied back after it for Out and InOut,
-// counted in lapis.ReadStats().Copies; call is then called once.
+// counted in lapis.ReadStats().Copies; call is then called once. A Slice
+// goes as it is. Routines with several array arguments take ExplicitN.
 //
-// Errors, before call runs: the zero View (layout.ErrBounds), a written
-// view whose elements share memory (layout.ErrOverlap), a copy refused in
-// strict mode (lapis.ErrCopyRefused, naming the layout).
+// Errors, before call runs, naming the argument ("a", or its Named
+// name): the zero View (layout.ErrBounds), a written view whose elements
+// share memory (layout.ErrOverlap), a copy refused in strict mode
+// (lapis.ErrCopyRefused, naming the layout).
 func Explicit(a Arg, call func(Array), opts ...lapis.Option) error {
 	// Small enough to inline: where call is a known function, the compiler
 	// then calls it directly.
 	if p, rows, cols, ld, count := a.array(); ld > 0 {
-		call(Array{Ptr: p, Rows: rows, Cols: cols, LD: ld, Count: count})
+		call(Array{ptr: p, Rows: rows, Cols: cols, LD: ld, Count: count, kind: a.kind})
 		return nil
 	}
 	return explicit(&a, call, opts)
@@ -105,29 +156,77 @@ func (a *Arg) array() (p unsafe.Pointer, rows, cols, ld, count int) {
 	return unsafe.Add(data, l.Origin()*int(a.size)), rows, cols, ld, count
 }
 
-// explicit is Explicit for every view: the copies, the errors, and the
-// batches called matrix by matrix.
+// explicit is Explicit for every argument: the copies, the errors, and
+// the batches called matrix by matrix.
 func explicit(a *Arg, call func(Array), opts []lapis.Option) error {
 	const op = "fortran.Explicit"
+	arr, each, why, err := a.f77(op, "a", true)
+	switch {
+	case err != nil:
+		return err
+	case each:
+		_, _, l, _ := a.view()
+		shape, strides := l.Axes()
+		size := int(a.size)
+		p := arr.ptr
+		eachMatrix(shape[2:], strides[2:], func(off int) {
+			arr.ptr = unsafe.Add(p, off*size)
+			call(arr)
+		})
+		return nil
+	case why == "":
+		call(arr)
+		return nil
+	}
+	sc, err := a.copyOf(op, a.nameOr("a"), why, lapis.Configure(opts...))
+	if err != nil {
+		return err
+	}
+	arr.ptr = sc.ptr()
+	call(arr)
+	sc.finish()
+	return nil
+}
+
+// f77 decides how a goes to an F77 routine, an argument of op. It returns a's Array when Fortran can address a as it is (a
+// Slice, or a view whose batch axes, if any, are LD*Cols elements
+// apart). A view Fortran addresses matrix by matrix (a batch with gaps)
+// returns each true and the first matrix's Array (Count 1) when batches
+// is set; otherwise such a view, and any view Fortran cannot address,
+// returns why it needs a copy and the Array of that compact copy, its
+// address left for the caller to fill. Errors (naming a by its name, or
+// def): the zero View
+// (layout.ErrBounds) and a written view whose elements share memory
+// (layout.ErrOverlap).
+func (a *Arg) f77(op, def string, batches bool) (arr Array, each bool, why string, err error) {
+	arr = Array{Rows: 1, Cols: 1, LD: 1, Count: 1, kind: a.kind}
+	if a.slice {
+		s := (*[]byte)(a.v) // only the address and the length are read
+		arr.Rows, arr.LD = len(*s), max(1, len(*s))
+		if len(*s) > 0 {
+			arr.ptr = unsafe.Pointer(unsafe.SliceData(*s))
+		}
+		return arr, false, "", nil
+	}
 	data, _, l, conj := a.view()
 	if isZero(data, l) {
-		return noData(op, "a")
+		return arr, false, "", noData(op, a.nameOr(def))
 	}
 	// The layout is read in place (Axes, MatrixRef): a call of a Layout
 	// value method copies it.
 	shape, strides := l.Axes()
 	if a.intent&intentOut != 0 {
 		if ok, _ := disjoint(l, shape, strides); !ok {
-			return overlapErr(op, "a", l)
+			return arr, false, "", overlapErr(op, a.nameOr(def), l)
 		}
 	}
-	m, ok := l.MatrixRef()
-	count := 1
 	for _, e := range shape[min(2, len(shape)):] {
-		count *= e
+		arr.Count *= e
 	}
+	m, ok := l.MatrixRef()
 	if ok && !m.Trans && !conj {
-		p := first(data, l, a.size)
+		arr.ptr = first(data, l, a.size)
+		arr.Rows, arr.Cols, arr.LD = m.Rows, m.Cols, m.LD
 		whole := m.LD * m.Cols // the stride a contiguous batch axis has
 		for k := 2; k < len(shape); k++ {
 			if shape[k] == 1 {
@@ -139,34 +238,117 @@ func explicit(a *Arg, call func(Array), opts []lapis.Option) error {
 			}
 			whole *= shape[k]
 		}
-		if whole >= 0 || p == nil {
-			call(Array{Ptr: p, Rows: m.Rows, Cols: m.Cols, LD: m.LD, Count: count})
-			return nil
+		switch {
+		case whole >= 0 || arr.ptr == nil:
+			return arr, false, "", nil
+		case batches:
+			arr.Count = 1
+			return arr, true, "", nil
 		}
-		size := int(a.size)
-		eachMatrix(shape[2:], strides[2:], func(off int) {
-			call(Array{Ptr: unsafe.Add(p, off*size), Rows: m.Rows, Cols: m.Cols, LD: m.LD, Count: 1})
-		})
-		return nil
+		why = "a batch whose matrices are not LD*Cols elements apart (ExplicitN calls the routine once)"
+	} else {
+		why = "a row-major or General view (Fortran reads columns)"
+		if conj {
+			why = "a conjugated view"
+		}
 	}
-	why := "a row-major or General view (Fortran reads columns)"
-	if conj {
-		why = "a conjugated view"
-	}
-	sc, err := a.copyOf(op, "a", why, lapis.Configure(opts...))
-	if err != nil {
-		return err
-	}
-	rows, cols := 1, 1
+	arr.ptr = nil
 	if len(shape) > 0 {
-		rows = shape[0]
+		arr.Rows = shape[0]
 	}
 	if len(shape) > 1 {
-		cols = shape[1]
+		arr.Cols = shape[1]
 	}
-	call(Array{Ptr: sc.ptr(), Rows: rows, Cols: cols, LD: max(1, rows), Count: count})
-	sc.finish()
+	arr.LD = max(1, arr.Rows)
+	return arr, false, why, nil
+}
+
+// ExplicitN calls call once with every argument of args as an
+// explicit-shape array, x[i] for args[i], for routines with several array
+// arguments (name them with Named: errors use the name, else "args[i]"):
+//
+//	err := fortran.ExplicitN([]fortran.Arg{
+//		fortran.InOut(v).Named("v"), fortran.Slice(iparam).Named("iparam"),
+//	}, func(x []fortran.Array) {
+//		C.f_((*C.double)(x[0].Float64()), &ldv, (*C.int)(x[1].Int32()))
+//	})
+//
+// Each argument goes as Explicit hands it over, in place or as a counted
+// compact copy, with one difference: a batch whose matrices are not
+// LD*Cols elements apart is copied too (call runs once for all
+// arguments). Copies are loaded before call (In, InOut) and copied back
+// after it (Out, InOut), in the order of args. The checks run once per
+// call, however many routines call calls: a whole reverse-communication
+// solve can run in one closure (examples/arpack). A call that copies
+// nothing allocates once (the Arrays).
+//
+// Errors, each naming its argument, before call runs and before anything
+// is copied back (nothing the caller handed in is written): a nil call
+// (lapis.ErrInvalid), the zero View (layout.ErrBounds), a written view
+// whose elements share memory, or two arguments that share memory when
+// Fortran writes one (layout.ErrOverlap, naming both), a copy refused in
+// strict mode (lapis.ErrCopyRefused, naming the layout).
+func ExplicitN(args []Arg, call func(x []Array), opts ...lapis.Option) error {
+	const op = "fortran.ExplicitN"
+	if call == nil {
+		return layout.Errorf(lapis.ErrInvalid, op, "call", "nil function")
+	}
+	n := len(args)
+	x := make([]Array, n) // the only allocation when nothing is copied
+	var whys [8]string
+	var scs [8]scratch
+	why, sc := whys[:], scs[:]
+	if n > len(whys) {
+		why, sc = make([]string, n), make([]scratch, n)
+	}
+	for i := range args {
+		var err error
+		if x[i], _, why[i], err = args[i].f77(op, nthArg(i), false); err != nil {
+			return err
+		}
+	}
+	if err := checkAliases(op, args, nthArg); err != nil {
+		return err
+	}
+	for i, w := range why[:n] {
+		if w == "" {
+			continue
+		}
+		c, err := args[i].copyOf(op, args[i].nameOr(nthArg(i)), w, lapis.Configure(opts...))
+		if err != nil {
+			for _, c := range sc[:n] {
+				if c != nil {
+					finish(c, err)
+				}
+			}
+			return err
+		}
+		sc[i], x[i].ptr = c, c.ptr()
+	}
+	call(x)
+	runtime.KeepAlive(args)
+	for _, c := range sc[:n] {
+		if c != nil {
+			c.finish()
+		}
+	}
 	return nil
+}
+
+// argsNames are ExplicitN's names for its first arguments, made once.
+var argsNames = func() (s [16]string) {
+	for i := range s {
+		s[i] = "args[" + strconv.Itoa(i) + "]"
+	}
+	return s
+}()
+
+// nthArg is ExplicitN's name for args[i] when Named gave it none.
+func nthArg(i int) string {
+	if i < len(argsNames) {
+		return argsNames[i]
+	}
+	return "args[" + strconv.Itoa(i) + "]"
 }
 
 // eachMatrix calls f with the offset (in elements, from the first) of

@@ -332,7 +332,7 @@ func testType[T views.Scalar](t *testing.T) {
 				before := values(o.v)
 				n0 := copies()
 				err := fortran.Explicit(fortran.InOut(o.v), func(a fortran.Array) {
-					if !c.explCopy && a.Ptr != nil && uintptr(a.Ptr) < uintptr(unsafe.Pointer(&o.buf[0])) {
+					if p := ftest.Addr[T](a); !c.explCopy && p != nil && uintptr(p) < uintptr(unsafe.Pointer(&o.buf[0])) {
 						t.Errorf("explicit-shape array outside the buffer")
 					}
 					ftest.XTwice[T](a)

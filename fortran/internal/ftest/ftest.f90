@@ -55,3 +55,39 @@ recursive subroutine lapis_sum_cols(a, s) bind(C)
     s(1) = s(1) + sum(a(:, j))
   end do
 end subroutine
+
+! mixed takes every kind of explicit-shape argument fortran.ExplicitN
+! hands over, scalars by reference and an assumed-length CHARACTER
+! argument, whose length gfortran passes hidden after all the others
+! (size_t): total = sum of ia(i) + ja(i) where l(i), ja(i) = -ja(i),
+! l(i) = .not. l(i), a(1:m, 1:k) = a + total, info = len(mode).
+recursive subroutine mixed(mode, n, ia, ja, l, m, k, a, lda, total, info)
+  implicit none
+  character*(*) mode
+  integer n, m, k, lda, info
+  integer ia(n)
+  integer*8 ja(n)
+  logical l(n)
+  double precision a(lda, k), total
+  integer i
+  total = 0
+  do i = 1, n
+    if (l(i)) total = total + ia(i) + ja(i)
+    ja(i) = -ja(i)
+    l(i) = .not. l(i)
+  end do
+  a(1:m, 1:k) = a(1:m, 1:k) + total
+  info = len(mode)
+end subroutine
+
+! apply calls the EXTERNAL procedure f on each column of the m x n
+! matrix a(lda, *): call f(m, a(1, j)), every argument by address.
+recursive subroutine apply(f, m, n, a, lda)
+  implicit none
+  external f
+  integer m, n, lda, j
+  double precision a(lda, *)
+  do j = 1, n
+    call f(m, a(1, j))
+  end do
+end subroutine

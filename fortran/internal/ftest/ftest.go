@@ -34,9 +34,13 @@ void empty_f77_(int *, int *, int *, double *, int *);
 void lapis_sum(CFI_cdesc_t *, CFI_cdesc_t *);
 void lapis_sum_cols(CFI_cdesc_t *, CFI_cdesc_t *);
 void lapis_sum_rev(CFI_cdesc_t *, CFI_cdesc_t *);
+void mixed_(const char *mode, int *n, int *ia, long long *ja, int *l, int *m, int *k, double *a, int *lda,
+	double *total, int *info, size_t mode_len);
 
 // F77 routines take every argument by reference: these wrappers take the
-// integers by value, so that Go passes no pointers to its own locals.
+// integers by value, so that the benchmarks measure the hand-off without
+// cgo's checks of four more Go pointers (Mixed passes Go variables'
+// addresses, as user code may).
 static void xtwice(int t, int m, int n, int k, void *a, int lda) {
 	switch (t) {
 	case 0: xtwice_s_(&m, &n, &k, a, &lda); break;
@@ -112,7 +116,35 @@ func Twice[T views.Scalar]() unsafe.Pointer {
 
 // XTwice calls the F77 routine xtwice_?(m, n, k, a, lda) for T on a.
 func XTwice[T views.Scalar](a fortran.Array) {
-	C.xtwice(C.int(scalar.Index[T]()), C.int(a.Rows), C.int(a.Cols), C.int(a.Count), a.Ptr, C.int(a.LD))
+	C.xtwice(C.int(scalar.Index[T]()), C.int(a.Rows), C.int(a.Cols), C.int(a.Count), Addr[T](a), C.int(a.LD))
+}
+
+// Addr returns a's address through the accessor of T.
+func Addr[T views.Scalar](a fortran.Array) unsafe.Pointer {
+	switch any(*new(T)).(type) {
+	case float32:
+		return unsafe.Pointer(a.Float32())
+	case float64:
+		return unsafe.Pointer(a.Float64())
+	case complex64:
+		return unsafe.Pointer(a.Complex64())
+	}
+	return unsafe.Pointer(a.Complex128())
+}
+
+// Mixed calls the F77 routine mixed(mode, n, ia, ja, l, m, k, a, lda,
+// total, info) with x = (ia, ja, l, a) from fortran.ExplicitN, the
+// scalars by reference (Go variables: their addresses go to Fortran), and
+// mode's length as the hidden CHARACTER length. It returns total and info.
+func Mixed(mode string, x []fortran.Array) (total float64, info int32) {
+	n, m, k, lda := C.int(x[0].Rows), C.int(x[3].Rows), C.int(x[3].Cols*x[3].Count), C.int(x[3].LD) // a batch as one a(lda, cols*count)
+	var t C.double
+	var inf C.int
+	c := []byte(mode)
+	c = append(c, 0) // one byte at least, for &c[0]
+	C.mixed_((*C.char)(unsafe.Pointer(&c[0])), &n, (*C.int)(x[0].Int32()), (*C.longlong)(x[1].Int64()), (*C.int)(x[2].Logical()),
+		&m, &k, (*C.double)(x[3].Float64()), &lda, &t, &inf, C.size_t(len(mode)))
+	return float64(t), int32(inf)
 }
 
 // EmptyPtr calls lapis_empty_ptr(p), a bind(C) routine taking a(*): the
@@ -121,7 +153,7 @@ func EmptyPtr(p *float64) { C.lapis_empty_ptr((*C.double)(p)) }
 
 // EmptyF77 calls the F77 routine empty_f77(m, n, k, a, lda).
 func EmptyF77(a fortran.Array) {
-	C.empty_f77(C.int(a.Rows), C.int(a.Cols), C.int(a.Count), (*C.double)(a.Ptr), C.int(a.LD))
+	C.empty_f77(C.int(a.Rows), C.int(a.Cols), C.int(a.Count), (*C.double)(a.Float64()), C.int(a.LD))
 }
 
 // EmptyDesc3 is lapis_empty_desc3: a(:,:,:), real(c_double), nothing done.
