@@ -30,8 +30,12 @@ func NewGrid(p, q int) (*Grid, error) {
 	if err := live(op); err != nil {
 		return nil, err
 	}
+	var err error
 	if p < 1 || q < 1 || p > world.size || q > world.size || p*q > world.size {
-		return nil, layout.Errorf(layout.ErrShape, op, "p, q", "a %d x %d grid needs %d ranks; the job has %d (mpirun -np)", p, q, p*q, world.size)
+		err = layout.Errorf(layout.ErrShape, op, "p, q", "a %d x %d grid needs %d ranks; the job has %d (mpirun -np)", p, q, p*q, world.size)
+	}
+	if err := agree(op, err, []int{p, q}); err != nil {
+		return nil, err
 	}
 	g := &Grid{p: p, q: q, row: -1, col: -1}
 	do(func() {
