@@ -32,7 +32,10 @@ func routineName[T Scalar](d, z string) string {
 // matrix, as lapack.Syevd and lapack.Triangle take it) is read, and it is
 // destroyed (with the diagonal); the other triangle is left as it was.
 // The workspaces are asked once per shape and grid. Errors match
-// ErrState, layout.ErrShape (before anything runs), or
+// ErrState, layout.ErrShape or lapis.ErrInvalid (before anything runs,
+// on every rank when any rank's arguments are bad: a w of another length
+// on one rank included), lapis.ErrNotFinite (a NaN or an infinity in the
+// triangle read, found before the call: pdsyevd can hang on one), or
 // lapack.ErrNoConvergence (an *Error; Info is ScaLAPACK's count) on every
 // rank.
 func Syevd[T Scalar](uplo lapack.Uplo, a *Matrix[T], w []float64, z *Matrix[T]) error {
@@ -121,8 +124,9 @@ func Syevd[T Scalar](uplo lapack.Uplo, a *Matrix[T], w []float64, z *Matrix[T]) 
 // a's block sizes), so that a = u diag(s) vt (pdgesvd / pzgesvd; square
 // blocks; tall and wide a alike). a is destroyed; s, u and vt are
 // overwritten. The workspaces are asked once per shape and grid. Errors
-// match ErrState, layout.ErrShape (before anything runs), or
-// lapack.ErrNoConvergence (an *Error; info min(m, n)+1 means the ranks
+// match ErrState, layout.ErrShape or lapis.ErrInvalid (before anything
+// runs, on every rank when any rank's arguments are bad), lapis.ErrNotFinite
+// (a NaN or an infinity in a), or lapack.ErrNoConvergence (an *Error; info min(m, n)+1 means the ranks
 // computed different singular values) on every rank.
 func Gesvd[T Scalar](a *Matrix[T], s []float64, u, vt *Matrix[T]) error {
 	const op = "dist.Gesvd"
@@ -222,8 +226,10 @@ func Gesvd[T Scalar](a *Matrix[T], s []float64, u, vt *Matrix[T]) error {
 // (Index: the global position of the first zero, or -1; Rcond: the
 // estimate), and b then holds no reliable solution (use Gesvd for
 // rank-deficient problems). The workspaces are asked once per shape and
-// grid. Other errors (before anything runs) match ErrState or
-// layout.ErrShape.
+// grid. A NaN or an infinity in a or b gives an error matching
+// lapis.ErrNotFinite. Other errors (before anything runs, on every rank
+// when any rank's arguments are bad) match ErrState, layout.ErrShape or
+// lapis.ErrInvalid.
 func Gels[T Scalar](a, b *Matrix[T]) error {
 	const op = "dist.Gels"
 	err := sameGrid(op, a, map[string]*Matrix[T]{"b": b})

@@ -24,7 +24,9 @@ type Grid struct {
 
 // NewGrid makes a P x Q grid. It is collective: every rank must call it,
 // with the same p and q. Errors match ErrState, or layout.ErrShape when p or
-// q is below 1 or p*q exceeds the number of ranks.
+// q is below 1 or p*q exceeds the number of ranks on any rank (every rank
+// returns one: see "Arguments agreed on" in the package documentation),
+// or lapis.ErrInvalid when the ranks pass different p or q.
 func NewGrid(p, q int) (*Grid, error) {
 	const op = "dist.NewGrid"
 	if err := live(op); err != nil {

@@ -52,7 +52,10 @@ type Matrix[T Scalar] struct {
 // New returns an m x n matrix over g in mb x nb blocks, its local piece a
 // new zeroed column-major tensor (from the pool: Release gives it back).
 // Errors match ErrState, or layout.ErrShape for negative sizes, block sizes
-// below 1 or sizes beyond ScaLAPACK's 32-bit integers.
+// below 1 or sizes beyond ScaLAPACK's 32-bit integers, on every rank when
+// any rank's arguments are bad, and lapis.ErrInvalid when the ranks pass
+// different sizes, blocks, grids or types (see "Arguments agreed on" in
+// the package documentation).
 func New[T Scalar](g *Grid, m, n, mb, nb int) (*Matrix[T], error) {
 	const op = "dist.New"
 	a, err := newMatrix[T](op, g, m, n, mb, nb)
@@ -76,7 +79,8 @@ func New[T Scalar](g *Grid, m, n, mb, nb int) (*Matrix[T], error) {
 // conjugated: layout.Matrix without Trans), which is used in place, with
 // its column stride as LLD. LocalShape gives the shape to allocate.
 // Errors match those of New, and layout.ErrShape for a local view of
-// another shape or layout.
+// another shape or layout on any rank: every rank returns an error then
+// (the others' say "on rank R"), so none is left waiting in a later call.
 func Wrap[T Scalar](g *Grid, m, n, mb, nb int, local views.View[T]) (*Matrix[T], error) {
 	const op = "dist.Wrap"
 	a, err := newMatrix[T](op, g, m, n, mb, nb)
@@ -294,7 +298,8 @@ func isComplex[T Scalar]() bool {
 // another grid (pdgemr2d / pzgemr2d over a context holding every rank):
 // from one distribution straight into the other's local pieces. Collective
 // over every rank. Errors match ErrState, or layout.ErrShape when the
-// global shapes differ.
+// global shapes differ or a matrix is nil, on every rank when any rank's
+// arguments are bad.
 func Redistribute[T Scalar](dst, src *Matrix[T]) error {
 	const op = "dist.Redistribute"
 	var err error

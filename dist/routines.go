@@ -102,8 +102,10 @@ func opDims[T Scalar](t lapack.Op, a *Matrix[T]) (int, int) {
 // Gemm computes c = alpha*op(a)*op(b) + beta*c (pdgemm / pzgemm; op is
 // lapack.NoTrans, Trans or, for complex128, ConjTrans), overwriting c; a
 // and b are not modified. Any block sizes: the PBLAS align them.
-// Collective. Errors (before anything runs, on every
-// rank alike) match ErrState or layout.ErrShape.
+// Collective. Errors (before anything runs, on every rank when any
+// rank's arguments are bad) match ErrState, layout.ErrShape or
+// lapis.ErrInvalid (a bad op, or ranks passing different arguments). A
+// NaN propagates as in BLAS (no error).
 func Gemm[T Scalar](ta, tb lapack.Op, alpha T, a, b *Matrix[T], beta T, c *Matrix[T]) error {
 	const op = "dist.Gemm"
 	err := func() error {
@@ -153,8 +155,11 @@ func Gemm[T Scalar](ta, tb lapack.Op, alpha T, a, b *Matrix[T], beta T, c *Matri
 // a's size) by x, and the returned pivots are this rank's local ones
 // (ScaLAPACK's IPIV: global row indices, 1-based, for the local rows of
 // a). A singular a is an *Error matching lapack.ErrSingular, with the
-// global index of the zero pivot, on every rank. Other errors (before
-// anything runs) match ErrState or layout.ErrShape.
+// global index of the zero pivot, on every rank; a NaN or an infinity in
+// a or b one matching lapis.ErrNotFinite (see the package
+// documentation). Other errors (before anything runs, on every rank when
+// any rank's arguments are bad) match ErrState, layout.ErrShape or
+// lapis.ErrInvalid.
 func Gesv[T Scalar](a, b *Matrix[T]) ([]int32, error) {
 	const op = "dist.Gesv"
 	err := sameGrid(op, a, map[string]*Matrix[T]{"b": b})
@@ -239,8 +244,10 @@ func squareSystem[T Scalar](op string, a, b *Matrix[T]) error {
 // values lapack.Potrf and lapack.Triangle take. An a that is not positive
 // definite is an *Error
 // matching lapack.ErrNotPositiveDefinite on every rank (Index: the order
-// minus one of the failing minor). Other errors match ErrState or
-// layout.ErrShape.
+// minus one of the failing minor); a NaN or an infinity in the triangle
+// read one matching lapis.ErrNotFinite. Other errors (before anything
+// runs, on every rank) match ErrState, layout.ErrShape or
+// lapis.ErrInvalid.
 func Potrf[T Scalar](uplo lapack.Uplo, a *Matrix[T]) error {
 	const op = "dist.Potrf"
 	u, err := triangleArgs(op, uplo, a, nil)
@@ -277,8 +284,10 @@ func Potrf[T Scalar](uplo lapack.Uplo, a *Matrix[T]) error {
 // did not complete (a diagonal element that is not a positive real) is
 // refused, as lapack.Potrs refuses it, with an *Error matching
 // lapack.ErrNotPositiveDefinite whose Index is where it failed, on every
-// rank, b unchanged (it cost one small collective). Other errors match
-// ErrState or layout.ErrShape.
+// rank, b unchanged (it cost one small collective); a NaN or an infinity
+// in the factor's triangle or in b one matching lapis.ErrNotFinite.
+// Other errors (before anything runs, on every rank) match ErrState,
+// layout.ErrShape or lapis.ErrInvalid.
 func Potrs[T Scalar](uplo lapack.Uplo, a, b *Matrix[T]) error {
 	const op = "dist.Potrs"
 	u, err := triangleArgs(op, uplo, a, map[string]*Matrix[T]{"b": b})

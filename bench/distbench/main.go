@@ -7,11 +7,16 @@
 //
 //	go build -o /tmp/distbench ./bench/distbench
 //	OPENBLAS_NUM_THREADS=1 mpirun --oversubscribe -np 2 /tmp/distbench gesv 4000 1 64 3
-//	    (routine gesv|gemm|potrf, n, grid rows P (Q = ranks / P), nb, repetitions)
+//	    (routine gesv|gemm|potrf|check, n, grid rows P (Q = ranks / P), nb, repetitions)
 //
 // Rank 0 prints
 //
 //	RESULT impl=lapis op=gesv n=4000 nb=64 grid=1x2 ranks=2 reps=3 median=... min=... times=...
+//
+// check times what Gesv does before ScaLAPACK is called (its argument
+// checks, agreed on by every rank with one MPI_Allreduce): Gesv with a
+// right-hand side of no columns, which stops there. Its time per call,
+// set against gesv's at the same n, is the cost of the validation.
 //
 // Each repetition refills the operands first (untimed); gemm computes
 // c = a b with b the transpose of a's formula; potrf factors a symmetric
@@ -60,8 +65,8 @@ func main() {
 }
 
 func run(args []string) error {
-	if len(args) != 5 || (args[0] != "gesv" && args[0] != "gemm" && args[0] != "potrf") {
-		return fmt.Errorf("usage: distbench gesv|gemm|potrf n P nb reps")
+	if len(args) != 5 || (args[0] != "gesv" && args[0] != "gemm" && args[0] != "potrf" && args[0] != "check") {
+		return fmt.Errorf("usage: distbench gesv|gemm|potrf|check n P nb reps")
 	}
 	op := args[0]
 	var v [4]int
@@ -89,8 +94,11 @@ func run(args []string) error {
 		return err
 	}
 	bcols := 1
-	if op == "gemm" {
+	switch op {
+	case "gemm":
 		bcols = n
+	case "check":
+		bcols = 0
 	}
 	b, err := dist.New[float64](g, n, bcols, nb, nb)
 	if err != nil {
@@ -116,7 +124,7 @@ func run(args []string) error {
 		}
 		t0 := dist.Wtime()
 		switch op {
-		case "gesv":
+		case "gesv", "check":
 			_, err = dist.Gesv(a, b)
 		case "gemm":
 			err = dist.Gemm(lapack.NoTrans, lapack.NoTrans, 1, a, b, 0, c)
