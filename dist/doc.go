@@ -60,7 +60,8 @@
 // Arg names the operand, the same on every rank. The routines overwrite
 // their operands, so the element named is the first left non-finite
 // after the call: the input's, or where ScaLAPACK spread it. A NaN
-// result with finite operands names "result". ScaLAPACK may print
+// result with finite operands names "result". A singular (Gesv) or
+// rank-deficient (Gels) a is reported as such whatever b holds. ScaLAPACK may print
 // "illegal value" lines of its own (DLASCL, DSTEQR) on such input
 // first. Gemm follows BLAS (a NaN propagates; no error), as cblas does.
 //

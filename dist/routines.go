@@ -194,7 +194,13 @@ func Gesv[T Scalar](a, b *Matrix[T]) ([]int32, error) {
 		}
 		return info
 	}, func() bool { return hasNaN(b) })
-	if err := nonFinite(routine, info, nan, operand[T]{"a", a, 0}, operand[T]{"b", b, 0}); err != nil {
+	// A singular a is reported as such (b counts when info is 0: for
+	// n = 1, where lapis finds the zero pivot, pdgesv divided b by it).
+	ins := []operand[T]{{"a", a, 0}, {"b", b, 0}}
+	if info != 0 {
+		ins = ins[:1]
+	}
+	if err := nonFinite(routine, info, nan, ins...); err != nil {
 		return ipiv, err
 	}
 	return ipiv, infoErr(routine, info, lapack.ErrSingular)
