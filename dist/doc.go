@@ -46,7 +46,9 @@
 // "on rank R:". Ranks whose global arguments differ all get an error
 // matching lapis.ErrInvalid naming "arguments". Nothing has been written
 // when such an error returns. A call costs that one allreduce of three
-// integers more (measured in docs/bench/dist.md, "Validation").
+// integers more: 13-15 us a call on 2 ranks of a shared 2-core machine,
+// against 0.11 ms for Gesv at n = 64 and seconds at n = 4000
+// (docs/bench/dist.md, "Validation").
 //
 // NaN and Inf (lapack's rule, for routines that work in place). Nothing
 // is scanned before the call, except by Syevd (pdsyevd can hang on a NaN:

@@ -139,7 +139,7 @@ table() {
           split(k, f, SUBSEP); kc = "check" SUBSEP f[2]
           if (!(kc in v)) continue
           g = median(v[k]); c = median(v[kc])
-          printf "| %d | %.1f us (%.1f) | %.1f us (%.1f) | %.3f%% |\n", f[2], g * 1e6, least(v[k]) * 1e6, c * 1e6, least(v[kc]) * 1e6, 100 * c / g
+          printf "| %d | %.3f ms (%.3f) | %.1f us (%.1f) | %.4f%% |\n", f[2], g * 1e3, least(v[k]) * 1e3, c * 1e6, least(v[kc]) * 1e6, 100 * c / g
         }
       } else if (want == "fixed") {
         print "| routine, n = 64, 2 ranks (1 x 2) | lapis `dist`, median (min) | C, median (min) | lapis - C, medians |"
