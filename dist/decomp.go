@@ -32,31 +32,38 @@ func routineName[T Scalar](d, z string) string {
 // matrix, as lapack.Syevd and lapack.Triangle take it) is read, and it is
 // destroyed (with the diagonal); the other triangle is left as it was.
 // The workspaces are asked once per shape and grid. Errors match
-// ErrState, layout.ErrShape (before anything runs), or
+// ErrState, layout.ErrShape or lapis.ErrInvalid (before anything runs,
+// on every rank when any rank's arguments are bad: a w of another length
+// on one rank included), lapis.ErrNotFinite (a NaN or an infinity in the
+// triangle read, found before the call: pdsyevd can hang on one), or
 // lapack.ErrNoConvergence (an *Error; Info is ScaLAPACK's count) on every
 // rank.
 func Syevd[T Scalar](uplo lapack.Uplo, a *Matrix[T], w []float64, z *Matrix[T]) error {
 	const op = "dist.Syevd"
 	u, err := triangleArgs(op, uplo, a, map[string]*Matrix[T]{"z": z})
-	if err != nil {
+	switch {
+	case err != nil:
+	case z.m != a.m || z.n != a.n || z.mb != a.mb || z.nb != a.nb:
+		err = layout.Errorf(layout.ErrShape, op, "z", "%d x %d in %d x %d blocks; it must be distributed as a (%d x %d in %d x %d)", z.m, z.n, z.mb, z.nb, a.m, a.n, a.mb, a.nb)
+	case len(w) != a.n:
+		err = layout.Errorf(layout.ErrShape, op, "w", "length %d; a is %d x %d", len(w), a.n, a.n)
+	}
+	if err := agree(op, err, append(keys(a, z), int(uplo))); err != nil {
 		return err
-	}
-	if z.m != a.m || z.n != a.n || z.mb != a.mb || z.nb != a.nb {
-		return layout.Errorf(layout.ErrShape, op, "z", "%d x %d in %d x %d blocks; it must be distributed as a (%d x %d in %d x %d)", z.m, z.n, z.mb, z.nb, a.m, a.n, a.mb, a.nb)
-	}
-	if len(w) != a.n {
-		return layout.Errorf(layout.ErrShape, op, "w", "length %d; a is %d x %d", len(w), a.n, a.n)
 	}
 	if a.n == 0 {
 		return nil
+	}
+	routine := routineName[T]("pdsyevd", "pzheevd")
+	if err := finiteInput(routine, operand[T]{"a", a, byte(u)}); err != nil {
+		return err
 	}
 	pa, pz := ptr(a), ptr(z)
 	da, dz := a.desc, z.desc
 	pw := (*C.double)(unsafe.Pointer(&w[0]))
 	jobz := C.char('V')
 	cz := isComplex[T]()
-	routine := routineName[T]("pdsyevd", "pzheevd")
-	info := call(a.g, func() C.lapis_int {
+	info, nan := callNaN(a.g, func() C.lapis_int {
 		n := ci(a.n)
 		run := func(work, rwork *C.double, iwork *C.lapis_int, lw, lrw, liw *C.lapis_int) C.lapis_int {
 			var info C.lapis_int
@@ -103,7 +110,10 @@ func Syevd[T Scalar](uplo lapack.Uplo, a *Matrix[T], w []float64, z *Matrix[T]) 
 			C.Cdgebr2d(a.g.ctxt, &allScope[0], &spaceTop[0], n, 1, pw, n, 0, 0)
 		}
 		return info
-	})
+	}, func() bool { return sliceNaN(w) })
+	if err := nonFinite(routine, info, nan, operand[T]{"a", a, byte(u)}); err != nil {
+		return err
+	}
 	return infoErr(routine, info, lapack.ErrNoConvergence)
 }
 
@@ -114,40 +124,50 @@ func Syevd[T Scalar](uplo lapack.Uplo, a *Matrix[T], w []float64, z *Matrix[T]) 
 // a's block sizes), so that a = u diag(s) vt (pdgesvd / pzgesvd; square
 // blocks; tall and wide a alike). a is destroyed; s, u and vt are
 // overwritten. The workspaces are asked once per shape and grid. Errors
-// match ErrState, layout.ErrShape (before anything runs), or
-// lapack.ErrNoConvergence (an *Error; info min(m, n)+1 means the ranks
+// match ErrState, layout.ErrShape or lapis.ErrInvalid (before anything
+// runs, on every rank when any rank's arguments are bad), lapis.ErrNotFinite
+// (a NaN or an infinity in a), or lapack.ErrNoConvergence (an *Error; info min(m, n)+1 means the ranks
 // computed different singular values) on every rank.
 func Gesvd[T Scalar](a *Matrix[T], s []float64, u, vt *Matrix[T]) error {
 	const op = "dist.Gesvd"
-	others := map[string]*Matrix[T]{}
-	if (u == nil) != (vt == nil) {
-		return layout.Errorf(layout.ErrShape, op, "u, vt", "give both or neither")
-	}
-	if u != nil {
-		others["u"], others["vt"] = u, vt
-	}
-	if err := sameGrid(op, a, others); err != nil {
-		return err
-	}
-	if err := squareBlocks(op, "a", a); err != nil {
-		return err
-	}
-	k := min(a.m, a.n)
-	if len(s) != k {
-		return layout.Errorf(layout.ErrShape, op, "s", "length %d; a is %d x %d", len(s), a.m, a.n)
-	}
+	k := 0
 	job := C.char('N')
 	// ScaLAPACK reads U's and VT's descriptors even for 'N': a's stands in.
-	pu, pvt, du, dvt := ptr(a), ptr(a), a.desc, a.desc
-	if u != nil {
-		if u.m != a.m || u.n != k || vt.m != k || vt.n != a.n {
-			return layout.Errorf(layout.ErrShape, op, "u, vt", "%d x %d and %d x %d; a %d x %d needs %d x %d and %d x %d", u.m, u.n, vt.m, vt.n, a.m, a.n, a.m, k, k, a.n)
+	var pu, pvt unsafe.Pointer
+	var du, dvt [9]C.int
+	err := func() error {
+		others := map[string]*Matrix[T]{}
+		if (u == nil) != (vt == nil) {
+			return layout.Errorf(layout.ErrShape, op, "u, vt", "give both or neither")
 		}
-		if u.mb != a.mb || u.nb != a.nb || vt.mb != a.mb || vt.nb != a.nb {
-			return layout.Errorf(layout.ErrShape, op, "u, vt", "blocks must be a's %d x %d", a.mb, a.nb)
+		if u != nil {
+			others["u"], others["vt"] = u, vt
 		}
-		job = 'V'
-		pu, pvt, du, dvt = ptr(u), ptr(vt), u.desc, vt.desc
+		if err := sameGrid(op, a, others); err != nil {
+			return err
+		}
+		if err := squareBlocks(op, "a", a); err != nil {
+			return err
+		}
+		k = min(a.m, a.n)
+		if len(s) != k {
+			return layout.Errorf(layout.ErrShape, op, "s", "length %d; a is %d x %d", len(s), a.m, a.n)
+		}
+		pu, pvt, du, dvt = ptr(a), ptr(a), a.desc, a.desc
+		if u != nil {
+			if u.m != a.m || u.n != k || vt.m != k || vt.n != a.n {
+				return layout.Errorf(layout.ErrShape, op, "u, vt", "%d x %d and %d x %d; a %d x %d needs %d x %d and %d x %d", u.m, u.n, vt.m, vt.n, a.m, a.n, a.m, k, k, a.n)
+			}
+			if u.mb != a.mb || u.nb != a.nb || vt.mb != a.mb || vt.nb != a.nb {
+				return layout.Errorf(layout.ErrShape, op, "u, vt", "blocks must be a's %d x %d", a.mb, a.nb)
+			}
+			job = 'V'
+			pu, pvt, du, dvt = ptr(u), ptr(vt), u.desc, vt.desc
+		}
+		return nil
+	}()
+	if err := agree(op, err, keys(a, u, vt)); err != nil {
+		return err
 	}
 	if k == 0 {
 		return nil
@@ -156,7 +176,7 @@ func Gesvd[T Scalar](a *Matrix[T], s []float64, u, vt *Matrix[T]) error {
 	ps := (*C.double)(unsafe.Pointer(&s[0]))
 	cz := isComplex[T]()
 	routine := routineName[T]("pdgesvd", "pzgesvd")
-	info := call(a.g, func() C.lapis_int {
+	info, nan := callNaN(a.g, func() C.lapis_int {
 		m, n := ci(a.m), ci(a.n)
 		run := func(work, rwork *C.double, lw *C.lapis_int) C.lapis_int {
 			var info C.lapis_int
@@ -183,7 +203,10 @@ func Gesvd[T Scalar](a *Matrix[T], s []float64, u, vt *Matrix[T]) error {
 		wk := getWork[T](ws)
 		defer wk.release()
 		return run(wk.d(), wk.r(), &wk.lw)
-	})
+	}, func() bool { return sliceNaN(s) })
+	if err := nonFinite(routine, info, nan, operand[T]{"a", a, 0}); err != nil {
+		return err
+	}
 	if info == k+1 {
 		return &Error{Routine: routine, Info: info, Index: -1, kind: lapack.ErrNoConvergence, detail: "the ranks computed different singular values (heterogeneous results)"}
 	}
@@ -203,21 +226,24 @@ func Gesvd[T Scalar](a *Matrix[T], s []float64, u, vt *Matrix[T]) error {
 // (Index: the global position of the first zero, or -1; Rcond: the
 // estimate), and b then holds no reliable solution (use Gesvd for
 // rank-deficient problems). The workspaces are asked once per shape and
-// grid. Other errors (before anything runs) match ErrState or
-// layout.ErrShape.
+// grid. A NaN or an infinity in a or b gives an error matching
+// lapis.ErrNotFinite. Other errors (before anything runs, on every rank
+// when any rank's arguments are bad) match ErrState, layout.ErrShape or
+// lapis.ErrInvalid.
 func Gels[T Scalar](a, b *Matrix[T]) error {
 	const op = "dist.Gels"
-	if err := sameGrid(op, a, map[string]*Matrix[T]{"b": b}); err != nil {
+	err := sameGrid(op, a, map[string]*Matrix[T]{"b": b})
+	switch {
+	case err != nil:
+	case a.mb != a.nb:
+		err = squareBlocks(op, "a", a)
+	case b.m != max(a.m, a.n):
+		err = layout.Errorf(layout.ErrShape, op, "b", "%d rows; a %d x %d needs max(m, n) = %d", b.m, a.m, a.n, max(a.m, a.n))
+	case b.mb != a.mb:
+		err = layout.Errorf(layout.ErrShape, op, "b", "row blocks of %d; ScaLAPACK needs a's %d", b.mb, a.mb)
+	}
+	if err := agree(op, err, keys(a, b)); err != nil {
 		return err
-	}
-	if err := squareBlocks(op, "a", a); err != nil {
-		return err
-	}
-	if b.m != max(a.m, a.n) {
-		return layout.Errorf(layout.ErrShape, op, "b", "%d rows; a %d x %d needs max(m, n) = %d", b.m, a.m, a.n, max(a.m, a.n))
-	}
-	if b.mb != a.mb {
-		return layout.Errorf(layout.ErrShape, op, "b", "row blocks of %d; ScaLAPACK needs a's %d", b.mb, a.mb)
 	}
 	if a.m == 0 || a.n == 0 || b.n == 0 {
 		return nil
@@ -227,7 +253,7 @@ func Gels[T Scalar](a, b *Matrix[T]) error {
 	tr := C.char('N')
 	cz := isComplex[T]()
 	routine := routineName[T]("pdgels", "pzgels")
-	info := call(a.g, func() C.lapis_int {
+	info, nan := callNaN(a.g, func() C.lapis_int {
 		m, n, nrhs := ci(a.m), ci(a.n), ci(b.n)
 		run := func(work *C.double, lw *C.lapis_int) C.lapis_int {
 			var info C.lapis_int
@@ -250,7 +276,16 @@ func Gels[T Scalar](a, b *Matrix[T]) error {
 			return info
 		}
 		return ci(zeroDiagonal(a))
-	})
+	}, func() bool { return hasNaN(b) })
+	// pdgels solves with a zero on R's diagonal too (b's infinities are
+	// then the rank deficiency's, reported below): b counts when info is 0.
+	ins := []operand[T]{{"a", a, 0}, {"b", b, 0}}
+	if info != 0 {
+		ins = ins[:1]
+	}
+	if err := nonFinite(routine, info, nan, ins...); err != nil {
+		return err
+	}
 	if info > 0 {
 		return &Error{Routine: routine, Info: info, Index: info - 1, kind: lapack.ErrRankDeficient,
 			detail: fmt.Sprintf("the triangular factor's diagonal element (%d, %d) is exactly zero (global, 0-based); b holds no solution", info-1, info-1)}

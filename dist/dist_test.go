@@ -171,3 +171,30 @@ func TestRankExits(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }
+
+// An argument wrong on one rank only (a Wrap piece of another shape, a w
+// too short on rank 0, a root out of range, ...), for every entry point,
+// is an error on every rank naming the argument (and, on the others, the
+// rank), not a hang; ranks that pass different global arguments all get
+// lapis.ErrInvalid. On 2 ranks, and on 4 with the last outside the grid.
+func TestOneRankBad(t *testing.T) {
+	for _, np := range []int{2, 4} {
+		out, code := mpirun(t, np, "onebad", time.Minute)
+		if code != 0 || !strings.Contains(out, "PASS onebad") {
+			t.Errorf("mpirun -np %d mpitest onebad: exit %d\n%s", np, code, out)
+		}
+	}
+}
+
+// A NaN or an infinity in what a routine reads is an error matching
+// lapis.ErrNotFinite on every rank, with the same text, naming the
+// operand; one in a triangle a routine does not read is not an error. On
+// 1, 2 and 4 ranks (grids as the suite's).
+func TestNotFinite(t *testing.T) {
+	for _, np := range []int{1, 2, 4} {
+		out, code := mpirun(t, np, "notfinite", 3*time.Minute)
+		if code != 0 || !strings.Contains(out, "PASS notfinite") {
+			t.Errorf("mpirun -np %d mpitest notfinite: exit %d\n%s", np, code, out)
+		}
+	}
+}

@@ -13,7 +13,9 @@ import (
 // lapack.ErrRankDeficient and ErrSingular (Gels: a triangular factor with
 // an exactly zero diagonal element or a tiny condition number),
 // lapack.ErrArgument
-// (info < 0: lapis checks arguments first, so this is a bug to report).
+// (info < 0: lapis checks arguments first, so this is a bug to report),
+// lapis.ErrNotFinite (a NaN or an infinity in an operand, or a NaN
+// result: see the package documentation's "NaN and Inf").
 // Every rank of the job returns the same Error: info is agreed on with one
 // MPI_Allreduce after the routine, so no rank goes on alone.
 type Error struct {
@@ -27,7 +29,10 @@ type Error struct {
 	// Rcond is the estimated reciprocal condition number of Gels's
 	// triangular factor when it is numerically rank deficient (Info 0,
 	// Index -1 there).
-	Rcond  float64
+	Rcond float64
+	// Arg names the operand holding a NaN or an infinity ("a", "b"), or
+	// "result", in an error matching lapis.ErrNotFinite; empty otherwise.
+	Arg    string
 	kind   error
 	detail string
 }

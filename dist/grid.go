@@ -24,14 +24,20 @@ type Grid struct {
 
 // NewGrid makes a P x Q grid. It is collective: every rank must call it,
 // with the same p and q. Errors match ErrState, or layout.ErrShape when p or
-// q is below 1 or p*q exceeds the number of ranks.
+// q is below 1 or p*q exceeds the number of ranks on any rank (every rank
+// returns one: see "Arguments agreed on" in the package documentation),
+// or lapis.ErrInvalid when the ranks pass different p or q.
 func NewGrid(p, q int) (*Grid, error) {
 	const op = "dist.NewGrid"
 	if err := live(op); err != nil {
 		return nil, err
 	}
+	var err error
 	if p < 1 || q < 1 || p > world.size || q > world.size || p*q > world.size {
-		return nil, layout.Errorf(layout.ErrShape, op, "p, q", "a %d x %d grid needs %d ranks; the job has %d (mpirun -np)", p, q, p*q, world.size)
+		err = layout.Errorf(layout.ErrShape, op, "p, q", "a %d x %d grid needs %d ranks; the job has %d (mpirun -np)", p, q, p*q, world.size)
+	}
+	if err := agree(op, err, []int{p, q}); err != nil {
+		return nil, err
 	}
 	g := &Grid{p: p, q: q, row: -1, col: -1}
 	do(func() {

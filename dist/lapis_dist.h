@@ -133,8 +133,17 @@ static inline int lapis_mpi_rank(int *r) { return MPI_Comm_rank(MPI_COMM_WORLD, 
 static inline int lapis_mpi_size(int *s) { return MPI_Comm_size(MPI_COMM_WORLD, s); }
 static inline int lapis_mpi_barrier(void) { return MPI_Barrier(MPI_COMM_WORLD); }
 static inline int lapis_mpi_abort(int code) { return MPI_Abort(MPI_COMM_WORLD, code); }
-static inline int lapis_mpi_allreduce_max_int(int *x) {
-	return MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+static inline int lapis_mpi_allreduce_max_ints(int *x, int n) {
+	return MPI_Allreduce(MPI_IN_PLACE, x, n, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+}
+static inline int lapis_mpi_allreduce_max_long(long long *x, int n) {
+	return MPI_Allreduce(MPI_IN_PLACE, x, n, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+}
+static inline int lapis_mpi_allreduce_min_long(long long *x, int n) {
+	return MPI_Allreduce(MPI_IN_PLACE, x, n, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+}
+static inline int lapis_mpi_bcast(char *buf, int n, int root) {
+	return MPI_Bcast(buf, n, MPI_CHAR, root, MPI_COMM_WORLD);
 }
 static inline int lapis_mpi_allreduce_max_double(double *x) {
 	return MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);

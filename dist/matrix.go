@@ -6,13 +6,13 @@ package dist
 import "C"
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -52,14 +52,21 @@ type Matrix[T Scalar] struct {
 // New returns an m x n matrix over g in mb x nb blocks, its local piece a
 // new zeroed column-major tensor (from the pool: Release gives it back).
 // Errors match ErrState, or layout.ErrShape for negative sizes, block sizes
-// below 1 or sizes beyond ScaLAPACK's 32-bit integers.
+// below 1 or sizes beyond ScaLAPACK's 32-bit integers, on every rank when
+// any rank's arguments are bad, and lapis.ErrInvalid when the ranks pass
+// different sizes, blocks, grids or types (see "Arguments agreed on" in
+// the package documentation).
 func New[T Scalar](g *Grid, m, n, mb, nb int) (*Matrix[T], error) {
-	a, err := newMatrix[T]("dist.New", g, m, n, mb, nb)
-	if err != nil {
-		return nil, err
+	const op = "dist.New"
+	a, err := newMatrix[T](op, g, m, n, mb, nb)
+	var t *views.Tensor[T]
+	if err == nil {
+		t, err = views.Zeros[T](a.mloc, a.nloc)
 	}
-	t, err := views.Zeros[T](a.mloc, a.nloc)
-	if err != nil {
+	if err := agree(op, err, gridKey[T](g, m, n, mb, nb)); err != nil {
+		if t != nil {
+			t.Release()
+		}
 		return nil, err
 	}
 	a.own, a.local = t, t.View()
@@ -72,26 +79,46 @@ func New[T Scalar](g *Grid, m, n, mb, nb int) (*Matrix[T], error) {
 // conjugated: layout.Matrix without Trans), which is used in place, with
 // its column stride as LLD. LocalShape gives the shape to allocate.
 // Errors match those of New, and layout.ErrShape for a local view of
-// another shape or layout.
+// another shape or layout on any rank: every rank returns an error then
+// (the others' say "on rank R"), so none is left waiting in a later call.
 func Wrap[T Scalar](g *Grid, m, n, mb, nb int, local views.View[T]) (*Matrix[T], error) {
 	const op = "dist.Wrap"
 	a, err := newMatrix[T](op, g, m, n, mb, nb)
-	if err != nil {
+	ld := 0
+	if err == nil {
+		ld, err = a.localLD(op, local)
+	}
+	if err := agree(op, err, gridKey[T](g, m, n, mb, nb)); err != nil {
 		return nil, err
 	}
+	a.local = local
+	a.setDesc(ld)
+	return a, nil
+}
+
+// localLD checks Wrap's local piece against a and returns its leading
+// dimension.
+func (a *Matrix[T]) localLD(op string, local views.View[T]) (int, error) {
 	if local.Rank() != 2 || local.Layout().Dim(0) != a.mloc || local.Layout().Dim(1) != a.nloc {
-		return nil, layout.Errorf(layout.ErrShape, op, "local", "shape %v is not this rank's %d x %d piece (LocalShape)", local.Shape(), a.mloc, a.nloc)
+		return 0, layout.Errorf(layout.ErrShape, op, "local", "shape %v is not this rank's %d x %d piece (LocalShape)", local.Shape(), a.mloc, a.nloc)
 	}
 	mm, ok := local.Layout().Matrix()
 	if !ok || mm.Trans || local.IsConj() {
-		return nil, layout.Errorf(layout.ErrShape, op, "local", "%s is not a column-major view (unconjugated, unit row stride), which ScaLAPACK needs", local.Layout().String())
+		return 0, layout.Errorf(layout.ErrShape, op, "local", "%s is not a column-major view (unconjugated, unit row stride), which ScaLAPACK needs", local.Layout().String())
 	}
 	if mm.LD > math.MaxInt32 {
-		return nil, layout.Errorf(layout.ErrOverflow, op, "local", "leading dimension %d does not fit ScaLAPACK's int", mm.LD)
+		return 0, layout.Errorf(layout.ErrOverflow, op, "local", "leading dimension %d does not fit ScaLAPACK's int", mm.LD)
 	}
-	a.local = local
-	a.setDesc(mm.LD)
-	return a, nil
+	return mm.LD, nil
+}
+
+// gridKey is what every rank must agree on in New and Wrap.
+func gridKey[T Scalar](g *Grid, m, n, mb, nb int) []int {
+	p, q := -1, -1
+	if g != nil {
+		p, q = g.p, g.q
+	}
+	return []int{scalar.Index[T](), m, n, mb, nb, p, q}
 }
 
 // LocalShape returns the shape of this rank's piece of an m x n matrix over
@@ -255,6 +282,13 @@ func gemr2d[T Scalar](m, n int, a unsafe.Pointer, desca [9]C.int, b unsafe.Point
 	C.pdgemr2d_(&cm, &cn, (*C.double)(a), &one, &one, &desca[0], (*C.double)(b), &one, &one, &descb[0], &ctxt)
 }
 
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func isComplex[T Scalar]() bool {
 	_, ok := any(*new(T)).(complex128)
 	return ok
@@ -264,14 +298,21 @@ func isComplex[T Scalar]() bool {
 // another grid (pdgemr2d / pzgemr2d over a context holding every rank):
 // from one distribution straight into the other's local pieces. Collective
 // over every rank. Errors match ErrState, or layout.ErrShape when the
-// global shapes differ.
+// global shapes differ or a matrix is nil, on every rank when any rank's
+// arguments are bad.
 func Redistribute[T Scalar](dst, src *Matrix[T]) error {
 	const op = "dist.Redistribute"
-	if err := live(op); err != nil {
-		return err
+	var err error
+	switch {
+	case dst == nil || src == nil:
+		err = layout.Errorf(layout.ErrShape, op, "dst, src", "nil matrix")
+	case dst.g.exited || src.g.exited:
+		err = layout.Errorf(ErrState, op, "dst, src", "a grid was exited")
+	case dst.m != src.m || dst.n != src.n:
+		err = layout.Errorf(layout.ErrShape, op, "dst", "%d x %d differs from src's %d x %d", dst.m, dst.n, src.m, src.n)
 	}
-	if dst.m != src.m || dst.n != src.n {
-		return layout.Errorf(layout.ErrShape, op, "dst", "%d x %d differs from src's %d x %d", dst.m, dst.n, src.m, src.n)
+	if err := agree(op, err, keys(dst, src)); err != nil {
+		return err
 	}
 	if dst.m == 0 || dst.n == 0 {
 		return nil
@@ -302,16 +343,7 @@ func (a *Matrix[T]) Gather(root int, dst views.View[T], opts ...lapis.Option) er
 	return a.move("dist.Matrix.Gather", root, dst, true, opts)
 }
 
-// moveErrs are the sentinels a root's refusal can match.
-var moveErrs = []error{layout.ErrShape, layout.ErrOverlap, lapis.ErrCopyRefused, layout.ErrOverflow}
-
 func (a *Matrix[T]) move(op string, root int, v views.View[T], gather bool, opts []lapis.Option) error {
-	if err := live(op); err != nil {
-		return err
-	}
-	if root < 0 || root >= world.size {
-		return layout.Errorf(layout.ErrBounds, op, "root", "rank %d is not in 0..%d", root, world.size-1)
-	}
 	name := "src"
 	if gather {
 		name = "dst"
@@ -322,31 +354,19 @@ func (a *Matrix[T]) move(op string, root int, v views.View[T], gather bool, opts
 		tmp  *views.Tensor[T]
 		work = v
 	)
-	if world.rank == root {
+	switch {
+	case root < 0 || root >= world.size:
+		err = layout.Errorf(layout.ErrBounds, op, "root", "rank %d is not in 0..%d", root, world.size-1)
+	case a.g.exited:
+		err = layout.Errorf(ErrState, op, "a", "its grid was exited")
+	case world.rank == root:
 		err = a.rootOperand(op, name, v, gather, opts, &work, &tmp, &ld)
 	}
-	// Every rank learns whether the root refused, and why (the sentinel's
-	// position in moveErrs), so that none enters pdgemr2d alone.
-	code := 0
-	for i, s := range moveErrs {
-		if err != nil && errors.Is(err, s) {
-			code = i + 1
-			break
-		}
-	}
-	if err != nil && code == 0 {
-		code = len(moveErrs) + 1
-	}
-	if code, _ = AllMaxInt(code); code != 0 {
+	// Every rank learns whether the root (or any rank) refused, and why,
+	// so that none enters pdgemr2d alone.
+	if err := agree(op, err, append(keys(a), root, b2i(gather))); err != nil {
 		if tmp != nil {
 			tmp.Release()
-		}
-		if err == nil {
-			s := layout.ErrShape
-			if code <= len(moveErrs) {
-				s = moveErrs[code-1]
-			}
-			err = layout.Errorf(s, op, name, "rank %d (the root) refused its %s", root, name)
 		}
 		return err
 	}

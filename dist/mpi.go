@@ -261,12 +261,11 @@ func AllMaxInt(x int) (int, error) {
 	if err := live("dist.AllMaxInt"); err != nil {
 		return 0, err
 	}
-	if int64(x) != int64(C.int(x)) {
-		return 0, layout.Errorf(layout.ErrOverflow, "dist.AllMaxInt", "x", "%d does not fit MPI's int", x)
-	}
-	v := C.int(x)
+	// As a 64-bit integer: no x is refused on one rank alone (the others
+	// would wait in the allreduce).
+	v := C.longlong(x)
 	var rc C.int
-	do(func() { rc = C.lapis_mpi_allreduce_max_int(&v) })
+	do(func() { rc = C.lapis_mpi_allreduce_max_long(&v, 1) })
 	if rc != C.MPI_SUCCESS {
 		return 0, layout.Errorf(ErrMPI, "dist.AllMaxInt", "", "MPI_Allreduce returned %d", int(rc))
 	}

@@ -19,15 +19,26 @@ import (
 // grid (the others skip it: ScaLAPACK has nothing for them to do), then
 // the largest info over every rank, so that all return the same error.
 func call(g *Grid, f func() C.lapis_int) int {
-	var info C.int
+	info, _ := callNaN(g, f, nil)
+	return info
+}
+
+// callNaN is call that also asks nan (when not nil) on the grid's ranks
+// after f, whether a result holds a NaN, and agrees on that in the same
+// MPI_Allreduce as info.
+func callNaN(g *Grid, f func() C.lapis_int, nan func() bool) (int, bool) {
+	var v [2]C.int
 	do(func() {
 		if g.In() {
-			info = C.int(f())
+			v[0] = C.int(f())
+			if nan != nil && nan() {
+				v[1] = 1
+			}
 		}
-		C.lapis_mpi_allreduce_max_int(&info)
+		C.lapis_mpi_allreduce_max_ints(&v[0], 2)
 		policy.Lapack.Add(1)
 	})
-	return int(info)
+	return int(v[0]), v[1] != 0
 }
 
 func one() *C.lapis_int { return &ones[0] }
@@ -80,35 +91,46 @@ func uploChar(u lapack.Uplo) (C.char, error) {
 
 func ptr[T Scalar](a *Matrix[T]) unsafe.Pointer { return first(a.local) }
 
+// opDims returns the rows and columns of op(a).
+func opDims[T Scalar](t lapack.Op, a *Matrix[T]) (int, int) {
+	if t == lapack.NoTrans {
+		return a.m, a.n
+	}
+	return a.n, a.m
+}
+
 // Gemm computes c = alpha*op(a)*op(b) + beta*c (pdgemm / pzgemm; op is
 // lapack.NoTrans, Trans or, for complex128, ConjTrans), overwriting c; a
 // and b are not modified. Any block sizes: the PBLAS align them.
-// Collective. Errors (before anything runs, on every
-// rank alike) match ErrState or layout.ErrShape.
+// Collective. Errors (before anything runs, on every rank when any
+// rank's arguments are bad) match ErrState, layout.ErrShape or
+// lapis.ErrInvalid (a bad op, or ranks passing different arguments). A
+// NaN propagates as in BLAS (no error).
 func Gemm[T Scalar](ta, tb lapack.Op, alpha T, a, b *Matrix[T], beta T, c *Matrix[T]) error {
 	const op = "dist.Gemm"
-	if err := sameGrid(op, a, map[string]*Matrix[T]{"b": b, "c": c}); err != nil {
-		return err
-	}
-	for _, t := range []lapack.Op{ta, tb} {
-		if t != lapack.NoTrans && t != lapack.Trans && t != lapack.ConjTrans {
-			return layout.Errorf(lapis.ErrInvalid, op, "ta, tb", "value %q is not NoTrans, Trans or ConjTrans", byte(t))
+	err := func() error {
+		if err := sameGrid(op, a, map[string]*Matrix[T]{"b": b, "c": c}); err != nil {
+			return err
 		}
-	}
-	am, ak := a.m, a.n
-	if ta != lapack.NoTrans {
-		am, ak = ak, am
-	}
-	bk, bn := b.m, b.n
-	if tb != lapack.NoTrans {
-		bk, bn = bn, bk
-	}
-	if am != c.m || bn != c.n || ak != bk {
-		return layout.Errorf(layout.ErrShape, op, "a, b, c", "op(a) %d x %d times op(b) %d x %d does not give c's %d x %d", am, ak, bk, bn, c.m, c.n)
+		for _, t := range []lapack.Op{ta, tb} {
+			if t != lapack.NoTrans && t != lapack.Trans && t != lapack.ConjTrans {
+				return layout.Errorf(lapis.ErrInvalid, op, "ta, tb", "value %q is not NoTrans, Trans or ConjTrans", byte(t))
+			}
+		}
+		am, ak := opDims(ta, a)
+		bk, bn := opDims(tb, b)
+		if am != c.m || bn != c.n || ak != bk {
+			return layout.Errorf(layout.ErrShape, op, "a, b, c", "op(a) %d x %d times op(b) %d x %d does not give c's %d x %d", am, ak, bk, bn, c.m, c.n)
+		}
+		return nil
+	}()
+	if err := agree(op, err, append(keys(a, b, c), int(ta), int(tb))); err != nil {
+		return err
 	}
 	if c.m == 0 || c.n == 0 {
 		return nil
 	}
+	_, ak := opDims(ta, a)
 	pa, pb, pc := ptr(a), ptr(b), ptr(c)
 	da, db, dc := a.desc, b.desc, c.desc
 	cta, ctb := C.char(ta), C.char(tb)
@@ -133,14 +155,18 @@ func Gemm[T Scalar](ta, tb lapack.Op, alpha T, a, b *Matrix[T], beta T, c *Matri
 // a's size) by x, and the returned pivots are this rank's local ones
 // (ScaLAPACK's IPIV: global row indices, 1-based, for the local rows of
 // a). A singular a is an *Error matching lapack.ErrSingular, with the
-// global index of the zero pivot, on every rank. Other errors (before
-// anything runs) match ErrState or layout.ErrShape.
+// global index of the zero pivot, on every rank; a NaN or an infinity in
+// a or b one matching lapis.ErrNotFinite (see the package
+// documentation). Other errors (before anything runs, on every rank when
+// any rank's arguments are bad) match ErrState, layout.ErrShape or
+// lapis.ErrInvalid.
 func Gesv[T Scalar](a, b *Matrix[T]) ([]int32, error) {
 	const op = "dist.Gesv"
-	if err := sameGrid(op, a, map[string]*Matrix[T]{"b": b}); err != nil {
-		return nil, err
+	err := sameGrid(op, a, map[string]*Matrix[T]{"b": b})
+	if err == nil {
+		err = squareSystem(op, a, b)
 	}
-	if err := squareSystem(op, a, b); err != nil {
+	if err := agree(op, err, keys(a, b)); err != nil {
 		return nil, err
 	}
 	ipiv := make([]int32, a.mloc+a.mb)
@@ -151,7 +177,7 @@ func Gesv[T Scalar](a, b *Matrix[T]) ([]int32, error) {
 	da, db := a.desc, b.desc
 	pi := unsafe.Pointer(&ipiv[0])
 	routine := routineName[T]("pdgesv", "pzgesv")
-	info := call(a.g, func() C.lapis_int {
+	info, nan := callNaN(a.g, func() C.lapis_int {
 		var info C.lapis_int
 		n, nrhs := ci(a.n), ci(b.n)
 		if isComplex[T]() {
@@ -167,7 +193,16 @@ func Gesv[T Scalar](a, b *Matrix[T]) ([]int32, error) {
 			info = 1
 		}
 		return info
-	})
+	}, func() bool { return hasNaN(b) })
+	// A singular a is reported as such (b counts when info is 0: for
+	// n = 1, where lapis finds the zero pivot, pdgesv divided b by it).
+	ins := []operand[T]{{"a", a, 0}, {"b", b, 0}}
+	if info != 0 {
+		ins = ins[:1]
+	}
+	if err := nonFinite(routine, info, nan, ins...); err != nil {
+		return ipiv, err
+	}
 	return ipiv, infoErr(routine, info, lapack.ErrSingular)
 }
 
@@ -215,12 +250,14 @@ func squareSystem[T Scalar](op string, a, b *Matrix[T]) error {
 // values lapack.Potrf and lapack.Triangle take. An a that is not positive
 // definite is an *Error
 // matching lapack.ErrNotPositiveDefinite on every rank (Index: the order
-// minus one of the failing minor). Other errors match ErrState or
-// layout.ErrShape.
+// minus one of the failing minor); a NaN or an infinity in the triangle
+// read one matching lapis.ErrNotFinite. Other errors (before anything
+// runs, on every rank) match ErrState, layout.ErrShape or
+// lapis.ErrInvalid.
 func Potrf[T Scalar](uplo lapack.Uplo, a *Matrix[T]) error {
 	const op = "dist.Potrf"
 	u, err := triangleArgs(op, uplo, a, nil)
-	if err != nil {
+	if err := agree(op, err, append(keys(a), int(uplo))); err != nil {
 		return err
 	}
 	if a.n == 0 {
@@ -228,7 +265,7 @@ func Potrf[T Scalar](uplo lapack.Uplo, a *Matrix[T]) error {
 	}
 	pa, da := ptr(a), a.desc
 	routine := routineName[T]("pdpotrf", "pzpotrf")
-	info := call(a.g, func() C.lapis_int {
+	info, nan := callNaN(a.g, func() C.lapis_int {
 		var info C.lapis_int
 		n := ci(a.n)
 		if isComplex[T]() {
@@ -237,7 +274,14 @@ func Potrf[T Scalar](uplo lapack.Uplo, a *Matrix[T]) error {
 			C.pdpotrf_(&u, &n, (*C.double)(pa), one(), one(), &da[0], &info, 1)
 		}
 		return info
-	})
+	}, func() bool { return diagNaN(a) })
+	// pdpotf2 stops at a diagonal element <= 0, not at a NaN: a NaN or an
+	// infinity in the triangle read reaches a later diagonal element of
+	// the factor as a NaN (or stops it there, info > 0), so the diagonal
+	// (O(n / P) a rank) is what needs looking at on success.
+	if err := nonFinite(routine, info, nan, operand[T]{"a", a, byte(u)}); err != nil {
+		return err
+	}
 	return infoErr(routine, info, lapack.ErrNotPositiveDefinite)
 }
 
@@ -246,15 +290,17 @@ func Potrf[T Scalar](uplo lapack.Uplo, a *Matrix[T]) error {
 // did not complete (a diagonal element that is not a positive real) is
 // refused, as lapack.Potrs refuses it, with an *Error matching
 // lapack.ErrNotPositiveDefinite whose Index is where it failed, on every
-// rank, b unchanged (it cost one small collective). Other errors match
-// ErrState or layout.ErrShape.
+// rank, b unchanged (it cost one small collective); a NaN or an infinity
+// in the factor's triangle or in b one matching lapis.ErrNotFinite.
+// Other errors (before anything runs, on every rank) match ErrState,
+// layout.ErrShape or lapis.ErrInvalid.
 func Potrs[T Scalar](uplo lapack.Uplo, a, b *Matrix[T]) error {
 	const op = "dist.Potrs"
 	u, err := triangleArgs(op, uplo, a, map[string]*Matrix[T]{"b": b})
-	if err != nil {
-		return err
+	if err == nil {
+		err = squareSystem(op, a, b)
 	}
-	if err := squareSystem(op, a, b); err != nil {
+	if err := agree(op, err, append(keys(a, b), int(uplo))); err != nil {
 		return err
 	}
 	if a.n == 0 || b.n == 0 {
@@ -263,7 +309,7 @@ func Potrs[T Scalar](uplo lapack.Uplo, a, b *Matrix[T]) error {
 	pa, pb := ptr(a), ptr(b)
 	da, db := a.desc, b.desc
 	routine := routineName[T]("pdpotrs", "pzpotrs")
-	info := call(a.g, func() C.lapis_int {
+	info, nan := callNaN(a.g, func() C.lapis_int {
 		// A factor Potrf did not complete is refused, as lapack.Potrs
 		// refuses it: its diagonal holds a non-positive element there.
 		// pdpotrs has no info > 0, so a positive info says this, and the
@@ -279,7 +325,10 @@ func Potrs[T Scalar](uplo lapack.Uplo, a, b *Matrix[T]) error {
 			C.pdpotrs_(&u, &n, &nrhs, (*C.double)(pa), one(), one(), &da[0], (*C.double)(pb), one(), one(), &db[0], &info, 1)
 		}
 		return info
-	})
+	}, func() bool { return hasNaN(b) })
+	if err := nonFinite(routine, info, nan, operand[T]{"a", a, byte(u)}, operand[T]{"b", b, 0}); err != nil {
+		return err
+	}
 	if bad := int(info); bad > 0 {
 		return &Error{Routine: routine, Info: bad, Index: bad - 1, kind: lapack.ErrNotPositiveDefinite,
 			detail: fmt.Sprintf("diagonal element (%d, %d) of the factor is not positive: its Cholesky factorisation failed at the leading minor of order %d; b is unchanged", bad-1, bad-1, bad)}

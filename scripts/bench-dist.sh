@@ -14,6 +14,11 @@
 #      ranks (grids 1 x 1, 1 x 2, 2 x 2), one OpenBLAS thread per rank,
 #      --oversubscribe (on a 2-core machine 4 ranks take turns on the
 #      cores).
+#   4. Validation (LAPIS_DIST_PARTS=validation, not in the default set):
+#      dist.Gesv at n = 64 (301 calls) and n = $LAPIS_DIST_N (reps calls)
+#      against distbench's "check" (Gesv with a right-hand side of no
+#      columns: the argument checks and the MPI_Allreduce that agrees on
+#      them, then nothing), 301 calls at each n, 2 rounds, on 2 ranks.
 #
 # Every program times each call as barrier, Wtime, the call, barrier (the
 # slowest rank's time) and refills its operands before each repetition,
@@ -26,7 +31,7 @@
 #   LAPIS_DIST_REPS=3      calls per mpirun (the median is taken over all)
 #   LAPIS_DIST_ROUNDS=2    interleaved rounds of part 1
 #   LAPIS_BENCH_LOCK=/tmp/lapis-bench.lock
-#   LAPIS_DIST_PARTS="overhead fixed scaling"
+#   LAPIS_DIST_PARTS="overhead fixed scaling"   (validation: part 4)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -88,7 +93,16 @@ for part in $parts; do
           p=1; [ $np -eq 4 ] && p=2
           for op in gesv gemm potrf; do one lapis $op $np $p; done
         done' ;;
-    *) die "unknown part $part (overhead, fixed, scaling)" ;;
+    validation)
+      echo "bench-dist.sh: part 4 (validation), n = 64 and $n, 2 ranks; waiting for $lock" >&2
+      # shellcheck disable=SC2016
+      flock "$lock" bash -c "$(declare -f one die); $(declare -p nb tmp results n reps);"'
+        big=$n bigreps=$reps
+        for r in 1 2; do
+          n=64 reps=301; one lapis gesv 2 1; one lapis check 2 1
+          n=$big reps=$bigreps; one lapis gesv 2 1; reps=301; one lapis check 2 1
+        done' ;;
+    *) die "unknown part $part (overhead, fixed, scaling, validation)" ;;
   esac
 done
 
@@ -112,11 +126,22 @@ table() {
     /^RESULT / {
       k = field("impl") SUBSEP field("op") SUBSEP field("ranks")
       if (k in t) t[k] = t[k] "," field("times"); else t[k] = field("times")
+      kv = field("op") SUBSEP field("n")
+      if (kv in v) v[kv] = v[kv] "," field("times"); else v[kv] = field("times")
       grid[field("ranks")] = field("grid")
     }
     END {
       split("gesv gemm potrf", ops, " ")
-      if (want == "fixed") {
+      if (want == "validation") {
+        print "| n, 2 ranks (1 x 2) | dist.Gesv, median (min) | its argument checks and their allreduce, median (min) | share of the call |"
+        print "|---|---|---|---|"
+        for (k in v) if (k ~ /^gesv/) {
+          split(k, f, SUBSEP); kc = "check" SUBSEP f[2]
+          if (!(kc in v)) continue
+          g = median(v[k]); c = median(v[kc])
+          printf "| %d | %.3f ms (%.3f) | %.1f us (%.1f) | %.4f%% |\n", f[2], g * 1e3, least(v[k]) * 1e3, c * 1e6, least(v[kc]) * 1e6, 100 * c / g
+        }
+      } else if (want == "fixed") {
         print "| routine, n = 64, 2 ranks (1 x 2) | lapis `dist`, median (min) | C, median (min) | lapis - C, medians |"
         print "|---|---|---|---|"
         for (i = 1; i <= 2; i++) {

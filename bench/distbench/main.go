@@ -7,11 +7,19 @@
 //
 //	go build -o /tmp/distbench ./bench/distbench
 //	OPENBLAS_NUM_THREADS=1 mpirun --oversubscribe -np 2 /tmp/distbench gesv 4000 1 64 3
-//	    (routine gesv|gemm|potrf, n, grid rows P (Q = ranks / P), nb, repetitions)
+//	    (routine gesv|gemm|potrf|check|syevd, n, grid rows P (Q = ranks / P), nb, repetitions)
 //
 // Rank 0 prints
 //
 //	RESULT impl=lapis op=gesv n=4000 nb=64 grid=1x2 ranks=2 reps=3 median=... min=... times=...
+//
+// check times what Gesv does before ScaLAPACK is called (its argument
+// checks, agreed on by every rank with one MPI_Allreduce): Gesv with a
+// right-hand side of no columns, which stops there. Its time per call,
+// set against gesv's at the same n, is the cost of the validation.
+//
+// syevd times dist.Syevd (pdsyevd, eigenvectors into b) of potrf's
+// symmetric matrix, lower triangle.
 //
 // Each repetition refills the operands first (untimed); gemm computes
 // c = a b with b the transpose of a's formula; potrf factors a symmetric
@@ -60,8 +68,8 @@ func main() {
 }
 
 func run(args []string) error {
-	if len(args) != 5 || (args[0] != "gesv" && args[0] != "gemm" && args[0] != "potrf") {
-		return fmt.Errorf("usage: distbench gesv|gemm|potrf n P nb reps")
+	if len(args) != 5 || (args[0] != "gesv" && args[0] != "gemm" && args[0] != "potrf" && args[0] != "check" && args[0] != "syevd") {
+		return fmt.Errorf("usage: distbench gesv|gemm|potrf|check|syevd n P nb reps")
 	}
 	op := args[0]
 	var v [4]int
@@ -89,8 +97,11 @@ func run(args []string) error {
 		return err
 	}
 	bcols := 1
-	if op == "gemm" {
-		bcols = n
+	switch op {
+	case "gemm", "syevd":
+		bcols = n // syevd: b holds the eigenvectors
+	case "check":
+		bcols = 0
 	}
 	b, err := dist.New[float64](g, n, bcols, nb, nb)
 	if err != nil {
@@ -102,26 +113,33 @@ func run(args []string) error {
 			return err
 		}
 	}
+	w := make([]float64, n) // syevd's eigenvalues
 	times := make([]float64, reps)
 	for r := range times {
-		a.Fill(func(i, j int) float64 { return elem(n, i, j, op == "potrf") })
-		if c != nil {
-			b.Fill(func(i, j int) float64 { return elem(n, j, i, false) })
-			c.Fill(func(i, j int) float64 { return 0 })
-		} else {
-			b.Fill(func(i, j int) float64 { return 1 })
+		// check writes nothing: one fill (at n = 4000 a refill costs more
+		// than the call).
+		if r == 0 || op != "check" {
+			a.Fill(func(i, j int) float64 { return elem(n, i, j, op == "potrf" || op == "syevd") })
+			if c != nil {
+				b.Fill(func(i, j int) float64 { return elem(n, j, i, false) })
+				c.Fill(func(i, j int) float64 { return 0 })
+			} else {
+				b.Fill(func(i, j int) float64 { return 1 })
+			}
 		}
 		if err := dist.Barrier(); err != nil {
 			return err
 		}
 		t0 := dist.Wtime()
 		switch op {
-		case "gesv":
+		case "gesv", "check":
 			_, err = dist.Gesv(a, b)
 		case "gemm":
 			err = dist.Gemm(lapack.NoTrans, lapack.NoTrans, 1, a, b, 0, c)
 		case "potrf":
 			err = dist.Potrf(lapack.Lower, a)
+		case "syevd":
+			err = dist.Syevd(lapack.Lower, a, w, b)
 		}
 		if err != nil {
 			return err

@@ -8,6 +8,9 @@
 //	mpirun -np 2 mpitest segv                      a nil dereference on rank 0 after Init
 //	mpirun -np 2 mpitest segv-recover              ... recovered
 //	mpirun -np 4 mpitest rank-exits                rank 1 exits while the others wait
+//	mpirun -np 4 mpitest onebad [case]           one rank's argument wrong, every entry point
+//	mpirun -np 4 mpitest notfinite              NaN and Inf: lapis.ErrNotFinite on every rank
+//	                                               (MPITEST_VERBOSE=1: rank 0 names each case first)
 //	mpirun -np 4 mpitest busy [seconds]            Gesv over and over (default 60 s), for
 //	                                               scripts/dist-docker.sh to kill a rank's host
 package main
@@ -48,7 +51,7 @@ func must(err error) {
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: mpitest suite|segv|segv-recover|rank-exits|info|busy [seconds]")
+		fmt.Fprintln(os.Stderr, "usage: mpitest suite|onebad [case]|notfinite|segv|segv-recover|rank-exits|info|busy [seconds]")
 		os.Exit(2)
 	}
 	must(dist.Init())
@@ -83,6 +86,14 @@ func main() {
 		fmt.Printf("rank %d: passed the barrier (wrong)\n", dist.Rank())
 	case "suite":
 		suite()
+	case "onebad":
+		only := ""
+		if len(os.Args) > 2 {
+			only = os.Args[2]
+		}
+		oneBad(only)
+	case "notfinite":
+		notFinite()
 	case "busy":
 		secs := 60
 		if len(os.Args) > 2 {
