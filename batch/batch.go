@@ -62,6 +62,11 @@
 // lapis.SetThreads(n), n > 1, the batch's calls run on n threads and a
 // batch is split over at most GOMAXPROCS/n workers.
 //
+// Sizes are decided before anything is allocated or copied: matrix
+// extents beyond the LAPACK integer, and results or working copies beyond
+// lapis's allocation bound (128 TiB, as a broadcast input of huge logical
+// size asks), are errors matching layout.ErrOverflow.
+//
 // Copies follow cblas's policy: none for batches of BLAS-addressable
 // matrices, one per run (Gemm, Gesv) or per matrix (other LAPACK)
 // otherwise, counted and refused in strict mode.

@@ -84,8 +84,9 @@ func (e *Error) Index(flat int) []int {
 }
 
 // operands checks that the batches have rank >= 2 and one batch shape,
-// and, when they are written, that none has indices sharing an element
-// and no two share memory. It returns the batch shape.
+// matrix extents the LAPACK integer holds (extents), and, when they are
+// written, that none has indices sharing an element and no two share
+// memory. It returns the batch shape.
 func operands[T Scalar](op string, names []string, vs []views.View[T]) ([]int, error) {
 	return checkOperands(op, names, vs, true)
 }
@@ -121,7 +122,7 @@ func checkOperands[T Scalar](op string, names []string, vs []views.View[T], writ
 			return nil, layout.Errorf(layout.ErrShape, op, names[i], "batch shape %v (shape %v), want %s's %v%s", s, v.Shape(), names[0], shape, hint)
 		}
 	}
-	return shape, nil
+	return shape, extents(op, names, vs...)
 }
 
 // matrixAt returns matrix t (flat index) of the batch v.
@@ -644,6 +645,12 @@ func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs []float64, 
 	}
 	n, _ := dims(a)
 	total := count(shape)
+	if err := buffer[float64](op, "a", "the logarithms", total); err != nil {
+		return nil, nil, err
+	}
+	if err := buffer[T](op, "a", "the signs", total); err != nil {
+		return nil, nil, err
+	}
 	logAbs, sign = make([]float64, total), make([]T, total)
 	if n, cols := dims(a); n == cols && tinyApplies[T](n, opts) {
 		// Row-major matrices through their storage, as lapack.LogDet.
@@ -680,6 +687,9 @@ func Det[T Scalar](a views.View[T], opts ...lapis.Option) ([]T, error) {
 		return nil, err
 	}
 	n, _ := dims(a)
+	if err := buffer[T](op, "a", "the determinants", count(shape)); err != nil {
+		return nil, err
+	}
 	det := make([]T, count(shape))
 	if n == a.Layout().Dim(1) && tinyApplies[T](n, opts) {
 		_, _, rowMajor := storage(first(a))

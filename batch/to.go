@@ -76,6 +76,9 @@ func SolveTo[T Scalar](x, a, b views.View[T], opts ...lapis.Option) error {
 		}
 		return tinySolve(op, shape, n, a, x, check, opts, st)
 	}
+	if err := buffer[T](op, "a", "a compact copy of a", a.Shape()...); err != nil {
+		return err
+	}
 	lu := a.ToColMajor()
 	defer lu.Release()
 	fillX(0, count(shape))

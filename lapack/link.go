@@ -2,9 +2,10 @@ package lapack
 
 import "github.com/lapis-go/lapis/internal/rt/link"
 
-// The strided-batch solve and the conditioning checks are package
-// batch's, through internal/rt/link.
+// The strided-batch solve, the conditioning checks and the integer
+// check are package batch's, through internal/rt/link.
 func init() {
+	link.SetFits(fits)
 	registerLinks[float32]()
 	registerLinks[float64]()
 	registerLinks[complex64]()
