@@ -89,7 +89,9 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Te
 	if err != nil {
 		return nil, err
 	}
-	gerr := Gels(ac.View(), bc.View(), opts...)
+	// Gels on the copies; the finite-input rule reads the caller's a and b.
+	shape := a.Shape()[2:]
+	gerr := gels("batch.Gels", shape, ac.View(), bc.View(), opts, newRule("batch.Gels", shape, source[T]{"a", a, 0, false}, source[T]{"b", b, 0, false}))
 	var perMatrix *Error
 	if gerr != nil && !errors.As(gerr, &perMatrix) {
 		return nil, gerr
