@@ -17,12 +17,15 @@ import (
 // it, when the tiny kernels flag it (they flag any non-finite value they
 // meet and write nothing), or when a cheap look at its result shows a
 // NaN or an infinity where the kernels would flag one: O(n) per matrix
-// (Cholesky's diagonal, the edges of LU factors, R's diagonal and tau,
-// eigenvalues, singular values), O(n nrhs) for a solve's x, O(n^2) for
-// Inv's inverse, against the O(n^3) of the routine. Only a suspected
-// matrix is scanned (O(n^2)), and a NaN or an infinity gives its error in
-// the *Error, matching lapis.ErrNotFinite, naming the operand and the
-// element; the other matrices' results are returned as always.
+// (Cholesky's diagonal, which every NaN in the triangle reaches, and an
+// infinity too unless potrf fails; eigenvalues, singular values), O(n
+// nrhs) for a solve's x, all of it for LU and QR factors and Inv's
+// inverse (O(n^2): there a NaN need not reach an edge, a reflection that
+// is skipped leaves it in place), against the O(n^3) of the routine.
+// Only a suspected matrix is scanned (O(n^2)), and a NaN or an infinity
+// gives its error in the *Error, matching lapis.ErrNotFinite, naming the
+// operand and the element; the other matrices' results are returned as
+// always.
 //
 // What the scan reads: the caller's inputs where they are still there
 // (the allocating and To forms, which work on a copy or write a
@@ -146,33 +149,8 @@ func badDiagonal[T Scalar](m views.View[T]) bool {
 	return acc != 0
 }
 
-// badEdges reports whether the diagonal, the last row or the last column
-// of the LU factors in m (rows x cols, k = min(rows, cols)) holds a NaN
-// or an infinity: O(rows + cols). A NaN anywhere in a matrix factored
-// with partial pivoting reaches one of them (a row it enters becomes NaN
-// in every later column, a column in every later row).
-func badEdges[T Scalar](m views.View[T]) bool {
-	d, off, s0, s1 := strided(m)
-	r, c := dims(m)
-	k := min(r, c)
-	if k == 0 {
-		return false
-	}
-	var acc T
-	for i := range k {
-		acc += d[off+i*(s0+s1)] * 0
-	}
-	for i := k; i < r; i++ { // L's last column below the diagonal
-		acc += d[off+i*s0+(k-1)*s1] * 0
-	}
-	for j := k; j < c; j++ { // U's last row right of the diagonal
-		acc += d[off+(k-1)*s0+j*s1] * 0
-	}
-	return acc != 0
-}
-
-// badMatrix reports whether the matrix m (a solution: n x nrhs) holds a
-// NaN or an infinity.
+// badMatrix reports whether the matrix m (a solution, factors, an
+// inverse) holds a NaN or an infinity.
 func badMatrix[T Scalar](m views.View[T]) bool {
 	d, off, s0, s1 := strided(m)
 	return badAt(d, off, s0, s1, m.Layout().Dim(0), m.Layout().Dim(1))

@@ -193,6 +193,26 @@ func TestNotFiniteComplex(t *testing.T) {
 	}
 }
 
+// TestNotFiniteQRSkipped: a NaN above the diagonal of an upper
+// triangular matrix stays where it is in Geqrf's R (every reflection is
+// skipped, tau = 0) and is still reported.
+func TestNotFiniteQRSkipped(t *testing.T) {
+	const n, count, bad = 4, 3, 1
+	a := make([]float64, n*n*count)
+	for k := range count {
+		for i := range n {
+			a[i+i*n+k*n*n] = 1
+		}
+	}
+	a[0+2*n+bad*n*n] = math.NaN()
+	v, _ := views.FromColMajor(a, n, n, count)
+	err := Geqrf(v.View(), make([]float64, n*count))
+	var be *Error
+	if !errors.As(err, &be) || len(be.Failed) != 1 || be.Failed[bad] == nil || !errors.Is(err, lapis.ErrNotFinite) {
+		t.Errorf("Geqrf with a NaN above the diagonal: %v, want matrix %d not finite", err, bad)
+	}
+}
+
 // TestNotFiniteUnread: a NaN in the triangle a call does not read
 // changes nothing (Cholesky, Potrf, Syevd with Lower).
 func TestNotFiniteUnread(t *testing.T) {

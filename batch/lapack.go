@@ -507,7 +507,7 @@ func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...lapis.Option) error 
 	rl := newRule(op, shape, source[T]{"a", a, 0, true})
 	return perMatrix(op, shape, []views.View[T]{a}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
 		err := lapack.Getrf(mats[0], ipiv[t*k:(t+1)*k], opts...)
-		return rl.after(t, err, err == nil && badEdges(mats[0]))
+		return rl.after(t, err, err == nil && badMatrix(mats[0]))
 	})
 }
 
@@ -657,7 +657,7 @@ func Geqrf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	rl := newRule(op, shape, source[T]{"a", a, 0, true})
 	return perMatrix(op, shape, []views.View[T]{a}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
 		err := lapack.Geqrf(mats[0], tau[t*k:(t+1)*k], opts...)
-		return rl.after(t, err, err == nil && (badDiagonal(mats[0]) || badValues(tau[t*k:(t+1)*k])))
+		return rl.after(t, err, err == nil && (badMatrix(mats[0]) || badValues(tau[t*k:(t+1)*k])))
 	})
 }
 
