@@ -127,10 +127,11 @@ func (r *rule[T]) redo(slow func(t int) error) func(t int) error {
 
 // strided returns where the cheap looks read the matrix m: its element
 // (i, j) at data[off + i*s0 + j*s1] (a conjugated view's stored values:
-// conjugation keeps a value finite or not).
-func strided[T Scalar](m views.View[T]) (data []T, off, s0, s1 int) {
+// conjugation keeps a value finite or not). m is read through the
+// pointer and its layout copied once: a View is a large value.
+func strided[T Scalar](m *views.View[T]) (data []T, off, s0, s1, rows, cols int) {
 	l := m.Layout()
-	return m.Data(), l.Offset(), l.Stride(0), l.Stride(1)
+	return m.Data(), l.Offset(), l.Stride(0), l.Stride(1), l.Dim(0), l.Dim(1)
 }
 
 // The cheap looks add x*0 over what they read: 0 when every x is finite,
@@ -139,9 +140,8 @@ func strided[T Scalar](m views.View[T]) (data []T, off, s0, s1 int) {
 
 // badDiagonal reports whether the diagonal of m (its min(rows, cols)
 // elements (i, i)) holds a NaN or an infinity: O(n).
-func badDiagonal[T Scalar](m views.View[T]) bool {
-	d, off, s0, s1 := strided(m)
-	r, c := dims(m)
+func badDiagonal[T Scalar](m *views.View[T]) bool {
+	d, off, s0, s1, r, c := strided(m)
 	var acc T
 	for i := range min(r, c) {
 		acc += d[off+i*(s0+s1)] * 0
@@ -151,9 +151,9 @@ func badDiagonal[T Scalar](m views.View[T]) bool {
 
 // badMatrix reports whether the matrix m (a solution, factors, an
 // inverse) holds a NaN or an infinity.
-func badMatrix[T Scalar](m views.View[T]) bool {
-	d, off, s0, s1 := strided(m)
-	return badAt(d, off, s0, s1, m.Layout().Dim(0), m.Layout().Dim(1))
+func badMatrix[T Scalar](m *views.View[T]) bool {
+	d, off, s0, s1, r, c := strided(m)
+	return badAt(d, off, s0, s1, r, c)
 }
 
 func badAt[T Scalar](d []T, off, s0, s1, rows, cols int) bool {
@@ -176,10 +176,10 @@ func badAt[T Scalar](d []T, off, s0, s1, rows, cols int) bool {
 
 // badMatrices calls f with the index of every matrix of the run x
 // ([rows, cols, k]) that holds a NaN or an infinity.
-func badMatrices[T Scalar](x views.View[T], f func(i int)) {
-	d, off, s0, s1 := strided(x)
+func badMatrices[T Scalar](x *views.View[T], f func(i int)) {
 	l := x.Layout()
-	rows, cols, s2 := l.Dim(0), l.Dim(1), l.Stride(2)
+	d, off, s0, s1, s2 := x.Data(), l.Offset(), l.Stride(0), l.Stride(1), l.Stride(2)
+	rows, cols := l.Dim(0), l.Dim(1)
 	for i := range l.Dim(2) {
 		if badAt(d, off+i*s2, s0, s1, rows, cols) {
 			f(i)

@@ -332,7 +332,8 @@ func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], chec
 		if err == nil && tc != nil {
 			err = link.CheckCondition(op, lapack.OneNorm, first(ra), anorm, opts...)
 		}
-		return rl.after(t, err, err == nil && badMatrix(first(rb)))
+		x := first(rb)
+		return rl.after(t, err, err == nil && badMatrix(&x))
 	}))
 }
 
@@ -352,7 +353,7 @@ func solveBatch[T Scalar](op string, shape []int, n int, a, b views.View[T], opt
 			// when conjugated): factor that, solve with "T" ("C"). No copy.
 			err = lapack.Getrs(trans, s, ipiv, m[1], opts...)
 		}
-		return rl.after(t, err, err == nil && badMatrix(m[1]))
+		return rl.after(t, err, err == nil && badMatrix(&m[1]))
 	})
 }
 
@@ -465,7 +466,7 @@ func finiteRun[T Scalar](rl *rule[T], t int, x views.View[T], failed map[int]*la
 	for i, e := range failed {
 		apply(i, e, false)
 	}
-	badMatrices(x, func(i int) {
+	badMatrices(&x, func(i int) {
 		if failed[i] == nil {
 			apply(i, nil, true)
 		}
@@ -507,7 +508,7 @@ func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...lapis.Option) error 
 	rl := newRule(op, shape, source[T]{"a", a, 0, true})
 	return perMatrix(op, shape, []views.View[T]{a}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
 		err := lapack.Getrf(mats[0], ipiv[t*k:(t+1)*k], opts...)
-		return rl.after(t, err, err == nil && badMatrix(mats[0]))
+		return rl.after(t, err, err == nil && badMatrix(&mats[0]))
 	})
 }
 
@@ -528,7 +529,7 @@ func inv[T Scalar](op string, shape []int, a views.View[T], opts []lapis.Option,
 		// The kernels flag an inverse that is not finite: so does this
 		// path (O(n^2) against getri's O(n^3)).
 		err := lapack.Getri(m, ipiv, opts...)
-		return rl.after(t, err, err == nil && badMatrix(m))
+		return rl.after(t, err, err == nil && badMatrix(&m))
 	}
 	if tinyApplies[T](n, opts) {
 		// Row-major matrices through their storage, as below; the check
@@ -587,7 +588,7 @@ func cholesky[T Scalar](op string, uplo Uplo, shape []int, a views.View[T], opts
 	n, _ := dims(a)
 	factor := func(t int, m views.View[T]) error {
 		err := lapack.Potrf(uplo, m, opts...)
-		return rl.after(t, err, err == nil && badDiagonal(m))
+		return rl.after(t, err, err == nil && badDiagonal(&m))
 	}
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) {
 		// The upper triangle is the lower one of the transpose.
@@ -622,7 +623,7 @@ func choleskySolve[T Scalar](op string, uplo Uplo, shape []int, f, b views.View[
 	n, _ := dims(f)
 	potrs := func(t int, f, x views.View[T]) error {
 		err := lapack.Potrs(uplo, f, x, opts...)
-		return rl.after(t, err, err == nil && badMatrix(x))
+		return rl.after(t, err, err == nil && badMatrix(&x))
 	}
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) && b.Rank() >= 2 && b.Layout().Dim(0) == n &&
 		b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= tk.MaxRHS {
@@ -657,7 +658,7 @@ func Geqrf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	rl := newRule(op, shape, source[T]{"a", a, 0, true})
 	return perMatrix(op, shape, []views.View[T]{a}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
 		err := lapack.Geqrf(mats[0], tau[t*k:(t+1)*k], opts...)
-		return rl.after(t, err, err == nil && (badMatrix(mats[0]) || badValues(tau[t*k:(t+1)*k])))
+		return rl.after(t, err, err == nil && (badMatrix(&mats[0]) || badValues(tau[t*k:(t+1)*k])))
 	})
 }
 
@@ -681,7 +682,7 @@ func gels[T Scalar](op string, shape []int, a, b views.View[T], opts []lapis.Opt
 	m, n := dims(a)
 	return perMatrix(op, shape, []views.View[T]{a, b}, m*n*min(m, n), noScratch, func(t int, mats []views.View[T], _ struct{}) error {
 		err := lapack.Gels(mats[0], mats[1], opts...)
-		return rl.after(t, err, err == nil && badMatrix(mats[1]))
+		return rl.after(t, err, err == nil && badMatrix(&mats[1]))
 	})
 }
 
