@@ -18,12 +18,18 @@ import (
 // of the batches a ([n, n, B...]) and b ([n, nrhs, B...]): SolveTo into a
 // new tensor of b's shape.
 func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+	if err := allocating("batch.Solve", []string{"a", "b"}, []views.View[T]{a, b}, 1); err != nil {
+		return nil, err
+	}
 	return allocated(b.Shape(), func(x views.View[T]) error { return SolveTo(x, a, b, opts...) })
 }
 
 // Inv returns the inverses of the matrices of the batch a ([n, n, B...]):
 // InvTo into a new tensor of a's shape. InvTo(a, a) inverts in place.
 func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+	if err := allocating("batch.Inv", []string{"a"}, []views.View[T]{a}, 0); err != nil {
+		return nil, err
+	}
 	return allocated(a.Shape(), func(dst views.View[T]) error { return InvTo(dst, a, opts...) })
 }
 
@@ -32,6 +38,9 @@ func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], err
 // read), zeros in their other triangles: CholeskyTo into a new tensor of
 // a's shape.
 func Cholesky[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+	if err := allocating("batch.Cholesky", []string{"a"}, []views.View[T]{a}, 0); err != nil {
+		return nil, err
+	}
 	return allocated(a.Shape(), func(dst views.View[T]) error { return CholeskyTo(uplo, dst, a, opts...) })
 }
 
@@ -39,6 +48,9 @@ func Cholesky[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) (*view
 // Cholesky factors in the uplo triangles of f ([n, n, B...]) and b ([n,
 // nrhs, B...]): CholeskySolveTo into a new tensor of b's shape.
 func CholeskySolve[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+	if err := allocating("batch.CholeskySolve", []string{"f", "b"}, []views.View[T]{f, b}, 1); err != nil {
+		return nil, err
+	}
 	return allocated(b.Shape(), func(x views.View[T]) error { return CholeskySolveTo(uplo, x, f, b, opts...) })
 }
 
@@ -56,9 +68,15 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Te
 	if r, _ := dims(b); r != m {
 		return nil, layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's %d", r, m)
 	}
+	bs := append([]int{max(m, n)}, b.Shape()[1:]...)
+	if err := buffer[T](op, "a", "a copy of a", a.Shape()...); err != nil {
+		return nil, err
+	}
+	if err := buffer[T](op, "b", "a copy of b with max(m, n) rows", bs...); err != nil {
+		return nil, err
+	}
 	ac := a.ToColMajor()
 	defer ac.Release()
-	bs := append([]int{max(m, n)}, b.Shape()[1:]...)
 	bc, err := views.Zeros[T](bs...)
 	if err != nil {
 		return nil, err
@@ -71,7 +89,9 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Te
 	if err != nil {
 		return nil, err
 	}
-	gerr := Gels(ac.View(), bc.View(), opts...)
+	// Gels on the copies; the finite-input rule reads the caller's a and b.
+	shape := a.Shape()[2:]
+	gerr := gels("batch.Gels", shape, ac.View(), bc.View(), opts, newRule("batch.Gels", shape, source[T]{"a", a, 0, false}, source[T]{"b", b, 0, false}))
 	var perMatrix *Error
 	if gerr != nil && !errors.As(gerr, &perMatrix) {
 		return nil, gerr
@@ -81,6 +101,16 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Te
 		return nil, err
 	}
 	return xv.ToColMajor(), gerr
+}
+
+// allocating checks, for an allocating form, before anything is
+// allocated: the extents of its operands vs (named names) and the result
+// it allocates, of the shape of vs[res].
+func allocating[T Scalar](op string, names []string, vs []views.View[T], res int) error {
+	if err := extents(op, names, vs...); err != nil {
+		return err
+	}
+	return buffer[T](op, names[res], "the result ("+names[res]+"'s shape)", vs[res].Shape()...)
 }
 
 // allocated runs to on a new zero tensor of shape and returns it as the

@@ -22,6 +22,12 @@
 // solve, one C loop each. One failing matrix does not stop the others:
 // the call returns an *Error mapping batch indices to *lapack.Error.
 //
+// A matrix with a NaN or an infinity where the call reads is one of
+// them: lapack's finite-input rule per matrix (finite.go), found without
+// an up-front scan, an error matching lapis.ErrNotFinite that names the
+// operand and the element (in place on the per-matrix path, the element
+// of what the routine left, as the error says).
+//
 // SolveTo, InvTo, CholeskyTo and CholeskySolveTo write a caller's
 // destination, first as in copy(dst, src): the inputs are not modified
 // and the destination receives, bit for bit, what the in-place function
@@ -61,6 +67,11 @@
 // it ends. OpenBLAS's own setting is not touched: with a count fixed by
 // lapis.SetThreads(n), n > 1, the batch's calls run on n threads and a
 // batch is split over at most GOMAXPROCS/n workers.
+//
+// Sizes are decided before anything is allocated or copied: matrix
+// extents beyond the LAPACK integer, and results or working copies beyond
+// lapis's allocation bound (128 TiB, as a broadcast input of huge logical
+// size asks), are errors matching layout.ErrOverflow.
 //
 // Copies follow cblas's policy: none for batches of BLAS-addressable
 // matrices, one per run (Gemm, Gesv) or per matrix (other LAPACK)

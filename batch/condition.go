@@ -117,7 +117,8 @@ func batchNorms[T Scalar](a views.View[T], shape []int, opts []lapis.Option) []f
 // (from the factors, or exactly as 1 / (||A|| ||A^-1||) from the
 // inverse); lapack builds the error for the rare matrix below epsilon,
 // and checks the larger orders itself (CheckCondition, CheckInverse).
-func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []float64, err error, inverse bool, opts []lapis.Option) error {
+// The finite-input rule rl then looks at a matrix the check fails.
+func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []float64, err error, inverse bool, opts []lapis.Option, rl *rule[T]) error {
 	var be *Error
 	if err != nil && !errors.As(err, &be) {
 		return err // not a per-matrix failure: nothing was computed for sure
@@ -132,7 +133,7 @@ func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []floa
 			cerr = link.CheckCondition(op, norm, s, norms[t], opts...)
 		}
 		var le *lapack.Error
-		if errors.As(cerr, &le) {
+		if errors.As(rl.afterNorm(t, cerr, norms[t]), &le) {
 			if be == nil {
 				be = &Error{Op: op, Shape: shape, Failed: map[int]*lapack.Error{}}
 			}

@@ -111,9 +111,9 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 //
 // Errors are Gemm's, named batch.Mul: layout.ErrShape for ranks below 2,
 // matrix shapes that do not match or batch axes that do not broadcast,
-// layout.ErrOverflow for an output too large for an int or sizes beyond
-// the BLAS integer, lapis.ErrCopyRefused in strict mode. On error Mul
-// returns nil and keeps nothing it allocated.
+// layout.ErrOverflow for an output beyond lapis's allocation bound (128
+// TiB) or sizes beyond the BLAS integer, lapis.ErrCopyRefused in strict
+// mode. On error Mul returns nil and keeps nothing it allocated.
 func Mul[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "batch.Mul"
 	for _, x := range []struct {
@@ -146,9 +146,12 @@ func Mul[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], 
 			return nil, layout.Errorf(layout.ErrShape, op, "b", "batch axis %d has extent %d, a's has %d (one of them must be 1 to broadcast)", axis, db, da)
 		}
 	}
+	if err := buffer[T](op, "b", "the output", shape...); err != nil {
+		return nil, err
+	}
 	c, err := views.Zeros[T](shape...)
 	if err != nil {
-		return nil, layout.Errorf(layout.ErrOverflow, op, "b", "the output %v has more elements than an int holds", shape)
+		return nil, errop.Rename(err, op) // unreachable: buffer checked the count
 	}
 	if err := Gemm(1, a, b, 0, c.View(), opts...); err != nil {
 		c.Release()

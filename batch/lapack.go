@@ -28,10 +28,11 @@ import (
 // then runs one thread per call). One matrix failing does not stop the
 // others: the call returns an *Error listing the failed batch indices.
 
-// Error reports the matrices of a batch that LAPACK could not handle; all
-// the others were computed. It matches the sentinels of package lapack
-// (errors.Is(err, lapack.ErrSingular)) and yields each *lapack.Error to
-// errors.As.
+// Error reports the matrices of a batch that LAPACK could not handle,
+// or that hold a NaN or an infinity where the call reads; all the others
+// were computed. It matches the sentinels of package lapack
+// (errors.Is(err, lapack.ErrSingular)) and lapis.ErrNotFinite, and
+// yields each *lapack.Error to errors.As.
 type Error struct {
 	Op     string
 	Shape  []int                 // the batch shape
@@ -84,8 +85,9 @@ func (e *Error) Index(flat int) []int {
 }
 
 // operands checks that the batches have rank >= 2 and one batch shape,
-// and, when they are written, that none has indices sharing an element
-// and no two share memory. It returns the batch shape.
+// matrix extents the LAPACK integer holds (extents), and, when they are
+// written, that none has indices sharing an element and no two share
+// memory. It returns the batch shape.
 func operands[T Scalar](op string, names []string, vs []views.View[T]) ([]int, error) {
 	return checkOperands(op, names, vs, true)
 }
@@ -121,7 +123,7 @@ func checkOperands[T Scalar](op string, names []string, vs []views.View[T], writ
 			return nil, layout.Errorf(layout.ErrShape, op, names[i], "batch shape %v (shape %v), want %s's %v%s", s, v.Shape(), names[0], shape, hint)
 		}
 	}
-	return shape, nil
+	return shape, extents(op, names, vs...)
 }
 
 // matrixAt returns matrix t (flat index) of the batch v.
@@ -246,7 +248,7 @@ func Gesv[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 	if err != nil {
 		return err
 	}
-	return solve(op, shape, n, a, b, opts)
+	return solve(op, shape, n, a, b, opts, newRule(op, shape, source[T]{"a", a, 0, true}, source[T]{"b", b, 0, true}))
 }
 
 // systems checks the batches of a solve, a ([n, n, B...]) and b ([n,
@@ -267,22 +269,22 @@ func systems[T Scalar](op string, names []string, a, b views.View[T], written bo
 	return shape, n, nil
 }
 
-// solve is Solve on the checked batches.
-func solve[T Scalar](op string, shape []int, n int, a, b views.View[T], opts []lapis.Option) error {
+// solve is Solve on the checked batches, rl the finite-input rule.
+func solve[T Scalar](op string, shape []int, n int, a, b views.View[T], opts []lapis.Option, rl *rule[T]) error {
 	if err := refusedUpFront(op, "b", b, opts); err != nil {
 		return err
 	}
 	check := lapis.Configure(opts...).ConditionCheck
 	if _, _, rowMajor := storage(first(a)); !rowMajor && tinySolves[T](a.Layout(), b, check, opts) {
-		return tinySolve(op, shape, n, a, b, check, opts, nil)
+		return tinySolve(op, shape, n, a, b, check, opts, nil, rl)
 	}
 	var norms []float64
 	if check {
 		norms = batchNorms(a, shape, opts)
 	}
-	err := solveBatch(op, shape, n, a, b, opts)
+	err := solveBatch(op, shape, n, a, b, opts, rl)
 	if check {
-		err = conditioned(op, shape, a, norms, err, false, opts)
+		err = conditioned(op, shape, a, norms, err, false, opts, rl)
 	}
 	return err
 }
@@ -298,7 +300,7 @@ func tinySolves[T Scalar](la layout.Layout, b views.View[T], check bool, opts []
 // tinySolve is Solve on the tiny kernels, with the conditioning check in
 // their pass when check is set. With st (SolveTo), b is the destination
 // and a the input, which st packs into the workers' scratch.
-func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], check bool, opts []lapis.Option, st *tinyStage[T]) error {
+func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], check bool, opts []lapis.Option, st *tinyStage[T], rl *rule[T]) error {
 	var tc *tinyCond[T]
 	if check {
 		tc = &tinyCond[T]{exact: func(t int, anorm float64, lu []T) error {
@@ -307,11 +309,11 @@ func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], chec
 				f, _ := views.FromColMajor(lu, n, n) // cannot fail
 				m = f.View()
 			}
-			return link.CheckCondition(op, lapack.OneNorm, m, anorm, opts...)
+			return rl.afterNorm(t, link.CheckCondition(op, lapack.OneNorm, m, anorm, opts...), anorm)
 		}}
 	}
 	ta, tb := tinyOf(a, false), tinyOf(b, false)
-	return runTiny(op, tk.Solve, shape, ta, &tb, nil, tc, st, func(t int) error {
+	return runTiny(op, tk.Solve, shape, ta, &tb, nil, tc, st, rl.redo(func(t int) error {
 		// The system as stridedSolve solves it: a run of one.
 		ra := runView(a, matrixAt(a, shape, t).Layout().Offset()-a.Layout().Offset(), 1, 0)
 		rb := runView(b, matrixAt(b, shape, t).Layout().Offset()-b.Layout().Offset(), 1, 0)
@@ -330,27 +332,28 @@ func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], chec
 		if err == nil && tc != nil {
 			err = link.CheckCondition(op, lapack.OneNorm, first(ra), anorm, opts...)
 		}
-		return err
-	})
+		x := first(rb)
+		return rl.after(t, err, err == nil && badMatrix(&x))
+	}))
 }
 
 // solveBatch is Solve's computation on the checked batches, by
 // stridedSolve's C loop or per matrix.
-func solveBatch[T Scalar](op string, shape []int, n int, a, b views.View[T], opts []lapis.Option) error {
-	if done, err := stridedSolve(op, shape, a, b, opts); done {
+func solveBatch[T Scalar](op string, shape []int, n int, a, b views.View[T], opts []lapis.Option, rl *rule[T]) error {
+	if done, err := stridedSolve(op, shape, a, b, opts, rl); done {
 		return err
 	}
-	return perMatrix(op, shape, []views.View[T]{a, b}, n*n*n, pivots(n), func(_ int, m []views.View[T], ipiv []int32) error {
+	return perMatrix(op, shape, []views.View[T]{a, b}, n*n*n, pivots(n), func(t int, m []views.View[T], ipiv []int32) error {
 		s, trans, ok := storage(m[0])
+		var err error
 		if !ok {
-			return lapack.Gesv(m[0], m[1], ipiv, opts...)
+			err = lapack.Gesv(m[0], m[1], ipiv, opts...)
+		} else if err = lapack.Getrf(s, ipiv, opts...); err == nil {
+			// A row-major matrix is solved through its storage, a^T (a^H
+			// when conjugated): factor that, solve with "T" ("C"). No copy.
+			err = lapack.Getrs(trans, s, ipiv, m[1], opts...)
 		}
-		// A row-major matrix is solved through its storage, a^T (a^H when
-		// conjugated): factor that, solve with "T" ("C"). No copy.
-		if err := lapack.Getrf(s, ipiv, opts...); err != nil {
-			return err
-		}
-		return lapack.Getrs(trans, s, ipiv, m[1], opts...)
+		return rl.after(t, err, err == nil && badMatrix(&m[1]))
 	})
 }
 
@@ -404,7 +407,7 @@ func vectorApart[T Scalar, E any](op, name string, s []E, vs ...views.View[T]) e
 // the first merged batch axis (usually one per chunk), so that small
 // systems are solved in one C loop with no cgo call each. done is false
 // for row-major a (then nothing was done).
-func stridedSolve[T Scalar](op string, shape []int, a, b views.View[T], opts []lapis.Option) (done bool, err error) {
+func stridedSolve[T Scalar](op string, shape []int, a, b views.View[T], opts []lapis.Option, rl *rule[T]) (done bool, err error) {
 	if _, _, rowMajor := storage(first(a)); rowMajor {
 		return false, nil
 	}
@@ -424,6 +427,9 @@ func stridedSolve[T Scalar](op string, shape []int, a, b views.View[T], opts []l
 		errs[ch] = runs(mshape, st, t, (ch+1)*total/chunks, []views.View[T]{a, b}, func(r []views.View[T]) error {
 			f, err := link.GesvStrided[T, *lapack.Error](r[0], r[1], opts...)
 			err = errop.Rename(err, op)
+			if err == nil {
+				f = finiteRun(rl, t, r[1], f)
+			}
 			mu.Lock()
 			for i, e := range f {
 				failed[t+i] = e
@@ -440,6 +446,32 @@ func stridedSolve[T Scalar](op string, shape []int, a, b views.View[T], opts []l
 		return true, &Error{Op: op, Shape: shape, Failed: failed}
 	}
 	return true, nil
+}
+
+// finiteRun applies the finite-input rule to a run of systems that
+// starts at matrix t, solved into x ([n, nrhs, k]) with the failures
+// failed (by index in the run): to each failure, and to each solution
+// with a NaN or an infinity. It returns the failures, with the rule's
+// errors in place of LAPACK's.
+func finiteRun[T Scalar](rl *rule[T], t int, x views.View[T], failed map[int]*lapack.Error) map[int]*lapack.Error {
+	apply := func(i int, err error, suspect bool) {
+		var le *lapack.Error
+		if errors.As(rl.after(t+i, err, suspect), &le) {
+			if failed == nil {
+				failed = map[int]*lapack.Error{}
+			}
+			failed[i] = le
+		}
+	}
+	for i, e := range failed {
+		apply(i, e, false)
+	}
+	badMatrices(&x, func(i int) {
+		if failed[i] == nil {
+			apply(i, nil, true)
+		}
+	})
+	return failed
 }
 
 // storage returns, for a row-major square matrix m, the column-major view
@@ -473,26 +505,31 @@ func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...lapis.Option) error 
 	if len(ipiv) < k*count(shape) {
 		return layout.Errorf(layout.ErrShape, op, "ipiv", "length %d, want %d (min(m, n) per matrix)", len(ipiv), k*count(shape))
 	}
+	rl := newRule(op, shape, source[T]{"a", a, 0, true})
 	return perMatrix(op, shape, []views.View[T]{a}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
-		return lapack.Getrf(mats[0], ipiv[t*k:(t+1)*k], opts...)
+		err := lapack.Getrf(mats[0], ipiv[t*k:(t+1)*k], opts...)
+		return rl.after(t, err, err == nil && badMatrix(&mats[0]))
 	})
 }
 
 // inv inverts the matrices of the checked batch a in place, with st (InvTo) copying the input
 // into a first: piece by piece on the tiny kernels, else all at once.
-func inv[T Scalar](op string, shape []int, a views.View[T], opts []lapis.Option, st *tinyStage[T]) error {
+func inv[T Scalar](op string, shape []int, a views.View[T], opts []lapis.Option, st *tinyStage[T], rl *rule[T]) error {
 	n := a.Layout().Dim(0)
 	check := lapis.Configure(opts...).ConditionCheck
-	invert := func(m views.View[T], ipiv []int32) error {
+	invert := func(t int, m views.View[T], ipiv []int32) error {
 		// The inverse of a row-major matrix's storage a^T is (a^-1)^T:
 		// inverting the storage in place inverts the matrix. No copy.
 		if s, _, ok := storage(m); ok {
 			m = s
 		}
 		if err := lapack.Getrf(m, ipiv, opts...); err != nil {
-			return err
+			return rl.after(t, err, false)
 		}
-		return lapack.Getri(m, ipiv, opts...)
+		// The kernels flag an inverse that is not finite: so does this
+		// path (O(n^2) against getri's O(n^3)).
+		err := lapack.Getri(m, ipiv, opts...)
+		return rl.after(t, err, err == nil && badMatrix(&m))
 	}
 	if tinyApplies[T](n, opts) {
 		// Row-major matrices through their storage, as below; the check
@@ -502,32 +539,32 @@ func inv[T Scalar](op string, shape []int, a views.View[T], opts []lapis.Option,
 		if check {
 			tc = &tinyCond[T]{inf: rowMajor, exact: func(t int, anorm float64, _ []T) error {
 				s, norm := factored(matrixAt(a, shape, t))
-				return link.CheckInverse(op, norm, s, anorm, opts...)
+				return rl.afterNorm(t, link.CheckInverse(op, norm, s, anorm, opts...), anorm)
 			}}
 		}
-		return runTiny(op, tk.Inv, shape, tinyOf(a, rowMajor), nil, nil, tc, st, func(t int) error {
+		return runTiny(op, tk.Inv, shape, tinyOf(a, rowMajor), nil, nil, tc, st, rl.redo(func(t int) error {
 			m := matrixAt(a, shape, t)
 			var anorm float64
 			if tc != nil {
 				anorm = matrixNorm(m, opts)
 			}
-			err := invert(m, make([]int32, n))
+			err := invert(t, m, make([]int32, n))
 			if err == nil && tc != nil {
 				err = tc.exact(t, anorm, nil)
 			}
 			return err
-		})
+		}))
 	}
 	st.restageAll(count(shape))
 	var norms []float64
 	if check {
 		norms = batchNorms(a, shape, opts)
 	}
-	err := perMatrix(op, shape, []views.View[T]{a}, n*n*n, pivots(n), func(_ int, m []views.View[T], ipiv []int32) error {
-		return invert(m[0], ipiv)
+	err := perMatrix(op, shape, []views.View[T]{a}, n*n*n, pivots(n), func(t int, m []views.View[T], ipiv []int32) error {
+		return invert(t, m[0], ipiv)
 	})
 	if check {
-		err = conditioned(op, shape, a, norms, err, true, opts)
+		err = conditioned(op, shape, a, norms, err, true, opts, rl)
 	}
 	return err
 }
@@ -541,23 +578,27 @@ func Potrf[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) error {
 	if err != nil {
 		return err
 	}
-	return cholesky(op, uplo, shape, a, opts, nil)
+	return cholesky(op, uplo, shape, a, opts, nil, newRule(op, shape, source[T]{"a", a, triangle(uplo), true}))
 }
 
 // cholesky is Cholesky on the checked batch a, with st (CholeskyTo)
 // copying the input into a first: piece by piece on the tiny kernels,
 // else all at once.
-func cholesky[T Scalar](op string, uplo Uplo, shape []int, a views.View[T], opts []lapis.Option, st *tinyStage[T]) error {
+func cholesky[T Scalar](op string, uplo Uplo, shape []int, a views.View[T], opts []lapis.Option, st *tinyStage[T], rl *rule[T]) error {
 	n, _ := dims(a)
+	factor := func(t int, m views.View[T]) error {
+		err := lapack.Potrf(uplo, m, opts...)
+		return rl.after(t, err, err == nil && badDiagonal(&m))
+	}
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) {
 		// The upper triangle is the lower one of the transpose.
-		return runTiny(op, tk.Cholesky, shape, tinyOf(a, uplo == Upper), nil, nil, nil, st, func(t int) error {
-			return lapack.Potrf(uplo, matrixAt(a, shape, t), opts...)
-		})
+		return runTiny(op, tk.Cholesky, shape, tinyOf(a, uplo == Upper), nil, nil, nil, st, rl.redo(func(t int) error {
+			return factor(t, matrixAt(a, shape, t))
+		}))
 	}
 	st.restageAll(count(shape))
-	return perMatrix(op, shape, []views.View[T]{a}, n*n*n/3, noScratch, func(_ int, m []views.View[T], _ struct{}) error {
-		return lapack.Potrf(uplo, m[0], opts...)
+	return perMatrix(op, shape, []views.View[T]{a}, n*n*n/3, noScratch, func(t int, m []views.View[T], _ struct{}) error {
+		return factor(t, m[0])
 	})
 }
 
@@ -572,24 +613,28 @@ func Potrs[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) error 
 	if err != nil {
 		return err
 	}
-	return choleskySolve(op, uplo, shape, f, b, opts, nil)
+	return choleskySolve(op, uplo, shape, f, b, opts, nil, newRule(op, shape, source[T]{"f", f, triangle(uplo), false}, source[T]{"b", b, 0, true}))
 }
 
 // choleskySolve is CholeskySolve on the checked batches, with st
 // (CholeskySolveTo) copying the right-hand sides into b first: piece by
 // piece on the tiny kernels, else all at once.
-func choleskySolve[T Scalar](op string, uplo Uplo, shape []int, f, b views.View[T], opts []lapis.Option, st *tinyStage[T]) error {
+func choleskySolve[T Scalar](op string, uplo Uplo, shape []int, f, b views.View[T], opts []lapis.Option, st *tinyStage[T], rl *rule[T]) error {
 	n, _ := dims(f)
+	potrs := func(t int, f, x views.View[T]) error {
+		err := lapack.Potrs(uplo, f, x, opts...)
+		return rl.after(t, err, err == nil && badMatrix(&x))
+	}
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) && b.Rank() >= 2 && b.Layout().Dim(0) == n &&
 		b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= tk.MaxRHS {
 		tb := tinyOf(b, false)
-		return runTiny(op, tk.CholeskySolve, shape, tinyOf(f, uplo == Upper), &tb, nil, nil, st, func(t int) error {
-			return lapack.Potrs(uplo, matrixAt(f, shape, t), matrixAt(b, shape, t), opts...)
-		})
+		return runTiny(op, tk.CholeskySolve, shape, tinyOf(f, uplo == Upper), &tb, nil, nil, st, rl.redo(func(t int) error {
+			return potrs(t, matrixAt(f, shape, t), matrixAt(b, shape, t))
+		}))
 	}
 	st.restageAll(count(shape))
-	return perMatrix(op, shape, []views.View[T]{f, b}, n*n, noScratch, func(_ int, m []views.View[T], _ struct{}) error {
-		return lapack.Potrs(uplo, m[0], m[1], opts...)
+	return perMatrix(op, shape, []views.View[T]{f, b}, n*n, noScratch, func(t int, m []views.View[T], _ struct{}) error {
+		return potrs(t, m[0], m[1])
 	})
 }
 
@@ -610,8 +655,10 @@ func Geqrf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	if err := vectorApart(op, "tau", tau[:k*count(shape)], a); err != nil {
 		return err
 	}
+	rl := newRule(op, shape, source[T]{"a", a, 0, true})
 	return perMatrix(op, shape, []views.View[T]{a}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
-		return lapack.Geqrf(mats[0], tau[t*k:(t+1)*k], opts...)
+		err := lapack.Geqrf(mats[0], tau[t*k:(t+1)*k], opts...)
+		return rl.after(t, err, err == nil && (badMatrix(&mats[0]) || badValues(tau[t*k:(t+1)*k])))
 	})
 }
 
@@ -627,9 +674,15 @@ func Gels[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 	if err != nil {
 		return err
 	}
+	return gels(op, shape, a, b, opts, newRule(op, shape, source[T]{"a", a, 0, true}, source[T]{"b", b, 0, true}))
+}
+
+// gels is Gels on the checked batches, rl the finite-input rule.
+func gels[T Scalar](op string, shape []int, a, b views.View[T], opts []lapis.Option, rl *rule[T]) error {
 	m, n := dims(a)
-	return perMatrix(op, shape, []views.View[T]{a, b}, m*n*min(m, n), noScratch, func(_ int, mats []views.View[T], _ struct{}) error {
-		return lapack.Gels(mats[0], mats[1], opts...)
+	return perMatrix(op, shape, []views.View[T]{a, b}, m*n*min(m, n), noScratch, func(t int, mats []views.View[T], _ struct{}) error {
+		err := lapack.Gels(mats[0], mats[1], opts...)
+		return rl.after(t, err, err == nil && badMatrix(&mats[1]))
 	})
 }
 
@@ -644,6 +697,12 @@ func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs []float64, 
 	}
 	n, _ := dims(a)
 	total := count(shape)
+	if err := buffer[float64](op, "a", "the logarithms", total); err != nil {
+		return nil, nil, err
+	}
+	if err := buffer[T](op, "a", "the signs", total); err != nil {
+		return nil, nil, err
+	}
 	logAbs, sign = make([]float64, total), make([]T, total)
 	if n, cols := dims(a); n == cols && tinyApplies[T](n, opts) {
 		// Row-major matrices through their storage, as lapack.LogDet.
@@ -680,6 +739,9 @@ func Det[T Scalar](a views.View[T], opts ...lapis.Option) ([]T, error) {
 		return nil, err
 	}
 	n, _ := dims(a)
+	if err := buffer[T](op, "a", "the determinants", count(shape)); err != nil {
+		return nil, err
+	}
 	det := make([]T, count(shape))
 	if n == a.Layout().Dim(1) && tinyApplies[T](n, opts) {
 		_, _, rowMajor := storage(first(a))
@@ -717,8 +779,10 @@ func Gesdd[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T],
 	if err := vectorApart(op, "s", s[:k*count(shape)], a, u, vt); err != nil {
 		return err
 	}
+	rl := newRule(op, shape, source[T]{"a", a, 0, true})
 	return perMatrix(op, shape, []views.View[T]{a, u, vt}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
-		return lapack.Gesdd(lapack.JobSome, mats[0], s[t*k:(t+1)*k], mats[1], mats[2], opts...)
+		err := lapack.Gesdd(lapack.JobSome, mats[0], s[t*k:(t+1)*k], mats[1], mats[2], opts...)
+		return rl.after(t, err, err == nil && badValues(s[t*k:(t+1)*k]))
 	})
 }
 
@@ -740,7 +804,9 @@ func Syevd[T Scalar, R lapack.Real](uplo Uplo, a views.View[T], w []R, opts ...l
 	if err := vectorApart(op, "w", w[:n*count(shape)], a); err != nil {
 		return err
 	}
+	rl := newRule(op, shape, source[T]{"a", a, triangle(uplo), true})
 	return perMatrix(op, shape, []views.View[T]{a}, 4*n*n*n, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
-		return lapack.Syevd(lapack.JobVectors, uplo, mats[0], w[t*n:(t+1)*n], opts...)
+		err := lapack.Syevd(lapack.JobVectors, uplo, mats[0], w[t*n:(t+1)*n], opts...)
+		return rl.after(t, err, err == nil && badValues(w[t*n:(t+1)*n]))
 	})
 }

@@ -253,9 +253,9 @@ func BenchmarkTinySolvePath(b *testing.B) {
 					copy(x, b0)
 					var err error
 					if path == "kernel" {
-						err = tinySolve("batch.Gesv", shape, n, av, xv, false, opts, nil)
+						err = tinySolve("batch.Gesv", shape, n, av, xv, false, opts, nil, nil)
 					} else {
-						err = solveBatch("batch.Gesv", shape, n, av, xv, opts)
+						err = solveBatch("batch.Gesv", shape, n, av, xv, opts, nil)
 					}
 					if err != nil {
 						b.Fatal(err)

@@ -50,6 +50,8 @@ func SolveTo[T Scalar](x, a, b views.View[T], opts ...lapis.Option) error {
 	if err := refusedUpFront(op, "x", x, opts); err != nil {
 		return err // strict mode, as Solve refuses its b
 	}
+	// The rule reads the caller's a and b (x, when it is b, is written).
+	rl := newRule(op, shape, source[T]{"a", a, 0, false}, source[T]{"b", b, 0, alias})
 	check := lapis.Configure(opts...).ConditionCheck
 	if tinySolves[T](a.Layout().Compact(), x, check, opts) {
 		l := a.Layout()
@@ -74,12 +76,15 @@ func SolveTo[T Scalar](x, a, b views.View[T], opts ...lapis.Option) error {
 				pack(lo, hi, s)
 			}
 		}
-		return tinySolve(op, shape, n, a, x, check, opts, st)
+		return tinySolve(op, shape, n, a, x, check, opts, st, rl)
+	}
+	if err := buffer[T](op, "a", "a compact copy of a", a.Shape()...); err != nil {
+		return err
 	}
 	lu := a.ToColMajor()
 	defer lu.Release()
 	fillX(0, count(shape))
-	return solve(op, shape, n, lu.View(), x, opts)
+	return solve(op, shape, n, lu.View(), x, opts, rl)
 }
 
 // InvTo writes the inverse of every matrix of the batch a ([n, n, B...])
@@ -108,7 +113,7 @@ func InvTo[T Scalar](dst, a views.View[T], opts ...lapis.Option) error {
 		st = stageOf[T](copier(shape, dst, a, nil))
 		st.direct, st.ina = direct(dst, a, true), &a
 	}
-	return inv(op, shape, dst, opts, st)
+	return inv(op, shape, dst, opts, st, newRule(op, shape, source[T]{"a", a, 0, alias}))
 }
 
 // CholeskyTo writes the Cholesky factor of every positive definite
@@ -133,12 +138,13 @@ func CholeskyTo[T Scalar](uplo Uplo, dst, a views.View[T], opts ...lapis.Option)
 	if err := squareBatch(op, "a", n, cols); err != nil {
 		return err
 	}
-	if _, err := destination(op, "dst", dst, []string{"a"}, []views.View[T]{a}); err != nil {
+	alias, err := destination(op, "dst", dst, []string{"a"}, []views.View[T]{a})
+	if err != nil {
 		return err
 	}
 	st := stageOf[T](copier(shape, dst, a, zeroOpposite[T](uplo)))
 	st.direct, st.zero, st.ina = direct(dst, a, false), true, &a
-	return cholesky(op, uplo, shape, dst, opts, st)
+	return cholesky(op, uplo, shape, dst, opts, st, newRule(op, shape, source[T]{"a", a, triangle(uplo), alias}))
 }
 
 // CholeskySolveTo solves a x = b for every matrix into x (b's shape)
@@ -162,7 +168,7 @@ func CholeskySolveTo[T Scalar](uplo Uplo, x, f, b views.View[T], opts ...lapis.O
 		st = stageOf[T](copier(shape, x, b, nil))
 		st.direct, st.inb = direct(x, b, true), &b
 	}
-	return choleskySolve(op, uplo, shape, f, x, opts, st)
+	return choleskySolve(op, uplo, shape, f, x, opts, st, newRule(op, shape, source[T]{"f", f, triangle(uplo), false}, source[T]{"b", b, 0, alias}))
 }
 
 // systemsTo checks the batches of an out-of-place solve: a and b (named

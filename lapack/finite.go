@@ -22,11 +22,15 @@ import (
 // result from finite input gives one naming the result.
 
 // input is an operand a helper reads: all of it, or one triangle
-// ('L' or 'U') of a square matrix.
+// ('L' or 'U') of a square matrix. left marks an operand the computation
+// has overwritten (batch's in-place routines, through internal/rt/link):
+// the scan reads what it left, and the error says so instead of naming an
+// element of the input, which is gone.
 type input[T Scalar] struct {
 	name string
 	v    views.View[T]
 	tri  byte
+	left bool
 }
 
 // finite applies the rule: err is what the computation returned, suspect
@@ -78,6 +82,9 @@ func firstNonFinite[T Scalar](op string, in input[T]) error {
 				if in.v.Rank() == 1 {
 					where = fmt.Sprintf("element %d", i)
 				}
+				if in.left {
+					return notFinite(op, in.name, fmt.Sprintf("%s is %v as the computation left it (it works in place: the input held a NaN or an infinity, or the computation overflowed)", where, x))
+				}
 				return notFinite(op, in.name, fmt.Sprintf("%s is %v; the computation needs finite numbers", where, x))
 			}
 		}
@@ -100,9 +107,9 @@ func tensorNaN[T Scalar](t *views.Tensor[T]) bool { return t != nil && hasNaN(t.
 // readTriangle is the input of a helper that reads uplo's triangle of a.
 func readTriangle[T Scalar](name string, a views.View[T], uplo Uplo) input[T] {
 	if uplo == Upper {
-		return input[T]{name, a, 'U'}
+		return input[T]{name, a, 'U', false}
 	}
-	return input[T]{name, a, 'L'}
+	return input[T]{name, a, 'L', false}
 }
 
 // drop releases t and returns nil when err is the rule's error.
@@ -127,7 +134,7 @@ func drop[T Scalar](t *views.Tensor[T], err error) *views.Tensor[T] {
 // Non-finite input: see "NaN and Inf" in the package documentation.
 func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	x, err := rawSolve(a, b, opts...)
-	err = finite("lapack.Solve", err, tensorNaN(x), input[T]{"a", a, 0}, input[T]{"b", b, 0})
+	err = finite("lapack.Solve", err, tensorNaN(x), input[T]{"a", a, 0, false}, input[T]{"b", b, 0, false})
 	return drop(x, err), err
 }
 
@@ -141,7 +148,7 @@ func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T]
 // Non-finite input: see "NaN and Inf" in the package documentation.
 func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	inv, err := rawInv(a, opts...)
-	err = finite("lapack.Inv", err, tensorNaN(inv), input[T]{"a", a, 0})
+	err = finite("lapack.Inv", err, tensorNaN(inv), input[T]{"a", a, 0, false})
 	return drop(inv, err), err
 }
 
@@ -152,7 +159,7 @@ func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], err
 // Non-finite input: see "NaN and Inf" in the package documentation.
 func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs float64, sign T, err error) {
 	logAbs, sign, err = rawLogDet(a, opts...)
-	if err = finite("lapack.LogDet", err, logAbs != logAbs || sign != sign, input[T]{"a", a, 0}); err != nil {
+	if err = finite("lapack.LogDet", err, logAbs != logAbs || sign != sign, input[T]{"a", a, 0, false}); err != nil {
 		return 0, 0, err
 	}
 	return logAbs, sign, nil
@@ -181,7 +188,7 @@ func Cholesky[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T]
 // Non-finite input: see "NaN and Inf" in the package documentation.
 func CholeskySolve[T Scalar](l, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	x, err := rawCholeskySolve(l, b, opts...)
-	err = finite("lapack.CholeskySolve", err, tensorNaN(x), readTriangle("l", l, Lower), input[T]{"b", b, 0})
+	err = finite("lapack.CholeskySolve", err, tensorNaN(x), readTriangle("l", l, Lower), input[T]{"b", b, 0, false})
 	return drop(x, err), err
 }
 
@@ -193,7 +200,7 @@ func CholeskySolve[T Scalar](l, b views.View[T], opts ...lapis.Option) (*views.T
 // Non-finite input: see "NaN and Inf" in the package documentation.
 func LU[T Scalar](a views.View[T], opts ...lapis.Option) (perm []int, l, u *views.Tensor[T], err error) {
 	perm, l, u, err = rawLU(a, opts...)
-	if err = finite("lapack.LU", err, tensorNaN(l) || tensorNaN(u), input[T]{"a", a, 0}); errors.Is(err, lapis.ErrNotFinite) {
+	if err = finite("lapack.LU", err, tensorNaN(l) || tensorNaN(u), input[T]{"a", a, 0, false}); errors.Is(err, lapis.ErrNotFinite) {
 		return nil, drop(l, err), drop(u, err), err
 	}
 	return perm, l, u, err
@@ -205,7 +212,7 @@ func LU[T Scalar](a views.View[T], opts ...lapis.Option) (perm []int, l, u *view
 // Non-finite input: see "NaN and Inf" in the package documentation.
 func QR[T Scalar](a views.View[T], opts ...lapis.Option) (q, r *views.Tensor[T], err error) {
 	q, r, err = rawQR(a, opts...)
-	err = finite("lapack.QR", err, tensorNaN(q) || tensorNaN(r), input[T]{"a", a, 0})
+	err = finite("lapack.QR", err, tensorNaN(q) || tensorNaN(r), input[T]{"a", a, 0, false})
 	return drop(q, err), drop(r, err), err
 }
 
@@ -221,7 +228,7 @@ func QR[T Scalar](a views.View[T], opts ...lapis.Option) (q, r *views.Tensor[T],
 // Non-finite input: see "NaN and Inf" in the package documentation.
 func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	x, err := rawLeastSquares(a, b, opts...)
-	err = finite("lapack.LeastSquares", err, tensorNaN(x), input[T]{"a", a, 0}, input[T]{"b", b, 0})
+	err = finite("lapack.LeastSquares", err, tensorNaN(x), input[T]{"a", a, 0, false}, input[T]{"b", b, 0, false})
 	return drop(x, err), err
 }
 
@@ -233,7 +240,7 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Te
 // Non-finite input: see "NaN and Inf" in the package documentation.
 func SVD[T Scalar](a views.View[T], opts ...lapis.Option) (s []float64, u, vt *views.Tensor[T], err error) {
 	s, u, vt, err = rawSVD(a, opts...)
-	if err = finite("lapack.SVD", err, hasNaN(s), input[T]{"a", a, 0}); errors.Is(err, lapis.ErrNotFinite) {
+	if err = finite("lapack.SVD", err, hasNaN(s), input[T]{"a", a, 0, false}); errors.Is(err, lapis.ErrNotFinite) {
 		return nil, drop(u, err), drop(vt, err), err
 	}
 	return s, u, vt, err
@@ -261,7 +268,7 @@ func EigSym[T Scalar](a views.View[T], opts ...lapis.Option) (w []float64, v *vi
 // Non-finite input: see "NaN and Inf" in the package documentation.
 func Eig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v *views.Tensor[complex128], err error) {
 	w, v, err = rawEig(a, opts...)
-	if err = finite("lapack.Eig", err, hasNaN(w), input[T]{"a", a, 0}); errors.Is(err, lapis.ErrNotFinite) {
+	if err = finite("lapack.Eig", err, hasNaN(w), input[T]{"a", a, 0, false}); errors.Is(err, lapis.ErrNotFinite) {
 		if v != nil {
 			v.Release()
 		}

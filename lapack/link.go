@@ -2,9 +2,11 @@ package lapack
 
 import "github.com/lapis-go/lapis/internal/rt/link"
 
-// The strided-batch solve and the conditioning checks are package
-// batch's, through internal/rt/link.
+// The strided-batch solve, the conditioning checks, the integer check
+// and the finite-input rule are package batch's, through internal/rt/link.
 func init() {
+	link.SetFits(fits)
+	link.SetNotFinite(notFinite)
 	registerLinks[float32]()
 	registerLinks[float64]()
 	registerLinks[complex64]()
@@ -14,4 +16,11 @@ func init() {
 func registerLinks[T Scalar]() {
 	link.SetGesvStrided(link.Gesv[T, *Error](gesvStrided[T]))
 	link.SetChecks(link.Check[T, Norm](checkCondition[T]), link.Check[T, Norm](checkInverse[T]))
+	link.SetFinite(link.Finite[T](func(op string, err error, suspect bool, ins ...link.Input[T]) error {
+		in := make([]input[T], len(ins))
+		for i, x := range ins {
+			in[i] = input[T]{x.Name, x.V, x.Tri, x.Left}
+		}
+		return finite(op, err, suspect, in...)
+	}))
 }

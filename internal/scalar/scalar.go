@@ -77,8 +77,20 @@ func Complex128[T Type](x T) complex128 {
 }
 
 // IsFinite reports whether x (both parts, for complex x) is neither NaN
-// nor infinite.
+// nor infinite: v - v is 0 exactly for a finite v (NaN for the others),
+// a subtraction and a compare per part, cheap enough for batch's looks
+// at each result.
 func IsFinite[T Type](x T) bool {
+	switch v := any(x).(type) {
+	case float32:
+		return v-v == 0
+	case float64:
+		return v-v == 0
+	case complex64:
+		return real(v)-real(v) == 0 && imag(v)-imag(v) == 0
+	case complex128:
+		return real(v)-real(v) == 0 && imag(v)-imag(v) == 0
+	}
 	c := Complex128(x)
 	return !cmplx.IsNaN(c) && !cmplx.IsInf(c)
 }

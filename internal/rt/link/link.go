@@ -72,3 +72,65 @@ func CheckCondition[T views.Scalar, N any](op string, norm N, lu views.View[T], 
 func CheckInverse[T views.Scalar, N any](op string, norm N, inv views.View[T], anorm float64, opts ...lapis.Option) error {
 	return get[Check[T, N], T](&checkInv, "CheckInverse")(op, norm, inv, anorm, opts...)
 }
+
+// Fits is lapack's check that extents fit the LAPACK library's integer
+// (and that the library's integer is the one lapis was compiled for).
+type Fits func(op, name string, vals ...int) error
+
+var fits Fits
+
+// SetFits registers lapack's check.
+func SetFits(f Fits) { fits = f }
+
+// FitsLAPACK calls the registered check.
+func FitsLAPACK(op, name string, vals ...int) error {
+	if fits == nil {
+		panic("lapis: internal/rt/link.FitsLAPACK is not registered")
+	}
+	return fits(op, name, vals...)
+}
+
+// Input is an operand a computation read, for lapack's finite-input rule
+// (lapack/finite.go): all of V, or its triangle Tri ('L' or 'U') of a
+// square matrix. Left marks an operand the computation has overwritten:
+// the scan then reads what it left there, and the error says so rather
+// than naming an element of the input.
+type Input[T views.Scalar] struct {
+	Name string
+	V    views.View[T]
+	Tri  byte
+	Left bool
+}
+
+// Finite is lapack's finite-input rule: err is what the computation
+// returned, suspect whether its result holds a NaN (or some other sign of
+// a non-finite input); the result is err, or an error matching
+// lapis.ErrNotFinite (an *lapack.Error) naming the operand and element.
+type Finite[T views.Scalar] func(op string, err error, suspect bool, ins ...Input[T]) error
+
+var finite table
+
+// SetFinite registers f for T.
+func SetFinite[T views.Scalar](f Finite[T]) { finite[scalar.Index[T]()] = f }
+
+// NotFinite is the rule's error (an *lapack.Error matching
+// lapis.ErrNotFinite) for the operand name, with detail saying why.
+type NotFinite func(op, name, detail string) error
+
+var notFinite NotFinite
+
+// SetNotFinite registers lapack's constructor.
+func SetNotFinite(f NotFinite) { notFinite = f }
+
+// NotFiniteError calls the registered constructor.
+func NotFiniteError(op, name, detail string) error {
+	if notFinite == nil {
+		panic("lapis: internal/rt/link.NotFiniteError is not registered")
+	}
+	return notFinite(op, name, detail)
+}
+
+// CheckFinite calls the registered rule for T.
+func CheckFinite[T views.Scalar](op string, err error, suspect bool, ins ...Input[T]) error {
+	return get[Finite[T], T](&finite, "CheckFinite")(op, err, suspect, ins...)
+}

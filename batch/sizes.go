@@ -1,0 +1,54 @@
+package batch
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/lapis-go/lapis/internal/rt/link"
+	"github.com/lapis-go/lapis/internal/rt/pool"
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Sizes before copies. Every entry point decides from the layouts alone,
+// before it allocates or copies anything, that the extents of the
+// matrices it may hand to LAPACK fit the library's integer (lapack's
+// check, through internal/rt/link) and that every buffer it allocates (a
+// result, a working copy, the determinants) stays within pool.MaxBytes.
+// A broadcast input of huge logical size is then an error matching
+// layout.ErrOverflow (the integer's, or the allocation's), not a fatal
+// out-of-memory or a panic in make. Operands that are written cannot be
+// broadcast (layout.ErrOverlap), so what batch allocates for them (pivots,
+// a tiny worker's scratch of at most tinyStageBytes) is bounded by memory
+// the caller holds.
+
+// extents checks the matrix extents (axes 0 and 1) of the batches vs,
+// named names, against the LAPACK integer. A batch of rank below 2 is
+// left to the shape checks.
+func extents[T Scalar](op string, names []string, vs ...views.View[T]) error {
+	for i, v := range vs {
+		if v.Rank() < 2 {
+			continue
+		}
+		r, c := dims(v)
+		if err := link.FitsLAPACK(op, names[i], r, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// buffer checks that a buffer of E for shape (what it holds, for the
+// operand name) can be allocated: its element count fits an int and its
+// bytes pool.MaxBytes.
+func buffer[E pool.Elem](op, name, what string, shape ...int) error {
+	n, ok := uint64(1), true
+	for _, d := range shape {
+		hi, lo := bits.Mul64(n, uint64(max(d, 0)))
+		n, ok = lo, ok && hi == 0
+	}
+	if !ok || n > math.MaxInt || !pool.CanHold[E](int(n)) {
+		return layout.Errorf(layout.ErrOverflow, op, name, "%s of %v elements would exceed %d bytes", what, shape, pool.MaxBytes)
+	}
+	return nil
+}
