@@ -11,6 +11,7 @@
 package pool
 
 import (
+	"errors"
 	"math"
 	"math/bits"
 	"sync"
@@ -29,7 +30,34 @@ type Elem interface {
 type Buf[T Elem] struct {
 	Data  []T
 	class int
+	// Gen is the buffer's generation: Put advances it, so a holder that
+	// recorded it while the buffer was its own (views.Tensor.View does)
+	// can tell that the buffer was returned since.
+	Gen Gen
 }
+
+// Gen is a generation counter: one atomic load tells a holder of a
+// recorded value whether it is still current (Load() == recorded). It
+// wraps after 2^32 advances, so a holder that waits through exactly a
+// multiple of 2^32 Puts of one buffer sees it current again.
+type Gen struct{ n atomic.Uint32 }
+
+// Load returns the current generation.
+func (g *Gen) Load() uint32 { return g.n.Load() }
+
+// Dead is a generation no holder is current at: a holder records Dead
+// with generation 0 for memory that is gone already (views.Tensor.View of
+// a released tensor).
+var Dead = func() *Gen {
+	g := new(Gen)
+	g.n.Store(1)
+	return g
+}()
+
+// ErrReleased is matched (errors.Is) by the error of a call given a view
+// of a tensor that was released (views.Tensor.Release) after the view was
+// made, or made from a released tensor; lapis.ErrReleased is this value.
+var ErrReleased = errors.New("use after Release")
 
 const (
 	minCap     = 64
@@ -89,9 +117,15 @@ var Poison atomic.Bool
 
 func init() { Poison.Store(raceEnabled) }
 
-// Put returns b to the pool. Putting nil or an empty buffer does nothing.
+// Put returns b to the pool and advances its generation (empty buffers
+// are not pooled, but their generation advances too). Putting nil does
+// nothing.
 func Put[T Elem](b *Buf[T]) {
-	if b == nil || b.class < 0 || cap(b.Data) == 0 {
+	if b == nil {
+		return
+	}
+	b.Gen.n.Add(1)
+	if b.class < 0 || cap(b.Data) == 0 {
 		return
 	}
 	if Poison.Load() {
