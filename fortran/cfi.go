@@ -51,6 +51,9 @@ type handed struct {
 // place (Layout.Axes, Layout.Origin): a call of a Layout value method
 // copies the layout, which costs more than the rest of the plan.
 func (a *Arg) plan(op, name string, opts []lapis.Option) (h handed, sc scratch, err error) {
+	if err := a.live(op, name); err != nil {
+		return h, nil, err
+	}
 	data, _, l, conj := a.view()
 	if isZero(data, l) {
 		return h, nil, noData(op, name)

@@ -44,7 +44,8 @@ type Array struct {
 // before call for In and InOut, copied back after it for Out and InOut,
 // counted in lapis.ReadStats().Copies; call is then called once.
 //
-// Errors, before call runs: the zero View (layout.ErrBounds), a written
+// Errors, before call runs: the zero View (layout.ErrBounds), a view of a
+// released tensor (lapis.ErrReleased), a written
 // view whose elements share memory (layout.ErrOverlap), a copy refused in
 // strict mode (lapis.ErrCopyRefused, naming the layout).
 func Explicit(a Arg, call func(Array), opts ...lapis.Option) error {
@@ -109,6 +110,9 @@ func (a *Arg) array() (p unsafe.Pointer, rows, cols, ld, count int) {
 // batches called matrix by matrix.
 func explicit(a *Arg, call func(Array), opts []lapis.Option) error {
 	const op = "fortran.Explicit"
+	if err := a.live(op, "a"); err != nil {
+		return err
+	}
 	data, _, l, conj := a.view()
 	if isZero(data, l) {
 		return noData(op, "a")
