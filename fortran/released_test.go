@@ -17,29 +17,29 @@ func TestReleasedViews(t *testing.T) {
 	type V = []views.View[float64]
 	m, vals, info := []int{4, 4}, []int{16}, []int{11}
 	calls := []stale.Call[float64]{
-		{"Call1", []string{"a"}, [][]int{m}, func(a V) error { return fortran.Call1(ftest.Twice[float64](), fortran.InOut(a[0])) }},
-		{"Call1 copied", []string{"a"}, [][]int{m}, func(a V) error {
+		stale.Of("Call1", []string{"a"}, [][]int{m}, func(a V) error { return fortran.Call1(ftest.Twice[float64](), fortran.InOut(a[0])) }),
+		stale.Of("Call1 copied", []string{"a"}, [][]int{m}, func(a V) error {
 			return fortran.Call1(ftest.Twice[float64](), fortran.InOut(a[0].T()))
-		}},
-		{"Call2", []string{"a", "b"}, [][]int{m, {1}}, func(a V) error {
+		}),
+		stale.Of("Call2", []string{"a", "b"}, [][]int{m, {1}}, func(a V) error {
 			return fortran.Call2(ftest.Sum, fortran.In(a[0]), fortran.Out(a[1]))
-		}},
-		{"Call3", []string{"a", "b", "c"}, [][]int{m, vals, info}, func(a V) error {
+		}),
+		stale.Of("Call3", []string{"a", "b", "c"}, [][]int{m, vals, info}, func(a V) error {
 			return fortran.Call3(ftest.Check[float64](), fortran.In(a[0]), fortran.Out(a[1]), fortran.Out(a[2]))
-		}},
-		{"Describe", []string{"a"}, [][]int{m}, func(a V) error {
+		}),
+		stale.Of("Describe", []string{"a"}, [][]int{m}, func(a V) error {
 			d, err := fortran.Describe(fortran.InOut(a[0]))
 			if d != nil {
 				d.Done()
 			}
 			return err
-		}},
-		{"Explicit", []string{"a"}, [][]int{m}, func(a V) error {
+		}),
+		stale.Of("Explicit", []string{"a"}, [][]int{m}, func(a V) error {
 			return fortran.Explicit(fortran.InOut(a[0]), ftest.XTwice[float64])
-		}},
-		{"Explicit copied", []string{"a"}, [][]int{m}, func(a V) error {
+		}),
+		stale.Of("Explicit copied", []string{"a"}, [][]int{m}, func(a V) error {
 			return fortran.Explicit(fortran.InOut(a[0].T()), ftest.XTwice[float64])
-		}},
+		}),
 	}
 	for _, c := range calls {
 		t.Run(c.Name, func(t *testing.T) { stale.Check(t, c) })

@@ -26,6 +26,12 @@ type Call[T views.Scalar] struct {
 	Run    func(v []views.View[T]) error
 }
 
+// Of returns the Call of the entry point name with view arguments args
+// of the given shapes, called by run.
+func Of[T views.Scalar](name string, args []string, shapes [][]int, run func(v []views.View[T]) error) Call[T] {
+	return Call[T]{Name: name, Args: args, Shapes: shapes, Run: run}
+}
+
 // Value is the element at column-major position i of a pooled operand of
 // shape: symmetric and diagonally dominant for square matrices (every
 // factorisation succeeds), distinct and finite everywhere.
