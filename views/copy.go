@@ -30,7 +30,7 @@ func (v View[T]) copyInto(t *Tensor[T]) {
 		panic(panicReleasedView)
 	}
 	t.l = v.l.Compact()
-	t.own(pool.Get[T](v.l.Len()))
+	t.take(pool.Get[T](v.l.Len()))
 	var cf func(T) T
 	if v.conj {
 		cf = conjFunc[T]()

@@ -13,7 +13,8 @@ type Tensor[T Scalar] struct {
 	data     []T
 	l        layout.Layout
 	buf      *pool.Buf[T] // where data came from; nil for adopted data
-	gen      uint32       // buf's generation while it is the tensor's
+	own      *pool.Gen    // what views record: &buf.Gen, pool.Dead once released, nil for adopted data
+	gen      uint32       // own's generation while buf is the tensor's
 	released bool
 }
 
@@ -44,13 +45,13 @@ func Zeros[T Scalar](shape ...int) (*Tensor[T], error) {
 // every element.
 func fromPool[T Scalar](l layout.Layout) *Tensor[T] {
 	t := &Tensor[T]{l: l}
-	t.own(pool.Get[T](l.Len()))
+	t.take(pool.Get[T](l.Len()))
 	return t
 }
 
-// own makes b the tensor's buffer.
-func (t *Tensor[T]) own(b *pool.Buf[T]) {
-	t.buf, t.data, t.gen = b, b.Data, b.Gen.Load()
+// take makes b the tensor's buffer.
+func (t *Tensor[T]) take(b *pool.Buf[T]) {
+	t.buf, t.data, t.own, t.gen = b, b.Data, &b.Gen, b.Gen.Load()
 }
 
 // Full returns a new tensor of the given shape with every element x; its
@@ -143,9 +144,9 @@ func FromRows[T Scalar](rows [][]T) (*Tensor[T], error) {
 // tensor's values. A second Release does nothing.
 func (t *Tensor[T]) Release() {
 	if t.buf != nil {
-		pool.Put(t.buf)
+		pool.Return(t.buf) // advances the generation the views recorded
 	}
-	t.buf, t.data, t.released = nil, nil, true
+	t.buf, t.data, t.own, t.gen, t.released = nil, nil, pool.Dead, 0, true
 }
 
 // SetReleaseCheck turns on (or off) filling released buffers with NaN
@@ -212,14 +213,7 @@ func (t *Tensor[T]) Layout() layout.Layout { return t.l }
 // returns a view with the tensor's shape and no data that every entry
 // point refuses with an error matching lapis.ErrReleased.
 func (t *Tensor[T]) View() View[T] {
-	v := View[T]{data: t.data, l: t.l}
-	switch {
-	case t.released:
-		v.own = pool.Dead
-	case t.buf != nil:
-		v.own, v.gen = &t.buf.Gen, t.gen
-	}
-	return v
+	return View[T]{data: t.data, l: t.l, own: t.own, gen: t.gen}
 }
 
 // Shape returns a copy of the extents.

@@ -30,9 +30,10 @@ type Elem interface {
 type Buf[T Elem] struct {
 	Data  []T
 	class int
-	// Gen is the buffer's generation: Put advances it, so a holder that
-	// recorded it while the buffer was its own (views.Tensor.View does)
-	// can tell that the buffer was returned since.
+	// Gen is the buffer's generation: the owner that handed it out
+	// (views.Tensor.View records it) advances it when it gives the buffer
+	// back (Tensor.Release), so that holders can tell the buffer was
+	// returned since.
 	Gen Gen
 }
 
@@ -40,18 +41,20 @@ type Buf[T Elem] struct {
 // recorded value whether it is still current (Load() == recorded). It
 // wraps after 2^32 advances, so a holder that waits through exactly a
 // multiple of 2^32 Puts of one buffer sees it current again.
-type Gen struct{ n atomic.Uint32 }
+type Gen struct{ n uint32 } // accessed atomically only
 
 // Load returns the current generation.
-func (g *Gen) Load() uint32 { return g.n.Load() }
+func (g *Gen) Load() uint32 { return atomic.LoadUint32(&g.n) }
+
+// Advance moves the generation on: every holder of the current one sees
+// it is no longer current.
+func (g *Gen) Advance() { atomic.AddUint32(&g.n, 1) }
 
 // Dead is a generation no holder is current at: a holder records Dead
 // with generation 0 for memory that is gone already (views.Tensor.View of
 // a released tensor).
 var Dead = func() *Gen {
-	g := new(Gen)
-	g.n.Store(1)
-	return g
+	return &Gen{n: 1}
 }()
 
 // ErrReleased is matched (errors.Is) by the error of a call given a view
@@ -117,15 +120,12 @@ var Poison atomic.Bool
 
 func init() { Poison.Store(raceEnabled) }
 
-// Put returns b to the pool and advances its generation (empty buffers
-// are not pooled, but their generation advances too). Putting nil does
-// nothing.
+// Put returns b to the pool. Putting nil or an empty buffer does nothing.
+// It leaves the generation alone: a holder that handed out its
+// generation (views.Tensor.Release) advances it before Put, so that
+// buffers nobody recorded (workspaces) cost no atomic operation.
 func Put[T Elem](b *Buf[T]) {
-	if b == nil {
-		return
-	}
-	b.Gen.n.Add(1)
-	if b.class < 0 || cap(b.Data) == 0 {
+	if b == nil || b.class < 0 || cap(b.Data) == 0 {
 		return
 	}
 	if Poison.Load() {
@@ -155,6 +155,13 @@ func poison[T Elem](d []T) {
 			d[i] = complex(nan, nan)
 		}
 	}
+}
+
+// Return is Put for a buffer whose generation was handed out: it advances
+// the generation first, so that every holder of it sees the buffer gone.
+func Return[T Elem](b *Buf[T]) {
+	b.Gen.Advance()
+	Put(b)
 }
 
 // MaxBytes is the largest buffer lapis asks for: 128 TiB, below the Go
