@@ -38,6 +38,6 @@
 //
 // Bad input returns an error naming the call, the argument and the rule
 // broken, matching a sentinel of package layout (ErrShape, ErrOverlap,
-// ErrOverflow, ...) or of this package (ErrCopyRefused, ErrUnsupported,
-// ErrLibrary), and changes nothing.
+// ErrOverflow, ...) or of this package (ErrCopyRefused, ErrReleased,
+// ErrUnsupported, ErrLibrary), and changes nothing.
 package lapis

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/layout"
 )
@@ -14,6 +15,15 @@ import (
 // cannot address as pointer, leading dimension and transpose flag; see
 // docs/copies.md). Every package returns this one value.
 var ErrCopyRefused = policy.ErrCopyRefused
+
+// ErrReleased is matched by the error of a call given a view of a tensor
+// that was released (views.Tensor.Release) after the view was made, or
+// made from a released tensor: its buffer may belong to another tensor
+// now. Every entry point of views, cblas, lapack, batch, fortran, dist
+// and npy checks each view it is given, before reading or writing
+// anything, and names the argument (views.View.CheckLive). Views of
+// memory lapis did not take from its pool are never flagged.
+var ErrReleased = pool.ErrReleased
 
 // ErrUnsupported is matched by the error of a call the linked library
 // cannot serve: no routine for the element type, no thread control.

@@ -84,15 +84,22 @@ func (e *Error) Index(flat int) []int {
 	return idx
 }
 
-// operands checks that the batches have rank >= 2 and one batch shape,
+// operands checks that the batches are live (not views of released
+// tensors: lapis.ErrReleased), have rank >= 2 and one batch shape,
 // matrix extents the LAPACK integer holds (extents), and, when they are
 // written, that none has indices sharing an element and no two share
-// memory. It returns the batch shape.
+// memory. It returns the batch shape. It, destination and Gemm's and
+// Mul's first loop are where views enter the package.
 func operands[T Scalar](op string, names []string, vs []views.View[T]) ([]int, error) {
 	return checkOperands(op, names, vs, true)
 }
 
 func checkOperands[T Scalar](op string, names []string, vs []views.View[T], written bool) ([]int, error) {
+	for i := range vs {
+		if err := vs[i].CheckLive(op, names[i]); err != nil {
+			return nil, err
+		}
+	}
 	var shape []int
 	for i, v := range vs {
 		if written && v.Layout().HasOverlap() {

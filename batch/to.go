@@ -190,11 +190,14 @@ func checkUplo(op string, uplo Uplo) error {
 }
 
 // destination checks the destination dst (named name) of an out-of-place
-// form: the shape of the input ins[0] it receives the results of, no
+// form: that it is live (lapis.ErrReleased), the shape of the input ins[0] it receives the results of, no
 // indices sharing an element, and no memory shared with any input
 // (names[i] is ins[i]'s name) unless it is exactly ins[0] (alias: the
 // form runs in place).
 func destination[T Scalar](op, name string, dst views.View[T], names []string, ins []views.View[T]) (alias bool, err error) {
+	if err := dst.CheckLive(op, name); err != nil {
+		return false, err
+	}
 	if !dst.Layout().SameShape(ins[0].Layout()) {
 		return false, layout.Errorf(layout.ErrShape, op, name, "shape %v, want %s's shape %v (the destination has the shape of the input whose results it receives)", dst.Shape(), names[0], ins[0].Shape())
 	}

@@ -34,14 +34,15 @@ func describe[T Scalar](v *views.View[T]) (d desc[T]) {
 	return d
 }
 
-// read fills d from v and reports whether v is of rank 2 (d is left empty
-// otherwise). A BLAS-addressable view is read through views.Matrix2, which
-// copies neither the view nor its layout; only a General one (or a wrong
-// rank) reads the layout itself.
-func (d *desc[T]) read(v *views.View[T]) (rank2 bool) {
+// read fills d from v and reports whether v is a live view of rank 2 (d is
+// left empty otherwise; readErr says why). A BLAS-addressable view is read
+// through views.Matrix2, which copies neither the view nor its layout and
+// checks that the view is live; only a General one (or a wrong rank, or a
+// released view) reads the layout itself.
+func (d *desc[T]) read(v *views.View[T]) (ok bool) {
 	m, first, conj, ok := v.Matrix2()
 	if !ok {
-		if v.Rank() != 2 {
+		if v.Rank() != 2 || v.CheckLive("", "") != nil {
 			return false
 		}
 		d.readGeneral(v)
@@ -191,7 +192,12 @@ func (d *desc[T]) selfOverlap(v *views.View[T]) bool {
 	return !d.ok && v.Layout().HasOverlap()
 }
 
-func rank2Err[T Scalar](op, name string, v *views.View[T]) error {
+// readErr is the error for the operand v that desc.read refused: a view
+// of a released tensor, or not of rank 2.
+func readErr[T Scalar](op, name string, v *views.View[T]) error {
+	if err := v.CheckLive(op, name); err != nil {
+		return err
+	}
 	return layout.Errorf(layout.ErrShape, op, name, "rank %d, want 2 (%s)", v.Rank(), v.Layout().String())
 }
 
@@ -206,7 +212,8 @@ type vdesc[T Scalar] struct {
 	conj bool
 }
 
-// read fills d from v and reports whether v is of rank 1.
+// read fills d from v and reports whether v is a live view of rank 1
+// (views.View.Vector1 checks both; checkRank says which failed).
 func (d *vdesc[T]) read(v *views.View[T]) bool {
 	n, inc, first, conj, ok := v.Vector1()
 	d.p, d.n, d.inc, d.conj = unsafe.Pointer(first), n, inc, conj

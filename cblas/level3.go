@@ -26,11 +26,11 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	var da, db, dc desc[T]
 	switch {
 	case !da.read(&a):
-		return rank2Err(op, "a", &a)
+		return readErr(op, "a", &a)
 	case !db.read(&b):
-		return rank2Err(op, "b", &b)
+		return readErr(op, "b", &b)
 	case !dc.read(&c):
-		return rank2Err(op, "c", &c)
+		return readErr(op, "c", &c)
 	}
 	m, k, n := da.rows, da.cols, db.cols
 	if db.rows != k {

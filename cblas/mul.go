@@ -21,10 +21,10 @@ import (
 func Mul[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "cblas.Mul"
 	if a.Rank() != 2 {
-		return nil, rank2Err(op, "a", &a)
+		return nil, readErr(op, "a", &a)
 	}
 	if b.Rank() != 2 {
-		return nil, rank2Err(op, "b", &b)
+		return nil, readErr(op, "b", &b)
 	}
 	la, lb := a.Layout(), b.Layout()
 	m, k, n := la.Dim(0), la.Dim(1), lb.Dim(1)

@@ -42,7 +42,14 @@ func (m mat) span() int {
 	return int(m.ld)*(m.cols-1) + m.rows
 }
 
+// checkRank checks that v is a live view (views.View.CheckLive: not a
+// view of a released tensor) of the given rank. Every operand of every
+// entry point goes through it or through desc.read and vdesc.read, which
+// check the same in views' Matrix2 and Vector1.
 func checkRank[T Scalar](op, name string, v views.View[T], rank int) error {
+	if err := v.CheckLive(op, name); err != nil {
+		return err
+	}
 	if v.Rank() != rank {
 		return layout.Errorf(layout.ErrShape, op, name, "rank %d, want %d (%s)", v.Rank(), rank, v.Layout().String())
 	}

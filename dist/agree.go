@@ -38,7 +38,7 @@ import (
 // agreeErrs are the sentinels a rank's refusal can match, in the order of
 // their index in the broadcast (0: none of these; ErrShape stands in).
 var agreeErrs = []error{layout.ErrShape, layout.ErrOverflow, layout.ErrOverlap, layout.ErrBounds,
-	lapis.ErrInvalid, lapis.ErrCopyRefused, ErrState, ErrMPI}
+	lapis.ErrInvalid, lapis.ErrCopyRefused, lapis.ErrReleased, ErrState, ErrMPI}
 
 // msgLen bounds a broadcast error (longer rules are cut).
 const msgLen = 512

@@ -78,9 +78,12 @@ func New[T Scalar](g *Grid, m, n, mb, nb int) (*Matrix[T], error) {
 // a numroc(m) x numroc(n) column-major view (any leading dimension, not
 // conjugated: layout.Matrix without Trans), which is used in place, with
 // its column stride as LLD. LocalShape gives the shape to allocate.
-// Errors match those of New, and layout.ErrShape for a local view of
-// another shape or layout on any rank: every rank returns an error then
-// (the others' say "on rank R"), so none is left waiting in a later call.
+// Errors match those of New, layout.ErrShape for a local view of
+// another shape or layout and lapis.ErrReleased for a view of a
+// released tensor, on any rank: every rank returns an error then (the
+// others' say "on rank R"), so none is left waiting in a later call.
+// The matrix keeps local: release its tensor only after the matrix's
+// last use (dist's routines do not check it again).
 func Wrap[T Scalar](g *Grid, m, n, mb, nb int, local views.View[T]) (*Matrix[T], error) {
 	const op = "dist.Wrap"
 	a, err := newMatrix[T](op, g, m, n, mb, nb)
@@ -99,6 +102,9 @@ func Wrap[T Scalar](g *Grid, m, n, mb, nb int, local views.View[T]) (*Matrix[T],
 // localLD checks Wrap's local piece against a and returns its leading
 // dimension.
 func (a *Matrix[T]) localLD(op string, local views.View[T]) (int, error) {
+	if err := local.CheckLive(op, "local"); err != nil {
+		return 0, err
+	}
 	if local.Rank() != 2 || local.Layout().Dim(0) != a.mloc || local.Layout().Dim(1) != a.nloc {
 		return 0, layout.Errorf(layout.ErrShape, op, "local", "shape %v is not this rank's %d x %d piece (LocalShape)", local.Shape(), a.mloc, a.nloc)
 	}
@@ -331,7 +337,8 @@ func Redistribute[T Scalar](dst, src *Matrix[T]) error {
 // every rank; root's checks are shared with every rank (one
 // MPI_Allreduce) so that a bad src is an error everywhere, not a hang.
 // Errors match ErrState, layout.ErrShape, layout.ErrBounds (root out of
-// range) or lapis.ErrCopyRefused.
+// range), lapis.ErrCopyRefused or lapis.ErrReleased (src a view of a
+// released tensor on the root).
 func (a *Matrix[T]) Scatter(root int, src views.View[T], opts ...lapis.Option) error {
 	return a.move("dist.Matrix.Scatter", root, src, false, opts)
 }
@@ -400,6 +407,9 @@ func (a *Matrix[T]) move(op string, root int, v views.View[T], gather bool, opts
 // rootOperand checks root's matrix and decides how it goes to ScaLAPACK:
 // in place (work = v, ld its column stride) or through a compact copy tmp.
 func (a *Matrix[T]) rootOperand(op, name string, v views.View[T], gather bool, opts []lapis.Option, work *views.View[T], tmp **views.Tensor[T], ld *int) error {
+	if err := v.CheckLive(op, name); err != nil {
+		return err
+	}
 	if v.Rank() != 2 || v.Layout().Dim(0) != a.m || v.Layout().Dim(1) != a.n {
 		return layout.Errorf(layout.ErrShape, op, name, "shape %v on the root is not the matrix's %d x %d", v.Shape(), a.m, a.n)
 	}

@@ -153,7 +153,9 @@ func kindOf[T Scalar](z T) uint8 {
 // view returns a's view: the address of element 0 of its slice (nil for
 // an empty slice) and the slice's length, its layout (the view's own,
 // read in place: it must not be written) and its conjugation flag. The
-// zero Arg returns a nil layout.
+// zero Arg returns a nil layout, and so does a view of a released tensor:
+// the fast paths (direct, array) then leave it to plan and explicit,
+// which report it (live) before anything is read or written.
 func (a *Arg) view() (data unsafe.Pointer, n int, l *layout.Layout, conj bool) {
 	if a.v == nil || a.slice {
 		return nil, 0, nil, false
@@ -170,8 +172,28 @@ func (a *Arg) view() (data unsafe.Pointer, n int, l *layout.Layout, conj bool) {
 }
 
 func partsOf[T Scalar](v *views.View[T]) (unsafe.Pointer, int, *layout.Layout, bool) {
+	if v.CheckLive("", "") != nil {
+		return nil, 0, nil, false
+	}
 	d, l, conj := v.Ref()
 	return unsafe.Pointer(unsafe.SliceData(d)), len(d), l, conj
+}
+
+// live returns the error for a's view when it is a view of a released
+// tensor (views.View.CheckLive: lapis.ErrReleased, naming name), nil
+// otherwise and for the zero Arg.
+func (a *Arg) live(op, name string) error {
+	switch {
+	case a.v == nil, a.slice:
+		return nil
+	case a.kind == kindFloat32:
+		return (*views.View[float32])(a.v).CheckLive(op, name)
+	case a.kind == kindFloat64:
+		return (*views.View[float64])(a.v).CheckLive(op, name)
+	case a.kind == kindComplex64:
+		return (*views.View[complex64])(a.v).CheckLive(op, name)
+	}
+	return (*views.View[complex128])(a.v).CheckLive(op, name)
 }
 
 // noData is the error for the zero View (and the zero Arg), which no call

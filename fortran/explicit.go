@@ -95,8 +95,9 @@ func ptrOf[T Elem](a Array, k uint8) *T {
 // goes as it is. Routines with several array arguments take ExplicitN.
 //
 // Errors, before call runs, naming the argument ("a", or its Named
-// name): the zero View (layout.ErrBounds), a written view whose elements
-// share memory (layout.ErrOverlap), a copy refused in strict mode
+// name): the zero View (layout.ErrBounds), a view of a released tensor
+// (lapis.ErrReleased), a written view whose elements share memory
+// (layout.ErrOverlap), a copy refused in strict mode
 // (lapis.ErrCopyRefused, naming the layout).
 func Explicit(a Arg, call func(Array), opts ...lapis.Option) error {
 	// Small enough to inline: where call is a known function, the compiler
@@ -207,6 +208,9 @@ func (a *Arg) f77(op, def string, batches bool) (arr Array, each bool, why strin
 			arr.ptr = unsafe.Pointer(unsafe.SliceData(*s))
 		}
 		return arr, false, "", nil
+	}
+	if err := a.live(op, a.nameOr(def)); err != nil {
+		return arr, false, "", err
 	}
 	data, _, l, conj := a.view()
 	if isZero(data, l) {

@@ -27,6 +27,9 @@ import (
 // view that is not row-major), "T" for a row-major one (the copy is a^T),
 // "C" for a conjugated row-major one (the copy is a^H).
 func storageCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], Op, int, error) {
+	if err := a.CheckLive(op, "a"); err != nil {
+		return nil, NoTrans, 0, err
+	}
 	if a.Rank() != 2 {
 		return nil, NoTrans, 0, rankErr(op, "a", a, "2")
 	}
@@ -50,6 +53,9 @@ func storageCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], Op, in
 
 // workCopy returns a compact column-major copy of the rank-2 view a.
 func workCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], error) {
+	if err := a.CheckLive(op, "a"); err != nil {
+		return nil, err
+	}
 	if a.Rank() != 2 {
 		return nil, rankErr(op, "a", a, "2")
 	}
@@ -86,6 +92,9 @@ func copyFits[T Scalar](op, name string, rows, cols int) error {
 
 // asMatrix returns b as a matrix: a rank-1 view is one column.
 func asMatrix[T Scalar](op string, b views.View[T]) (views.View[T], error) {
+	if err := b.CheckLive(op, "b"); err != nil {
+		return b, err
+	}
 	switch b.Rank() {
 	case 1:
 		return b.Reshape(b.Layout().Dim(0), 1) // a rank-1 view always reshapes
@@ -312,6 +321,9 @@ func rawCholeskySolve[T Scalar](l, b views.View[T], opts ...lapis.Option) (*view
 	const op = "lapack.CholeskySolve"
 	bm, err := asMatrix(op, b)
 	if err != nil {
+		return nil, err
+	}
+	if err := l.CheckLive(op, "l"); err != nil {
 		return nil, err
 	}
 	if l.Rank() != 2 {

@@ -75,8 +75,14 @@ type operand[T Scalar] struct {
 
 // prepare reads the rank-2 view v (argument name of op) as a LAPACK
 // operand; a right-hand side (mode rhs) may also be a rank-1 view, taken
-// as one column.
+// as one column. A view of a released tensor is an error matching
+// lapis.ErrReleased (views.View.CheckLive), as in every other place a
+// view enters the package: storageCopy, workCopy and asMatrix for the
+// helpers.
 func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg lapis.Config) (o operand[T], err error) {
+	if err := v.CheckLive(op, name); err != nil {
+		return o, err
+	}
 	if v.Rank() == 1 && mode&rhs != 0 {
 		v, _ = v.Reshape(v.Layout().Dim(0), 1) // a rank-1 view always reshapes
 	}

@@ -56,6 +56,9 @@ func gesvStrided[T Scalar](a, b views.View[T], opts ...lapis.Option) (failed map
 		name string
 		v    views.View[T]
 	}{{"a", a}, {"b", b}} {
+		if err := x.v.CheckLive(op, x.name); err != nil {
+			return nil, err
+		}
 		switch l := x.v.Layout(); {
 		case l.Rank() != 3:
 			return nil, layout.Errorf(layout.ErrShape, op, x.name, "rank %d, want 3 ([rows, cols, count])", l.Rank())

@@ -221,6 +221,7 @@ func ReadMember[T views.Scalar](a *Archive, name string) (views.View[T], error) 
 type Member struct {
 	name  string
 	zero  bool
+	live  func(op, arg string) error // the view's CheckLive
 	write func(w io.Writer, op string) error
 }
 
@@ -230,6 +231,7 @@ func Named[T views.Scalar](name string, v views.View[T]) Member {
 	return Member{
 		name: name,
 		zero: v.Rank() == 0 && v.Len() == 0,
+		live: v.CheckLive,
 		write: func(w io.Writer, op string) error {
 			return write(w, v, op)
 		},
@@ -249,9 +251,9 @@ const (
 
 // WriteNPZ writes the members to w as a .npz archive that numpy's np.load
 // reads, each member as Write writes a .npy file. The names must be
-// non-empty and distinct (errors matching fs.ErrInvalid) and no view
-// the zero View (layout.ErrBounds): this is checked before anything is
-// written. Deflated members are compressed at deflate's default level, as
+// non-empty and distinct (errors matching fs.ErrInvalid), no view the
+// zero View (layout.ErrBounds) or a view of a released tensor
+// (lapis.ErrReleased): this is checked before anything is written. Deflated members are compressed at deflate's default level, as
 // numpy's. Errors of w are returned wrapped; the archive is then
 // incomplete.
 func WriteNPZ(w io.Writer, c Compression, members ...Member) error {
@@ -273,6 +275,9 @@ func WriteNPZ(w io.Writer, c Compression, members ...Member) error {
 			return layout.Errorf(fs.ErrInvalid, op, "members", "member name %s appears twice", quote(m.name))
 		case m.zero:
 			return layout.Errorf(layout.ErrBounds, op, "members", "member %s is the zero View, which has no data", quote(m.name))
+		}
+		if err := m.live(op, "member "+quote(m.name)); err != nil {
+			return err
 		}
 		seen[m.name] = true
 	}

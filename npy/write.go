@@ -26,8 +26,10 @@ import (
 //     that is released after the write, and written with fortran_order
 //     True.
 //
-// The zero View is an error matching layout.ErrBounds; errors of w are
-// returned wrapped. On an error of w the output is incomplete.
+// The zero View is an error matching layout.ErrBounds, a view of a
+// released tensor one matching lapis.ErrReleased (nothing is written);
+// errors of w are returned wrapped. On an error of w the output is
+// incomplete.
 func Write[T views.Scalar](w io.Writer, v views.View[T]) error {
 	return write(w, v, "npy.Write")
 }
@@ -36,6 +38,9 @@ func Write[T views.Scalar](w io.Writer, v views.View[T]) error {
 // must not be a view Map made of that file). On error the file may be left
 // incomplete.
 func WriteFile[T views.Scalar](path string, v views.View[T]) error {
+	if err := v.CheckLive("npy.WriteFile", "v"); err != nil {
+		return err // before the file is truncated
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -48,6 +53,9 @@ func WriteFile[T views.Scalar](path string, v views.View[T]) error {
 }
 
 func write[T views.Scalar](w io.Writer, v views.View[T], op string) error {
+	if err := v.CheckLive(op, "v"); err != nil {
+		return err
+	}
 	if v.Rank() == 0 && v.Len() == 0 {
 		return layout.Errorf(layout.ErrBounds, op, "v", "the zero View has no data")
 	}

@@ -19,6 +19,7 @@ packages=(
   openmpi-bin       # mpirun, to run dist's multi-rank tests and examples/dist
   python3-numpy     # benchmarks only: the numpy columns of scripts/bench-*.sh
   libarpack2-dev    # ARPACK (dsaupd_, dseupd_), for examples/arpack
+  valgrind          # benchmarks only: instruction counts (scripts/callgrind-ir.sh)
 )
 min_go="1.26"
 

@@ -13,7 +13,8 @@ import (
 // and a loop of ToColMajor/Release allocates nothing in steady state.
 //
 // ToColMajor of the zero View returns the zero Tensor (no data, Len 0),
-// as copying a nil slice gives a nil slice.
+// as copying a nil slice gives a nil slice. ToColMajor of a view of a
+// released tensor panics, as At does (View.CheckLive).
 func (v View[T]) ToColMajor() *Tensor[T] {
 	t := new(Tensor[T]) // small enough to inline: t may live on the caller's stack
 	v.copyInto(t)
@@ -25,9 +26,11 @@ func (v View[T]) copyInto(t *Tensor[T]) {
 	if v.noData() {
 		return // the zero View copies to the zero Tensor: no data, Len 0
 	}
+	if v.released() {
+		panic(panicReleasedView)
+	}
 	t.l = v.l.Compact()
-	t.buf = pool.Get[T](v.l.Len())
-	t.data = t.buf.Data
+	t.take(pool.Get[T](v.l.Len()))
 	var cf func(T) T
 	if v.conj {
 		cf = conjFunc[T]()
@@ -40,7 +43,8 @@ func (v View[T]) copyInto(t *Tensor[T]) {
 // The shapes must be equal (layout.ErrShape). dst must not have two indices
 // sharing an element, as a broadcast view does (layout.ErrOverlap). dst and
 // src may share memory: then src is first copied aside, so the result is as
-// if src had been read completely before dst was written. On error dst is
+// if src had been read completely before dst was written. A view of a
+// released tensor is an error matching lapis.ErrReleased. On error dst is
 // untouched.
 func Copy[T Scalar](dst, src View[T]) error {
 	const op = "views.Copy"
@@ -49,6 +53,12 @@ func Copy[T Scalar](dst, src View[T]) error {
 	}
 	if src.noData() {
 		return errNoData(op, "src")
+	}
+	if dst.released() {
+		return errReleased(op, "dst")
+	}
+	if src.released() {
+		return errReleased(op, "src")
 	}
 	if !dst.l.SameShape(src.l) {
 		return layout.Errorf(layout.ErrShape, op, "src", "shape %v differs from dst's %v", src.l.Shape(), dst.l.Shape())
@@ -76,11 +86,12 @@ func Copy[T Scalar](dst, src View[T]) error {
 // Overlaps reports whether the memory the two views reach intersects,
 // judged by address range (conservative: two interleaved views that never
 // share an element still overlap). Views with no elements, and the zero
-// View, overlap nothing.
+// View, overlap nothing; neither do views of a released tensor (which
+// every call refuses, see View.CheckLive).
 func Overlaps[T Scalar](a, b View[T]) bool {
 	alo, ahi, aok := a.l.Span()
 	blo, bhi, bok := b.l.Span()
-	if !aok || !bok || a.noData() || b.noData() {
+	if !aok || !bok || a.noData() || b.noData() || a.released() || b.released() {
 		return false
 	}
 	pa0, pa1 := uintptr(unsafe.Pointer(&a.data[alo])), uintptr(unsafe.Pointer(&a.data[ahi]))

@@ -96,6 +96,19 @@
 // back, so a loop that copies and releases allocates nothing in steady
 // state.
 //
+// # Release
+//
+// A pooled buffer carries a generation; Tensor.View records it in the
+// view (transforms keep it) and Release advances it, so a view of a
+// released tensor, whose buffer the next tensor may hold, is caught
+// wherever it is used: Copy, AsSlice, the fallible transforms, the To*
+// functions and every entry point of cblas, lapack, batch, fortran, dist
+// and npy return an error matching lapis.ErrReleased that names the
+// argument (View.CheckLive, one load and compare), and At, Set and
+// ToColMajor panic. Views of slices and of adopted data are never
+// flagged; slices taken with Data are not caught (SetReleaseCheck fills
+// released buffers with NaN for those).
+//
 // # gonum
 //
 // gonum matrices are row-major; FromDense, FromGeneral (and the float32 and
@@ -112,6 +125,7 @@
 // # Errors
 //
 // Errors come from package layout's sentinels (ErrShape, ErrBounds,
-// ErrReshape, ErrOverlap, ...) and name the operation and argument. At, Set
-// and Tensor.At/Set panic on a bad index, as a Go slice does.
+// ErrReshape, ErrOverlap, ...), and lapis.ErrReleased for views of
+// released tensors, and name the operation and argument. At, Set and
+// Tensor.At/Set panic on a bad index, as a Go slice does.
 package views

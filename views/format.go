@@ -20,12 +20,15 @@ const (
 //
 //	View[float64]{shape [2 3] strides [1 2] offset 0 data len 6}
 //
-// The zero View prints as View[T]{zero: no data} with every verb.
+// The zero View prints as View[T]{zero: no data} with every verb, a view of
+// a released tensor as View[T]{shape [...]: released}.
 func (v View[T]) Format(f fmt.State, verb rune) {
 	name := "View[" + typeName[T]() + "]"
 	switch {
 	case v.noData():
 		fmt.Fprint(f, name+"{zero: no data}")
+	case v.released():
+		fmt.Fprint(f, name+"{shape "+fmt.Sprint(v.l.Shape())+": released}")
 	case verb == 'v' && (f.Flag('+') || f.Flag('#')):
 		s := name + "{" + v.l.String()
 		if v.conj {

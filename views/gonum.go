@@ -78,7 +78,8 @@ func fromGeneral[T Scalar](op string, rows, cols, stride int, data []T) (View[T]
 // ToDense returns a new mat.Dense holding v, a rank-2 view, in gonum's
 // row-major order: one copy through the copy engine. A view with no
 // elements gives an empty mat.Dense (gonum has no 0 x n matrices). Errors
-// match layout.ErrShape when v is not rank 2.
+// match layout.ErrShape when v is not rank 2, lapis.ErrReleased when it
+// is a view of a released tensor (as for the other To* functions).
 func ToDense(v View[float64]) (*mat.Dense, error) {
 	g, err := toGeneral("views.ToDense", v)
 	if err != nil || g.rows == 0 || g.cols == 0 {
@@ -117,6 +118,9 @@ type general[T Scalar] struct {
 
 // toGeneral copies a rank-2 view into new compact row-major storage.
 func toGeneral[T Scalar](op string, v View[T]) (general[T], error) {
+	if v.released() {
+		return general[T]{}, errReleased(op, "v")
+	}
 	if v.Rank() != 2 {
 		return general[T]{}, layout.Errorf(layout.ErrShape, op, "v", "rank %d; a gonum matrix needs rank 2", v.Rank())
 	}

@@ -13,6 +13,8 @@ type Tensor[T Scalar] struct {
 	data     []T
 	l        layout.Layout
 	buf      *pool.Buf[T] // where data came from; nil for adopted data
+	own      *pool.Gen    // what views record: &buf.Gen, pool.Dead once released, nil for adopted data
+	gen      uint32       // own's generation while buf is the tensor's
 	released bool
 }
 
@@ -42,9 +44,14 @@ func Zeros[T Scalar](shape ...int) (*Tensor[T], error) {
 // buffer comes from the pool, holding whatever it held: the caller writes
 // every element.
 func fromPool[T Scalar](l layout.Layout) *Tensor[T] {
-	t := &Tensor[T]{l: l, buf: pool.Get[T](l.Len())}
-	t.data = t.buf.Data
+	t := &Tensor[T]{l: l}
+	t.take(pool.Get[T](l.Len()))
 	return t
+}
+
+// take makes b the tensor's buffer.
+func (t *Tensor[T]) take(b *pool.Buf[T]) {
+	t.buf, t.data, t.own, t.gen = b, b.Data, &b.Gen, b.Gen.Load()
 }
 
 // Full returns a new tensor of the given shape with every element x; its
@@ -121,17 +128,25 @@ func FromRows[T Scalar](rows [][]T) (*Tensor[T], error) {
 
 // Release ends the tensor's life: a buffer that lapis allocated goes back
 // to the pool for reuse (adopted data, from FromColMajor, is only let go).
-// The tensor is detached: its At, Set, View and Data panic with a message
-// naming Release. Views and slices taken before must not be used either:
-// nothing can catch them, but with SetReleaseCheck on (the default under
-// the race detector) the buffer is filled with NaN on its way back to the
-// pool, so a stale view reads NaN rather than another tensor's values. A
-// second Release does nothing.
+// The tensor is detached: its At, Set and Data panic with a message naming
+// Release, and its View is a view of a released tensor.
+//
+// Views taken before Release of a pooled buffer are caught wherever they
+// are used: the buffer's generation advances, so every entry point of
+// cblas, lapack, batch, fortran, dist and npy, views' own Copy, AsSlice
+// and fallible transforms return an error matching lapis.ErrReleased
+// that names the argument (before anything is read or written), and At,
+// Set and ToColMajor panic (View.CheckLive). Views of adopted data are
+// not flagged (that memory is not reused). Slices taken with Data (the
+// tensor's or a view's) cannot be caught: with SetReleaseCheck on (the
+// default under the race detector) the buffer is filled with NaN on its
+// way back to the pool, so such a slice reads NaN rather than another
+// tensor's values. A second Release does nothing.
 func (t *Tensor[T]) Release() {
 	if t.buf != nil {
-		pool.Put(t.buf)
+		pool.Return(t.buf) // advances the generation the views recorded
 	}
-	t.buf, t.data, t.released = nil, nil, true
+	t.buf, t.data, t.own, t.gen, t.released = nil, nil, pool.Dead, 0, true
 }
 
 // SetReleaseCheck turns on (or off) filling released buffers with NaN
@@ -192,8 +207,14 @@ func (t *Tensor[T]) Data() []T { t.live(); return t.data }
 // Layout returns the tensor's layout: compact column-major, offset 0.
 func (t *Tensor[T]) Layout() layout.Layout { return t.l }
 
-// View returns a view of the whole tensor (sharing its data).
-func (t *Tensor[T]) View() View[T] { t.live(); return View[T]{data: t.data, l: t.l} }
+// View returns a view of the whole tensor (sharing its data). The view
+// records the generation of the tensor's pooled buffer, so that it is
+// caught if used after Release (see Release). View of a released tensor
+// returns a view with the tensor's shape and no data that every entry
+// point refuses with an error matching lapis.ErrReleased.
+func (t *Tensor[T]) View() View[T] {
+	return View[T]{data: t.data, l: t.l, own: t.own, gen: t.gen}
+}
 
 // Shape returns a copy of the extents.
 func (t *Tensor[T]) Shape() []int { return t.l.Shape() }

@@ -2,6 +2,7 @@ package views
 
 import (
 	"github.com/lapis-go/lapis/internal/rt/errop"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
 )
 
@@ -18,6 +19,8 @@ type View[T Scalar] struct {
 	data []T
 	l    layout.Layout
 	conj bool
+	gen  uint32    // own's generation when the view was made
+	own  *pool.Gen // the generation of the pooled buffer data lies in; nil for other memory
 }
 
 // FromSlice returns the view of data described by l. It checks once that
@@ -43,6 +46,43 @@ func errNoData(op, arg string) error {
 
 const panicNoData = "views: the zero View has no data (make views with FromSlice or Tensor.View)"
 
+// released reports whether v is a view of a tensor released since the
+// view was made (or made from a released tensor): one load and compare
+// for a view of a pooled buffer, one nil test for any other.
+func (v *View[T]) released() bool { return v.own != nil && v.own.Load() != v.gen }
+
+// ruleReleased is the rule a view of a released tensor breaks.
+const ruleReleased = "a view of a released tensor (Release was called; its buffer may belong to another tensor now)"
+
+// errReleased is the error for a view of a released tensor passed as arg
+// to op. It is not inlined, so that CheckLive is (in generic callers too).
+//
+//go:noinline
+func errReleased(op, arg string) error {
+	return layout.Errorf(pool.ErrReleased, op, arg, ruleReleased)
+}
+
+const panicReleasedView = "views: " + ruleReleased
+
+// CheckLive returns nil when v may be used: a view of a live tensor, of
+// a slice (FromSlice, the gonum and npy views) or the zero View. For a
+// view of a tensor released since the view was made, or made from a
+// released tensor, it returns an error naming op and arg that matches
+// lapis.ErrReleased. It costs one load and compare; every entry point of
+// cblas, lapack, batch, fortran, dist and npy calls it (or Matrix2 or
+// Vector1, which make the same check) for each view it is given, before
+// it reads or writes anything. Views of memory lapis did not take from
+// its pool (FromSlice, FromColMajor's adopted data) are never flagged:
+// that memory is not reused behind the view's back.
+func (v *View[T]) CheckLive(op, arg string) error {
+	// Written for the inliner (cost 80, its budget): generic callers,
+	// which call the shaped method, inline it only so.
+	if v.own == nil || v.own.Load() == v.gen {
+		return nil
+	}
+	return errReleased(op, arg)
+}
+
 // Layout returns the view's layout.
 func (v View[T]) Layout() layout.Layout { return v.l }
 
@@ -52,9 +92,15 @@ func (v View[T]) Layout() layout.Layout { return v.l }
 // conjugation flag. It reads v through the pointer and copies neither the
 // view nor its layout, which calling a method of a View value does (even
 // inlined); it is meant for hot paths such as small BLAS calls. ok is false
-// when v is not of rank 2 or its layout is General; the other results are
-// then zero.
+// when v is not of rank 2, its layout is General or v is a view of a
+// released tensor (CheckLive's error); the other results are then zero.
 func (v *View[T]) Matrix2() (m layout.Matrix, first *T, conj, ok bool) {
+	// The check first, while v is in a register (the layout's Matrix2 is
+	// a call), as two plain branches: a few instructions on the path of
+	// every BLAS call.
+	if g := v.own; g != nil && g.Load() != v.gen {
+		return layout.Matrix{}, nil, false, false
+	}
 	m, off, ok := v.l.Matrix2()
 	if !ok {
 		return layout.Matrix{}, nil, false, false
@@ -68,9 +114,12 @@ func (v *View[T]) Matrix2() (m layout.Matrix, first *T, conj, ok bool) {
 // Vector1 is Matrix2 for a rank-1 view: its length, its stride, the
 // address of its element 0 in Data (nil when the view is empty) and its
 // conjugation flag, read through the pointer without copying the view or
-// its layout. ok is false when v is not of rank 1; the other results are
-// then zero.
+// its layout. ok is false when v is not of rank 1 or is a view of a
+// released tensor (CheckLive's error); the other results are then zero.
 func (v *View[T]) Vector1() (n, stride int, first *T, conj, ok bool) {
+	if g := v.own; g != nil && g.Load() != v.gen {
+		return 0, 0, nil, false, false
+	}
 	n, stride, off, ok := v.l.Vector1()
 	if !ok {
 		return 0, 0, nil, false, false
@@ -104,7 +153,9 @@ func (v *View[T]) Ref() (data []T, l *layout.Layout, conj bool) {
 }
 
 // Data returns the whole underlying slice (not only the elements the view
-// reaches); Layout().OffsetOf gives positions in it.
+// reaches); Layout().OffsetOf gives positions in it. It does not check
+// that the view is live (CheckLive): a slice of a released tensor's
+// buffer reads whatever its next owner wrote.
 func (v View[T]) Data() []T { return v.data }
 
 // Shape returns a copy of the view's extents.
@@ -127,10 +178,14 @@ func (v View[T]) Len() int {
 func (v View[T]) IsConj() bool { return v.conj }
 
 // At returns the element at idx (conjugated if the view is). Like indexing a
-// Go slice it panics on a wrong number of indices or an index out of range.
+// Go slice it panics on a wrong number of indices or an index out of range;
+// like Tensor.At after Release, it panics on a view of a released tensor.
 func (v View[T]) At(idx ...int) T {
 	if v.noData() {
 		panic(panicNoData)
+	}
+	if v.released() {
+		panic(panicReleasedView)
 	}
 	x := v.data[v.l.OffsetOf(idx...)]
 	if v.conj {
@@ -140,14 +195,18 @@ func (v View[T]) At(idx ...int) T {
 }
 
 // Set stores x at idx (conjugated if the view is). It panics on a bad index,
-// and on a view in which two indices can share an element (HasOverlap, e.g.
-// a broadcast view): such views are read-only.
+// on a view of a released tensor (as At), and on a view in which two
+// indices can share an element (HasOverlap, e.g. a broadcast view): such
+// views are read-only.
 func (v View[T]) Set(x T, idx ...int) {
 	if v.l.HasOverlap() {
 		panic("views: Set on a view with overlapping elements (" + v.l.String() + ") is not allowed; it is read-only")
 	}
 	if v.noData() {
 		panic(panicNoData)
+	}
+	if v.released() {
+		panic(panicReleasedView)
 	}
 	if v.conj {
 		x = conjFunc[T]()(x)
@@ -171,11 +230,15 @@ func (v View[T]) H() View[T] { return v.T().Conj() }
 // column-major order, without copying. It works only when the elements form
 // one contiguous column-major run (layout.IsColMajor) and are not
 // conjugated; otherwise it returns an error that says to copy first
-// (ToColMajor). The slice aliases the view's memory.
+// (ToColMajor). The slice aliases the view's memory. A view of a released
+// tensor is an error matching lapis.ErrReleased.
 func (v View[T]) AsSlice() ([]T, error) {
 	const op = "views.AsSlice"
 	if v.noData() {
 		return nil, errNoData(op, "v")
+	}
+	if v.released() {
+		return nil, errReleased(op, "v")
 	}
 	if v.conj {
 		return nil, layout.Errorf(layout.ErrReshape, op, "v", "a conjugated view is not plain memory: copy first (ToColMajor)")
@@ -191,8 +254,14 @@ func (v View[T]) AsSlice() ([]T, error) {
 }
 
 // with returns v with layout l, or the error of the transform that made l.
-// Errors name op, the method the caller called.
+// Errors name op, the method the caller called. A view of a released
+// tensor is an error (lapis.ErrReleased): transforms are where a stale
+// view is caught first. T, H and Conj cannot fail; their results keep the
+// generation and fail where they are used.
 func (v View[T]) with(op string, l layout.Layout, err error) (View[T], error) {
+	if v.released() {
+		return View[T]{}, errReleased(op, "v")
+	}
 	if err != nil {
 		return View[T]{}, errop.Rename(err, op)
 	}

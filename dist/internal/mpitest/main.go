@@ -339,6 +339,24 @@ func moves[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
 	if n > 1 && !errors.Is(err, lapis.ErrCopyRefused) {
 		failf("%s: strict scatter of a row-major view: %v", name, err)
 	}
+	// A view of a released tensor (issue 31): refused on the root's src,
+	// on every rank, and as Wrap's local piece.
+	gone := random[T](5, n+3, n)
+	gv := gone.View()
+	gone.Release()
+	if dist.Rank() == 0 {
+		v = gv
+	}
+	if err := d.Scatter(0, v); !errors.Is(err, lapis.ErrReleased) {
+		failf("%s: scatter of a view of a released tensor: %v", name, err)
+	}
+	lt, err := views.Zeros[T](dist.LocalShape(g, n+3, n, nb, nb))
+	must(err)
+	lv := lt.View()
+	lt.Release()
+	if _, err := dist.Wrap(g, n+3, n, nb, nb, lv); !errors.Is(err, lapis.ErrReleased) {
+		failf("%s: Wrap of a view of a released tensor: %v", name, err)
+	}
 	b.Release()
 	c.Release()
 	d.Release()

@@ -11,6 +11,7 @@
 package pool
 
 import (
+	"errors"
 	"math"
 	"math/bits"
 	"sync"
@@ -29,7 +30,37 @@ type Elem interface {
 type Buf[T Elem] struct {
 	Data  []T
 	class int
+	// Gen is the buffer's generation: the owner that handed it out
+	// (views.Tensor.View records it) advances it when it gives the buffer
+	// back (Tensor.Release), so that holders can tell the buffer was
+	// returned since.
+	Gen Gen
 }
+
+// Gen is a generation counter: one atomic load tells a holder of a
+// recorded value whether it is still current (Load() == recorded). It
+// wraps after 2^32 advances, so a holder that waits through exactly a
+// multiple of 2^32 Puts of one buffer sees it current again.
+type Gen struct{ n uint32 } // accessed atomically only
+
+// Load returns the current generation.
+func (g *Gen) Load() uint32 { return atomic.LoadUint32(&g.n) }
+
+// Advance moves the generation on: every holder of the current one sees
+// it is no longer current.
+func (g *Gen) Advance() { atomic.AddUint32(&g.n, 1) }
+
+// Dead is a generation no holder is current at: a holder records Dead
+// with generation 0 for memory that is gone already (views.Tensor.View of
+// a released tensor).
+var Dead = func() *Gen {
+	return &Gen{n: 1}
+}()
+
+// ErrReleased is matched (errors.Is) by the error of a call given a view
+// of a tensor that was released (views.Tensor.Release) after the view was
+// made, or made from a released tensor; lapis.ErrReleased is this value.
+var ErrReleased = errors.New("use after Release")
 
 const (
 	minCap     = 64
@@ -90,6 +121,9 @@ var Poison atomic.Bool
 func init() { Poison.Store(raceEnabled) }
 
 // Put returns b to the pool. Putting nil or an empty buffer does nothing.
+// It leaves the generation alone: a holder that handed out its
+// generation (views.Tensor.Release) advances it before Put, so that
+// buffers nobody recorded (workspaces) cost no atomic operation.
 func Put[T Elem](b *Buf[T]) {
 	if b == nil || b.class < 0 || cap(b.Data) == 0 {
 		return
@@ -121,6 +155,13 @@ func poison[T Elem](d []T) {
 			d[i] = complex(nan, nan)
 		}
 	}
+}
+
+// Return is Put for a buffer whose generation was handed out: it advances
+// the generation first, so that every holder of it sees the buffer gone.
+func Return[T Elem](b *Buf[T]) {
+	b.Gen.Advance()
+	Put(b)
 }
 
 // MaxBytes is the largest buffer lapis asks for: 128 TiB, below the Go

@@ -67,3 +67,25 @@ func TestConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestGen: Return advances a buffer's generation (Put alone does not:
+// workspaces nobody recorded cost no atomic operation), and Dead is never
+// current for generation 0.
+func TestGen(t *testing.T) {
+	b := Get[float64](100)
+	g := b.Gen.Load()
+	Put(b)
+	if b.Gen.Load() != g {
+		t.Errorf("Put advanced the generation")
+	}
+	b = Get[float64](100)
+	g = b.Gen.Load()
+	Return(b)
+	if b.Gen.Load() != g+1 {
+		t.Errorf("Return: generation %d, want %d", b.Gen.Load(), g+1)
+	}
+	if Dead.Load() == 0 {
+		t.Error("Dead is current for generation 0")
+	}
+	Return(Get[int32](0)) // empty buffers advance too, and are not pooled
+}
