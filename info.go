@@ -14,23 +14,32 @@ import (
 // and the CPU it runs on.
 type LibraryInfo struct {
 	// Library and Version name the BLAS library found at run time:
-	// "OpenBLAS" and the version its config gives, "BLIS" and
+	// "OpenBLAS" and the version its config gives, "MKL" and its
+	// version ("2020.0.4", from mkl_get_version), "BLIS" and
 	// bli_info_get_version_str(), or "unknown" and "" for a CBLAS without
 	// either extension (the netlib reference BLAS, say: Path tells which),
 	// "none" when no package that links a library is in the program.
 	Library, Version string
 	// Path is the shared object cblas_dgemm was loaded from, with symbolic
 	// links resolved (Debian's alternatives pick it); "" when unknown.
-	Path   string
-	Config string // openblas_get_config(), e.g. "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ..."
-	Core   string // openblas_get_corename(), the kernel set in use
+	Path string
+	// Config is openblas_get_config(), e.g. "OpenBLAS 0.3.21 NO_LAPACKE
+	// DYNAMIC_ARCH ..."; with MKL, mkl_get_version_string() and the MKL
+	// layers loaded ("...; layers: libmkl_intel_lp64.so
+	// libmkl_gnu_thread.so libmkl_core.so ...").
+	Config string
+	// Core is openblas_get_corename(), the kernel set in use; with MKL,
+	// the code path it dispatches to (MKLVersion's Processor).
+	Core string
 	// Kernels says which set OpenBLAS chose, which lapis runs and why
 	// (KernelSet).
 	Kernels  KernelChoice
 	Threads  int // the most threads a call may use (Threads)
 	Parallel int // openblas_get_parallel(): 0 sequential, 1 pthreads, 2 OpenMP; -1 not OpenBLAS
 	// Variant names Parallel: "serial", "pthreads", "OpenMP" or
-	// "not OpenBLAS"; Policy is the thread policy in force (ThreadPolicy).
+	// "not OpenBLAS"; "per-thread" for MKL, whose count lapis sets for
+	// the calling OS thread only (mkl_set_num_threads_local). Policy is
+	// the thread policy in force (ThreadPolicy).
 	Variant, Policy string
 	IntBits         int // width of the BLAS integer lapis was compiled for
 	// LibraryIntBits is the width the library itself reports (64 when its

@@ -69,19 +69,22 @@ const AutoThreads = 0
 // every lapis package at n (n >= 1), or returns to the default policy (n
 // = AutoThreads): one thread unless a call is large, the only one in
 // flight and finds idle cores, or is a level-3 call of at least 768^3
-// (docs/threads.md). The setting is process-wide, like OpenBLAS's own;
+// (docs/threads.md). The setting is process-wide, like OpenBLAS's own
+// (with MKL lapis sets the count of each call's OS thread for that call
+// only, mkl_set_num_threads_local, and never MKL's process-wide count);
 // with a fixed n > 1, batch splits a batch over at most GOMAXPROCS/n
 // workers. n must be AutoThreads or between 1 and the most threads the
 // library was built for (OpenBLAS's MAX_THREADS, in Info().Config; the
 // number of CPUs when it does not say): otherwise the error matches
 // ErrInvalid and the setting is unchanged. With a library that has no
-// thread control (not OpenBLAS) the error matches ErrUnsupported.
+// thread control (neither OpenBLAS nor MKL) the error matches
+// ErrUnsupported.
 func SetThreads(n int) error {
 	if n < 0 || n > threads.Limit() {
 		return layout.Errorf(ErrInvalid, "lapis.SetThreads", "n", "%d threads; want 1 to %d (the library's MAX_THREADS), or AutoThreads", n, threads.Limit())
 	}
 	if !threads.Controlled() {
-		return layout.Errorf(ErrUnsupported, "lapis.SetThreads", "n", "the linked BLAS is not OpenBLAS; set its threads its own way")
+		return layout.Errorf(ErrUnsupported, "lapis.SetThreads", "n", "the linked BLAS is neither OpenBLAS nor MKL; set its threads its own way")
 	}
 	threads.SetFixed(n)
 	return nil

@@ -364,6 +364,16 @@ func TestInfoAndThreads(t *testing.T) {
 	if !strings.Contains(info.String(), "BLAS integer:") {
 		t.Errorf("Info.String: %s", info)
 	}
+	if info.Library == "MKL" {
+		// MKL: settable, call by call on the calling OS thread only
+		// (TestMKLPerThread); MKL's own process-wide count stays.
+		defer lapis.SetThreads(lapis.AutoThreads)
+		before := mklMaxThreads()
+		if err := lapis.SetThreads(1); err != nil || lapis.Threads() != 1 || lapis.ThreadPolicy() != "fixed 1" || mklMaxThreads() != before {
+			t.Errorf("MKL: lapis.SetThreads(1): %v, Threads %d, policy %q, MKL's count %d -> %d", err, lapis.Threads(), lapis.ThreadPolicy(), before, mklMaxThreads())
+		}
+		return
+	}
 	if info.Library != "OpenBLAS" {
 		// Another CBLAS (-tags lapis_cgoflags): one thread, not settable.
 		if err := lapis.SetThreads(1); !errors.Is(err, lapis.ErrUnsupported) || lapis.Threads() != 1 {

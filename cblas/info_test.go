@@ -20,6 +20,15 @@ func TestInfo(t *testing.T) {
 		if info.Parallel < 0 || info.Threads < 1 {
 			t.Errorf("OpenBLAS with parallel mode %d, %d threads", info.Parallel, info.Threads)
 		}
+	case "MKL":
+		// Version from MKLVersion, Config from mkl_get_version_string
+		// and the layers loaded, Core the code path MKL dispatches to.
+		if info.Version == "" || !strings.Contains(info.Config, "Version "+info.Version) || !strings.Contains(info.Config, "layers: libmkl_") || info.Core == "" {
+			t.Errorf("MKL: version %q, config %q, core %q; want a version that the config names, its layers, a code path", info.Version, info.Config, info.Core)
+		}
+		if info.Parallel != -1 || info.Variant != "per-thread" || info.Threads < 1 {
+			t.Errorf("MKL: parallel %d, variant %q, threads %d; want -1, per-thread, >= 1", info.Parallel, info.Variant, info.Threads)
+		}
 	case "BLIS":
 		if info.Version == "" || info.Parallel != -1 || info.Threads != 1 {
 			t.Errorf("BLIS: version %q, parallel %d, threads %d; want a version, -1, 1", info.Version, info.Parallel, info.Threads)
@@ -40,6 +49,6 @@ func TestInfo(t *testing.T) {
 	if info.Path == "" {
 		t.Errorf("no path for cblas_dgemm's library")
 	}
-	t.Logf("LAPIS_INFO|library=%s|version=%s|path=%s|intbits=%d|threads=%d|parallel=%d|core=%s",
-		info.Library, info.Version, info.Path, info.IntBits, info.Threads, info.Parallel, info.Core)
+	t.Logf("LAPIS_INFO|library=%s|version=%s|path=%s|intbits=%d|threads=%d|parallel=%d|core=%s|variant=%s|config=%s|",
+		info.Library, info.Version, info.Path, info.IntBits, info.Threads, info.Parallel, info.Core, info.Variant, strings.ReplaceAll(info.Config, "|", "/"))
 }

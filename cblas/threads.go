@@ -4,11 +4,15 @@ package cblas
 #cgo LDFLAGS: -ldl
 #define _GNU_SOURCE // dladdr
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <string.h>
 #include "lapis_cblas.h"
 
-// OpenBLAS's extensions (thread control, config) and BLIS's version are
-// looked up at run time with dlsym, not linked: lapis links against any
+// OpenBLAS's extensions (thread control, config), Intel MKL's (version,
+// per-thread count) and BLIS's version are looked up at run time with
+// dlsym, not linked: lapis links against any
 // CBLAS (-tags lapis_cgoflags with -lblas, say), and when Debian's
 // libblas.so.3 alternative points at OpenBLAS the functions exist at run
 // time although the library linked against (reference BLAS) has none.
@@ -21,7 +25,18 @@ typedef struct {
 	int (*parallel)(void);
 	const char *(*blis_version)(void);
 	int (*omp_max_threads)(void);
+	void (*mkl_version_string)(char *, int);
+	void (*mkl_version)(void *);
+	int (*mkl_set_local)(int);
+	int (*mkl_max_threads)(void);
 } lapis_ext_t;
+
+// lapis_mkl_version_t is MKL's MKLVersion (mkl_types.h), unchanged since
+// MKL 10.
+typedef struct {
+	int major, minor, update;
+	char *status, *build, *processor, *platform;
+} lapis_mkl_version_t;
 
 static lapis_ext_t lapis_ext_v;
 static pthread_once_t lapis_ext_once = PTHREAD_ONCE_INIT;
@@ -34,6 +49,15 @@ static void lapis_ext_init(void) {
 	lapis_ext_v.parallel = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_parallel");
 	lapis_ext_v.blis_version = (const char *(*)(void))dlsym(RTLD_DEFAULT, "bli_info_get_version_str");
 	lapis_ext_v.omp_max_threads = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_max_threads");
+	// MKL's C entry points are the mixed-case names (mkl_service.h
+	// #defines mkl_set_num_threads_local as MKL_Set_Num_Threads_Local);
+	// the lower- and upper-case symbols are its Fortran interface, which
+	// takes its arguments by reference (called with an int, it
+	// dereferences it and crashes).
+	lapis_ext_v.mkl_version_string = (void (*)(char *, int))dlsym(RTLD_DEFAULT, "MKL_Get_Version_String");
+	lapis_ext_v.mkl_version = (void (*)(void *))dlsym(RTLD_DEFAULT, "MKL_Get_Version");
+	lapis_ext_v.mkl_set_local = (int (*)(int))dlsym(RTLD_DEFAULT, "MKL_Set_Num_Threads_Local");
+	lapis_ext_v.mkl_max_threads = (int (*)(void))dlsym(RTLD_DEFAULT, "MKL_Get_Max_Threads");
 }
 
 static const lapis_ext_t *lapis_ext(void) {
@@ -50,6 +74,43 @@ static const char *lapis_corename(void) { return lapis_ext()->corename ? lapis_e
 static int lapis_parallel(void) { return lapis_ext()->parallel ? lapis_ext()->parallel() : -1; }
 static int lapis_omp_max_threads(void) { return lapis_ext()->omp_max_threads ? lapis_ext()->omp_max_threads() : -1; }
 static const char *lapis_blis_version(void) { return lapis_ext()->blis_version ? lapis_ext()->blis_version() : ""; }
+
+// MKL: found when it has MKL_Get_Version_String (every MKL since 10).
+static int lapis_is_mkl(void) { return lapis_ext()->mkl_version_string != 0; }
+static int lapis_mkl_has_threads(void) { return lapis_ext()->mkl_set_local != 0 && lapis_ext()->mkl_max_threads != 0; }
+static int lapis_mkl_set_local(int n) { return lapis_ext()->mkl_set_local ? lapis_ext()->mkl_set_local(n) : 0; }
+static int lapis_mkl_max_threads(void) { return lapis_ext()->mkl_max_threads ? lapis_ext()->mkl_max_threads() : 1; }
+static void lapis_mkl_version_string(char *buf, int len) {
+	buf[0] = 0;
+	if (lapis_ext()->mkl_version_string) lapis_ext()->mkl_version_string(buf, len);
+	buf[len - 1] = 0;
+}
+// lapis_mkl_layers appends to buf the base names of the MKL layers
+// loaded in the process (libmkl_rt.so loads its interface, threading and
+// core layers on first use; MKL_INTERFACE_LAYER and MKL_THREADING_LAYER
+// choose them).
+static int lapis_mkl_layer(struct dl_phdr_info *info, size_t size, void *data) {
+	char *buf = data;
+	const char *name = info->dlpi_name, *base;
+	if (name == 0 || (base = strrchr(name, '/')) == 0) return 0;
+	base++;
+	if (strncmp(base, "libmkl_", 7) != 0 || strcmp(base, "libmkl_rt.so") == 0) return 0;
+	size_t n = strlen(buf);
+	if (n + strlen(base) + 2 < 256) snprintf(buf + n, 256 - n, "%s%s", n ? " " : "", base);
+	return 0;
+}
+static void lapis_mkl_layers(char *buf) { buf[0] = 0; dl_iterate_phdr(lapis_mkl_layer, buf); }
+
+// lapis_mkl_version writes "major.minor.update" and the code path MKL
+// dispatches to (MKLVersion's Processor) into buf and cpu.
+static void lapis_mkl_version(char *buf, int len, char *cpu, int cpulen) {
+	lapis_mkl_version_t v = {0};
+	buf[0] = cpu[0] = 0;
+	if (!lapis_ext()->mkl_version) return;
+	lapis_ext()->mkl_version(&v);
+	snprintf(buf, len, "%d.%d.%d", v.major, v.minor, v.update);
+	if (v.processor) snprintf(cpu, cpulen, "%s", v.processor);
+}
 
 // lapis_blas_path is the file cblas_dgemm comes from, as the dynamic
 // linker loaded it ("" when unknown): which library Debian's alternatives
@@ -83,10 +144,17 @@ func init() {
 		v = threads.OpenMP
 	}
 	l := threads.Library{Variant: v}
-	if C.lapis_is_openblas() != 0 && C.lapis_has_thread_control() != 0 {
+	switch {
+	case C.lapis_is_openblas() != 0 && C.lapis_has_thread_control() != 0:
 		l.Set = func(n int) { C.lapis_set_threads(C.int(n)) }
 		l.Get = func() int { return int(C.lapis_threads()) }
 		l.Max = maxThreads(libraryConfig())
+	case C.lapis_is_mkl() != 0 && C.lapis_mkl_has_threads() != 0:
+		// MKL: a count for the calling thread only; lapis never sets
+		// its process-wide one (internal/rt/threads, PerThread).
+		l.Variant = threads.PerThread
+		l.SetLocal = mklSetLocal
+		l.Get = mklMaxThreads
 	}
 	threads.Register(l)
 	name, version := library()
@@ -133,6 +201,10 @@ func library() (name, version string) {
 		}
 		return "OpenBLAS", ""
 	}
+	if C.lapis_is_mkl() != 0 {
+		v, _ := mklVersion()
+		return "MKL", v
+	}
 	if v := C.GoString(C.lapis_blis_version()); v != "" {
 		return "BLIS", v
 	}
@@ -157,11 +229,42 @@ func level3(m, n, k int) threads.Section {
 	return threads.Begin(threads.Level3, float64(m)*float64(n)*float64(k))
 }
 
-// corename is openblas_get_corename(): the kernel set in use.
-func corename() string { return C.GoString(C.lapis_corename()) }
+// corename is openblas_get_corename(): the kernel set in use; with MKL,
+// the code path it dispatches to (MKLVersion's Processor).
+func corename() string {
+	if C.lapis_is_mkl() != 0 {
+		_, cpu := mklVersion()
+		return cpu
+	}
+	return C.GoString(C.lapis_corename())
+}
 
-// libraryConfig is openblas_get_config().
-func libraryConfig() string { return C.GoString(C.lapis_config()) }
+// libraryConfig is openblas_get_config(), or MKL's version string.
+func libraryConfig() string {
+	if C.lapis_is_mkl() != 0 {
+		var buf, layers [256]C.char
+		C.lapis_mkl_version_string(&buf[0], C.int(len(buf)))
+		C.lapis_mkl_layers(&layers[0])
+		return strings.TrimSpace(C.GoString(&buf[0])) + "; layers: " + C.GoString(&layers[0])
+	}
+	return C.GoString(C.lapis_config())
+}
+
+// mklVersion is MKL's version ("2020.0.4") and the code path it
+// dispatches to ("Intel(R) Advanced Vector Extensions 512 ...").
+func mklVersion() (version, cpu string) {
+	var v, p [256]C.char
+	C.lapis_mkl_version(&v[0], C.int(len(v)), &p[0], C.int(len(p)))
+	return C.GoString(&v[0]), C.GoString(&p[0])
+}
+
+// mklSetLocal is mkl_set_num_threads_local: the calling OS thread's
+// count (0 clears it), returning the setting it replaced (0: none).
+func mklSetLocal(n int) int { return int(C.lapis_mkl_set_local(C.int(n))) }
+
+// mklMaxThreads is mkl_get_max_threads(): the count a call from the
+// calling OS thread would use.
+func mklMaxThreads() int { return int(C.lapis_mkl_max_threads()) }
 
 // libraryThreads is OpenBLAS's own process-wide count (tests).
 func libraryThreads() int { return int(C.lapis_threads()) }

@@ -9,7 +9,7 @@
 #                  generic:    -tags lapis_cgoflags, -lblas -llapack (the
 #                              libraries Debian's alternatives select)
 #                              plus LAPIS_CFLAGS (@triplet@ in it is
-#                              the multiarch triplet)
+#                              the multiarch triplet) and LAPIS_LDFLAGS
 #   LAPIS_PKGS     the packages to test (default ./...)
 #   LAPIS_SKIP     tests to skip (go test -skip), for a library's known
 #                  defect that lapis does not work around (docker-test.sh
@@ -29,7 +29,7 @@ cd /src
 triplet=$(gcc -print-multiarch)
 echo "== variant ${LAPIS_VARIANT:?}: $(. /etc/os-release && echo "$PRETTY_NAME"), go $(go env GOVERSION), $triplet"
 echo "== packages"
-dpkg-query -W -f='${db:Status-Abbrev} ${Package} ${Version}\n' 'libopenblas*' 'libblas*' 'liblapack*' 'libblis*' 2>/dev/null | awk '$1 == "ii" {print "  " $2, $3}'
+dpkg-query -W -f='${db:Status-Abbrev} ${Package} ${Version}\n' 'libopenblas*' 'libblas*' 'liblapack*' 'libblis*' 'libmkl-rt' 'libmkl-gnu-thread' 2>/dev/null | awk '$1 == "ii" {print "  " $2, $3}'
 echo "== alternatives"
 for a in libblas.so.3 liblapack.so.3 libblas.so liblapack.so; do
   v=$(update-alternatives --query "$a-$triplet" 2>/dev/null | sed -n 's/^Value: //p')
@@ -46,7 +46,7 @@ case "${LAPIS_LINK:-openblas}" in
     export CGO_CFLAGS="$flags $(pkg-config --cflags openblas64)" CGO_LDFLAGS="$(pkg-config --libs openblas64)" ;;
   generic)
     tags=lapis_cgoflags
-    export CGO_CFLAGS="$flags ${LAPIS_CFLAGS//@triplet@/$triplet}" CGO_LDFLAGS="-lblas -llapack" ;;
+    export CGO_CFLAGS="$flags ${LAPIS_CFLAGS//@triplet@/$triplet}" CGO_LDFLAGS="-lblas -llapack${LAPIS_LDFLAGS:+ $LAPIS_LDFLAGS}" ;;
   *)
     echo "run-tests.sh: unknown LAPIS_LINK=$LAPIS_LINK" >&2; exit 2 ;;
 esac

@@ -9,6 +9,7 @@ import (
 	gonumlapack "gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
 
+	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/lapack"
 )
 
@@ -83,7 +84,9 @@ func TestGonumDgesvdVectors(t *testing.T) {
 					sign = -1
 					flips++
 				}
-				if tc.sameSign && sign < 0 {
+				// MKL's dgesvd is its own, not the reference algorithm
+				// gonum's follows: its signs are its own too.
+				if tc.sameSign && sign < 0 && lapis.Info().Library != "MKL" {
 					t.Errorf("pair %d negated relative to gonum", j)
 				}
 				for i := range m {

@@ -270,6 +270,9 @@ func TestTestlapack(t *testing.T) {
 				}
 				t.Skipf("skipped under -race to keep the file short: %s; set %s=1 to run it", also, fullEnv)
 			}
+			if why := mklSuiteSkip[tc.suite]; why != "" && lapis.Info().Library == "MKL" {
+				t.Skip(why)
+			}
 			before := lapis.ReadStats()
 			tc.run(t)
 			after := lapis.ReadStats()
@@ -280,4 +283,14 @@ func TestTestlapack(t *testing.T) {
 				after.Lapack-before.Lapack, after.Calls-before.Calls, after.Copies-before.Copies)
 		})
 	}
+}
+
+// mklSuiteSkip: testlapack suites whose own assumptions MKL's answers do
+// not meet (not wrong results: docs/defects.md).
+var mklSuiteSkip = map[string]string{
+	// DgelqfTest and DgeqrfTest size a "medium" workspace as the optimum
+	// less 2m (2n); MKL 2020.4's workspace queries answer optima below
+	// that, and the suites' own make() panics.
+	"Dgelqf": "MKL's workspace query answers an optimum lwork below the 2m testlapack subtracts for its medium case",
+	"Dgeqrf": "MKL's workspace query answers an optimum lwork below the 2n testlapack subtracts for its medium case",
 }

@@ -267,7 +267,7 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 	var progress func(Result)
 	if !*asJSON {
 		info := lapis.Info()
-		fmt.Fprintf(stdout, "lapis check: %s %s, %s kernels, %d thread(s) (%s), on %s\n", info.Library, info.Version, info.Core, info.Threads, threading(info.Parallel), info.CPU)
+		fmt.Fprintf(stdout, "lapis check: %s %s, %s kernels, %d thread(s) (%s), on %s\n", info.Library, info.Version, info.Core, info.Threads, threading(info.Parallel, info.Variant), info.CPU)
 		progress = func(r Result) {
 			fmt.Fprintf(stdout, "%-8s %-40s %s\n", r.Status, r.Name, r.Detail)
 			if r.Workaround != "" {

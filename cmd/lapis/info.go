@@ -98,7 +98,10 @@ func threadPolicy() []Setting {
 }
 
 // threading names openblas_get_parallel's answer.
-func threading(parallel int) string {
+func threading(parallel int, variant string) string {
+	if variant == "per-thread" {
+		return "per calling thread (MKL)"
+	}
 	switch parallel {
 	case 0:
 		return "serial"
@@ -123,7 +126,7 @@ func collectInfo() Info {
 		KernelSets:     lapis.KernelSets(),
 		Threads:        ci.Threads,
 		Parallel:       ci.Parallel,
-		Threading:      threading(ci.Parallel),
+		Threading:      threading(ci.Parallel, ci.Variant),
 		IntBits:        ci.IntBits,
 		LibraryIntBits: ci.LibraryIntBits,
 		Loaded:         loadedObjects(),

@@ -90,6 +90,19 @@
 // threads set, and a call given more is lowered to one by any call that
 // starts meanwhile, as with pthreads; the same rule (more threads only
 // for a call alone) applies.
+//
+// With a library that has a count for the calling thread only (Intel
+// MKL's mkl_set_num_threads_local: PerThread) lapis never changes a
+// process-wide count. A call locks its goroutine to its OS thread, sets
+// that thread's count for the call (one, or more under the same rule as
+// above), and at its end puts back the thread's own setting as it was
+// (none, usually: then MKL's process-wide count applies again) and
+// unlocks. A goroutine moves between OS threads whenever it is not
+// locked, so a per-thread setting means something only while its
+// goroutine is locked: lapis holds the lock for the call and leaves
+// nothing set behind, and code that sets its own thread's count must
+// lock its goroutine (runtime.LockOSThread) around that setting and its
+// calls. Other goroutines' calls, lapis's or direct, see no change.
 package threads
 
 import (
@@ -109,6 +122,7 @@ const (
 	Serial                     // OpenBLAS built without threads
 	Pthreads                   // OpenBLAS's own thread pool: one process-wide count
 	OpenMP                     // OpenBLAS on OpenMP: a count per calling OS thread
+	PerThread                  // a count for the calling OS thread only, nothing process-wide (MKL)
 )
 
 func (v Variant) String() string {
@@ -119,6 +133,8 @@ func (v Variant) String() string {
 		return "pthreads"
 	case OpenMP:
 		return "OpenMP"
+	case PerThread:
+		return "per-thread"
 	}
 	return "not OpenBLAS"
 }
@@ -169,9 +185,16 @@ const level3Loaded = 768 * 768 * 768
 type Library struct {
 	Variant Variant
 	Set     func(n int) // the calling thread's (OpenMP) or the process's count
-	Get     func() int
-	Max     int // the most threads the library was built for (0: unknown)
+	// SetLocal sets the calling OS thread's count only (n >= 1; 0 clears
+	// it: the process-wide count applies) and returns the setting it
+	// replaced (0: none); PerThread libraries have it instead of Set.
+	SetLocal func(n int) int
+	Get      func() int // the count a call from this thread would use
+	Max      int        // the most threads the library was built for (0: unknown)
 }
+
+// settable reports whether lapis can set the library's count.
+func (l Library) settable() bool { return l.Set != nil || l.SetLocal != nil }
 
 var (
 	lib     Library
@@ -213,7 +236,7 @@ func SetFixed(n int) int {
 	if prev > 1 {
 		ranOn(prev) // its calls' threads may still spin
 	}
-	if lib.Set != nil {
+	if lib.Set != nil { // a PerThread library's count is set call by call
 		switch {
 		case n > 0:
 			lib.Set(n)
@@ -236,7 +259,7 @@ func Max() int {
 	if f := fixed.Load(); f > 0 {
 		return int(f)
 	}
-	if lib.Set == nil || lib.Variant == Serial {
+	if !lib.settable() || lib.Variant == Serial {
 		return 1
 	}
 	return min(initial, runtime.GOMAXPROCS(0))
@@ -255,9 +278,11 @@ var (
 // is a section that changed nothing.
 type Section struct {
 	n       int32 // threads given (0: not counted)
+	prev    int32 // the OS thread's own setting to put back (PerThread)
 	raised  bool  // this section raised the process-wide count
-	locked  bool  // locked to its OS thread (OpenMP)
-	counted bool  // counted in active (OpenMP, auto mode)
+	locked  bool  // locked to its OS thread (OpenMP, PerThread)
+	counted bool  // counted in active (OpenMP, PerThread in auto mode)
+	local   bool  // set the OS thread's own count (PerThread)
 }
 
 // Threads returns the threads the section was given (1 when the policy
@@ -267,10 +292,26 @@ func (s Section) Threads() int { return max(1, int(s.n)) }
 // Begin starts a call of the given kind and work under the policy; the
 // caller calls End when the library has returned. It allocates nothing.
 func Begin(kind Kind, work float64) Section {
-	if lib.Set == nil {
+	if !lib.settable() {
 		return Section{}
 	}
 	switch lib.Variant {
+	case PerThread:
+		runtime.LockOSThread()
+		s := Section{locked: true, local: true}
+		if n := int(fixed.Load()); n > 0 {
+			s.n = int32(n)
+		} else {
+			// Only a call alone may have more than one thread: two calls
+			// on two OpenMP teams each would share the cores, and
+			// OpenMP's threads spin while they wait for each other.
+			s.n, s.counted = 1, true
+			if active.Add(1) == 1 && kind != Single && work >= threshold[kind] {
+				s.n = int32(decide(kind, Max(), work))
+			}
+		}
+		s.prev = int32(lib.SetLocal(int(s.n)))
+		return s
 	case Pthreads:
 		if fixed.Load() > 0 {
 			return Section{}
@@ -338,6 +379,9 @@ func lower() {
 func (s Section) End() {
 	switch {
 	case s.locked:
+		if s.local {
+			lib.SetLocal(int(s.prev))
+		}
 		if s.n > 1 {
 			ranOn(int(s.n))
 		}
@@ -600,8 +644,8 @@ func Limit() int {
 }
 
 // Controlled reports whether the registered library has thread control
-// (OpenBLAS's openblas_set_num_threads).
-func Controlled() bool { return lib.Set != nil && lib.Get != nil }
+// (OpenBLAS's openblas_set_num_threads, MKL's mkl_set_num_threads_local).
+func Controlled() bool { return lib.settable() && lib.Get != nil }
 
 var (
 	workersMu sync.Mutex
