@@ -2,6 +2,7 @@ package lapis
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/klauspost/cpuid/v2"
@@ -46,11 +47,24 @@ type LibraryInfo struct {
 	// config says USE64BITINT). lapis refuses to call a library whose
 	// integer width differs from IntBits (ErrLibrary).
 	LibraryIntBits int
-	CPU            string   // brand name
+	CPU            string   // brand name (arm64 CPUs report none: see cpuName)
 	Features       []string // SIMD features that matter to BLAS kernels
 	L1D, L2, L3    int      // data cache sizes in bytes (-1: unknown)
 	CacheLine      int      // bytes
 	LogicalCores   int
+}
+
+// cpuName is the CPU's brand name, or where the CPU reports none (arm64:
+// lapis check said "on " and nothing more there) its architecture and
+// the maker cpuid knows.
+func cpuName() string {
+	if n := strings.TrimSpace(cpuid.CPU.BrandName); n != "" {
+		return n
+	}
+	if v := cpuid.CPU.VendorString; v != "" {
+		return fmt.Sprintf("%s %s CPU (no brand name reported)", v, runtime.GOARCH)
+	}
+	return runtime.GOARCH + " CPU (no brand name reported)"
 }
 
 // Info returns facts about the linked library and the CPU.
@@ -61,7 +75,7 @@ func Info() LibraryInfo {
 		Threads:      Threads(),
 		Variant:      threads.Lib().String(),
 		Policy:       ThreadPolicy(),
-		CPU:          cpuid.CPU.BrandName,
+		CPU:          cpuName(),
 		L1D:          cpuid.CPU.Cache.L1D,
 		L2:           cpuid.CPU.Cache.L2,
 		L3:           cpuid.CPU.Cache.L3,

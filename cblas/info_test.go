@@ -49,6 +49,9 @@ func TestInfo(t *testing.T) {
 	if info.Path == "" {
 		t.Errorf("no path for cblas_dgemm's library")
 	}
+	if info.CPU == "" { // arm64 CPUs report no brand name
+		t.Errorf("Info().CPU is empty")
+	}
 	t.Logf("LAPIS_INFO|library=%s|version=%s|path=%s|intbits=%d|threads=%d|parallel=%d|core=%s|variant=%s|config=%s|",
 		info.Library, info.Version, info.Path, info.IntBits, info.Threads, info.Parallel, info.Core, info.Variant, strings.ReplaceAll(info.Config, "|", "/"))
 }

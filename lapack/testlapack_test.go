@@ -185,8 +185,9 @@ const fullEnv = "LAPIS_TESTLAPACK_FULL"
 // Under -race, where gonum's pure-Go checks and its padded test arrays (up
 // to 96 MB) cost about ten times more, the largest suites are skipped: the
 // method still runs under -race in the suite named in the skip message,
-// except Dgesvd, Dgeev and Dggsvd3. Set LAPIS_TESTLAPACK_FULL=1 to run
-// every suite.
+// except Dgesvd, Dgeev and Dggsvd3. -short (the arm64 variant under
+// emulation, about as slow) skips the same. Set LAPIS_TESTLAPACK_FULL=1
+// to run every suite.
 //
 // OpenBLAS runs single-threaded meanwhile: the suites' problems are small,
 // and idle OpenBLAS threads spinning between calls doubled the file's CPU
@@ -263,12 +264,12 @@ func TestTestlapack(t *testing.T) {
 		{"Dorml2", true, "", func(t *testing.T) { testlapack.Dorml2Test(t, ub) }},
 	} {
 		t.Run(tc.suite, func(t *testing.T) {
-			if lapack.RaceEnabled && !tc.race && !full {
+			if (lapack.RaceEnabled || testing.Short()) && !tc.race && !full {
 				also := "lapis runs it under -race in no other suite of this file"
 				if tc.alsoIn != "" {
 					also = "lapis still runs it under -race in " + tc.alsoIn
 				}
-				t.Skipf("skipped under -race to keep the file short: %s; set %s=1 to run it", also, fullEnv)
+				t.Skipf("skipped under -race and -short to keep the file short: %s; set %s=1 to run it", also, fullEnv)
 			}
 			if why := mklSuiteSkip[tc.suite]; why != "" && lapis.Info().Library == "MKL" {
 				t.Skip(why)

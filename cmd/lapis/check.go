@@ -9,6 +9,7 @@ import (
 	"math/cmplx"
 	"math/rand/v2"
 	"regexp"
+	"runtime"
 	"strings"
 	"time"
 
@@ -444,22 +445,30 @@ func typeName[T views.Scalar]() string { return fmt.Sprintf("%T", *new(T)) }
 // off its own choice, WARN (not a failure) when the set in use needs a
 // lower x86-64 level than the CPU has and lapis did not move it
 // (LAPIS_OPENBLAS_CORE=off, OPENBLAS_CORETYPE set, or no better table).
-func kernelCheck(t *tally) {
-	k := lapis.KernelSet()
+func kernelCheck(t *tally) { kernelTally(t, lapis.KernelSet(), runtime.GOARCH) }
+
+// kernelTally is kernelCheck for the kernel choice k on a goarch CPU.
+func kernelTally(t *tally, k lapis.KernelChoice, goarch string) {
 	if k.InUse == "" {
 		t.status, t.detail = statusSkip, k.Reason
 		return
 	}
 	t.cases = 1
+	// The CPU as the choice sees it: its x86-64 level, or (elsewhere,
+	// where lapis leaves the choice to OpenBLAS) its architecture.
+	cpu := goarch
+	if k.CPULevel > 0 {
+		cpu = fmt.Sprintf("x86-64-v%d", k.CPULevel)
+	}
 	switch {
 	case k.Switched:
 		t.status = statusAvoided
-		t.detail = fmt.Sprintf("%s in use on this x86-64-v%d CPU", k.InUse, k.CPULevel)
+		t.detail = fmt.Sprintf("%s in use on this %s CPU", k.InUse, cpu)
 		t.workaround = k.Reason + " (LAPIS_OPENBLAS_CORE=off keeps OpenBLAS's choice)"
 	case k.Below():
 		t.status = statusWarn
-		t.detail = fmt.Sprintf("%s needs only x86-64-v%d, this CPU is x86-64-v%d: BLAS runs slower than it could; %s. Unset OPENBLAS_CORETYPE, or set LAPIS_OPENBLAS_CORE=auto", k.InUse, k.InUseLevel, k.CPULevel, k.Reason)
+		t.detail = fmt.Sprintf("%s needs only x86-64-v%d, this CPU is %s: BLAS runs slower than it could; %s. Unset OPENBLAS_CORETYPE, or set LAPIS_OPENBLAS_CORE=auto", k.InUse, k.InUseLevel, cpu, k.Reason)
 	default:
-		t.detail = fmt.Sprintf("%s on this x86-64-v%d CPU: %s", k.InUse, k.CPULevel, k.Reason)
+		t.detail = fmt.Sprintf("%s on this %s CPU: %s", k.InUse, cpu, k.Reason)
 	}
 }

@@ -343,3 +343,31 @@ func TestBench(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelTally: the kernel-set check names the CPU by its x86-64
+// level on x86-64 and by its architecture elsewhere (on arm64 it said
+// "this x86-64-v0 CPU").
+func TestKernelTally(t *testing.T) {
+	for _, c := range []struct {
+		k      lapis.KernelChoice
+		goarch string
+		status string
+		detail string
+	}{
+		{lapis.KernelChoice{}, "amd64", statusSkip, ""},
+		{lapis.KernelChoice{InUse: "NEOVERSEN1", Chosen: "NEOVERSEN1", Reason: "lapis chooses kernel sets on x86-64 only (this is arm64)"},
+			"arm64", "", "NEOVERSEN1 on this arm64 CPU: lapis chooses kernel sets on x86-64 only (this is arm64)"},
+		{lapis.KernelChoice{InUse: "SkylakeX", Chosen: "SkylakeX", CPULevel: 4, InUseLevel: 4, Reason: "matches"},
+			"amd64", "", "SkylakeX on this x86-64-v4 CPU: matches"},
+		{lapis.KernelChoice{InUse: "SkylakeX", Chosen: "Prescott", Switched: true, CPULevel: 4, InUseLevel: 4, Reason: "moved"},
+			"amd64", statusAvoided, "SkylakeX in use on this x86-64-v4 CPU"},
+		{lapis.KernelChoice{InUse: "Prescott", Chosen: "Prescott", CPULevel: 4, InUseLevel: 1, Reason: "kept"},
+			"amd64", statusWarn, "Prescott needs only x86-64-v1, this CPU is x86-64-v4: BLAS runs slower than it could; kept. Unset OPENBLAS_CORETYPE, or set LAPIS_OPENBLAS_CORE=auto"},
+	} {
+		var tl tally
+		kernelTally(&tl, c.k, c.goarch)
+		if tl.status != c.status || tl.detail != c.detail {
+			t.Errorf("%+v on %s: status %q detail %q, want %q %q", c.k, c.goarch, tl.status, tl.detail, c.status, c.detail)
+		}
+	}
+}
