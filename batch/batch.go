@@ -70,8 +70,9 @@
 //
 // Sizes are decided before anything is allocated or copied: matrix
 // extents beyond the LAPACK integer, and results or working copies beyond
-// lapis's allocation bound (128 TiB, as a broadcast input of huge logical
-// size asks), are errors matching layout.ErrOverflow.
+// lapis's allocation bound (pool.MaxBytes: 128 TiB, or the machine's
+// memory and swap when less, as a broadcast input of huge logical size
+// asks), are errors matching layout.ErrOverflow.
 //
 // Copies follow cblas's policy: none for batches of BLAS-addressable
 // matrices, one per run (Gemm, Gesv) or per matrix (other LAPACK)

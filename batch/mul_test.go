@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -91,7 +92,7 @@ func TestMulErrors(t *testing.T) {
 		{"inner", a, a, nil, layout.ErrShape, "batch.Mul: b: 3 rows, want a's 4 columns (bad shape)"},
 		{"batch", a, b3, nil, layout.ErrShape, "batch.Mul: b: batch axis 2 has extent 3, a's has 5 (one of them must be 1 to broadcast) (bad shape)"},
 		{"strict", a, g, []lapis.Option{lapis.Strict(true)}, lapis.ErrCopyRefused, "batch.Mul: b: a layout BLAS cannot take as it is (shape [4 2] strides [2 8] offset 1, class General) needs a copy and strict mode is on (operand needs a copy)"},
-		{"overflow", empty(1<<40, 0, 2), empty(0, 1<<40), nil, layout.ErrOverflow, "batch.Mul: b: the output of [1099511627776 1099511627776 2] elements would exceed 140737488355328 bytes (integer overflow)"},
+		{"overflow", empty(1<<40, 0, 2), empty(0, 1<<40), nil, layout.ErrOverflow, fmt.Sprintf("batch.Mul: b: the output of [1099511627776 1099511627776 2] elements would exceed %d bytes (integer overflow)", pool.MaxBytes)},
 	} {
 		c, err := Mul(tc.a, tc.b, tc.opts...)
 		if c != nil || !errors.Is(err, tc.is) || err.Error() != tc.want {

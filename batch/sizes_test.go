@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -91,5 +92,27 @@ func TestSizesBeforeCopies(t *testing.T) {
 	// Written operands refuse a broadcast before anything.
 	if err := Potrf(Lower, a); !errors.Is(err, layout.ErrOverlap) {
 		t.Errorf("Potrf of a broadcast: %v, want ErrOverlap", err)
+	}
+}
+
+// TestBeyondMemory: a result within the 128 TiB bound but beyond the
+// machine's memory and swap is ErrOverflow too, not the Go runtime's fatal
+// out-of-memory (Inv of a 3x3 matrix broadcast to 2^40 matrices, an 80 TiB
+// result, died so).
+func TestBeyondMemory(t *testing.T) {
+	const many, need = 1 << 40, 9 * 8 << 40
+	if pool.MaxBytes >= need || need > 1<<47 {
+		t.Skipf("this machine's memory and swap (%d bytes) would hold the result", pool.MaxBytes)
+	}
+	one, _ := views.Full(1.0, 1, 1)
+	a, err := one.View().BroadcastTo(3, 3, many)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Inv(a); !errors.Is(err, layout.ErrOverflow) {
+		t.Errorf("Inv of %d 3x3 matrices: %v, want ErrOverflow", many, err)
+	}
+	if _, err := Det(a); !errors.Is(err, layout.ErrOverflow) { // 8 TiB of determinants
+		t.Errorf("Det of %d 3x3 matrices: %v, want ErrOverflow", many, err)
 	}
 }

@@ -164,10 +164,14 @@ func Return[T Elem](b *Buf[T]) {
 	Put(b)
 }
 
-// MaxBytes is the largest buffer lapis asks for: 128 TiB, below the Go
-// runtime's limit on one allocation on 64-bit systems (256 TiB), so that a
-// size beyond it is an error the caller reports, not a panic in make.
-const MaxBytes = 1 << 47
+// MaxBytes is the largest buffer lapis asks for, so that a size beyond it
+// is an error the caller reports, not a panic in make or the Go runtime's
+// fatal "out of memory": 128 TiB (below the runtime's limit on one
+// allocation on 64-bit systems, 256 TiB), or less where the machine's
+// memory and swap together are less (memBytes: a larger buffer could not
+// be written in full; the kernel refuses such a mapping under its default
+// overcommit rule, and Go then dies).
+var MaxBytes = min(1<<47, memBytes())
 
 // CanHold reports whether a buffer of n elements of T stays within
 // MaxBytes (and n is not negative).
