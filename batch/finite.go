@@ -157,15 +157,15 @@ func badMatrix[T Scalar](m *views.View[T]) bool {
 }
 
 func badAt[T Scalar](d []T, off, s0, s1, rows, cols int) bool {
-	var acc T
 	if s0 == 1 {
 		for j := range cols {
-			for _, x := range d[off+j*s1:][:rows] {
-				acc += x * 0
+			if badValues(d[off+j*s1:][:rows]) {
+				return true
 			}
 		}
-		return acc != 0
+		return false
 	}
+	var acc T
 	for j := range cols {
 		for i := range rows {
 			acc += d[off+i*s0+j*s1] * 0

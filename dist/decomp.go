@@ -110,7 +110,7 @@ func Syevd[T Scalar](uplo lapack.Uplo, a *Matrix[T], w []float64, z *Matrix[T]) 
 			C.Cdgebr2d(a.g.ctxt, &allScope[0], &spaceTop[0], n, 1, pw, n, 0, 0)
 		}
 		return info
-	}, func() bool { return sliceNaN(w) })
+	}, func() bool { return scalar.HasNaN(w) })
 	if err := nonFinite(routine, info, nan, operand[T]{"a", a, byte(u)}); err != nil {
 		return err
 	}
@@ -203,7 +203,7 @@ func Gesvd[T Scalar](a *Matrix[T], s []float64, u, vt *Matrix[T]) error {
 		wk := getWork[T](ws)
 		defer wk.release()
 		return run(wk.d(), wk.r(), &wk.lw)
-	}, func() bool { return sliceNaN(s) })
+	}, func() bool { return scalar.HasNaN(s) })
 	if err := nonFinite(routine, info, nan, operand[T]{"a", a, 0}); err != nil {
 		return err
 	}

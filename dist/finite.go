@@ -146,10 +146,8 @@ func hasNaN[T Scalar](a *Matrix[T]) bool {
 	}
 	data, off, ld := a.local.Data(), a.local.Layout().Offset(), int(a.desc[8])
 	for lj := 0; lj < a.nloc; lj++ {
-		for _, x := range data[off+lj*ld : off+lj*ld+a.mloc] {
-			if x != x {
-				return true
-			}
+		if scalar.HasNaN(data[off+lj*ld : off+lj*ld+a.mloc]) {
+			return true
 		}
 	}
 	return false
@@ -163,16 +161,6 @@ func diagNaN[T Scalar](a *Matrix[T]) bool {
 			if x := a.local.At(li, lj); x != x {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// sliceNaN reports whether xs holds a NaN.
-func sliceNaN(xs []float64) bool {
-	for _, x := range xs {
-		if x != x {
-			return true
 		}
 	}
 	return false

@@ -54,11 +54,11 @@ func (a *Arg) plan(op, def string, opts []lapis.Option) (h handed, sc scratch, e
 	if a.slice {
 		return h, nil, layout.Errorf(lapis.ErrInvalid, op, a.nameOr(def), "a Slice is an explicit-shape array: pass it to Explicit or ExplicitN, or make a view of it (views.FromColMajor) for a descriptor")
 	}
-	if err := a.live(op, a.nameOr(def)); err != nil {
-		return h, nil, err
-	}
 	data, _, l, conj := a.view()
-	if isZero(data, l) {
+	if isZero(data, l) { // view gives no layout for a view of a released tensor
+		if err := a.live(op, a.nameOr(def)); err != nil {
+			return h, nil, err
+		}
 		return h, nil, noData(op, a.nameOr(def))
 	}
 	shape, strides := l.Axes()

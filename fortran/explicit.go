@@ -209,11 +209,11 @@ func (a *Arg) f77(op, def string, batches bool) (arr Array, each bool, why strin
 		}
 		return arr, false, "", nil
 	}
-	if err := a.live(op, a.nameOr(def)); err != nil {
-		return arr, false, "", err
-	}
 	data, _, l, conj := a.view()
-	if isZero(data, l) {
+	if isZero(data, l) { // view gives no layout for a view of a released tensor
+		if err := a.live(op, a.nameOr(def)); err != nil {
+			return arr, false, "", err
+		}
 		return arr, false, "", noData(op, a.nameOr(def))
 	}
 	// The layout is read in place (Axes, MatrixRef): a call of a Layout

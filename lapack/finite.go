@@ -92,17 +92,7 @@ func firstNonFinite[T Scalar](op string, in input[T]) error {
 	return nil
 }
 
-// hasNaN reports whether xs holds a NaN (either part of a complex one).
-func hasNaN[T Scalar | float64 | complex128](xs []T) bool {
-	for _, x := range xs {
-		if x != x {
-			return true
-		}
-	}
-	return false
-}
-
-func tensorNaN[T Scalar](t *views.Tensor[T]) bool { return t != nil && hasNaN(t.Data()) }
+func tensorNaN[T Scalar](t *views.Tensor[T]) bool { return t != nil && scalar.HasNaN(t.Data()) }
 
 // readTriangle is the input of a helper that reads uplo's triangle of a.
 func readTriangle[T Scalar](name string, a views.View[T], uplo Uplo) input[T] {
@@ -240,7 +230,7 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Te
 // Non-finite input: see "NaN and Inf" in the package documentation.
 func SVD[T Scalar](a views.View[T], opts ...lapis.Option) (s []float64, u, vt *views.Tensor[T], err error) {
 	s, u, vt, err = rawSVD(a, opts...)
-	if err = finite("lapack.SVD", err, hasNaN(s), input[T]{"a", a, 0, false}); errors.Is(err, lapis.ErrNotFinite) {
+	if err = finite("lapack.SVD", err, scalar.HasNaN(s), input[T]{"a", a, 0, false}); errors.Is(err, lapis.ErrNotFinite) {
 		return nil, drop(u, err), drop(vt, err), err
 	}
 	return s, u, vt, err
@@ -255,7 +245,7 @@ func SVD[T Scalar](a views.View[T], opts ...lapis.Option) (s []float64, u, vt *v
 // Non-finite input: see "NaN and Inf" in the package documentation.
 func EigSym[T Scalar](a views.View[T], opts ...lapis.Option) (w []float64, v *views.Tensor[T], err error) {
 	w, v, err = rawEigSym(a, opts...)
-	if err = finite("lapack.EigSym", err, hasNaN(w), readTriangle("a", a, triangleOf(opts))); errors.Is(err, lapis.ErrNotFinite) {
+	if err = finite("lapack.EigSym", err, scalar.HasNaN(w), readTriangle("a", a, triangleOf(opts))); errors.Is(err, lapis.ErrNotFinite) {
 		return nil, drop(v, err), err
 	}
 	return w, v, err
@@ -268,7 +258,7 @@ func EigSym[T Scalar](a views.View[T], opts ...lapis.Option) (w []float64, v *vi
 // Non-finite input: see "NaN and Inf" in the package documentation.
 func Eig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v *views.Tensor[complex128], err error) {
 	w, v, err = rawEig(a, opts...)
-	if err = finite("lapack.Eig", err, hasNaN(w), input[T]{"a", a, 0, false}); errors.Is(err, lapis.ErrNotFinite) {
+	if err = finite("lapack.Eig", err, scalar.HasNaN(w), input[T]{"a", a, 0, false}); errors.Is(err, lapis.ErrNotFinite) {
 		if v != nil {
 			v.Release()
 		}

@@ -94,3 +94,13 @@ func IsFinite[T Type](x T) bool {
 	c := Complex128(x)
 	return !cmplx.IsNaN(c) && !cmplx.IsInf(c)
 }
+
+// HasNaN reports whether xs holds a NaN (either part of a complex one).
+func HasNaN[T Type](xs []T) bool {
+	for _, x := range xs {
+		if x != x {
+			return true
+		}
+	}
+	return false
+}
