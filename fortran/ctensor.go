@@ -60,9 +60,10 @@ func NewC[T Scalar](shape ...int) (*CTensor[T], error) {
 }
 
 // Free releases the C memory and detaches the tensor (as Release: its
-// At, Set, View and Data panic afterwards). Views taken before, and
-// pointers Fortran kept, must not be used after it. A second Free does
-// nothing.
+// At, Set and Data panic afterwards). Views taken before are views of a
+// released tensor (every entry point returns an error matching
+// lapis.ErrReleased); pointers Fortran kept and slices taken with Data
+// must not be used after it. A second Free does nothing.
 func (t *CTensor[T]) Free() {
 	if t.p != nil {
 		C.free(t.p)

@@ -648,6 +648,14 @@ func TestCTensor(t *testing.T) {
 	if _, err := fortran.NewC[float64](-1); !errors.Is(err, layout.ErrShape) {
 		t.Errorf("NewC(-1): %v", err)
 	}
+	// A view taken before Free is released: an error, not a read of freed
+	// C memory.
+	f, _ := fortran.NewC[float64](4)
+	fv := f.View()
+	f.Free()
+	if err := fortran.Call1(ftest.Twice[float64](), fortran.InOut(fv)); !errors.Is(err, lapis.ErrReleased) {
+		t.Errorf("Call1 on a view of a freed CTensor: %v, want lapis.ErrReleased", err)
+	}
 }
 
 // TestSectionDescriptor checks that the descriptor lapis fills for a

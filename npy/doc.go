@@ -61,10 +61,12 @@
 // Map maps a .npy file and returns its view in place: nothing is read
 // until an element is touched, then only the pages touched. The mapping
 // is private copy-on-write: writes through the view never reach the file.
-// A mapped view's memory belongs to the Mapped value: after Close every
-// view made from it is dangling, and touching one kills the program with a
-// fault Go cannot recover from. Keep the Mapped value alive (and open)
-// for as long as any view of it is in use. Map needs the data in this
+// A mapped view's memory belongs to the Mapped value: Close releases
+// every view made from it (lapis's entry points then return an error
+// matching lapis.ErrReleased, and At and Set panic), but a slice taken
+// with Data is not caught: touching one after Close kills the program
+// with a fault Go cannot recover from. Keep the Mapped value open for as
+// long as any view of it is in use. Map needs the data in this
 // machine's byte order and at an offset aligned for T (numpy writes 64-byte
 // aligned data; ErrUnaligned otherwise).
 //

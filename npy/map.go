@@ -3,6 +3,7 @@ package npy
 import (
 	"errors"
 	"os"
+	"slices"
 	"unsafe"
 
 	"github.com/lapis-go/lapis/layout"
@@ -14,6 +15,7 @@ import (
 // touched. Close unmaps it.
 type Mapped[T views.Scalar] struct {
 	mem    []byte
+	t      *views.Tensor[T] // adopts the mapped data: Close releases it
 	view   views.View[T]
 	header Header
 }
@@ -80,18 +82,47 @@ func Map[T views.Scalar](path string) (*Mapped[T], error) {
 	if n > 0 {
 		data = unsafe.Slice((*T)(unsafe.Pointer(&mem[h.DataOffset])), n)
 	}
-	v, err := viewOf(data, h)
+	t, v, err := adoptMapped(data, h)
 	if err != nil {
 		munmap(mem)
 		return nil, err
 	}
-	return &Mapped[T]{mem: mem, view: v, header: h}, nil
+	return &Mapped[T]{mem: mem, t: t, view: v, header: h}, nil
 }
 
-// View returns the view of the mapped data. It, and every view or slice
-// made from it, must not be used after Close: the memory is gone, and
-// touching it kills the program (a fault Go cannot recover from). After
-// Close, View returns the zero View.
+// adoptMapped returns a tensor adopting data and the view Read would give
+// of it (viewOf): for a C-order file the tensor has numpy's shape reversed
+// and the view reverses its axes back, which gives row-major strides.
+// Through the tensor, Close's Release makes every view of the mapping an
+// error (lapis.ErrReleased) rather than a fault.
+func adoptMapped[T views.Scalar](data []T, h Header) (*views.Tensor[T], views.View[T], error) {
+	shape := slices.Clone(h.Shape)
+	if !h.FortranOrder {
+		slices.Reverse(shape)
+	}
+	t, err := views.FromColMajor(data, shape...)
+	if err != nil {
+		return nil, views.View[T]{}, err
+	}
+	v := t.View()
+	if !h.FortranOrder && len(shape) > 1 {
+		axes := make([]int, len(shape))
+		for i := range axes {
+			axes[i] = len(shape) - 1 - i
+		}
+		if v, err = v.Permute(axes...); err != nil {
+			return nil, views.View[T]{}, err
+		}
+	}
+	return t, v, nil
+}
+
+// View returns the view of the mapped data. After Close the memory is
+// gone: views made from it are then views of a released tensor (every
+// lapis entry point returns an error matching lapis.ErrReleased, At and
+// Set panic), and View returns the zero View. A slice taken with Data
+// cannot be caught: touching it after Close kills the program with a
+// fault Go cannot recover from.
 func (m *Mapped[T]) View() views.View[T] { return m.view }
 
 // Header returns the file's header.
@@ -101,13 +132,14 @@ func (m *Mapped[T]) Header() Header {
 	return h
 }
 
-// Close unmaps the file. Views of it must not be used afterwards (see
-// View). A second Close does nothing.
+// Close unmaps the file; views of it are released (see View). A second
+// Close does nothing.
 func (m *Mapped[T]) Close() error {
 	if m.mem == nil {
 		return nil
 	}
 	mem := m.mem
-	m.mem, m.view = nil, views.View[T]{}
+	m.t.Release() // before the memory goes: views of it are now caught
+	m.mem, m.t, m.view = nil, nil, views.View[T]{}
 	return munmap(mem)
 }

@@ -4,6 +4,7 @@ package npy
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/lapis-go/lapis"
 )
 
 // writeBig writes a float64 .npy file of the shape whose element k (in
@@ -138,6 +141,25 @@ func TestMap(t *testing.T) {
 		if m.View().Len() != 0 {
 			t.Error("View after Close is not the zero View")
 		}
+		// the view taken before Close is released, not a fault
+		if err := v.CheckLive("op", "v"); !errors.Is(err, lapis.ErrReleased) {
+			t.Errorf("view after Close: %v, want lapis.ErrReleased", err)
+		}
+		if _, err := v.T().Permute(2, 1, 0); !errors.Is(err, lapis.ErrReleased) {
+			t.Errorf("transform of a view after Close: %v, want lapis.ErrReleased", err)
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, v); !errors.Is(err, lapis.ErrReleased) {
+			t.Errorf("Write of a view after Close: %v, want lapis.ErrReleased", err)
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("At of a view after Close did not panic")
+				}
+			}()
+			v.At(0, 0, 0)
+		}()
 		again, _ := ReadFile[float64](p)
 		if again.At(0, 0, 0) != 0 {
 			t.Errorf("the write reached the file: %v", again.At(0, 0, 0))

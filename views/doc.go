@@ -98,16 +98,17 @@
 //
 // # Release
 //
-// A pooled buffer carries a generation; Tensor.View records it in the
-// view (transforms keep it) and Release advances it, so a view of a
-// released tensor, whose buffer the next tensor may hold, is caught
+// A tensor's data carries a generation (a pooled buffer's, or the
+// tensor's own for adopted data); Tensor.View records it in the view
+// (transforms keep it) and Release advances it, so a view of a released
+// tensor, whose buffer the next tensor may hold, is caught
 // wherever it is used: Copy, AsSlice, the fallible transforms, the To*
 // functions and every entry point of cblas, lapack, batch, fortran, dist
 // and npy return an error matching lapis.ErrReleased that names the
 // argument (View.CheckLive, one load and compare), and At, Set and
-// ToColMajor panic. Views of slices and of adopted data are never
-// flagged; slices taken with Data are not caught (SetReleaseCheck fills
-// released buffers with NaN for those).
+// ToColMajor panic. Views of slices (FromSlice) are never flagged;
+// slices taken with Data are not caught (SetReleaseCheck fills released
+// buffers with NaN for those).
 //
 // # gonum
 //

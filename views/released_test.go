@@ -43,7 +43,7 @@ func mustPanic(t *testing.T, what string, f func()) {
 // from the released tensor) are refused by every fallible function of
 // the package with an error matching lapis.ErrReleased, and make At, Set
 // and ToColMajor panic; the tensor holding the buffer now is untouched.
-// Views of live tensors, of slices and of adopted data are not flagged.
+// Views of live tensors and of slices are not flagged.
 func TestReleasedView(t *testing.T) {
 	v, next := released(t)
 	defer next.Release()
@@ -95,22 +95,30 @@ func TestReleasedView(t *testing.T) {
 	if !slices.Equal(next.Data(), []float64{7, 7, 7, 7, 7, 7}) {
 		t.Errorf("the tensor holding the buffer now: %v, changed", next.Data())
 	}
-	// Live tensors, slices and adopted data are never flagged, a second
-	// Release does nothing, and a zero-length tensor's views are
-	// flagged after Release like any other.
+	// Live tensors and slices are never flagged, a second Release does
+	// nothing, views of a released tensor of adopted data are flagged
+	// (its owner may free or unmap it: npy.Mapped, fortran.CTensor), and
+	// a zero-length tensor's views are flagged after Release like any
+	// other.
 	data := []float64{1, 2, 3, 4}
 	adopted, _ := views.FromColMajor(data, 2, 2)
 	av := adopted.View()
+	if err := av.CheckLive("op", "x"); err != nil {
+		t.Errorf("view of live adopted data: %v", err)
+	}
 	adopted.Release()
 	adopted.Release()
+	if err := av.CheckLive("op", "x"); !errors.Is(err, lapis.ErrReleased) {
+		t.Errorf("view of released adopted data: %v, want lapis.ErrReleased", err)
+	}
 	sv, _ := views.FromSlice(data, av.Layout())
-	for name, s := range map[string]views.View[float64]{"adopted data": av, "slice": sv, "live tensor": next.View(), "zero View": {}} {
+	for name, s := range map[string]views.View[float64]{"slice": sv, "live tensor": next.View(), "zero View": {}} {
 		if err := s.CheckLive("op", "x"); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if err := views.Copy(av, sv.T()); err != nil {
-		t.Errorf("Copy to a view of released adopted data: %v", err)
+	if err := views.Copy(av, sv.T()); !errors.Is(err, lapis.ErrReleased) {
+		t.Errorf("Copy to a view of released adopted data: %v, want lapis.ErrReleased", err)
 	}
 	if after := adopted.View(); !errors.Is(after.CheckLive("op", "x"), lapis.ErrReleased) {
 		t.Error("View of released adopted data: not flagged")

@@ -13,8 +13,9 @@ type Tensor[T Scalar] struct {
 	data     []T
 	l        layout.Layout
 	buf      *pool.Buf[T] // where data came from; nil for adopted data
-	own      *pool.Gen    // what views record: &buf.Gen, pool.Dead once released, nil for adopted data
-	gen      uint32       // own's generation while buf is the tensor's
+	own      *pool.Gen    // what views record: &buf.Gen or &adopted, pool.Dead once released
+	gen      uint32       // own's generation while the tensor holds data
+	adopted  pool.Gen     // adopted data's generation, advanced by Release
 	released bool
 }
 
@@ -131,13 +132,16 @@ func FromRows[T Scalar](rows [][]T) (*Tensor[T], error) {
 // The tensor is detached: its At, Set and Data panic with a message naming
 // Release, and its View is a view of a released tensor.
 //
-// Views taken before Release of a pooled buffer are caught wherever they
-// are used: the buffer's generation advances, so every entry point of
+// Views taken before Release are caught wherever they are used: the
+// generation they recorded (the pooled buffer's, or the tensor's own for
+// adopted data) advances, so every entry point of
 // cblas, lapack, batch, fortran, dist and npy, views' own Copy, AsSlice
 // and fallible transforms return an error matching lapis.ErrReleased
 // that names the argument (before anything is read or written), and At,
-// Set and ToColMajor panic (View.CheckLive). Views of adopted data are
-// not flagged (that memory is not reused). Slices taken with Data (the
+// Set and ToColMajor panic (View.CheckLive). That holds for adopted data
+// too, whose memory lapis does not reuse but its owner may: the views of
+// an npy.Mapped after Close (unmapped) or of a fortran.CTensor after Free
+// (freed C memory) are errors, not a fault. Slices taken with Data (the
 // tensor's or a view's) cannot be caught: with SetReleaseCheck on (the
 // default under the race detector) the buffer is filled with NaN on its
 // way back to the pool, so such a slice reads NaN rather than another
@@ -145,6 +149,8 @@ func FromRows[T Scalar](rows [][]T) (*Tensor[T], error) {
 func (t *Tensor[T]) Release() {
 	if t.buf != nil {
 		pool.Return(t.buf) // advances the generation the views recorded
+	} else if t.own == &t.adopted {
+		t.adopted.Advance()
 	}
 	t.buf, t.data, t.own, t.gen, t.released = nil, nil, pool.Dead, 0, true
 }
@@ -167,7 +173,9 @@ func FromColMajor[T Scalar](data []T, shape ...int) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Tensor[T]{data: data, l: l}, nil
+	t := &Tensor[T]{data: data, l: l}
+	t.own = &t.adopted
+	return t, nil
 }
 
 // FromRowMajor returns a new column-major tensor holding data, which is in

@@ -71,9 +71,9 @@ const panicReleasedView = "views: " + ruleReleased
 // lapis.ErrReleased. It costs one load and compare; every entry point of
 // cblas, lapack, batch, fortran, dist and npy calls it (or Matrix2 or
 // Vector1, which make the same check) for each view it is given, before
-// it reads or writes anything. Views of memory lapis did not take from
-// its pool (FromSlice, FromColMajor's adopted data) are never flagged:
-// that memory is not reused behind the view's back.
+// it reads or writes anything. Views of a tensor that adopted its data
+// (FromColMajor) are flagged after that tensor's Release too; views made
+// with FromSlice belong to no tensor and are never flagged.
 func (v *View[T]) CheckLive(op, arg string) error {
 	// Written for the inliner (cost 80, its budget): generic callers,
 	// which call the shaped method, inline it only so.
