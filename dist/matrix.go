@@ -47,6 +47,18 @@ type Matrix[T Scalar] struct {
 	desc       [9]C.int
 	local      views.View[T]
 	own        *views.Tensor[T] // the local piece, when New made it
+	released   bool
+}
+
+// checkLive returns an error matching lapis.ErrReleased, naming op and
+// name, when a was released or its local piece is a view of a tensor
+// released since Wrap; every entry point taking a matrix calls it before
+// the ranks agree, so no rank hands ScaLAPACK freed or reused memory.
+func (a *Matrix[T]) checkLive(op, name string) error {
+	if a.released {
+		return layout.Errorf(lapis.ErrReleased, op, name, "the matrix was released (Matrix.Release)")
+	}
+	return a.local.CheckLive(op, name)
 }
 
 // New returns an m x n matrix over g in mb x nb blocks, its local piece a
@@ -230,14 +242,17 @@ func (a *Matrix[T]) Fill(f func(i, j int) T) {
 	}
 }
 
-// Release gives a local piece New made back to the pool; the matrix must
-// not be used afterwards. A wrapped piece stays the caller's.
+// Release gives a local piece New made back to the pool; a wrapped piece
+// stays the caller's. Afterwards every entry point given the matrix
+// returns an error matching lapis.ErrReleased on every rank, as it does
+// when a wrapped piece's tensor is released (views.Tensor.Release). A
+// second Release does nothing.
 func (a *Matrix[T]) Release() {
 	if a.own != nil {
 		a.own.Release()
 		a.own = nil
 	}
-	a.local = views.View[T]{}
+	a.local, a.released = views.View[T]{}, true
 }
 
 func (a *Matrix[T]) check(i, j int) {
@@ -316,6 +331,10 @@ func Redistribute[T Scalar](dst, src *Matrix[T]) error {
 		err = layout.Errorf(ErrState, op, "dst, src", "a grid was exited")
 	case dst.m != src.m || dst.n != src.n:
 		err = layout.Errorf(layout.ErrShape, op, "dst", "%d x %d differs from src's %d x %d", dst.m, dst.n, src.m, src.n)
+	default:
+		if err = dst.checkLive(op, "dst"); err == nil {
+			err = src.checkLive(op, "src")
+		}
 	}
 	if err := agree(op, err, keys(dst, src)); err != nil {
 		return err
@@ -366,8 +385,11 @@ func (a *Matrix[T]) move(op string, root int, v views.View[T], gather bool, opts
 		err = layout.Errorf(layout.ErrBounds, op, "root", "rank %d is not in 0..%d", root, world.size-1)
 	case a.g.exited:
 		err = layout.Errorf(ErrState, op, "a", "its grid was exited")
-	case world.rank == root:
-		err = a.rootOperand(op, name, v, gather, opts, &work, &tmp, &ld)
+	default:
+		err = a.checkLive(op, "a")
+		if err == nil && world.rank == root {
+			err = a.rootOperand(op, name, v, gather, opts, &work, &tmp, &ld)
+		}
 	}
 	// Every rank learns whether the root (or any rank) refused, and why,
 	// so that none enters pdgemr2d alone.

@@ -7,6 +7,8 @@ import "C"
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
@@ -61,12 +63,19 @@ func sameGrid[T Scalar](op string, a *Matrix[T], others map[string]*Matrix[T]) e
 	if a.g.exited {
 		return layout.Errorf(ErrState, op, "a", "its grid was exited")
 	}
-	for name, b := range others {
+	if err := a.checkLive(op, "a"); err != nil {
+		return err
+	}
+	for _, name := range slices.Sorted(maps.Keys(others)) { // the same error on every rank
+		b := others[name]
 		if b == nil {
 			return layout.Errorf(layout.ErrShape, op, name, "nil matrix")
 		}
 		if b.g != a.g {
 			return layout.Errorf(layout.ErrShape, op, name, "is on another grid than a (Redistribute it onto a's grid first)")
+		}
+		if err := b.checkLive(op, name); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -21,6 +21,8 @@
 #                  they run instead of go test, then the kernel-set runs
 #                  and lapis check below use them too
 #   LAPIS_TESTFLAGS more flags for the prebuilt binaries (-test.short)
+#   LAPIS_SHORT    1: go test -short (smaller size tables, gonum's
+#                  testlapack sampled as under -race): the CI-sized run
 #   LAPIS_ARM64_SETS OpenBLAS kernel sets to run the focused tests under
 #
 # It prints the Debian packages and alternatives in use, then runs
@@ -102,9 +104,11 @@ case "${LAPIS_LINK:-openblas}" in
   *)
     echo "run-tests.sh: unknown LAPIS_LINK=$LAPIS_LINK" >&2; exit 2 ;;
 esac
-echo "== go test -tags '$tags' ${LAPIS_PKGS:-./...}   (CGO_CFLAGS='$CGO_CFLAGS' CGO_LDFLAGS='${CGO_LDFLAGS:-}')"
+short=""
+[ "${LAPIS_SHORT:-}" != 1 ] || short=-short
+echo "== go test $short -tags '$tags' ${LAPIS_PKGS:-./...}   (CGO_CFLAGS='$CGO_CFLAGS' CGO_LDFLAGS='${CGO_LDFLAGS:-}')"
 # shellcheck disable=SC2086 # LAPIS_PKGS is a list
-go test -count=1 -v -timeout 20m -tags "$tags" ${LAPIS_SKIP:+-skip "$LAPIS_SKIP"} ${LAPIS_PKGS:-./...}
+go test -count=1 -v -timeout 20m $short -tags "$tags" ${LAPIS_SKIP:+-skip "$LAPIS_SKIP"} ${LAPIS_PKGS:-./...}
 rc=$?
 # The old kernel sets' defects (docs/kernels.md) under this variant's
 # OpenBLAS: the tests that found them, with lapis's switch off, on the
@@ -121,7 +125,7 @@ case "${LAPIS_LINK:-openblas}" in
       fi
       echo "== kernel set $set (OPENBLAS_CORETYPE=$set LAPIS_OPENBLAS_CORE=off)"
       OPENBLAS_CORETYPE=$set LAPIS_OPENBLAS_CORE=off LAPIS_TEST_WANT_CORE=$set \
-        go test -count=1 -tags "$tags" -run 'TestGuard|TestBatchOps|TestScal|TestLevel2|TestKernel|TestGonumConformance' ./cblas ./lapack ./batch || rc=1
+        go test -count=1 $short -tags "$tags" -run 'TestGuard|TestBatchOps|TestScal|TestLevel2|TestKernel|TestGonumConformance' ./cblas ./lapack ./batch || rc=1
     done ;;
 esac
 echo "== lapis check -known-ok"

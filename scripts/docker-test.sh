@@ -31,6 +31,11 @@
 #   LAPIS_DOCKER_JOBS=N       image builds at once (default 2; tests run
 #                             one variant at a time)
 #   LAPIS_DOCKER_LOGS=DIR     where the logs go (default: a new temp dir)
+#   LAPIS_DOCKER_SHORT="v..."  the variants whose tests run with -short
+#                             (smaller size tables, gonum's testlapack
+#                             sampled as under -race); "all" for every
+#                             one. .ci/run sets it (CONTRIBUTING.md#ci);
+#                             arm64 always runs -short
 #
 # The arm64 variant runs under emulation: qemu-user (Debian's
 # qemu-user-static, registered with binfmt_misc by binfmt-support) runs
@@ -308,13 +313,6 @@ for v in "${run[@]}"; do
   fi
 done
 
-# Base images first.
-declare -A base
-for v in "${run[@]}"; do
-  variant "$v"
-  [ -n "${base[$suite$arch]:-}" ] || base[$suite$arch]=$(base_image "$suite" "$arch")
-done
-
 # Modules: downloaded on the host, mounted read-only.
 say "go mod download"
 go mod download || die "go mod download failed"
@@ -322,20 +320,39 @@ modcache=$(go env GOMODCACHE)
 docker volume create lapis-gocache >/dev/null
 
 # Images: built in the background, LAPIS_DOCKER_JOBS at a time, while the
-# tests of the images already built run one variant at a time.
+# tests of the images already built run one variant at a time. The base
+# images are found or made in the same background sequence, each before
+# the first image on it, so that a cold run's debootstraps (about 3
+# minutes each, the arm64 one more) overlap the first variants' tests.
+# Each variant's base image name goes to base-<variant>.name, and
+# build-<variant>.done gets "<exit code> <seconds>".
 build_image() {
-  local v=$1 start rc=0
+  local v=$1 b=$2 start rc=0
   variant "$v"
   start=$(date +%s)
   docker build -t "lapis-test:$v" -f "$dockerfile" \
-    --build-arg BASE="${base[$suite$arch]}" --build-arg PACKAGES="$packages" \
+    --build-arg BASE="$b" --build-arg PACKAGES="$packages" \
     --build-arg ALTERNATIVES="$alternatives" docker >"$logs/build-$v.log" 2>&1 || rc=$?
   echo "$rc $(($(date +%s) - start))" >"$logs/build-$v.done"
 }
 (
   jobs=${LAPIS_DOCKER_JOBS:-2} n=0
+  declare -A base
   for v in "${run[@]}"; do
-    build_image "$v" &
+    variant "$v"
+    if [ -z "${base[$suite$arch]:-}" ]; then
+      start=$(date +%s)
+      if ! base[$suite$arch]=$(base_image "$suite" "$arch" 2>"$logs/base-image-$v.log"); then
+        cat "$logs/base-image-$v.log" >&2
+        cp "$logs/base-image-$v.log" "$logs/build-$v.log"
+        echo "1 $(($(date +%s) - start))" >"$logs/build-$v.done"
+        base[$suite$arch]=""
+        continue
+      fi
+      cat "$logs/base-image-$v.log" >&2
+    fi
+    echo "${base[$suite$arch]}" >"$logs/base-$v.name"
+    build_image "$v" "${base[$suite$arch]}" &
     n=$((n + 1))
     if [ "$n" -ge "$jobs" ]; then wait -n; n=$((n - 1)); fi
   done
@@ -380,8 +397,12 @@ arm64_prepare() {
 rows=() failed=() passed=0
 for v in "${run[@]}"; do
   variant "$v"
-  while [ ! -f "$logs/build-$v.done" ]; do sleep 2; done
+  while [ ! -f "$logs/build-$v.done" ]; do
+    kill -0 "$builder" 2>/dev/null || [ -f "$logs/build-$v.done" ] || die "the image builder stopped before $v's image (logs: $logs)"
+    sleep 2
+  done
   read -r brc btime <"$logs/build-$v.done"
+  vbase=$(cat "$logs/base-$v.name" 2>/dev/null || echo "no base image")
   log="$logs/test-$v.log"
   # A variant whose packages the mirror does not serve (mkl: the non-free
   # component unreachable) is skipped, saying so in one line.
@@ -390,7 +411,7 @@ for v in "${run[@]}"; do
      sed 's/\x1b\[[0-9;]*m//g' "$logs/build-$v.log" |
      grep -Eq "Unable to locate package libmkl|Package 'libmkl-dev' has no installation candidate|Failed to fetch [^ ]*non-free"; then
     say "$v: skipped: no libmkl-dev from $(debian_mirror) (non-free unreachable, or no MKL for this architecture): $(sed 's/\x1b\[[0-9;]*m//g' "$logs/build-$v.log" | grep -E '^(E|W):' | tail -n1 | cut -c1-100)"
-    rows+=("| $v | ${base[$suite$arch]} | skipped: non-free unreachable | | | | | | | ${btime}s | skipped |")
+    rows+=("| $v | $vbase | skipped: non-free unreachable | | | | | | | ${btime}s | skipped |")
     skipped+=("$v")
     continue
   fi
@@ -413,6 +434,10 @@ for v in "${run[@]}"; do
     extra=(-v "$bindir:/lapis-bin:ro" -e LAPIS_PREBUILT=/lapis-bin -e LAPIS_TESTFLAGS="$arm64_flags" -e LAPIS_ARM64_SETS="$arm64_sets")
   fi
   for e in $run_env; do extra+=(-e "$e"); done
+  short=""
+  if [[ " ${LAPIS_DOCKER_SHORT:-} " == *" all "* || " ${LAPIS_DOCKER_SHORT:-} " == *" $v "* || "$arch" = arm64 ]]; then
+    extra+=(-e LAPIS_SHORT=1) short=" (-short)"
+  fi
   say "$v: testing (image built in ${btime}s${xtime})"
   start=$(date +%s) rc=0
   docker run --rm --name "lapis-test-$v-$$" ${extra[@]+"${extra[@]}"} \
@@ -444,7 +469,7 @@ for v in "${run[@]}"; do
   [ "$(field parallel)" = 1 ] && threads+=" (pthreads)"
   [ "$(field parallel)" = 2 ] && threads+=" (OpenMP)"
   [ "$(field variant)" = per-thread ] && threads+=" (per-thread: $(sed -n 's/.*layers: \([^|]*\).*/\1/p' <<<"$info" | grep -o 'libmkl_[a-z]*_thread\|libmkl_sequential' | head -n1))"
-  rows+=("| $v | ${base[$suite$arch]} | $lib | $(field path) | $(field intbits) | $threads | $pass / $fail / $skip | ${stress:-not run} | ${checked:-not run} | ${secs}s (+${btime}s build${xtime}) | $verdict |")
+  rows+=("| $v | $vbase | $lib | $(field path) | $(field intbits) | $threads | $pass / $fail / $skip$short | ${stress:-not run} | ${checked:-not run} | ${secs}s (+${btime}s build${xtime}) | $verdict |")
   if [ "$verdict" != ok ]; then
     failed+=("$v")
     say "$v: $verdict; end of $log:"

@@ -112,7 +112,10 @@ kernelsets() {
   fi
 }
 gonummat() { bash scripts/gonum-mat.sh; }
-guardfull() { go test -count=1 -gcflags=all=-d=checkptr -run '^TestGuard$' ./...; }
+# The guard tables of cblas, lapack and batch run in full under every
+# kernel set (kernelsets) and, with checkptr, sampled under -race; the
+# other packages' tables run in full with checkptr here.
+guardfull() { go test -count=1 -gcflags=all=-d=checkptr -run '^TestGuard$' ./views/... ./fortran/... ./internal/...; }
 allocs() { go test -count=1 -run 'Alloc' ./...; }
 openblas64() {
   CGO_CFLAGS="$(pkg-config --cflags openblas64)" CGO_LDFLAGS="$(pkg-config --libs openblas64)" \
@@ -143,8 +146,8 @@ lane() {
     fi
   done
 }
-lane1=("race:go test -race" "openblas64:cblas, lapack and batch against the 64-bit-integer OpenBLAS (-tags lapis_cgoflags)" "purego:without assembly (-tags purego): the root package, views, the kernels, split, and cblas and batch on their Go fallbacks" "allocs:allocation counts (without -race: its sync.Pool drops buffers at random)")
-lane2=("kernelsets:cblas, lapack and batch under each OpenBLAS kernel set this CPU runs" "gonummat:the test suites of gonum/mat and of the gonum packages that reach BLAS and LAPACK through it, with lapis as both" "guardfull:guard pages, full tables, with checkptr (under -race they run a sample)" "fuzz:fuzz (${FUZZTIME:-200000x} per target)")
+lane1=("race:go test -race" "openblas64:cblas, lapack and batch against the 64-bit-integer OpenBLAS (-tags lapis_cgoflags)" "purego:without assembly (-tags purego): the root package, views, the kernels, split, and cblas and batch on their Go fallbacks" "allocs:allocation counts (without -race: its sync.Pool drops buffers at random)" "fuzz:fuzz (${FUZZTIME:-200000x} per target)")
+lane2=("kernelsets:cblas, lapack and batch under each OpenBLAS kernel set this CPU runs (guard tables in full)" "gonummat:the test suites of gonum/mat and of the gonum packages that reach BLAS and LAPACK through it, with lapis as both" "guardfull:guard pages of views, fortran and the kernels, full tables, with checkptr (under -race they run a sample)")
 step "long steps in ${LANES:=2} lane(s): ${#lane1[@]} + ${#lane2[@]} steps"
 if [ "$LANES" = 1 ]; then
   lane "${lane1[@]}" "${lane2[@]}"

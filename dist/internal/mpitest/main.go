@@ -357,6 +357,29 @@ func moves[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
 	if _, err := dist.Wrap(g, n+3, n, nb, nb, lv); !errors.Is(err, lapis.ErrReleased) {
 		failf("%s: Wrap of a view of a released tensor: %v", name, err)
 	}
+	// A matrix whose wrapped piece's tensor was released after Wrap, and
+	// a released matrix: refused on every rank by every entry point.
+	lt, err = views.Zeros[T](dist.LocalShape(g, n+3, n, nb, nb))
+	must(err)
+	wm, err := dist.Wrap(g, n+3, n, nb, nb, lt.View())
+	must(err)
+	lt.Release()
+	if err := dist.Redistribute(d, wm); !errors.Is(err, lapis.ErrReleased) || !strings.Contains(err.Error(), "src") {
+		failf("%s: Redistribute from a matrix whose piece was released: %v", name, err)
+	}
+	if err := wm.Gather(0, views.View[T]{}); !errors.Is(err, lapis.ErrReleased) {
+		failf("%s: Gather of a matrix whose piece was released: %v", name, err)
+	}
+	e, err := dist.New[T](g, n+3, n, nb, nb)
+	must(err)
+	e.Release()
+	e.Release()
+	if err := dist.Gemm(lapack.NoTrans, lapack.NoTrans, 1, d, d, 0, e); !errors.Is(err, lapis.ErrReleased) || !strings.Contains(err.Error(), "released (Matrix.Release)") {
+		failf("%s: Gemm into a released matrix: %v", name, err)
+	}
+	if err := e.Scatter(0, views.View[T]{}); !errors.Is(err, lapis.ErrReleased) {
+		failf("%s: Scatter into a released matrix: %v", name, err)
+	}
 	b.Release()
 	c.Release()
 	d.Release()
