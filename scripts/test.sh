@@ -121,13 +121,15 @@ openblas64() {
   CGO_CFLAGS="$(pkg-config --cflags openblas64)" CGO_LDFLAGS="$(pkg-config --libs openblas64)" \
     go test -count=1 -tags lapis_cgoflags ./cblas/... ./lapack/... ./batch/...
 }
-purego() { go test -count=1 -tags purego . ./views/... ./internal/kernel/... ./internal/rt/split/... ./cblas/... ./batch/...; }
+# -short: the Go fallbacks take the same paths at the smaller sizes (the
+# full tables run on the assembly under -race and the kernel sets).
+purego() { go test -count=1 -short -tags purego . ./views/... ./internal/kernel/... ./internal/rt/split/... ./cblas/... ./batch/...; }
 fuzz() {
   for pkg in $(go list ./...); do
     dir=$(go list -f '{{.Dir}}' "$pkg")
     for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | sort -u); do
       echo "-- $pkg $target"
-      go test -run='^$' -fuzz="^${target}\$" -fuzztime="${FUZZTIME:-200000x}" "$pkg"  || return 1
+      go test -run='^$' -fuzz="^${target}\$" -fuzztime="${FUZZTIME:-100000x}" "$pkg"  || return 1
     done
   done
 }
@@ -146,7 +148,7 @@ lane() {
     fi
   done
 }
-lane1=("race:go test -race" "openblas64:cblas, lapack and batch against the 64-bit-integer OpenBLAS (-tags lapis_cgoflags)" "purego:without assembly (-tags purego): the root package, views, the kernels, split, and cblas and batch on their Go fallbacks" "allocs:allocation counts (without -race: its sync.Pool drops buffers at random)" "fuzz:fuzz (${FUZZTIME:-200000x} per target)")
+lane1=("race:go test -race" "openblas64:cblas, lapack and batch against the 64-bit-integer OpenBLAS (-tags lapis_cgoflags)" "purego:without assembly (-tags purego, -short): the root package, views, the kernels, split, and cblas and batch on their Go fallbacks" "allocs:allocation counts (without -race: its sync.Pool drops buffers at random)" "fuzz:fuzz (${FUZZTIME:-100000x} per target)")
 lane2=("kernelsets:cblas, lapack and batch under each OpenBLAS kernel set this CPU runs (guard tables in full)" "gonummat:the test suites of gonum/mat and of the gonum packages that reach BLAS and LAPACK through it, with lapis as both" "guardfull:guard pages of views, fortran and the kernels, full tables, with checkptr (under -race they run a sample)")
 step "long steps in ${LANES:=2} lane(s): ${#lane1[@]} + ${#lane2[@]} steps"
 if [ "$LANES" = 1 ]; then
