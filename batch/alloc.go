@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -18,19 +19,21 @@ import (
 // of the batches a ([n, n, B...]) and b ([n, nrhs, B...]): SolveTo into a
 // new tensor of b's shape.
 func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
-	if err := allocating("batch.Solve", []string{"a", "b"}, []views.View[T]{a, b}, 1); err != nil {
+	const op = "batch.Solve"
+	if err := allocating(op, []string{"a", "b"}, []views.View[T]{a, b}, 1); err != nil {
 		return nil, err
 	}
-	return allocated(b.Shape(), func(x views.View[T]) error { return SolveTo(x, a, b, opts...) })
+	return allocated(op, b.Shape(), func(x views.View[T]) error { return SolveTo(x, a, b, opts...) })
 }
 
 // Inv returns the inverses of the matrices of the batch a ([n, n, B...]):
 // InvTo into a new tensor of a's shape. InvTo(a, a) inverts in place.
 func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
-	if err := allocating("batch.Inv", []string{"a"}, []views.View[T]{a}, 0); err != nil {
+	const op = "batch.Inv"
+	if err := allocating(op, []string{"a"}, []views.View[T]{a}, 0); err != nil {
 		return nil, err
 	}
-	return allocated(a.Shape(), func(dst views.View[T]) error { return InvTo(dst, a, opts...) })
+	return allocated(op, a.Shape(), func(dst views.View[T]) error { return InvTo(dst, a, opts...) })
 }
 
 // Cholesky returns the Cholesky factors of the positive definite
@@ -38,20 +41,22 @@ func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], err
 // read), zeros in their other triangles: CholeskyTo into a new tensor of
 // a's shape.
 func Cholesky[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
-	if err := allocating("batch.Cholesky", []string{"a"}, []views.View[T]{a}, 0); err != nil {
+	const op = "batch.Cholesky"
+	if err := allocating(op, []string{"a"}, []views.View[T]{a}, 0); err != nil {
 		return nil, err
 	}
-	return allocated(a.Shape(), func(dst views.View[T]) error { return CholeskyTo(uplo, dst, a, opts...) })
+	return allocated(op, a.Shape(), func(dst views.View[T]) error { return CholeskyTo(uplo, dst, a, opts...) })
 }
 
 // CholeskySolve returns x with a x = b for every matrix, from the
 // Cholesky factors in the uplo triangles of f ([n, n, B...]) and b ([n,
 // nrhs, B...]): CholeskySolveTo into a new tensor of b's shape.
 func CholeskySolve[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
-	if err := allocating("batch.CholeskySolve", []string{"f", "b"}, []views.View[T]{f, b}, 1); err != nil {
+	const op = "batch.CholeskySolve"
+	if err := allocating(op, []string{"f", "b"}, []views.View[T]{f, b}, 1); err != nil {
 		return nil, err
 	}
-	return allocated(b.Shape(), func(x views.View[T]) error { return CholeskySolveTo(uplo, x, f, b, opts...) })
+	return allocated(op, b.Shape(), func(x views.View[T]) error { return CholeskySolveTo(uplo, x, f, b, opts...) })
 }
 
 // LeastSquares returns x ([n, nrhs, B...]) minimising |a x - b| (or the
@@ -114,17 +119,22 @@ func allocating[T Scalar](op string, names []string, vs []views.View[T], res int
 }
 
 // allocated runs to on a new zero tensor of shape and returns it as the
-// allocating forms promise.
-func allocated[T Scalar](shape []int, to func(dst views.View[T]) error) (*views.Tensor[T], error) {
+// allocating forms promise, its errors naming op (the function the user
+// called, not the To form it runs).
+func allocated[T Scalar](op string, shape []int, to func(dst views.View[T]) error) (*views.Tensor[T], error) {
 	dst, err := views.Zeros[T](shape...)
 	if err != nil {
-		return nil, err
+		return nil, errop.Rename(err, op)
 	}
 	err = to(dst.View())
 	var perMatrix *Error
-	if err != nil && !errors.As(err, &perMatrix) {
-		dst.Release()
-		return nil, err
+	if errors.As(err, &perMatrix) {
+		perMatrix.Op = op // the To form's own error, made for this call
+		return dst, err
 	}
-	return dst, err
+	if err != nil {
+		dst.Release()
+		return nil, errop.Rename(err, op)
+	}
+	return dst, nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
@@ -132,4 +133,24 @@ func compactLike[T Scalar](v views.View[T]) views.View[T] {
 		panic(err)
 	}
 	return z.View()
+}
+
+// TestAllocatingNames: the allocating forms' errors name the function
+// called, not the To form it runs: a per-matrix failure (*Error) and an
+// error of the To form's own checks alike.
+func TestAllocatingNames(t *testing.T) {
+	// Two 2x2 matrices, the second singular (so not positive definite).
+	a, _ := views.FromColMajor([]float64{2, 0, 0, 2, 1, 2, 2, 4}, 2, 2, 2)
+	_, err := Cholesky(Lower, a.View())
+	var e *Error
+	if !errors.As(err, &e) || e.Op != "batch.Cholesky" || !strings.HasPrefix(err.Error(), "batch.Cholesky: ") {
+		t.Errorf("Cholesky of a singular matrix: %v (%T)", err, err)
+	}
+	_, err = Inv(a.View())
+	if !errors.As(err, &e) || e.Op != "batch.Inv" {
+		t.Errorf("Inv of a singular matrix: %v", err)
+	}
+	if _, err := Cholesky(Uplo('x'), a.View()); err == nil || !strings.HasPrefix(err.Error(), "batch.Cholesky: ") {
+		t.Errorf("Cholesky with a bad uplo: %v", err)
+	}
 }
