@@ -61,8 +61,8 @@ go vet ./...
 # Package dist's tests run Open MPI jobs of up to 4 ranks on this
 # machine's cores. MPI ranks wait for each other by spinning (or, when
 # oversubscribed, by sched_yield), so beside other CPU-bound work a job
-# that takes 30 s alone can take over 10 minutes (measured: docs/dist.md#
-# testing). They run alone, after everything else.
+# that takes 30 s alone can take over 10 minutes (measured:
+# docs/dist.md#tests). They run alone, after everything else.
 nodist=$(go list ./... | grep -v '/dist$')
 distalone() { go test -count=1 -timeout 15m "$@" ./dist; }
 
