@@ -5,14 +5,15 @@
 #   scripts/test.sh          the full run (CI): the quick steps, then the
 #                            independent long steps in two lanes at once
 #   scripts/test.sh quick    the edit loop: gofmt, the generated-code
-#                            check, go vet, go test ./... (about 3 minutes)
+#                            check, go vet, go test (dist alone, last;
+#                            about 3 minutes)
 #   FUZZTIME=500000x scripts/test.sh   (fuzz budget per target)
 #   LANES=1 scripts/test.sh            (the long steps one after another)
 #
 # The fuzz budget is a count of executions, not a duration: with a duration,
 # Go 1.26's fuzz coordinator can fail a clean run with "context deadline
 # exceeded" when the time runs out (golang/go#75804, fixed in Go 1.27).
-# Budgets (CONTRIBUTING.md): quick under 4 minutes, full under 12, on 2
+# Budgets (CONTRIBUTING.md): quick under 4 minutes, full under 15, on 2
 # cores with a warm build cache.
 set -euo pipefail
 cd "$(dirname "$0")/.."
