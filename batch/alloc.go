@@ -19,21 +19,13 @@ import (
 // of the batches a ([n, n, B...]) and b ([n, nrhs, B...]): SolveTo into a
 // new tensor of b's shape.
 func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
-	const op = "batch.Solve"
-	if err := allocating(op, []string{"a", "b"}, []views.View[T]{a, b}, 1); err != nil {
-		return nil, err
-	}
-	return allocated(op, b.Shape(), func(x views.View[T]) error { return SolveTo(x, a, b, opts...) })
+	return allocated("batch.Solve", []string{"a", "b"}, []views.View[T]{a, b}, 1, func(x views.View[T]) error { return SolveTo(x, a, b, opts...) })
 }
 
 // Inv returns the inverses of the matrices of the batch a ([n, n, B...]):
 // InvTo into a new tensor of a's shape. InvTo(a, a) inverts in place.
 func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
-	const op = "batch.Inv"
-	if err := allocating(op, []string{"a"}, []views.View[T]{a}, 0); err != nil {
-		return nil, err
-	}
-	return allocated(op, a.Shape(), func(dst views.View[T]) error { return InvTo(dst, a, opts...) })
+	return allocated("batch.Inv", []string{"a"}, []views.View[T]{a}, 0, func(dst views.View[T]) error { return InvTo(dst, a, opts...) })
 }
 
 // Cholesky returns the Cholesky factors of the positive definite
@@ -41,22 +33,14 @@ func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], err
 // read), zeros in their other triangles: CholeskyTo into a new tensor of
 // a's shape.
 func Cholesky[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
-	const op = "batch.Cholesky"
-	if err := allocating(op, []string{"a"}, []views.View[T]{a}, 0); err != nil {
-		return nil, err
-	}
-	return allocated(op, a.Shape(), func(dst views.View[T]) error { return CholeskyTo(uplo, dst, a, opts...) })
+	return allocated("batch.Cholesky", []string{"a"}, []views.View[T]{a}, 0, func(dst views.View[T]) error { return CholeskyTo(uplo, dst, a, opts...) })
 }
 
 // CholeskySolve returns x with a x = b for every matrix, from the
 // Cholesky factors in the uplo triangles of f ([n, n, B...]) and b ([n,
 // nrhs, B...]): CholeskySolveTo into a new tensor of b's shape.
 func CholeskySolve[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
-	const op = "batch.CholeskySolve"
-	if err := allocating(op, []string{"f", "b"}, []views.View[T]{f, b}, 1); err != nil {
-		return nil, err
-	}
-	return allocated(op, b.Shape(), func(x views.View[T]) error { return CholeskySolveTo(uplo, x, f, b, opts...) })
+	return allocated("batch.CholeskySolve", []string{"f", "b"}, []views.View[T]{f, b}, 1, func(x views.View[T]) error { return CholeskySolveTo(uplo, x, f, b, opts...) })
 }
 
 // LeastSquares returns x ([n, nrhs, B...]) minimising |a x - b| (or the
@@ -108,21 +92,19 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Te
 	return xv.ToColMajor(), gerr
 }
 
-// allocating checks, for an allocating form, before anything is
-// allocated: the extents of its operands vs (named names) and the result
-// it allocates, of the shape of vs[res].
-func allocating[T Scalar](op string, names []string, vs []views.View[T], res int) error {
+// allocated is an allocating form: it checks the operands vs (named
+// names) for extents and the result (vs[res]'s shape) for the allocation
+// bound before allocating anything, runs to on a new zero tensor of that
+// shape and returns it as the allocating forms promise, its errors naming
+// op (the function the user called, not the To form it runs).
+func allocated[T Scalar](op string, names []string, vs []views.View[T], res int, to func(dst views.View[T]) error) (*views.Tensor[T], error) {
 	if err := extents(op, names, vs...); err != nil {
-		return err
+		return nil, err
 	}
-	return buffer[T](op, names[res], "the result ("+names[res]+"'s shape)", vs[res].Shape()...)
-}
-
-// allocated runs to on a new zero tensor of shape and returns it as the
-// allocating forms promise, its errors naming op (the function the user
-// called, not the To form it runs).
-func allocated[T Scalar](op string, shape []int, to func(dst views.View[T]) error) (*views.Tensor[T], error) {
-	dst, err := views.Zeros[T](shape...)
+	if err := buffer[T](op, names[res], "the result ("+names[res]+"'s shape)", vs[res].Shape()...); err != nil {
+		return nil, err
+	}
+	dst, err := views.Zeros[T](vs[res].Shape()...)
 	if err != nil {
 		return nil, errop.Rename(err, op)
 	}
