@@ -19,6 +19,7 @@ const (
 	OneNorm   Norm = '1' // maximum column sum of |a_ij|
 	InfNorm   Norm = 'I' // maximum row sum of |a_ij|
 	Frobenius Norm = 'F' // square root of the sum of |a_ij|^2
+	TwoNorm   Norm = '2' // largest singular value (Cond only: Lange and Gecon do not take it)
 )
 
 func checkNorm(op string, norm Norm, condition bool) error {

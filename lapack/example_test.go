@@ -158,3 +158,47 @@ func ExampleCholeskySolve() {
 	// Output:
 	// beta = [0.9573 1.9487]
 }
+
+// The exponential of a rotation generator is the rotation: x' = g x
+// turns x by one radian in unit time. Expm takes any view (g.View().T()
+// would give the rotation back) and returns a new column-major tensor.
+func ExampleExpm() {
+	g, _ := views.FromRows([][]float64{
+		{0, -1},
+		{1, 0},
+	})
+	r, err := lapack.Expm(g.View())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i := range 2 {
+		fmt.Printf("%7.4f %7.4f\n", r.At(i, 0), r.At(i, 1))
+	}
+	// Output:
+	//  0.5403 -0.8415
+	//  0.8415  0.5403
+}
+
+// Condition numbers as numpy.linalg.cond computes them: the two norm from
+// the singular values, the one norm from the LU factors; a singular
+// matrix has condition +Inf.
+func ExampleCond() {
+	a, _ := views.FromRows([][]float64{
+		{1, 2},
+		{3, 4},
+	})
+	c2, _ := lapack.Cond(lapack.TwoNorm, a.View())
+	c1, _ := lapack.Cond(lapack.OneNorm, a.View())
+	fmt.Printf("two norm %.4f, one norm %.4f\n", c2, c1)
+
+	singular, _ := views.FromRows([][]float64{
+		{1, 0},
+		{2, 0},
+	})
+	c, err := lapack.Cond(lapack.TwoNorm, singular.View())
+	fmt.Println(c, err)
+	// Output:
+	// two norm 14.9330, one norm 21.0000
+	// +Inf <nil>
+}

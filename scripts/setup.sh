@@ -18,6 +18,7 @@ packages=(
   libopenmpi-dev    # MPI headers and libmpi (package dist)
   openmpi-bin       # mpirun, to run dist's multi-rank tests and examples/dist
   python3-numpy     # benchmarks only: the numpy columns of scripts/bench-*.sh
+  python3-scipy     # tests: Expm checked against scipy.linalg.expm
   libarpack2-dev    # ARPACK (dsaupd_, dseupd_), for examples/arpack
   valgrind          # benchmarks only: instruction counts (scripts/callgrind-ir.sh)
 )
