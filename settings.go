@@ -25,6 +25,17 @@ var ErrCopyRefused = policy.ErrCopyRefused
 // memory lapis did not take from its pool are never flagged.
 var ErrReleased = pool.ErrReleased
 
+// ErrTooLarge is matched by the error of a call whose result, copy or
+// workspace would take more memory than this process can have: the
+// machine's RAM and swap, its ulimit -v or its cgroup's memory limit, at
+// most 128 TiB. Every allocation whose size comes from the caller's
+// shapes is decided against that bound before anything is allocated, so
+// an 8 TiB outer product or the copy of a broadcast of huge logical size
+// is this error naming the operand, its shape and the bytes, not Go's
+// fatal "out of memory" (docs/errors.md#allocation). A size that does not
+// even fit an int is layout.ErrOverflow.
+var ErrTooLarge = pool.ErrTooLarge
+
 // ErrUnsupported is matched by the error of a call the linked library
 // cannot serve: no routine for the element type, no thread control.
 var ErrUnsupported = errors.New("not supported by the linked library")

@@ -1,9 +1,6 @@
 package batch
 
 import (
-	"math"
-	"math/bits"
-
 	"github.com/lapis-go/lapis/internal/rt/link"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
@@ -16,7 +13,7 @@ import (
 // check, through internal/rt/link) and that every buffer it allocates (a
 // result, a working copy, the determinants) stays within pool.MaxBytes.
 // A broadcast input of huge logical size is then an error matching
-// layout.ErrOverflow (the integer's, or the allocation's), not a fatal
+// layout.ErrOverflow (the integer's) or lapis.ErrTooLarge, not a fatal
 // out-of-memory or a panic in make. Operands that are written cannot be
 // broadcast (layout.ErrOverlap), so what batch allocates for them (pivots,
 // a tiny worker's scratch of at most tinyStageBytes) is bounded by memory
@@ -39,16 +36,12 @@ func extents[T Scalar](op string, names []string, vs ...views.View[T]) error {
 }
 
 // buffer checks that a buffer of E for shape (what it holds, for the
-// operand name) can be allocated: its element count fits an int and its
-// bytes pool.MaxBytes.
+// operand name) can be allocated: the allocation gate, pool.Check, whose
+// error gains what.
 func buffer[E pool.Elem](op, name, what string, shape ...int) error {
-	n, ok := uint64(1), true
-	for _, d := range shape {
-		hi, lo := bits.Mul64(n, uint64(max(d, 0)))
-		n, ok = lo, ok && hi == 0
+	err := pool.Check[E](op, name, shape...)
+	if e, ok := err.(*layout.Error); ok {
+		e.Rule = what + ": " + e.Rule
 	}
-	if !ok || n > math.MaxInt || !pool.CanHold[E](int(n)) {
-		return layout.Errorf(layout.ErrOverflow, op, name, "%s of %v elements would exceed %d bytes", what, shape, pool.MaxBytes)
-	}
-	return nil
+	return err
 }

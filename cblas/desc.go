@@ -8,6 +8,7 @@ import "C"
 import (
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -197,6 +198,9 @@ func (d *desc[T]) selfOverlap(v *views.View[T]) bool {
 func readErr[T Scalar](op, name string, v *views.View[T]) error {
 	if err := v.CheckLive(op, name); err != nil {
 		return err
+	}
+	if v.IsZero() {
+		return errop.ZeroView(op, name)
 	}
 	return layout.Errorf(layout.ErrShape, op, name, "rank %d, want 2 (%s)", v.Rank(), v.Layout().String())
 }

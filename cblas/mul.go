@@ -3,6 +3,7 @@ package cblas
 import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/errop"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -15,8 +16,9 @@ import (
 // refused in strict mode) and the same options.
 //
 // Errors are Gemm's, named cblas.Mul: layout.ErrShape for ranks or extents
-// that do not match, layout.ErrOverflow for a product too large for an int
-// or sizes beyond the BLAS integer, lapis.ErrCopyRefused in strict mode. On error
+// that do not match, lapis.ErrTooLarge for a product larger than this
+// machine's memory (an outer product of two long vectors), layout.ErrOverflow
+// for sizes beyond the BLAS integer, lapis.ErrCopyRefused in strict mode. On error
 // Mul returns nil and keeps nothing it allocated.
 func Mul[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "cblas.Mul"
@@ -31,9 +33,12 @@ func Mul[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], 
 	if lb.Dim(0) != k {
 		return nil, layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's %d columns", lb.Dim(0), k)
 	}
+	if err := pool.Check[T](op, "the result", m, n); err != nil {
+		return nil, err // before the Zeros: an m*n beyond an int is this error too
+	}
 	c, err := views.Zeros[T](m, n)
-	if err != nil { // possible only when k is 0
-		return nil, layout.Errorf(layout.ErrOverflow, op, "b", "the %d x %d product has more elements than an int holds", m, n)
+	if err != nil {
+		return nil, errop.Rename(err, op)
 	}
 	if err := Gemm(1, a, b, 0, c.View(), opts...); err != nil {
 		c.Release()

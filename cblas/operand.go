@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
@@ -51,6 +52,9 @@ func checkRank[T Scalar](op, name string, v views.View[T], rank int) error {
 		return err
 	}
 	if v.Rank() != rank {
+		if v.IsZero() {
+			return errop.ZeroView(op, name)
+		}
 		return layout.Errorf(layout.ErrShape, op, name, "rank %d, want %d (%s)", v.Rank(), rank, v.Layout().String())
 	}
 	return nil
@@ -193,10 +197,7 @@ func copyFits[T Scalar](op, name string, rows, cols int) error {
 	if _, err := blasInt(op, name, " columns", cols); err != nil {
 		return err
 	}
-	if !pool.CanHoldMatrix[T](rows, cols) {
-		return layout.Errorf(layout.ErrOverflow, op, name, "a copy of %d x %d elements would exceed %d bytes", rows, cols, pool.MaxBytes)
-	}
-	return nil
+	return pool.Check[T](op, name, rows, cols)
 }
 
 func release[T Scalar](ts ...*views.Tensor[T]) {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/kernel/gemm"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -51,6 +52,9 @@ func gemmStrided[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T],
 		name string
 		v    *views.View[T]
 	}{{"a", &a}, {"b", &b}, {"c", &c}} {
+		if x.v.IsZero() {
+			return errop.ZeroView(op, x.name)
+		}
 		if x.v.Rank() != 3 {
 			return layout.Errorf(layout.ErrShape, op, x.name, "rank %d, want 3 ([rows, cols, count])", x.v.Rank())
 		}

@@ -84,10 +84,7 @@ func copyFits[T Scalar](op, name string, rows, cols int) error {
 	if err := fits(op, name, rows, cols); err != nil {
 		return err
 	}
-	if !pool.CanHoldMatrix[T](rows, cols) {
-		return layout.Errorf(layout.ErrOverflow, op, name, "a copy of %d x %d elements would exceed %d bytes", rows, cols, pool.MaxBytes)
-	}
-	return nil
+	return pool.Check[T](op, name, rows, cols)
 }
 
 // asMatrix returns b as a matrix: a rank-1 view is one column.

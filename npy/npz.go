@@ -40,12 +40,12 @@ type member struct {
 func OpenNPZ(path string) (*Archive, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, ioErr("npy.OpenNPZ", "path", err)
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, ioErr("npy.OpenNPZ", "path", err)
 	}
 	a, err := readNPZ(f, st.Size(), "npy.OpenNPZ")
 	if err != nil {
@@ -220,8 +220,7 @@ func ReadMember[T views.Scalar](a *Archive, name string) (views.View[T], error) 
 // Member is one array for WriteNPZ, made by Named.
 type Member struct {
 	name  string
-	zero  bool
-	live  func(op, arg string) error // the view's CheckLive
+	check func(op, arg string) error // writable, on the view
 	write func(w io.Writer, op string) error
 }
 
@@ -229,9 +228,8 @@ type Member struct {
 // for WriteNPZ. v is written when WriteNPZ runs, as Write writes it.
 func Named[T views.Scalar](name string, v views.View[T]) Member {
 	return Member{
-		name: name,
-		zero: v.Rank() == 0 && v.Len() == 0,
-		live: v.CheckLive,
+		name:  name,
+		check: func(op, arg string) error { return writable(op, arg, v) },
 		write: func(w io.Writer, op string) error {
 			return write(w, v, op)
 		},
@@ -252,8 +250,9 @@ const (
 // WriteNPZ writes the members to w as a .npz archive that numpy's np.load
 // reads, each member as Write writes a .npy file. The names must be
 // non-empty and distinct (errors matching fs.ErrInvalid), no view the
-// zero View (layout.ErrBounds) or a view of a released tensor
-// (lapis.ErrReleased): this is checked before anything is written. Deflated members are compressed at deflate's default level, as
+// zero View (layout.ErrBounds), a view of a released tensor
+// (lapis.ErrReleased) or one whose compact copy is beyond this machine's
+// memory (lapis.ErrTooLarge): this is checked before anything is written. Deflated members are compressed at deflate's default level, as
 // numpy's. Errors of w are returned wrapped; the archive is then
 // incomplete.
 func WriteNPZ(w io.Writer, c Compression, members ...Member) error {
@@ -273,10 +272,8 @@ func WriteNPZ(w io.Writer, c Compression, members ...Member) error {
 			return layout.Errorf(fs.ErrInvalid, op, "members", "member %d has no name (make members with Named)", i)
 		case seen[m.name]:
 			return layout.Errorf(fs.ErrInvalid, op, "members", "member name %s appears twice", quote(m.name))
-		case m.zero:
-			return layout.Errorf(layout.ErrBounds, op, "members", "member %s is the zero View, which has no data", quote(m.name))
 		}
-		if err := m.live(op, "member "+quote(m.name)); err != nil {
+		if err := m.check(op, "member "+quote(m.name)); err != nil {
 			return err
 		}
 		seen[m.name] = true

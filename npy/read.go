@@ -6,6 +6,7 @@ import (
 	"os"
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -34,7 +35,7 @@ func Read[T views.Scalar](r io.Reader) (views.View[T], error) {
 func ReadFile[T views.Scalar](path string) (views.View[T], error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return views.View[T]{}, err
+		return views.View[T]{}, ioErr("npy.ReadFile", "path", err)
 	}
 	defer f.Close()
 	v, _, err := read[T](f, "npy.ReadFile", avail(f))
@@ -54,6 +55,9 @@ func ReadTensor[T views.Scalar](r io.Reader) (*views.Tensor[T], error) {
 	}
 	if l := v.Layout(); l.IsColMajor() {
 		return views.FromColMajor(v.Data(), l.Shape()...)
+	}
+	if err := pool.Check[T]("npy.ReadTensor", "r", v.Shape()...); err != nil {
+		return nil, err // the reordered copy beside the data read
 	}
 	return v.ToColMajor(), nil
 }

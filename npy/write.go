@@ -5,7 +5,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/internal/rt/errop"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -38,12 +39,12 @@ func Write[T views.Scalar](w io.Writer, v views.View[T]) error {
 // must not be a view Map made of that file). On error the file may be left
 // incomplete.
 func WriteFile[T views.Scalar](path string, v views.View[T]) error {
-	if err := v.CheckLive("npy.WriteFile", "v"); err != nil {
+	if err := writable("npy.WriteFile", "v", v); err != nil {
 		return err // before the file is truncated
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return err
+		return ioErr("npy.WriteFile", "path", err)
 	}
 	err = write(f, v, "npy.WriteFile")
 	if cerr := f.Close(); err == nil && cerr != nil {
@@ -52,12 +53,25 @@ func WriteFile[T views.Scalar](path string, v views.View[T]) error {
 	return err
 }
 
-func write[T views.Scalar](w io.Writer, v views.View[T], op string) error {
-	if err := v.CheckLive(op, "v"); err != nil {
+// writable checks that v can be written: live, not the zero View, and a
+// view that needs a compact copy first (neither row- nor column-major, or
+// conjugated) of a size the allocation gate passes.
+func writable[T views.Scalar](op, name string, v views.View[T]) error {
+	if err := v.CheckLive(op, name); err != nil {
 		return err
 	}
-	if v.Rank() == 0 && v.Len() == 0 {
-		return layout.Errorf(layout.ErrBounds, op, "v", "the zero View has no data")
+	if v.IsZero() {
+		return errop.ZeroView(op, name)
+	}
+	if l := v.Layout(); v.IsConj() || !(l.IsRowMajor() || l.IsColMajor()) {
+		return pool.Check[T](op, name, l.Shape()...)
+	}
+	return nil
+}
+
+func write[T views.Scalar](w io.Writer, v views.View[T], op string) error {
+	if err := writable(op, "v", v); err != nil {
+		return err
 	}
 	l := v.Layout()
 	n := l.Len()

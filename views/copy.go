@@ -14,7 +14,11 @@ import (
 //
 // ToColMajor of the zero View returns the zero Tensor (no data, Len 0),
 // as copying a nil slice gives a nil slice. ToColMajor of a view of a
-// released tensor panics, as At does (View.CheckLive).
+// released tensor panics, as At does (View.CheckLive), and so does a copy
+// larger than this machine's memory (a broadcast of huge logical size):
+// the panic's value is an error matching lapis.ErrTooLarge, as make
+// panics on a length out of range. To get that as an error instead,
+// allocate with Zeros and fill with Copy.
 func (v View[T]) ToColMajor() *Tensor[T] {
 	t := new(Tensor[T]) // small enough to inline: t may live on the caller's stack
 	v.copyInto(t)
@@ -28,6 +32,9 @@ func (v View[T]) copyInto(t *Tensor[T]) {
 	}
 	if v.released() {
 		panic(panicReleasedView)
+	}
+	if !pool.CanHold[T](v.l.Len()) {
+		panic(pool.Check[T]("views.View.ToColMajor", "v", v.l.Shape()...))
 	}
 	t.l = v.l.Compact()
 	t.take(pool.Get[T](v.l.Len()))
@@ -71,6 +78,9 @@ func Copy[T Scalar](dst, src View[T]) error {
 		cf = conjFunc[T]()
 	}
 	if Overlaps(dst, src) {
+		if !pool.CanHold[T](src.l.Len()) { // a copy aside of more than half this machine's memory
+			return pool.Check[T](op, "src", src.l.Shape()...)
+		}
 		aside := src.ToColMajor()
 		defer aside.Release()
 		src = aside.View()

@@ -29,21 +29,37 @@ func (t *Tensor[T]) live() {
 }
 
 // Zeros returns a new tensor of the given shape filled with zeros; its
-// buffer comes from the pool (see Release). Errors match layout.ErrShape or
-// layout.ErrOverflow.
+// buffer comes from the pool (see Release). Errors match layout.ErrShape
+// (a negative extent), layout.ErrOverflow (a product beyond an int) or
+// lapis.ErrTooLarge (more bytes than this machine's memory: see
+// docs/errors.md#allocation).
 func Zeros[T Scalar](shape ...int) (*Tensor[T], error) {
-	l, err := layout.ColMajor(shape...)
+	t, err := alloc[T]("views.Zeros", "shape", shape)
 	if err != nil {
-		return nil, errop.Rename(err, "views.Zeros")
+		return nil, err
 	}
-	t := fromPool[T](l)
 	clear(t.data)
 	return t, nil
 }
 
+// alloc returns a tensor of the compact column-major layout of shape
+// whose buffer comes from the pool, holding whatever it held: the caller
+// writes every element. The layout's errors and the allocation gate's
+// (pool.Check) name op and arg; nothing is allocated on error.
+func alloc[T Scalar](op, arg string, shape []int) (*Tensor[T], error) {
+	l, err := layout.ColMajor(shape...)
+	if err != nil {
+		return nil, errop.Rename(err, op)
+	}
+	if err := pool.Check[T](op, arg, shape...); err != nil {
+		return nil, err
+	}
+	return fromPool[T](l), nil
+}
+
 // fromPool returns a tensor of layout l (compact column-major) whose
-// buffer comes from the pool, holding whatever it held: the caller writes
-// every element.
+// buffer comes from the pool, holding whatever it held: the caller has
+// passed l's size through the allocation gate.
 func fromPool[T Scalar](l layout.Layout) *Tensor[T] {
 	t := &Tensor[T]{l: l}
 	t.take(pool.Get[T](l.Len()))
@@ -57,13 +73,12 @@ func (t *Tensor[T]) take(b *pool.Buf[T]) {
 
 // Full returns a new tensor of the given shape with every element x; its
 // buffer comes from the pool (see Release). Errors, named views.Full, match
-// layout.ErrShape or layout.ErrOverflow, as Zeros'.
+// layout.ErrShape, layout.ErrOverflow or lapis.ErrTooLarge, as Zeros'.
 func Full[T Scalar](x T, shape ...int) (*Tensor[T], error) {
-	l, err := layout.ColMajor(shape...)
+	t, err := alloc[T]("views.Full", "shape", shape)
 	if err != nil {
-		return nil, errop.Rename(err, "views.Full")
+		return nil, err
 	}
-	t := fromPool[T](l)
 	for i := range t.data {
 		t.data[i] = x
 	}
@@ -72,16 +87,21 @@ func Full[T Scalar](x T, shape ...int) (*Tensor[T], error) {
 
 // Eye returns the n x n identity matrix, a new tensor whose buffer comes
 // from the pool (see Release). A negative n is an error matching
-// layout.ErrShape, an n*n beyond an int one matching layout.ErrOverflow.
+// layout.ErrShape, an n*n beyond an int one matching layout.ErrOverflow,
+// one beyond this machine's memory one matching lapis.ErrTooLarge.
 func Eye[T Scalar](n int) (*Tensor[T], error) {
 	const op = "views.Eye"
 	if n < 0 {
 		return nil, layout.Errorf(layout.ErrShape, op, "n", "%d is negative", n)
 	}
-	t, err := Zeros[T](n, n)
-	if err != nil {
+	if _, err := layout.ColMajor(n, n); err != nil {
 		return nil, layout.Errorf(layout.ErrOverflow, op, "n", "%d x %d elements do not fit in an int", n, n)
 	}
+	t, err := alloc[T](op, "n", []int{n, n})
+	if err != nil {
+		return nil, err
+	}
+	clear(t.data)
 	for i := 0; i < n; i++ {
 		t.data[i*(n+1)] = 1
 	}
@@ -106,11 +126,10 @@ func FromRows[T Scalar](rows [][]T) (*Tensor[T], error) {
 			return nil, layout.Errorf(layout.ErrShape, op, "rows", "row %d has length %d, want %d (the length of row 0)", i, len(r), n)
 		}
 	}
-	l, err := layout.ColMajor(m, n)
+	t, err := alloc[T](op, "rows", []int{m, n}) // too large only with rows sharing memory
 	if err != nil {
-		return nil, errop.Rename(err, op) // only with rows sharing memory
+		return nil, err
 	}
-	t := fromPool[T](l)
 	// Blocks of rows, so that each column is written in runs of up to
 	// 16 elements while every row is read in order.
 	const block = 16
@@ -141,11 +160,21 @@ func FromRows[T Scalar](rows [][]T) (*Tensor[T], error) {
 // Set and ToColMajor panic (View.CheckLive). That holds for adopted data
 // too, whose memory lapis does not reuse but its owner may: the views of
 // an npy.Mapped after Close (unmapped) or of a fortran.CTensor after Free
-// (freed C memory) are errors, not a fault. Slices taken with Data (the
-// tensor's or a view's) cannot be caught: with SetReleaseCheck on (the
+// (freed C memory) are errors, not a fault.
+//
+// Slices taken with Data (the tensor's or a view's) before Release are
+// not caught: a slice is plain memory, and it still addresses the buffer,
+// which the pool hands to the next tensor of its size class. Read after
+// Release, such a slice shows that tensor's values, and writes through it
+// change them. Do not keep one past Release. With SetReleaseCheck on (the
 // default under the race detector) the buffer is filled with NaN on its
-// way back to the pool, so such a slice reads NaN rather than another
-// tensor's values. A second Release does nothing.
+// way back to the pool, so that a stale slice read before the buffer is
+// reused shows NaN rather than numbers that look right.
+//
+// A second Release (and any later one) does nothing: Release is
+// idempotent, so a deferred Release may follow an early one. The first
+// call detaches the tensor from its buffer, so a later call cannot give
+// the buffer back to the pool twice (two tensors would then share it).
 func (t *Tensor[T]) Release() {
 	if t.buf != nil {
 		pool.Return(t.buf) // advances the generation the views recorded
@@ -191,6 +220,9 @@ func FromRowMajor[T Scalar](data []T, shape ...int) (*Tensor[T], error) {
 	}
 	src, err := FromSlice(data, l)
 	if err != nil {
+		return nil, err
+	}
+	if err := pool.Check[T]("views.FromRowMajor", "data", shape...); err != nil {
 		return nil, err
 	}
 	return src.ToColMajor(), nil

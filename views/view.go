@@ -12,9 +12,10 @@ import (
 // The zero View is no view of anything: it has rank 0 but no data for its
 // one element. Functions given one return an error matching
 // layout.ErrBounds that says so (as FromSlice refuses a layout reaching
-// past its data); transforms of it fail the same way, and At, Set and
-// ToColMajor panic with that message, as a nil pointer would. Use
-// FromSlice, or a Tensor's View, to make views.
+// past its data); transforms of it fail the same way, At and Set panic
+// with that message, as a nil pointer would, and ToColMajor returns the
+// zero Tensor, as copying a nil slice gives a nil slice. IsZero tells it.
+// Use FromSlice, or a Tensor's View, to make views.
 type View[T Scalar] struct {
 	data []T
 	l    layout.Layout
@@ -40,11 +41,14 @@ func FromSlice[T Scalar](data []T, l layout.Layout) (View[T], error) {
 func (v *View[T]) noData() bool { return v.data == nil && v.l.Rank() == 0 }
 
 // errNoData is the error for a zero View passed as arg to op.
-func errNoData(op, arg string) error {
-	return layout.Errorf(layout.ErrBounds, op, arg, "the zero View has no data (make views with FromSlice or Tensor.View)")
-}
+func errNoData(op, arg string) error { return errop.ZeroView(op, arg) }
 
-const panicNoData = "views: the zero View has no data (make views with FromSlice or Tensor.View)"
+// IsZero reports whether v is the zero View (View[T]{}): no view of
+// anything. Entry points given one return an error that says so, matching
+// layout.ErrBounds.
+func (v View[T]) IsZero() bool { return v.noData() }
+
+const panicNoData = "views: " + errop.RuleZeroView
 
 // released reports whether v is a view of a tensor released since the
 // view was made (or made from a released tensor): one load and compare
@@ -262,11 +266,11 @@ func (v View[T]) with(op string, l layout.Layout, err error) (View[T], error) {
 	if v.released() {
 		return View[T]{}, errReleased(op, "v")
 	}
-	if err != nil {
-		return View[T]{}, errop.Rename(err, op)
-	}
 	if v.noData() {
 		return View[T]{}, errNoData(op, "v")
+	}
+	if err != nil {
+		return View[T]{}, errop.Rename(err, op)
 	}
 	v.l = l
 	return v, nil

@@ -14,9 +14,13 @@ import (
 	"errors"
 	"math"
 	"math/bits"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/lapis-go/lapis/layout"
 )
 
 // Elem is the set of element types the pool serves: the four BLAS types
@@ -103,6 +107,7 @@ func Get[T Elem](n int) *Buf[T] {
 	if n <= 0 {
 		return &Buf[T]{class: -1}
 	}
+	mustFit[T](n)
 	c, capacity := class(n)
 	p := &pools[typeIndex[T]()][c]
 	if b, ok := p.Get().(*Buf[T]); ok {
@@ -167,21 +172,87 @@ func Return[T Elem](b *Buf[T]) {
 // MaxBytes is the largest buffer lapis asks for, so that a size beyond it
 // is an error the caller reports, not a panic in make or the Go runtime's
 // fatal "out of memory": 128 TiB (below the runtime's limit on one
-// allocation on 64-bit systems, 256 TiB), or less where the machine's
-// memory and swap together are less (memBytes: a larger buffer could not
-// be written in full; the kernel refuses such a mapping under its default
-// overcommit rule, and Go then dies).
+// allocation on 64-bit systems, 256 TiB), or less where the process can
+// fill less (memBytes: RAM and swap, ulimit -v, the cgroup's memory
+// limit; a larger buffer could not be written in full, and asking for it
+// kills the process).
 var MaxBytes = min(1<<47, memBytes())
+
+// ErrTooLarge is matched (errors.Is) by the error of a call whose result,
+// copy or workspace would be larger than MaxBytes; lapis.ErrTooLarge is
+// this value.
+var ErrTooLarge = errors.New("too large for this machine's memory")
+
+// Check is the allocation gate: every buffer whose size comes from a
+// caller's shapes passes here before it is allocated. It returns nil when
+// a buffer of the product of shape elements of E fits MaxBytes, and
+// otherwise a *layout.Error naming op and arg (the operand the buffer is
+// for) that matches ErrTooLarge and says the shape, the element type and
+// the bytes; an element count beyond an int matches layout.ErrOverflow
+// instead, as the layout of such a shape does. Negative extents count as
+// 0 (the shape checks report them).
+func Check[E Elem](op, arg string, shape ...int) error {
+	n, ok := uint64(1), true
+	for _, d := range shape {
+		hi, lo := bits.Mul64(n, uint64(max(d, 0)))
+		n, ok = lo, ok && hi == 0
+	}
+	size := uint64(unsafe.Sizeof(*new(E)))
+	hi, bytes := bits.Mul64(n, size)
+	if ok && hi == 0 && n <= math.MaxInt && bytes <= MaxBytes {
+		return nil
+	}
+	shape = append([]int(nil), shape...) // only this path keeps it: shape does not escape
+	if !ok || n > math.MaxInt {
+		return layout.Errorf(layout.ErrOverflow, op, arg, "%v %T elements: more than an int holds", shape, *new(E))
+	}
+	need := "more than 16 EiB"
+	if hi == 0 {
+		need = FormatBytes(bytes)
+	}
+	return layout.Errorf(ErrTooLarge, op, arg, "%v %T elements take %s, over the %s lapis allocates at most here",
+		shape, *new(E), need, FormatBytes(MaxBytes))
+}
+
+// FormatBytes writes n bytes with a binary unit, three significant digits
+// at most: 512 B, 1.5 KiB, 1.01 MiB, 8 TiB.
+func FormatBytes(n uint64) string {
+	if n < 1024 {
+		return strconv.FormatUint(n, 10) + " B"
+	}
+	x, u := float64(n)/1024, 0
+	for x >= 1024 && u < 5 {
+		x, u = x/1024, u+1
+	}
+	d := 2
+	if x >= 10 {
+		d = 1
+	}
+	num := strings.TrimRight(strconv.FormatFloat(x, 'f', d, 64), "0")
+	return strings.TrimSuffix(num, ".") + " " + "KMGTPE"[u:u+1] + "iB"
+}
+
+// mustFit is the gate's backstop in Get and Make: a request beyond
+// MaxBytes that no entry point checked panics with the gate's error (a
+// run-time panic the caller can recover, as make's "len out of range"),
+// never Go's fatal out-of-memory. Entry points call Check first and
+// return its error; reaching this panic is a bug in lapis.
+func mustFit[E Elem](n int) {
+	if n > 0 && !CanHold[E](n) {
+		panic(Check[E]("pool", "n", n))
+	}
+}
+
+// Make returns make([]E, n, c) after the gate's backstop (mustFit) on c.
+// It is for buffers that must not come from the pool (a slice with spare
+// capacity that LAPACK may over-read).
+func Make[E Elem](n, c int) []E {
+	mustFit[E](c)
+	return make([]E, n, c)
+}
 
 // CanHold reports whether a buffer of n elements of T stays within
 // MaxBytes (and n is not negative).
 func CanHold[T Elem](n int) bool {
 	return n >= 0 && uint64(n) <= MaxBytes/uint64(unsafe.Sizeof(*new(T)))
-}
-
-// CanHoldMatrix is CanHold for rows x cols elements, the product checked
-// for overflow.
-func CanHoldMatrix[T Elem](rows, cols int) bool {
-	n := rows * cols
-	return rows >= 0 && cols >= 0 && (rows == 0 || n/rows == cols) && CanHold[T](n)
 }

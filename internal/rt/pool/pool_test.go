@@ -1,8 +1,12 @@
 package pool
 
 import (
+	"errors"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/lapis-go/lapis/layout"
 )
 
 func TestClass(t *testing.T) {
@@ -88,4 +92,42 @@ func TestGen(t *testing.T) {
 		t.Error("Dead is current for generation 0")
 	}
 	Return(Get[int32](0)) // empty buffers advance too, and are not pooled
+}
+
+// TestFormatBytes: the unit and at most one decimal.
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[uint64]string{0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB", 8 << 40: "8 TiB", 23 << 30: "23 GiB", 1<<64 - 1: "16 EiB"} {
+		if got := FormatBytes(n); got != want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestCheck: the gate passes what fits MaxBytes, refuses the rest with
+// ErrTooLarge naming op, arg, shape, type and bytes, and a product
+// beyond 64 bits too.
+func TestCheck(t *testing.T) {
+	defer func(m uint64) { MaxBytes = m }(MaxBytes)
+	MaxBytes = 1 << 20
+	if err := Check[float64]("op", "a", 128, 1024); err != nil {
+		t.Errorf("1 MiB: %v", err)
+	}
+	err := Check[float64]("op", "a", 129, 1024)
+	if !errors.Is(err, ErrTooLarge) || err.Error() != "op: a: [129 1024] float64 elements take 1.01 MiB, over the 1 MiB lapis allocates at most here (too large for this machine's memory)" {
+		t.Errorf("1 MiB + 8 KiB: %v", err)
+	}
+	if err := Check[complex64]("op", "b", 1<<40, 1<<40); !errors.Is(err, layout.ErrOverflow) || !strings.Contains(err.Error(), "more than an int holds") {
+		t.Errorf("2^80 elements: %v", err)
+	}
+	if err := Check[complex128]("op", "b", 1<<31, 1<<31); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "more than 16 EiB") {
+		t.Errorf("2^62 complex128 elements: %v", err)
+	}
+	func() {
+		defer func() {
+			if err, _ := recover().(error); !errors.Is(err, ErrTooLarge) {
+				t.Errorf("Get past the gate panicked with %v, want ErrTooLarge", err)
+			}
+		}()
+		Get[float64](1 << 20)
+	}()
 }
