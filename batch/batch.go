@@ -23,10 +23,12 @@
 // the call returns an *Error mapping batch indices to *lapack.Error.
 //
 // A matrix with a NaN or an infinity where the call reads is one of
-// them: lapack's finite-input rule per matrix (finite.go), found without
-// an up-front scan, an error matching lapis.ErrNotFinite that names the
-// operand and the element (in place on the per-matrix path, the element
-// of what the routine left, as the error says).
+// them: lapack's finite-input rule per matrix (finite.go). Every
+// function, the LAPACK-named ones too, scans each matrix's inputs before
+// the matrix reaches LAPACK, lapack's strided solve or the tiny kernels
+// (O(n^2) against O(n^3)); such a matrix is not computed (in place its
+// operands stay as they were) and its error matches lapis.ErrNotFinite
+// and names the operand and the input's element.
 //
 // SolveTo, InvTo, CholeskyTo and CholeskySolveTo write a caller's
 // destination, first as in copy(dst, src): the inputs are not modified
@@ -48,6 +50,13 @@
 // Det, LogDet, Mul) return new compact batches and leave their operands
 // as they are; Solve, Inv, Cholesky and CholeskySolve are their To forms
 // into a new tensor.
+//
+// The functions that only read their right-hand sides b (Solve,
+// SolveTo, CholeskySolve, CholeskySolveTo, LeastSquares) broadcast b
+// over a's batch axes by Gemm's rule for its inputs: b [n, k], or the
+// vector [n], holds the same right-hand sides for every matrix, and the
+// result is [n, k, B...] ([n, B...]). The in-place forms write b, which
+// must then have a's batch axes.
 //
 // A batch with enough work is split into chunks that run on a bounded set
 // of workers, each locked to its own OS thread (lapis.SetWorkers; default

@@ -88,8 +88,10 @@ func largeNorm[T Scalar](norm lapack.Norm, m views.View[T], opts []lapis.Option)
 }
 
 // batchNorms returns, in flat batch order, the norm of each matrix of a
-// as it will be factored.
-func batchNorms[T Scalar](a views.View[T], shape []int, opts []lapis.Option) []float64 {
+// as it will be factored. Above cond.Max, where the norm is lapack.Lange's,
+// a matrix the finite-input rule rl refuses is skipped (NaN): it will
+// not be computed, and LAPACK does not see it.
+func batchNorms[T Scalar](a views.View[T], shape []int, opts []lapis.Option, rl *rule[T]) []float64 {
 	norms := make([]float64, count(shape))
 	n := a.Layout().Dim(0)
 	if len(norms) == 0 || n == 0 {
@@ -97,6 +99,10 @@ func batchNorms[T Scalar](a views.View[T], shape []int, opts []lapis.Option) []f
 	}
 	if n > cond.Max {
 		for t := range norms {
+			if !rl.finite(t) {
+				norms[t] = math.NaN()
+				continue
+			}
 			norms[t] = matrixNorm(matrixAt(a, shape, t), opts)
 		}
 		return norms
@@ -117,8 +123,7 @@ func batchNorms[T Scalar](a views.View[T], shape []int, opts []lapis.Option) []f
 // (from the factors, or exactly as 1 / (||A|| ||A^-1||) from the
 // inverse); lapack builds the error for the rare matrix below epsilon,
 // and checks the larger orders itself (CheckCondition, CheckInverse).
-// The finite-input rule rl then looks at a matrix the check fails.
-func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []float64, err error, inverse bool, opts []lapis.Option, rl *rule[T]) error {
+func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []float64, err error, inverse bool, opts []lapis.Option) error {
 	var be *Error
 	if err != nil && !errors.As(err, &be) {
 		return err // not a per-matrix failure: nothing was computed for sure
@@ -133,7 +138,7 @@ func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []floa
 			cerr = link.CheckCondition(op, norm, s, norms[t], opts...)
 		}
 		var le *lapack.Error
-		if errors.As(rl.afterNorm(t, cerr, norms[t]), &le) {
+		if errors.As(cerr, &le) {
 			if be == nil {
 				be = &Error{Op: op, Shape: shape, Failed: map[int]*lapack.Error{}}
 			}
@@ -168,7 +173,7 @@ func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []floa
 	if be == nil {
 		return nil
 	}
-	return be
+	return newError(op, shape, be.Failed)
 }
 
 // eachOffset calls f with the flat index and the data offset of every

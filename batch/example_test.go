@@ -67,7 +67,7 @@ func ExamplePotrs() {
 	}
 	fmt.Printf("x0 = %.3f, x2 = %.3f\n", b.Data()[0:2], b.Data()[4:6])
 	// Output:
-	// Potrf: batch.Potrf: 1 of 3 matrices failed: [1]: lapack: dpotrf: matrix is not positive definite: its leading minor of order 2 is not positive definite
+	// Potrf: batch.Potrf: 1 of 3 matrices failed: [1]: dpotrf: matrix is not positive definite: its leading minor of order 2 is not positive definite
 	// Potrs: matrix 1 failed: true
 	// x0 = [0.500 0.000], x2 = [1.000 2.000]
 }
@@ -120,4 +120,28 @@ func ExampleSolve() {
 	// x: [1 1 1 2]
 	// inverses: [0.5 0 0 0.25 1 -1 0 1]
 	// a kept: [2 0 0 4]
+}
+
+// Solve broadcasts a b with no batch axes over a's batch, as Mul
+// broadcasts its operands: here the same right-hand side for each of
+// three systems, b a vector, x one column per matrix ([2, 3]).
+func ExampleSolve_broadcast() {
+	a, _ := views.Zeros[float64](2, 2, 3) // diag(1, 1), diag(2, 2), diag(4, 4)
+	for k, d := range []float64{1, 2, 4} {
+		a.Set(d, 0, 0, k)
+		a.Set(d, 1, 1, k)
+	}
+	b, _ := views.FromColMajor([]float64{4, 8}, 2)
+	x, err := batch.Solve(a.View(), b.View())
+	if err != nil {
+		panic(err)
+	}
+	defer x.Release()
+	fmt.Println(x.Shape(), x.Data())
+
+	err = batch.Gesv(a.View(), b.View()) // in place: b cannot be broadcast
+	fmt.Println(err)
+	// Output:
+	// [2 3] [4 8 2 4 1 2]
+	// batch.Gesv: b: rank 1, want at least 2 ([rows, cols, batch...]); batch.Solve(a, b) takes a vector b (bad shape)
 }

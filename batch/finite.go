@@ -1,64 +1,76 @@
 package batch
 
 import (
-	"errors"
-	"fmt"
+	"slices"
+	"unsafe"
 
-	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/link"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/views"
 )
 
 // NaN and Inf, per matrix: package lapack's finite-input rule
-// (lapack/finite.go, through internal/rt/link: one implementation),
-// applied to each matrix of a batch. Nothing is scanned up front. A
-// matrix is suspected when LAPACK (or the conditioning check) fails on
-// it, when the tiny kernels flag it (they flag any non-finite value they
-// meet and write nothing), or when a cheap look at its result shows a
-// NaN or an infinity where the kernels would flag one: O(n) per matrix
-// (Cholesky's diagonal, which every NaN in the triangle reaches, and an
-// infinity too unless potrf fails; eigenvalues, singular values), O(n
-// nrhs) for a solve's x, all of it for LU and QR factors and Inv's
-// inverse (O(n^2): there a NaN need not reach an edge, a reflection that
-// is skipped leaves it in place), against the O(n^3) of the routine.
-// Only a suspected matrix is scanned (O(n^2)), and a NaN or an infinity
-// gives its error in the *Error, matching lapis.ErrNotFinite, naming the
-// operand and the element; the other matrices' results are returned as
-// always.
+// (lapack/finite.go, "NaN and Inf" in its package documentation),
+// applied to each matrix of a batch. Before a matrix reaches LAPACK,
+// lapack's strided solve or the tiny kernels, what the call will read of
+// it (each source below, its triangle where only one is read) is scanned
+// (scalar.MatrixFinite: O(n^2) against the routine's O(n^3); a run of
+// matrices that is one block of memory in one pass of
+// scalar.AllFinite). A NaN or an infinity there is that matrix's error
+// in the *Error, matching lapis.ErrNotFinite, naming the operand and the
+// input's element (lapack's error, through internal/rt/link: one
+// implementation); the matrix is not computed (in place, its operands
+// keep their input; a To form's destination holds what it holds for any
+// failed matrix, the copy of its input) and the others are.
 //
-// What the scan reads: the caller's inputs where they are still there
-// (the allocating and To forms, which work on a copy or write a
-// destination, and f of Potrs), so the error names the input's element;
-// a matrix the tiny kernels flagged, before the per-matrix path redoes it
-// (the kernels wrote nothing, so the in-place operand is still the
-// input; the per-matrix path then runs anyway, so that the matrix holds
-// what it leaves); otherwise, in place, what the routine left in the operand: the
-// input is gone, and the error says "as the computation left it", not an
-// element of the input (a NaN in a matrix factored in place spreads from
-// the input's element onwards, but the scan cannot tell where it came
-// from, nor an overflow from a non-finite input).
+// Results: a solution, an inverse or LU, QR and Cholesky factors that
+// come out with a NaN from inputs the scan found finite (an overflow
+// inside LAPACK) give an error naming "result", as lapack's helpers do
+// (O(n nrhs) for a solution, O(n) for a Cholesky factor's diagonal,
+// which every NaN of the factor reaches, O(n^2) for the others).
 
 // source is an input of a batch call for the rule: the batch holding it
-// (the caller's view when the call works on a copy of it), the triangle
-// read ('L', 'U', or 0 for all), and whether the call writes it in place.
+// (the caller's view when the call works on a copy of it) and the
+// triangle read ('L', 'U', or 0 for all).
 type source[T Scalar] struct {
 	name string
 	v    views.View[T]
 	tri  byte
-	left bool
 }
 
 // rule is the finite-input rule of one batch call, whose inputs are
 // srcs, each of batch shape shape. A nil rule does nothing.
 type rule[T Scalar] struct {
-	op    string
-	shape []int
-	srcs  []source[T]
+	op     string
+	shape  []int
+	srcs   []source[T]
+	mshape []int     // shape with axes merged where every source steps as one
+	scans  []scan[T] // per source, where the scan reads it
+}
+
+// scan is where the rule reads one source: matrix t's element (i, j) is
+// data[off + flatOffset(t, mshape, bs) + i*s0 + j*s1].
+type scan[T Scalar] struct {
+	data                    []T
+	off, s0, s1, rows, cols int
+	bs                      []int
+	tri                     byte
 }
 
 func newRule[T Scalar](op string, shape []int, srcs ...source[T]) *rule[T] {
-	return &rule[T]{op: op, shape: shape, srcs: srcs}
+	r := &rule[T]{op: op, shape: shape, srcs: srcs, scans: make([]scan[T], len(srcs))}
+	strides := make([][]int, len(srcs))
+	for i, s := range srcs {
+		strides[i] = batchStrides(s.v.Layout(), nil)
+	}
+	var mst [][]int
+	r.mshape, mst = merge(shape, strides...)
+	for i, s := range srcs {
+		l := s.v.Layout()
+		r.scans[i] = scan[T]{data: s.v.Data(), off: l.Offset(), s0: l.Stride(0), s1: l.Stride(1),
+			rows: l.Dim(0), cols: l.Dim(1), bs: mst[i], tri: s.tri}
+	}
+	return r
 }
 
 // triangle is the source tri of a Cholesky triangle uplo.
@@ -69,130 +81,206 @@ func triangle(uplo Uplo) byte {
 	return 'L'
 }
 
-// inputs returns matrix t of every source; fresh reads every one as the
-// input (the kernels flagged matrix t and wrote nothing).
-func (r *rule[T]) inputs(t int, fresh bool) []link.Input[T] {
+// check is the rule for matrix t, before it is computed: nil when what
+// the call reads of it is finite, else its error (naming the operand and
+// the element). A nil rule returns nil.
+func (r *rule[T]) check(t int) error {
+	if r.finite(t) {
+		return nil
+	}
+	return r.notFinite(t)
+}
+
+// finite reports whether what the call reads of matrix t is finite (a
+// nil rule: true).
+func (r *rule[T]) finite(t int) bool {
+	if r == nil {
+		return true
+	}
+	for i := range r.scans {
+		s := &r.scans[i]
+		if !scalar.MatrixFinite(s.data, s.off+flatOffset(t, r.mshape, s.bs), s.s0, s.s1, s.rows, s.cols, s.tri) {
+			return false
+		}
+	}
+	return true
+}
+
+// notFinite is matrix t's error: lapack's rule on its inputs, which
+// names the first NaN or infinity.
+func (r *rule[T]) notFinite(t int) error {
 	ins := make([]link.Input[T], len(r.srcs))
 	for i, s := range r.srcs {
-		ins[i] = link.Input[T]{Name: s.name, V: matrixAt(s.v, r.shape, t), Tri: s.tri, Left: s.left && !fresh}
+		ins[i] = link.Input[T]{Name: s.name, V: matrixAt(s.v, r.shape, t), Tri: s.tri}
 	}
-	return ins
+	return link.CheckFinite(r.op, ins...)
 }
 
-// after applies the rule to matrix t once computed: err is its error,
-// suspect whether its result showed a NaN or an infinity.
-func (r *rule[T]) after(t int, err error, suspect bool) error {
-	if r == nil || err == nil && !suspect {
-		return err
+// bad appends to dst, in order, the indices t in [lo, hi) of the
+// matrices that check would refuse, and returns it. It reads the runs of
+// matrices along the first merged batch axis: a run that is one block of
+// memory (a compact batch, or one with the batch axis innermost) in one
+// scalar.AllFinite pass, and only when that finds a NaN or an infinity
+// (in the run, perhaps in a triangle the call does not read) matrix by
+// matrix; a broadcast run (batch stride 0) as its one matrix. A nil rule
+// appends nothing.
+func (r *rule[T]) bad(lo, hi int, dst []int) []int {
+	if r == nil || lo >= hi {
+		return dst
 	}
-	return link.CheckFinite(r.op, err, suspect, r.inputs(t, false)...)
-}
-
-// afterNorm is after for a matrix whose norm anorm (Solve's and Inv's
-// conditioning check) was taken before the computation: a norm that is
-// not finite shows a NaN or an infinity in the input even where an
-// in-place computation has overwritten it (an infinity the factorisation
-// absorbs, x/Inf = 0, leaves finite factors and an rcond of 0).
-func (r *rule[T]) afterNorm(t int, err error, anorm float64) error {
-	err = r.after(t, err, false)
-	if r == nil || err == nil || errors.Is(err, lapis.ErrNotFinite) || scalar.IsFinite(anorm) {
-		return err
+	d0 := 1
+	if len(r.mshape) > 0 {
+		d0 = r.mshape[0]
 	}
-	s := r.srcs[0]
-	return link.NotFiniteError(r.op, s.name, fmt.Sprintf("its norm was %v before the computation: it held a NaN or an infinity (in place: the element is overwritten)", anorm))
-}
-
-// errFlagged stands for the kernels' flag in redo: the rule returns it
-// unchanged when the inputs are finite.
-var errFlagged = errors.New("flagged by the tiny kernels")
-
-// redo wraps slow, the per-matrix path's redo of a matrix the kernels
-// flagged: matrix t's inputs are scanned first, while they are still the
-// input (the kernels wrote nothing), and slow runs anyway, so that the
-// matrix holds what the per-matrix path leaves there; a NaN or an
-// infinity found is the matrix's error. A nil rule returns slow.
-func (r *rule[T]) redo(slow func(t int) error) func(t int) error {
-	if r == nil {
-		return slow
-	}
-	return func(t int) error {
-		pre := link.CheckFinite(r.op, errFlagged, false, r.inputs(t, true)...)
-		err := slow(t)
-		if pre != errFlagged {
-			return pre
+	for t := lo; t < hi; {
+		cnt := min(hi-t, d0-t%d0)
+		first := len(dst)
+		for i := range r.scans {
+			s := &r.scans[i]
+			off := s.off + flatOffset(t, r.mshape, s.bs)
+			step := 0
+			if len(s.bs) > 0 {
+				step = s.bs[0]
+			}
+			switch {
+			case step == 0 || cnt == 1: // one matrix
+				if !scalar.MatrixFinite(s.data, off, s.s0, s.s1, s.rows, s.cols, s.tri) {
+					dst = dst[:first]
+					for m := range cnt {
+						dst = append(dst, t+m)
+					}
+				}
+				continue
+			}
+			if n, ok := block(s.rows, s.cols, cnt, s.s0, s.s1, step); ok && scalar.AllFinite(s.data[off:off+n]) {
+				continue
+			}
+			for m := range cnt {
+				if !scalar.MatrixFinite(s.data, off+m*step, s.s0, s.s1, s.rows, s.cols, s.tri) {
+					dst = insertSorted(dst, first, t+m)
+				}
+			}
 		}
-		return err
+		t += cnt
 	}
+	return dst
 }
 
-// strided returns where the cheap looks read the matrix m: its element
-// (i, j) at data[off + i*s0 + j*s1] (a conjugated view's stored values:
-// conjugation keeps a value finite or not). m is read through the
+// piece is how many matrices a caller scans at a time (bad) before it
+// computes them: about 128 KB of their inputs, so that they are still in
+// the core's cache when the kernels or LAPACK read them. A nil rule
+// scans nothing: any count.
+func (r *rule[T]) piece() int {
+	if r == nil {
+		return 1 << 30
+	}
+	bytes := 0
+	for i := range r.scans {
+		bytes += r.scans[i].rows * r.scans[i].cols * int(unsafe.Sizeof(*new(T)))
+	}
+	return max(1, (128<<10)/max(1, bytes))
+}
+
+// insertSorted adds t to the sorted tail dst[from:] unless it is there.
+func insertSorted(dst []int, from, t int) []int {
+	i := from
+	for i < len(dst) && dst[i] < t {
+		i++
+	}
+	if i < len(dst) && dst[i] == t {
+		return dst
+	}
+	return slices.Insert(dst, i, t)
+}
+
+// block reports whether the cnt matrices (rows x cols, strides s0, s1,
+// each step elements after the one before) fill a block of memory of n
+// elements starting at the first one's element (0, 0), with nothing
+// else in it: the strides, sorted, each the product of the extents
+// before them.
+func block(rows, cols, cnt, s0, s1, step int) (n int, ok bool) {
+	axes := [3][2]int{{rows, s0}, {cols, s1}, {cnt, step}}
+	for _, ij := range [3][2]int{{0, 1}, {1, 2}, {0, 1}} { // sorted by stride
+		if i, j := ij[0], ij[1]; axes[i][1] > axes[j][1] {
+			axes[i], axes[j] = axes[j], axes[i]
+		}
+	}
+	n = 1
+	for _, a := range axes {
+		if a[0] == 1 {
+			continue
+		}
+		if a[1] != n {
+			return 0, false
+		}
+		n *= a[0]
+	}
+	return n, true
+}
+
+// result is matrix t's error once computed: err, or, when err is nil and
+// nan (its result holds a NaN, from inputs the rule found finite), the
+// error naming "result".
+func (r *rule[T]) result(err error, nan bool) error {
+	if err != nil || !nan || r == nil {
+		return err
+	}
+	return link.NotFiniteError(r.op, "result", "NaN from finite input (an overflow inside LAPACK)")
+}
+
+// strided returns where the looks at a result read the matrix m: its
+// element (i, j) at data[off + i*s0 + j*s1]. m is read through the
 // pointer and its layout copied once: a View is a large value.
 func strided[T Scalar](m *views.View[T]) (data []T, off, s0, s1, rows, cols int) {
 	l := m.Layout()
 	return m.Data(), l.Offset(), l.Stride(0), l.Stride(1), l.Dim(0), l.Dim(1)
 }
 
-// The cheap looks add x*0 over what they read: 0 when every x is finite,
-// NaN when one is a NaN or an infinity (either part, for complex x), with
-// no branch per element.
-
-// badDiagonal reports whether the diagonal of m (its min(rows, cols)
-// elements (i, i)) holds a NaN or an infinity: O(n).
-func badDiagonal[T Scalar](m *views.View[T]) bool {
+// nanDiagonal reports whether the diagonal of m (its min(rows, cols)
+// elements (i, i)) holds a NaN: O(n).
+func nanDiagonal[T Scalar](m *views.View[T]) bool {
 	d, off, s0, s1, r, c := strided(m)
-	var acc T
 	for i := range min(r, c) {
-		acc += d[off+i*(s0+s1)] * 0
+		if x := d[off+i*(s0+s1)]; x != x {
+			return true
+		}
 	}
-	return acc != 0
+	return false
 }
 
-// badMatrix reports whether the matrix m (a solution, factors, an
-// inverse) holds a NaN or an infinity.
-func badMatrix[T Scalar](m *views.View[T]) bool {
+// nanMatrix reports whether the matrix m (a solution, factors, an
+// inverse) holds a NaN.
+func nanMatrix[T Scalar](m *views.View[T]) bool {
 	d, off, s0, s1, r, c := strided(m)
-	return badAt(d, off, s0, s1, r, c)
+	return nanAt(d, off, s0, s1, r, c)
 }
 
-func badAt[T Scalar](d []T, off, s0, s1, rows, cols int) bool {
-	if s0 == 1 {
-		for j := range cols {
-			if badValues(d[off+j*s1:][:rows]) {
+func nanAt[T Scalar](d []T, off, s0, s1, rows, cols int) bool {
+	for j := range cols {
+		if s0 == 1 {
+			if scalar.HasNaN(d[off+j*s1:][:rows]) {
+				return true
+			}
+			continue
+		}
+		for i := range rows {
+			if x := d[off+i*s0+j*s1]; x != x {
 				return true
 			}
 		}
-		return false
 	}
-	var acc T
-	for j := range cols {
-		for i := range rows {
-			acc += d[off+i*s0+j*s1] * 0
-		}
-	}
-	return acc != 0
+	return false
 }
 
-// badMatrices calls f with the index of every matrix of the run x
-// ([rows, cols, k]) that holds a NaN or an infinity.
-func badMatrices[T Scalar](x *views.View[T], f func(i int)) {
+// nanMatrices calls f with the index of every matrix of the run x
+// ([rows, cols, k]) that holds a NaN.
+func nanMatrices[T Scalar](x *views.View[T], f func(i int)) {
 	l := x.Layout()
 	d, off, s0, s1, s2 := x.Data(), l.Offset(), l.Stride(0), l.Stride(1), l.Stride(2)
 	rows, cols := l.Dim(0), l.Dim(1)
 	for i := range l.Dim(2) {
-		if badAt(d, off+i*s2, s0, s1, rows, cols) {
+		if nanAt(d, off+i*s2, s0, s1, rows, cols) {
 			f(i)
 		}
 	}
-}
-
-// badValues reports whether xs (eigenvalues, singular values, reflector
-// scalars) holds a NaN or an infinity.
-func badValues[E Scalar](xs []E) bool {
-	var acc E
-	for _, x := range xs {
-		acc += x * 0
-	}
-	return acc != 0
 }

@@ -4,49 +4,68 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/lapis-go/lapis/views"
+	"github.com/lapis-go/lapis"
 )
 
-var benchSink bool
+var benchSink int
 
-// BenchmarkFiniteLooks measures what the finite-input rule adds to a
-// call that succeeds: per call, the rule's construction and the extents
-// check (call); per matrix on the per-matrix path, the cheap looks
-// (Cholesky's diagonal, a solve's x with one right-hand side, Inv's
-// whole inverse). The tiny kernels' success path adds only the per-call
-// part. Compare with the per-matrix cost of the operation itself
-// (BenchmarkBatchTiny impl=lapis-old in package bench: 0.5-4 us a
-// matrix at n = 3 and 8).
+// BenchmarkNotFiniteScan measures what the finite-input rule's scan adds
+// to a batch call (docs/bench/nan-scan.md): op=scan is the rule's scan
+// of every matrix of the call's inputs (rule.bad over the batch, as the
+// workers run it piece by piece), op=solve and op=cholesky the whole
+// call (batch.Solve, batch.Cholesky, scan included), path=tiny on the
+// tiny kernels (n = 3, 8), path=c per matrix through LAPACK
+// (lapis.ForceC(); n = 16 on the strided solve's C loop).
 //
-//	go test -run '^$' -bench FiniteLooks -count 6 ./batch
-func BenchmarkFiniteLooks(b *testing.B) {
+//	go test -run '^$' -bench NotFiniteScan -count 6 ./batch
+func BenchmarkNotFiniteScan(b *testing.B) {
+	const count = 10000
 	for _, n := range []int{3, 8, 16} {
-		a := spdStackF64(n, 1)
-		m := matrixAt(a, []int{1}, 0)
-		x := matrixAt(onesF64(n, 1), []int{1}, 0)
-		b.Run(fmt.Sprintf("look=diagonal/n=%d", n), func(b *testing.B) {
-			for b.Loop() {
-				benchSink = badDiagonal(&m)
-			}
-		})
-		b.Run(fmt.Sprintf("look=solution/n=%d", n), func(b *testing.B) {
-			for b.Loop() {
-				benchSink = badMatrix(&x)
-			}
-		})
-		b.Run(fmt.Sprintf("look=matrix/n=%d", n), func(b *testing.B) {
-			for b.Loop() {
-				benchSink = badMatrix(&m)
-			}
-		})
-	}
-	a, bb := spdStackF64(8, 10000), onesF64(8, 10000)
-	shape := []int{10000}
-	b.Run("look=call", func(b *testing.B) {
-		for b.Loop() {
-			rl := newRule("batch.Gesv", shape, source[float64]{"a", a, 0, true}, source[float64]{"b", bb, 0, true})
-			benchSink = rl == nil || extents("batch.Gesv", []string{"a", "b"}, a, bb) != nil
+		a, bb := spdStackF64(n, count), onesF64(n, count)
+		shape := []int{count}
+		paths := []string{"tiny", "c"}
+		if n > 8 {
+			paths = paths[1:]
 		}
-	})
-	_ = views.View[float64]{}
+		b.Run(fmt.Sprintf("op=scan/n=%d/inputs=a,b", n), func(b *testing.B) {
+			rl := newRule("batch.Solve", shape, source[float64]{"a", a, 0}, source[float64]{"b", bb, 0})
+			var dst []int
+			for b.Loop() {
+				dst = rl.bad(0, count, dst[:0])
+			}
+			benchSink = len(dst)
+		})
+		b.Run(fmt.Sprintf("op=scan/n=%d/inputs=a-lower", n), func(b *testing.B) {
+			rl := newRule("batch.Cholesky", shape, source[float64]{"a", a, 'L'})
+			var dst []int
+			for b.Loop() {
+				dst = rl.bad(0, count, dst[:0])
+			}
+			benchSink = len(dst)
+		})
+		for _, path := range paths {
+			var opts []lapis.Option
+			if path == "c" {
+				opts = append(opts, lapis.ForceC())
+			}
+			b.Run(fmt.Sprintf("op=solve/n=%d/path=%s", n, path), func(b *testing.B) {
+				for b.Loop() {
+					x, err := Solve(a, bb, opts...)
+					if err != nil {
+						b.Fatal(err)
+					}
+					x.Release()
+				}
+			})
+			b.Run(fmt.Sprintf("op=cholesky/n=%d/path=%s", n, path), func(b *testing.B) {
+				for b.Loop() {
+					l, err := Cholesky(Lower, a, opts...)
+					if err != nil {
+						b.Fatal(err)
+					}
+					l.Release()
+				}
+			})
+		}
+	}
 }

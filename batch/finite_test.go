@@ -4,25 +4,22 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
 
 // TestNotFinite: a matrix with a NaN or an infinity in what the call
 // reads gives its own error in the *Error, matching lapis.ErrNotFinite,
-// naming the operand, the batch index and the element, and every other
-// matrix's result is what the call gives without it. Before, Cholesky,
-// Potrf and the solves returned a nil error and NaN results (OpenBLAS's
-// potrf does not see a NaN), Solve "ill-conditioned ... rcond about NaN",
-// Syevd and Gesdd NaN values or LAPACK's "did not converge". The element
-// named is the input's on the tiny kernels (they flag the matrix and
-// write nothing), in the To and allocating forms (the input is kept) and
-// for Potrs's f; in place on the per-matrix path the input is gone and
-// the error names what the routine left, and says so.
+// naming the operand, the batch index and the input's element (the scan
+// runs before the matrix is computed, in place too), and is left as it
+// was in place; every other matrix's result is what the call gives
+// without it.
 func TestNotFinite(t *testing.T) {
 	const count, bad = 40, 17
 	shape := []int{count}
@@ -34,7 +31,7 @@ func TestNotFinite(t *testing.T) {
 		name    string
 		n       int
 		arg     string // the operand named, which gets the NaN (a or f; b: at (2, 0))
-		inPlace bool   // in place on the per-matrix path: what the routine left
+		inPlace bool   // a and b are the operands written
 		call    func(a, b views.View[float64], opts []lapis.Option) result
 	}
 	tensor := func(x *views.Tensor[float64], err error) result {
@@ -106,19 +103,12 @@ func TestNotFinite(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, force := range []bool{false, true} { // ForceC: the per-matrix path at every order
-			for _, x := range []float64{math.NaN(), math.Inf(1)} {
-				if x > 0 && strings.HasSuffix(c.name, "nocheck NaN") {
-					// Without the conditioning check an infinity the
-					// factorisation absorbs (x/Inf = 0) leaves a finite
-					// solution: no error, as from lapack.Solve.
-					continue
-				}
+			for _, x := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 				name := fmt.Sprintf("%s/n=%d/forceC=%v/%v", c.name, c.n, force, x)
 				var opts []lapis.Option
 				if force {
 					opts = []lapis.Option{lapis.ForceC()}
 				}
-				tiny := c.n <= 8 && !force && !strings.Contains("Getrf Geqrf Gels Gesdd LeastSquares Syevd", c.name)
 				a, b := spdStackF64(c.n, count), onesF64(c.n, count)
 				clean := c.call(cloneView(a), cloneView(b), opts)
 				if clean.err != nil {
@@ -136,6 +126,7 @@ func TestNotFinite(t *testing.T) {
 				} else {
 					matrixAt(a, shape, bad).Set(x, i, j)
 				}
+				a0, b0 := cloneView(matrixAt(a, shape, bad)), cloneView(matrixAt(b, shape, bad))
 				got := c.call(a, b, opts)
 				var be *Error
 				if !errors.As(got.err, &be) || len(be.Failed) != 1 || be.Failed[bad] == nil || !errors.Is(got.err, lapis.ErrNotFinite) {
@@ -143,18 +134,11 @@ func TestNotFinite(t *testing.T) {
 					continue
 				}
 				le := be.Failed[bad]
-				msg := le.Error()
-				// In place, the input's element is named where the tiny
-				// kernels flagged the matrix (a NaN; an infinity they may
-				// absorb, and the conditioning check then fails on it).
-				left := c.inPlace && !(tiny && math.IsNaN(x))
-				leftMsg := strings.Contains(msg, "as the computation left it") || strings.Contains(msg, "before the computation")
-				if c.inPlace && tiny && !math.IsNaN(x) {
-					left = leftMsg // either
+				if msg := le.Error(); le.Arg != c.arg || !strings.Contains(msg, fmt.Sprintf("%s: element (%d, %d)", c.arg, i, j)) {
+					t.Errorf("%s: %q, want operand %s, element (%d, %d) of the input", name, msg, c.arg, i, j)
 				}
-				if le.Arg != c.arg || left != leftMsg ||
-					!left && !strings.Contains(msg, fmt.Sprintf("%s: element (%d, %d)", c.arg, i, j)) {
-					t.Errorf("%s: %q, want operand %s, element (%d, %d) of the input (left %v)", name, msg, c.arg, i, j, left)
+				if c.inPlace && (!sameMatrix(matrixAt(a, shape, bad), a0) || !sameMatrix(matrixAt(b, shape, bad), b0)) {
+					t.Errorf("%s: matrix %d was written", name, bad)
 				}
 				if !strings.Contains(got.err.Error(), fmt.Sprintf("[%d]: ", bad)) {
 					t.Errorf("%s: %q does not name batch index %d", name, got.err, bad)
@@ -168,6 +152,173 @@ func TestNotFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestNotFiniteTypes: for the four types, on the tiny kernels (real n
+// = 3), per matrix (n = 10, and lapis.ForceC()), for every call: a NaN,
+// +Inf or -Inf (for complex types also in the imaginary part) where a
+// matrix is read is that matrix's error alone, naming the input's
+// element; a batch of nothing but such matrices makes no LAPACK call
+// (lapis.ReadStats' Lapack count does not move) and leaves every
+// operand as it was; and a NaN in the triangle a call does not read
+// changes nothing.
+func TestNotFiniteTypes(t *testing.T) {
+	tm.ForTypes(t, testNotFiniteTypes[float32], testNotFiniteTypes[float64], testNotFiniteTypes[complex64], testNotFiniteTypes[complex128])
+}
+
+// finiteBatchCall is a call of TestNotFiniteTypes on a ([n, n, count],
+// Hermitian positive definite) and b ([n, 1, count]); tri is the
+// triangle of a it reads, arg the name a goes by.
+type finiteBatchCall[T Scalar] struct {
+	name, arg string
+	tri       byte
+	usesB     bool
+	run       func(a, b views.View[T], opts []lapis.Option) error
+}
+
+func finiteBatchCalls[T Scalar](n, count int) []finiteBatchCall[T] {
+	tensor := func(x *views.Tensor[T], err error) error { return err }
+	zeros := func(v views.View[T]) views.View[T] {
+		z, _ := views.Zeros[T](v.Shape()...)
+		return z.View()
+	}
+	reals := func(k int) ([]float32, []float64) {
+		if single[T]() {
+			return make([]float32, k), nil
+		}
+		return nil, make([]float64, k)
+	}
+	return []finiteBatchCall[T]{
+		{"Solve", "a", 0, true, func(a, b views.View[T], o []lapis.Option) error { return tensor(Solve(a, b, o...)) }},
+		{"SolveTo", "a", 0, true, func(a, b views.View[T], o []lapis.Option) error { return SolveTo(zeros(b), a, b, o...) }},
+		{"Gesv", "a", 0, true, func(a, b views.View[T], o []lapis.Option) error { return Gesv(a, b, o...) }},
+		{"Inv", "a", 0, false, func(a, _ views.View[T], o []lapis.Option) error { return tensor(Inv(a, o...)) }},
+		{"InvTo in place", "a", 0, false, func(a, _ views.View[T], o []lapis.Option) error { return InvTo(a, a, o...) }},
+		{"Cholesky", "a", 'L', false, func(a, _ views.View[T], o []lapis.Option) error { return tensor(Cholesky(Lower, a, o...)) }},
+		{"CholeskyTo upper", "a", 'U', false, func(a, _ views.View[T], o []lapis.Option) error { return CholeskyTo(Upper, zeros(a), a, o...) }},
+		{"Potrf", "a", 'L', false, func(a, _ views.View[T], o []lapis.Option) error { return Potrf(Lower, a, o...) }},
+		{"Potrf upper", "a", 'U', false, func(a, _ views.View[T], o []lapis.Option) error { return Potrf(Upper, a, o...) }},
+		{"CholeskySolve", "f", 'L', true, func(a, b views.View[T], o []lapis.Option) error { return tensor(CholeskySolve(Lower, a, b, o...)) }},
+		{"CholeskySolveTo upper", "f", 'U', true, func(a, b views.View[T], o []lapis.Option) error {
+			return CholeskySolveTo(Upper, zeros(b), a, b, o...)
+		}},
+		{"Potrs", "f", 'L', true, func(a, b views.View[T], o []lapis.Option) error { return Potrs(Lower, a, b, o...) }},
+		{"LeastSquares", "a", 0, true, func(a, b views.View[T], o []lapis.Option) error { return tensor(LeastSquares(a, b, o...)) }},
+		{"Gels", "a", 0, true, func(a, b views.View[T], o []lapis.Option) error { return Gels(a, b, o...) }},
+		{"Getrf", "a", 0, false, func(a, _ views.View[T], o []lapis.Option) error { return Getrf(a, make([]int32, n*count), o...) }},
+		{"Geqrf", "a", 0, false, func(a, _ views.View[T], o []lapis.Option) error { return Geqrf(a, make([]T, n*count), o...) }},
+		{"Gesdd", "a", 0, false, func(a, _ views.View[T], o []lapis.Option) error {
+			s32, s64 := reals(n * count)
+			if s32 != nil {
+				return Gesdd(a, s32, zeros(a), zeros(a), o...)
+			}
+			return Gesdd(a, s64, zeros(a), zeros(a), o...)
+		}},
+		{"Syevd", "a", 'L', false, func(a, _ views.View[T], o []lapis.Option) error {
+			w32, w64 := reals(n * count)
+			if w32 != nil {
+				return Syevd(Lower, a, w32, o...)
+			}
+			return Syevd(Lower, a, w64, o...)
+		}},
+		{"Det", "a", 0, false, func(a, _ views.View[T], o []lapis.Option) error { _, err := Det(a, o...); return err }},
+		{"LogDet", "a", 0, false, func(a, _ views.View[T], o []lapis.Option) error { _, _, err := LogDet(a, o...); return err }},
+	}
+}
+
+// single reports whether T is of single precision.
+func single[T Scalar]() bool { n := tm.TypeName[T](); return n == "float32" || n == "complex64" }
+
+func testNotFiniteTypes[T Scalar](t *testing.T) {
+	stack := func(n, count int) (a, b views.View[T]) {
+		ta, _ := views.Zeros[T](n, n, count)
+		tb, _ := views.Zeros[T](n, 1, count)
+		for k := range count {
+			for j := range n {
+				for i := range n {
+					v := tm.FromParts[T](float64(n+k), 0)
+					switch {
+					case i > j:
+						v = tm.FromParts[T](1/float64(1+i+j), 0.25)
+					case i < j:
+						v = tm.FromParts[T](1/float64(1+i+j), -0.25)
+					}
+					ta.Set(v, i, j, k)
+				}
+				tb.Set(tm.FromParts[T](float64(j+1), 0), j, 0, k)
+			}
+		}
+		return ta.View(), tb.View()
+	}
+	bads := []T{tm.FromParts[T](math.NaN(), 0), tm.FromParts[T](math.Inf(1), 0), tm.FromParts[T](math.Inf(-1), 0)}
+	if views.IsComplex[T]() {
+		bads = append(bads, tm.FromParts[T](1, math.NaN()), tm.FromParts[T](0, math.Inf(1)))
+	}
+	for _, n := range []int{3, 10} {
+		for _, force := range []bool{false, true} {
+			var opts []lapis.Option
+			if force {
+				opts = append(opts, lapis.ForceC())
+			}
+			for _, c := range finiteBatchCalls[T](n, 5) {
+				label := fmt.Sprintf("%s/n=%d/forceC=%v", c.name, n, force)
+				// Read: (2, 1) in the lower triangle, (1, 2) in the upper;
+				// b at (1, 0).
+				i, j := 2, 1
+				if c.tri == 'U' {
+					i, j = 1, 2
+				}
+				for k, bad := range bads {
+					arg, bi, bj := c.arg, i, j
+					if c.usesB && k%2 == 1 {
+						arg, bi, bj = "b", 1, 0
+					}
+					set := func(a, b views.View[T], k int) {
+						if arg == "b" {
+							b.Set(bad, bi, bj, k)
+						} else {
+							a.Set(bad, bi, bj, k)
+						}
+					}
+					// One matrix of five.
+					a, b := stack(n, 5)
+					set(a, b, 2)
+					err := c.run(a, b, opts)
+					var be *Error
+					if !errors.As(err, &be) || len(be.Failed) != 1 || be.Failed[2] == nil || !errors.Is(err, lapis.ErrNotFinite) ||
+						be.Failed[2].Arg != arg || !strings.Contains(be.Failed[2].Error(), fmt.Sprintf("%s: element (%d, %d)", arg, bi, bj)) {
+						t.Errorf("%s: %v at %s (%d, %d) of matrix 2: %v", label, bad, arg, bi, bj, err)
+					}
+					// Every matrix: no LAPACK call, nothing written.
+					a, b = stack(n, 3)
+					for k := range 3 {
+						set(a, b, k)
+					}
+					a0, b0 := slices.Clone(a.Data()), slices.Clone(b.Data())
+					before := lapis.ReadStats().Lapack
+					err = c.run(a, b, opts)
+					if calls := lapis.ReadStats().Lapack - before; calls != 0 || !errors.As(err, &be) || len(be.Failed) != 3 {
+						t.Errorf("%s: %v in every matrix: %d LAPACK calls, %v", label, bad, calls, err)
+					}
+					if !slices.EqualFunc(a.Data(), a0, sameValue[T]) || !slices.EqualFunc(b.Data(), b0, sameValue[T]) {
+						t.Errorf("%s: %v in every matrix: an operand was written", label, bad)
+					}
+				}
+				// The triangle not read.
+				if c.tri != 0 {
+					a, b := stack(n, 5)
+					ui, uj := j, i
+					a.Set(bads[0], ui, uj, 2)
+					if err := c.run(a, b, opts); err != nil {
+						t.Errorf("%s: NaN at (%d, %d), not read: %v", label, ui, uj, err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// sameValue reports whether x and y are equal or both NaN.
+func sameValue[T Scalar](x, y T) bool { return x == y || x != x && y != y }
 
 // TestNotFiniteComplex: the rule for the complex types (the per-matrix
 // path), a NaN in the imaginary part.
@@ -243,28 +394,27 @@ func TestNotFiniteUnread(t *testing.T) {
 	}
 }
 
-// TestNotFiniteOverflow: finite input whose result overflows is not
-// blamed on the input: the error names the result (To forms) as
-// lapack's helpers do.
+// TestNotFiniteOverflow: finite input whose result overflows to NaN is
+// not blamed on the input: the error names the result, as lapack's
+// helpers do, on the per-matrix path and the strided solve's.
 func TestNotFiniteOverflow(t *testing.T) {
 	const count = 4
-	a := spdStackF64(3, count)
-	b := onesF64(3, count)
-	for i := range 3 {
-		matrixAt(b, []int{count}, 2).Set(math.MaxFloat64, i, 0)
-	}
-	matrixAt(a, []int{count}, 2).Set(1e-300, 0, 0) // x far beyond MaxFloat64
-	for i := range 3 {
-		for j := range 3 {
-			if i != j {
-				matrixAt(a, []int{count}, 2).Set(0, i, j)
-			}
+	for _, opts := range [][]lapis.Option{{lapis.ForceC()}, nil} {
+		a := spdStackF64(3, count)
+		b := onesF64(3, count)
+		// Back substitution: x1 = (1 - h x2 + h x3) / h with x2 = x3 = +Inf.
+		h := 1e-300
+		m := matrixAt(a, []int{count}, 2)
+		for i, v := range []float64{h, 0, 0, h, h, 0, -h, 0, h} {
+			m.Set(v, i%3, i/3)
 		}
-	}
-	_, err := Solve(a, b, lapis.NoConditionCheck(), lapis.ForceC())
-	var be *Error
-	if !errors.As(err, &be) || be.Failed[2] == nil || be.Failed[2].Arg != "result" || !errors.Is(err, lapis.ErrNotFinite) {
-		t.Errorf("Solve overflowing from finite input: %v, want matrix 2's result named", err)
+		matrixAt(b, []int{count}, 2).Set(math.MaxFloat64, 1, 0)
+		matrixAt(b, []int{count}, 2).Set(math.MaxFloat64, 2, 0)
+		_, err := Solve(a, b, append(opts, lapis.NoConditionCheck())...)
+		var be *Error
+		if !errors.As(err, &be) || len(be.Failed) != 1 || be.Failed[2] == nil || be.Failed[2].Arg != "result" || !errors.Is(err, lapis.ErrNotFinite) {
+			t.Errorf("Solve %v overflowing to NaN from finite input: %v, want matrix 2's result named", opts, err)
+		}
 	}
 }
 

@@ -46,6 +46,9 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 		if err := x.v.CheckLive(op, x.name); err != nil {
 			return err
 		}
+		if x.v.IsZero() {
+			return errop.ZeroView(op, x.name)
+		}
 		if x.v.Rank() < 2 {
 			return layout.Errorf(layout.ErrShape, op, x.name, "rank %d, want at least 2 ([rows, cols, batch...])", x.v.Rank())
 		}
@@ -125,6 +128,9 @@ func Mul[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], 
 	}{{"a", &a}, {"b", &b}} {
 		if err := x.v.CheckLive(op, x.name); err != nil {
 			return nil, err
+		}
+		if x.v.IsZero() {
+			return nil, errop.ZeroView(op, x.name)
 		}
 		if x.v.Rank() < 2 {
 			return nil, layout.Errorf(layout.ErrShape, op, x.name, "rank %d, want at least 2 ([rows, cols, batch...])", x.v.Rank())

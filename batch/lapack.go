@@ -13,6 +13,7 @@ import (
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/link"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -32,11 +33,34 @@ import (
 // or that hold a NaN or an infinity where the call reads; all the others
 // were computed. It matches the sentinels of package lapack
 // (errors.Is(err, lapack.ErrSingular)) and lapis.ErrNotFinite, and
-// yields each *lapack.Error to errors.As.
+// yields each *lapack.Error to errors.As. Its text starts with Op, and
+// each matrix's *lapack.Error names Op too (the function called, not the
+// lapack routine it runs per matrix).
 type Error struct {
-	Op     string
+	Op     string                // the function called, e.g. "batch.Solve"
 	Shape  []int                 // the batch shape
 	Failed map[int]*lapack.Error // flat batch index (axis 2 fastest) -> LAPACK's error
+}
+
+// newError returns the *Error of the call op for the failed matrices,
+// each of whose errors it renames to op (copies).
+func newError(op string, shape []int, failed map[int]*lapack.Error) *Error {
+	for t, le := range failed {
+		if le.Op != op {
+			failed[t] = le.WithOp(op).(*lapack.Error)
+		}
+	}
+	return &Error{Op: op, Shape: shape, Failed: failed}
+}
+
+// WithOp returns a copy of e, and of its matrices' errors, that names op
+// as the function called (batch.Solve reports batch.SolveTo's errors).
+func (e *Error) WithOp(op string) error {
+	failed := make(map[int]*lapack.Error, len(e.Failed))
+	for t, le := range e.Failed {
+		failed[t] = le
+	}
+	return newError(op, e.Shape, failed)
 }
 
 // Indices returns the failed matrices' flat batch indices, in order
@@ -59,7 +83,8 @@ func (e *Error) Error() string {
 			fmt.Fprintf(&b, " ...")
 			break
 		}
-		fmt.Fprintf(&b, " %v: %v;", e.Index(t), e.Failed[t])
+		// Each matrix's error without the call's name, said once above.
+		fmt.Fprintf(&b, " %v: %s;", e.Index(t), strings.TrimPrefix(e.Failed[t].Error(), e.Op+": "))
 	}
 	return strings.TrimSuffix(b.String(), ";")
 }
@@ -110,27 +135,62 @@ func checkOperands[T Scalar](op string, names []string, vs []views.View[T], writ
 				return nil, layout.Errorf(layout.ErrOverlap, op, names[i], "shares memory with %s", names[j])
 			}
 		}
+		if v.IsZero() {
+			return nil, errop.ZeroView(op, names[i])
+		}
 		if v.Rank() < 2 {
-			return nil, layout.Errorf(layout.ErrShape, op, names[i], "rank %d, want at least 2 ([rows, cols, batch...])", v.Rank())
+			hint := ""
+			if f := readsBroadcast[op]; f != "" && names[i] == "b" && v.Rank() == 1 {
+				hint = "; " + f + " takes a vector b"
+			}
+			return nil, layout.Errorf(layout.ErrShape, op, names[i], "rank %d, want at least 2 ([rows, cols, batch...])%s", v.Rank(), hint)
 		}
 		s := batchShape(v)
 		if i == 0 {
 			shape = s
 		} else if !slices.Equal(s, shape) {
 			hint := ""
-			if v.Rank() == vs[0].Rank()-1 && names[i] == "b" {
-				// [n, B...] for one right-hand side per matrix: say how to
-				// write it ([n, 1, B...]).
-				dims := []string{fmt.Sprint(v.Layout().Dim(0)), "1"}
-				for _, d := range shape {
-					dims = append(dims, fmt.Sprint(d))
-				}
-				hint = fmt.Sprintf("; one right-hand side per matrix is [n, 1, batch...]: b.Reshape(%s)", strings.Join(dims, ", "))
+			if names[i] == "b" {
+				hint = rhsHint(op, v, shape)
 			}
 			return nil, layout.Errorf(layout.ErrShape, op, names[i], "batch shape %v (shape %v), want %s's %v%s", s, v.Shape(), names[0], shape, hint)
 		}
 	}
 	return shape, extents(op, names, vs...)
+}
+
+// readsBroadcast names, for the functions that write their right-hand
+// sides b in place (so b must have a's batch axes), the call that reads
+// b instead and broadcasts it over a's batch axes (rhs).
+var readsBroadcast = map[string]string{
+	"batch.Gesv":  "batch.Solve(a, b)",
+	"batch.Potrs": "batch.CholeskySolve(uplo, f, b)",
+	"batch.Gels":  "batch.LeastSquares(a, b)",
+}
+
+// rhsHint is what the error for right-hand sides b whose batch shape is
+// not shape (a's) suggests, each suggestion a call that works
+// (hints_test.go): the reshape to [n, 1, B...] of a b [n, B...] that
+// holds one right-hand side per matrix and can be so reshaped; and, where
+// b is written in place here but would broadcast over a's batch axes, the
+// call that reads it broadcast.
+func rhsHint[T Scalar](op string, b views.View[T], shape []int) string {
+	var hints []string
+	if l := b.Layout(); slices.Equal(b.Shape()[1:], shape) {
+		dims := append([]int{l.Dim(0), 1}, shape...)
+		if _, err := b.Reshape(dims...); err == nil {
+			hints = append(hints, fmt.Sprintf("one right-hand side per matrix is [n, 1, batch...]: b.Reshape(%s)", strings.Trim(strings.Join(strings.Fields(fmt.Sprint(dims)), ", "), "[]")))
+		}
+	}
+	if f := readsBroadcast[op]; f != "" {
+		if _, err := broadcastStrides(op, "b", b, shape); err == nil {
+			hints = append(hints, fmt.Sprintf("b is written in place here, so it is not broadcast; %s solves every matrix with b's right-hand sides", f))
+		}
+	}
+	if len(hints) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(hints, "; ")
 }
 
 // matrixAt returns matrix t (flat index) of the batch v.
@@ -175,7 +235,7 @@ func perMatrix[T Scalar, S any](op string, shape []int, vs []views.View[T], work
 	}
 	run(1, func(int) { span(0, 1) })
 	if fs.fatal != nil {
-		return fs.fatal
+		return fs.err(op, shape)
 	}
 	if rest := total - 1; rest > 0 {
 		chunks := chunksFor(rest, work)
@@ -216,10 +276,10 @@ func (f *failures) record(t int, err error) {
 // that is not LAPACK's, else an *Error listing the failed matrices.
 func (f *failures) err(op string, shape []int) error {
 	if f.fatal != nil {
-		return f.fatal
+		return errop.Rename(f.fatal, op) // a per-matrix call's, as op's
 	}
 	if len(f.failed) > 0 {
-		return &Error{Op: op, Shape: shape, Failed: f.failed}
+		return newError(op, shape, f.failed)
 	}
 	return nil
 }
@@ -249,13 +309,16 @@ func pivots(n int) func() []int32 { return func() []int32 { return make([]int32,
 // epsilon: the conditioning check of lapack.Solve) are reported in the *Error with their
 // solution written, unless lapis.NoConditionCheck is passed; on the
 // tiny kernels the check is made in their pass (tinyCond).
+//
+// NaN and Inf: a matrix holding one where the call reads is reported in
+// the *Error and not computed (see the package documentation).
 func Gesv[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 	const op = "batch.Gesv"
 	shape, n, err := systems(op, []string{"a", "b"}, a, b, true)
 	if err != nil {
 		return err
 	}
-	return solve(op, shape, n, a, b, opts, newRule(op, shape, source[T]{"a", a, 0, true}, source[T]{"b", b, 0, true}))
+	return solve(op, shape, n, a, b, opts, newRule(op, shape, source[T]{"a", a, 0}, source[T]{"b", b, 0}))
 }
 
 // systems checks the batches of a solve, a ([n, n, B...]) and b ([n,
@@ -287,11 +350,11 @@ func solve[T Scalar](op string, shape []int, n int, a, b views.View[T], opts []l
 	}
 	var norms []float64
 	if check {
-		norms = batchNorms(a, shape, opts)
+		norms = batchNorms(a, shape, opts, rl)
 	}
 	err := solveBatch(op, shape, n, a, b, opts, rl)
 	if check {
-		err = conditioned(op, shape, a, norms, err, false, opts, rl)
+		err = conditioned(op, shape, a, norms, err, false, opts)
 	}
 	return err
 }
@@ -316,11 +379,14 @@ func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], chec
 				f, _ := views.FromColMajor(lu, n, n) // cannot fail
 				m = f.View()
 			}
-			return rl.afterNorm(t, link.CheckCondition(op, lapack.OneNorm, m, anorm, opts...), anorm)
+			return link.CheckCondition(op, lapack.OneNorm, m, anorm, opts...)
 		}}
 	}
 	ta, tb := tinyOf(a, false), tinyOf(b, false)
-	return runTiny(op, tk.Solve, shape, ta, &tb, nil, tc, st, rl.redo(func(t int) error {
+	return runTiny(op, tk.Solve, shape, ta, &tb, nil, tc, st, rl, func(t int) error {
+		if err := rl.check(t); err != nil {
+			return err
+		}
 		// The system as stridedSolve solves it: a run of one.
 		ra := runView(a, matrixAt(a, shape, t).Layout().Offset()-a.Layout().Offset(), 1, 0)
 		rb := runView(b, matrixAt(b, shape, t).Layout().Offset()-b.Layout().Offset(), 1, 0)
@@ -340,8 +406,8 @@ func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], chec
 			err = link.CheckCondition(op, lapack.OneNorm, first(ra), anorm, opts...)
 		}
 		x := first(rb)
-		return rl.after(t, err, err == nil && badMatrix(&x))
-	}))
+		return rl.result(err, err == nil && nanMatrix(&x))
+	})
 }
 
 // solveBatch is Solve's computation on the checked batches, by
@@ -351,6 +417,9 @@ func solveBatch[T Scalar](op string, shape []int, n int, a, b views.View[T], opt
 		return err
 	}
 	return perMatrix(op, shape, []views.View[T]{a, b}, n*n*n, pivots(n), func(t int, m []views.View[T], ipiv []int32) error {
+		if err := rl.check(t); err != nil {
+			return err
+		}
 		s, trans, ok := storage(m[0])
 		var err error
 		if !ok {
@@ -360,7 +429,7 @@ func solveBatch[T Scalar](op string, shape []int, n int, a, b views.View[T], opt
 			// when conjugated): factor that, solve with "T" ("C"). No copy.
 			err = lapack.Getrs(trans, s, ipiv, m[1], opts...)
 		}
-		return rl.after(t, err, err == nil && badMatrix(&m[1]))
+		return rl.result(err, err == nil && nanMatrix(&m[1]))
 	})
 }
 
@@ -432,11 +501,7 @@ func stridedSolve[T Scalar](op string, shape []int, a, b views.View[T], opts []l
 	run(chunks, func(ch int) {
 		t := ch * total / chunks
 		errs[ch] = runs(mshape, st, t, (ch+1)*total/chunks, []views.View[T]{a, b}, func(r []views.View[T]) error {
-			f, err := link.GesvStrided[T, *lapack.Error](r[0], r[1], opts...)
-			err = errop.Rename(err, op)
-			if err == nil {
-				f = finiteRun(rl, t, r[1], f)
-			}
+			f, err := stridedRun(op, rl, t, r[0], r[1], opts)
 			mu.Lock()
 			for i, e := range f {
 				failed[t+i] = e
@@ -450,35 +515,78 @@ func stridedSolve[T Scalar](op string, shape []int, a, b views.View[T], opts []l
 		return true, err
 	}
 	if len(failed) > 0 {
-		return true, &Error{Op: op, Shape: shape, Failed: failed}
+		return true, newError(op, shape, failed)
 	}
 	return true, nil
 }
 
-// finiteRun applies the finite-input rule to a run of systems that
-// starts at matrix t, solved into x ([n, nrhs, k]) with the failures
-// failed (by index in the run): to each failure, and to each solution
-// with a NaN or an infinity. It returns the failures, with the rule's
-// errors in place of LAPACK's.
-func finiteRun[T Scalar](rl *rule[T], t int, x views.View[T], failed map[int]*lapack.Error) map[int]*lapack.Error {
-	apply := func(i int, err error, suspect bool) {
+// stridedRun solves the run of systems ra ([n, n, k]) and rb ([n, nrhs,
+// k]) that starts at matrix t with lapack's strided solve, in pieces
+// that leave out the matrices the finite-input rule rl refuses. failed
+// maps indices in the run to their errors: LAPACK's, the rule's, and
+// the rule's result error for a solution that came out with a NaN.
+func stridedRun[T Scalar](op string, rl *rule[T], t int, ra, rb views.View[T], opts []lapis.Option) (failed map[int]*lapack.Error, err error) {
+	k := ra.Layout().Dim(2)
+	if piece := rl.piece(); k > piece {
+		// Scanned a piece at a time, just before LAPACK reads it.
+		for lo := 0; lo < k; lo += piece {
+			hi := min(k, lo+piece)
+			sa, _ := ra.Slice(2, lo, hi, 1) // in range
+			sb, _ := rb.Slice(2, lo, hi, 1)
+			f, err := stridedRun(op, rl, t+lo, sa, sb, opts)
+			for i, e := range f {
+				if failed == nil {
+					failed = map[int]*lapack.Error{}
+				}
+				failed[lo+i] = e
+			}
+			if err != nil {
+				return failed, err
+			}
+		}
+		return failed, nil
+	}
+	bad := rl.bad(t, t+k, nil)
+	add := func(i int, err error) {
 		var le *lapack.Error
-		if errors.As(rl.after(t+i, err, suspect), &le) {
+		if errors.As(err, &le) {
 			if failed == nil {
 				failed = map[int]*lapack.Error{}
 			}
 			failed[i] = le
 		}
 	}
-	for i, e := range failed {
-		apply(i, e, false)
-	}
-	badMatrices(&x, func(i int) {
-		if failed[i] == nil {
-			apply(i, nil, true)
+	for lo := 0; lo < k; {
+		hi := k
+		if len(bad) > 0 {
+			hi = bad[0] - t
 		}
-	})
-	return failed
+		if lo < hi {
+			sa, sb := ra, rb
+			if lo > 0 || hi < k {
+				sa, _ = ra.Slice(2, lo, hi, 1) // in range
+				sb, _ = rb.Slice(2, lo, hi, 1)
+			}
+			f, err := link.GesvStrided[T, *lapack.Error](sa, sb, opts...)
+			if err != nil {
+				return failed, errop.Rename(err, op)
+			}
+			for i, e := range f {
+				add(lo+i, e)
+			}
+			nanMatrices(&sb, func(i int) {
+				if failed[lo+i] == nil {
+					add(lo+i, rl.result(nil, true))
+				}
+			})
+		}
+		if len(bad) == 0 {
+			break
+		}
+		add(hi, rl.notFinite(bad[0]))
+		bad, lo = bad[1:], hi+1
+	}
+	return failed, nil
 }
 
 // storage returns, for a row-major square matrix m, the column-major view
@@ -501,6 +609,9 @@ func storage[T Scalar](m views.View[T]) (s views.View[T], trans lapack.Op, ok bo
 // (lapack.Getrf); ipiv receives each matrix's min(m, n) pivots one after
 // another, in flat batch order (lapack.Perm reads them). Singular matrices
 // are reported in the *Error; their factors are complete.
+//
+// NaN and Inf: a matrix holding one where the call reads is reported in
+// the *Error and not computed (see the package documentation).
 func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...lapis.Option) error {
 	const op = "batch.Getrf"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
@@ -512,10 +623,13 @@ func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...lapis.Option) error 
 	if len(ipiv) < k*count(shape) {
 		return layout.Errorf(layout.ErrShape, op, "ipiv", "length %d, want %d (min(m, n) per matrix)", len(ipiv), k*count(shape))
 	}
-	rl := newRule(op, shape, source[T]{"a", a, 0, true})
+	rl := newRule(op, shape, source[T]{"a", a, 0})
 	return perMatrix(op, shape, []views.View[T]{a}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
+		if err := rl.check(t); err != nil {
+			return err
+		}
 		err := lapack.Getrf(mats[0], ipiv[t*k:(t+1)*k], opts...)
-		return rl.after(t, err, err == nil && badMatrix(&mats[0]))
+		return rl.result(err, err == nil && nanMatrix(&mats[0]))
 	})
 }
 
@@ -531,12 +645,10 @@ func inv[T Scalar](op string, shape []int, a views.View[T], opts []lapis.Option,
 			m = s
 		}
 		if err := lapack.Getrf(m, ipiv, opts...); err != nil {
-			return rl.after(t, err, false)
+			return err
 		}
-		// The kernels flag an inverse that is not finite: so does this
-		// path (O(n^2) against getri's O(n^3)).
 		err := lapack.Getri(m, ipiv, opts...)
-		return rl.after(t, err, err == nil && badMatrix(&m))
+		return rl.result(err, err == nil && nanMatrix(&m))
 	}
 	if tinyApplies[T](n, opts) {
 		// Row-major matrices through their storage, as below; the check
@@ -546,10 +658,13 @@ func inv[T Scalar](op string, shape []int, a views.View[T], opts []lapis.Option,
 		if check {
 			tc = &tinyCond[T]{inf: rowMajor, exact: func(t int, anorm float64, _ []T) error {
 				s, norm := factored(matrixAt(a, shape, t))
-				return rl.afterNorm(t, link.CheckInverse(op, norm, s, anorm, opts...), anorm)
+				return link.CheckInverse(op, norm, s, anorm, opts...)
 			}}
 		}
-		return runTiny(op, tk.Inv, shape, tinyOf(a, rowMajor), nil, nil, tc, st, rl.redo(func(t int) error {
+		return runTiny(op, tk.Inv, shape, tinyOf(a, rowMajor), nil, nil, tc, st, rl, func(t int) error {
+			if err := rl.check(t); err != nil {
+				return err
+			}
 			m := matrixAt(a, shape, t)
 			var anorm float64
 			if tc != nil {
@@ -560,18 +675,21 @@ func inv[T Scalar](op string, shape []int, a views.View[T], opts []lapis.Option,
 				err = tc.exact(t, anorm, nil)
 			}
 			return err
-		}))
+		})
 	}
 	st.restageAll(count(shape))
 	var norms []float64
 	if check {
-		norms = batchNorms(a, shape, opts)
+		norms = batchNorms(a, shape, opts, rl)
 	}
 	err := perMatrix(op, shape, []views.View[T]{a}, n*n*n, pivots(n), func(t int, m []views.View[T], ipiv []int32) error {
+		if err := rl.check(t); err != nil {
+			return err
+		}
 		return invert(t, m[0], ipiv)
 	})
 	if check {
-		err = conditioned(op, shape, a, norms, err, true, opts, rl)
+		err = conditioned(op, shape, a, norms, err, true, opts)
 	}
 	return err
 }
@@ -579,13 +697,16 @@ func inv[T Scalar](op string, shape []int, a views.View[T], opts []lapis.Option,
 // Potrf factors every positive definite matrix of the batch a in place
 // in its uplo triangle (lapack.Potrf). Matrices that are not positive
 // definite are reported in the *Error.
+//
+// NaN and Inf: a matrix holding one where the call reads is reported in
+// the *Error and not computed (see the package documentation).
 func Potrf[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) error {
 	const op = "batch.Potrf"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
 	if err != nil {
 		return err
 	}
-	return cholesky(op, uplo, shape, a, opts, nil, newRule(op, shape, source[T]{"a", a, triangle(uplo), true}))
+	return cholesky(op, uplo, shape, a, opts, nil, newRule(op, shape, source[T]{"a", a, triangle(uplo)}))
 }
 
 // cholesky is Cholesky on the checked batch a, with st (CholeskyTo)
@@ -594,14 +715,17 @@ func Potrf[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) error {
 func cholesky[T Scalar](op string, uplo Uplo, shape []int, a views.View[T], opts []lapis.Option, st *tinyStage[T], rl *rule[T]) error {
 	n, _ := dims(a)
 	factor := func(t int, m views.View[T]) error {
+		if err := rl.check(t); err != nil {
+			return err
+		}
 		err := lapack.Potrf(uplo, m, opts...)
-		return rl.after(t, err, err == nil && badDiagonal(&m))
+		return rl.result(err, err == nil && nanDiagonal(&m))
 	}
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) {
 		// The upper triangle is the lower one of the transpose.
-		return runTiny(op, tk.Cholesky, shape, tinyOf(a, uplo == Upper), nil, nil, nil, st, rl.redo(func(t int) error {
+		return runTiny(op, tk.Cholesky, shape, tinyOf(a, uplo == Upper), nil, nil, nil, st, rl, func(t int) error {
 			return factor(t, matrixAt(a, shape, t))
-		}))
+		})
 	}
 	st.restageAll(count(shape))
 	return perMatrix(op, shape, []views.View[T]{a}, n*n*n/3, noScratch, func(t int, m []views.View[T], _ struct{}) error {
@@ -614,13 +738,16 @@ func cholesky[T Scalar](op string, uplo Uplo, shape []int, a views.View[T], opts
 // whose Cholesky failed is reported again (its factor's diagonal shows
 // it: lapack.ErrNotPositiveDefinite, same index) and its b left alone;
 // the others are solved.
+//
+// NaN and Inf: a matrix holding one where the call reads is reported in
+// the *Error and not computed (see the package documentation).
 func Potrs[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) error {
 	const op = "batch.Potrs"
 	shape, err := operands(op, []string{"f", "b"}, []views.View[T]{f, b})
 	if err != nil {
 		return err
 	}
-	return choleskySolve(op, uplo, shape, f, b, opts, nil, newRule(op, shape, source[T]{"f", f, triangle(uplo), false}, source[T]{"b", b, 0, true}))
+	return choleskySolve(op, uplo, shape, f, b, opts, nil, newRule(op, shape, source[T]{"f", f, triangle(uplo)}, source[T]{"b", b, 0}))
 }
 
 // choleskySolve is CholeskySolve on the checked batches, with st
@@ -629,15 +756,18 @@ func Potrs[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) error 
 func choleskySolve[T Scalar](op string, uplo Uplo, shape []int, f, b views.View[T], opts []lapis.Option, st *tinyStage[T], rl *rule[T]) error {
 	n, _ := dims(f)
 	potrs := func(t int, f, x views.View[T]) error {
+		if err := rl.check(t); err != nil {
+			return err
+		}
 		err := lapack.Potrs(uplo, f, x, opts...)
-		return rl.after(t, err, err == nil && badMatrix(&x))
+		return rl.result(err, err == nil && nanMatrix(&x))
 	}
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) && b.Rank() >= 2 && b.Layout().Dim(0) == n &&
 		b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= tk.MaxRHS {
 		tb := tinyOf(b, false)
-		return runTiny(op, tk.CholeskySolve, shape, tinyOf(f, uplo == Upper), &tb, nil, nil, st, rl.redo(func(t int) error {
+		return runTiny(op, tk.CholeskySolve, shape, tinyOf(f, uplo == Upper), &tb, nil, nil, st, rl, func(t int) error {
 			return potrs(t, matrixAt(f, shape, t), matrixAt(b, shape, t))
-		}))
+		})
 	}
 	st.restageAll(count(shape))
 	return perMatrix(op, shape, []views.View[T]{f, b}, n*n, noScratch, func(t int, m []views.View[T], _ struct{}) error {
@@ -648,6 +778,9 @@ func choleskySolve[T Scalar](op string, uplo Uplo, shape []int, f, b views.View[
 // Geqrf factors every matrix of the batch a ([m, n, B...]) in place
 // (lapack.Geqrf); tau receives each matrix's min(m, n) reflector scalars
 // one after another, in flat batch order.
+//
+// NaN and Inf: a matrix holding one where the call reads is reported in
+// the *Error and not computed (see the package documentation).
 func Geqrf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	const op = "batch.Geqrf"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
@@ -662,10 +795,13 @@ func Geqrf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	if err := vectorApart(op, "tau", tau[:k*count(shape)], a); err != nil {
 		return err
 	}
-	rl := newRule(op, shape, source[T]{"a", a, 0, true})
+	rl := newRule(op, shape, source[T]{"a", a, 0})
 	return perMatrix(op, shape, []views.View[T]{a}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
+		if err := rl.check(t); err != nil {
+			return err
+		}
 		err := lapack.Geqrf(mats[0], tau[t*k:(t+1)*k], opts...)
-		return rl.after(t, err, err == nil && (badMatrix(&mats[0]) || badValues(tau[t*k:(t+1)*k])))
+		return rl.result(err, err == nil && (nanMatrix(&mats[0]) || scalar.HasNaN(tau[t*k:(t+1)*k])))
 	})
 }
 
@@ -675,21 +811,29 @@ func Geqrf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 // n rows. Rank-deficient matrices, exactly or numerically (see
 // lapack.Gels), are reported in the *Error; their b still receives gels's
 // x. lapis.NoConditionCheck() leaves only the exact test.
+//
+// NaN and Inf: a matrix holding one where the call reads is reported in
+// the *Error and not computed (see the package documentation).
 func Gels[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 	const op = "batch.Gels"
 	shape, err := operands(op, []string{"a", "b"}, []views.View[T]{a, b})
 	if err != nil {
 		return err
 	}
-	return gels(op, shape, a, b, opts, newRule(op, shape, source[T]{"a", a, 0, true}, source[T]{"b", b, 0, true}))
+	m, _ := dims(a)
+	read, _ := b.Slice(0, 0, min(m, b.Layout().Dim(0)), 1) // gels reads b's first m rows
+	return gels(op, shape, a, b, opts, newRule(op, shape, source[T]{"a", a, 0}, source[T]{"b", read, 0}))
 }
 
 // gels is Gels on the checked batches, rl the finite-input rule.
 func gels[T Scalar](op string, shape []int, a, b views.View[T], opts []lapis.Option, rl *rule[T]) error {
 	m, n := dims(a)
 	return perMatrix(op, shape, []views.View[T]{a, b}, m*n*min(m, n), noScratch, func(t int, mats []views.View[T], _ struct{}) error {
+		if err := rl.check(t); err != nil {
+			return err
+		}
 		err := lapack.Gels(mats[0], mats[1], opts...)
-		return rl.after(t, err, err == nil && badMatrix(&mats[1]))
+		return rl.result(err, err == nil && nanMatrix(&mats[1]))
 	})
 }
 
@@ -716,7 +860,10 @@ func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs []float64, 
 		_, _, rowMajor := storage(first(a))
 		det := make([]T, total)
 		slow := make([]bool, total)
-		err = runTiny(op, tk.Det, shape, tinyOf(a, rowMajor), nil, det, nil, nil, func(t int) error {
+		// A matrix the rule refuses goes to lapack.LogDet, which refuses
+		// it too (its error, named op).
+		rl := newRule(op, shape, source[T]{"a", a, 0})
+		err = runTiny(op, tk.Det, shape, tinyOf(a, rowMajor), nil, det, nil, nil, rl, func(t int) error {
 			slow[t] = true
 			var err error
 			logAbs[t], sign[t], err = lapack.LogDet(matrixAt(a, shape, t), opts...)
@@ -752,7 +899,8 @@ func Det[T Scalar](a views.View[T], opts ...lapis.Option) ([]T, error) {
 	det := make([]T, count(shape))
 	if n == a.Layout().Dim(1) && tinyApplies[T](n, opts) {
 		_, _, rowMajor := storage(first(a))
-		err = runTiny(op, tk.Det, shape, tinyOf(a, rowMajor), nil, det, nil, nil, func(t int) error {
+		rl := newRule(op, shape, source[T]{"a", a, 0}) // as in LogDet
+		err = runTiny(op, tk.Det, shape, tinyOf(a, rowMajor), nil, det, nil, nil, rl, func(t int) error {
 			var err error
 			det[t], err = lapack.Det(matrixAt(a, shape, t), opts...)
 			return err
@@ -772,6 +920,9 @@ func Det[T Scalar](a views.View[T], opts ...lapis.Option) ([]T, error) {
 // (lapack.Gesdd, JobSome): s receives each matrix's k = min(m, n) singular
 // values one after another (reals of a's precision), u ([m, k, B...]) and
 // vt ([k, n, B...]) the vectors.
+//
+// NaN and Inf: a matrix holding one where the call reads is reported in
+// the *Error and not computed (see the package documentation).
 func Gesdd[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T], opts ...lapis.Option) error {
 	const op = "batch.Gesdd"
 	shape, err := operands(op, []string{"a", "u", "vt"}, []views.View[T]{a, u, vt})
@@ -786,10 +937,12 @@ func Gesdd[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T],
 	if err := vectorApart(op, "s", s[:k*count(shape)], a, u, vt); err != nil {
 		return err
 	}
-	rl := newRule(op, shape, source[T]{"a", a, 0, true})
+	rl := newRule(op, shape, source[T]{"a", a, 0})
 	return perMatrix(op, shape, []views.View[T]{a, u, vt}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
-		err := lapack.Gesdd(lapack.JobSome, mats[0], s[t*k:(t+1)*k], mats[1], mats[2], opts...)
-		return rl.after(t, err, err == nil && badValues(s[t*k:(t+1)*k]))
+		if err := rl.check(t); err != nil {
+			return err
+		}
+		return lapack.Gesdd(lapack.JobSome, mats[0], s[t*k:(t+1)*k], mats[1], mats[2], opts...)
 	})
 }
 
@@ -798,6 +951,9 @@ func Gesdd[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T],
 // triangle is read, by divide and conquer (lapack.Syevd): w receives each
 // matrix's n eigenvalues in ascending order one after another (reals of
 // a's precision), a the eigenvectors as columns.
+//
+// NaN and Inf: a matrix holding one where the call reads is reported in
+// the *Error and not computed (see the package documentation).
 func Syevd[T Scalar, R lapack.Real](uplo Uplo, a views.View[T], w []R, opts ...lapis.Option) error {
 	const op = "batch.Syevd"
 	shape, err := operands(op, []string{"a"}, []views.View[T]{a})
@@ -811,9 +967,11 @@ func Syevd[T Scalar, R lapack.Real](uplo Uplo, a views.View[T], w []R, opts ...l
 	if err := vectorApart(op, "w", w[:n*count(shape)], a); err != nil {
 		return err
 	}
-	rl := newRule(op, shape, source[T]{"a", a, triangle(uplo), true})
+	rl := newRule(op, shape, source[T]{"a", a, triangle(uplo)})
 	return perMatrix(op, shape, []views.View[T]{a}, 4*n*n*n, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
-		err := lapack.Syevd(lapack.JobVectors, uplo, mats[0], w[t*n:(t+1)*n], opts...)
-		return rl.after(t, err, err == nil && badValues(w[t*n:(t+1)*n]))
+		if err := rl.check(t); err != nil {
+			return err
+		}
+		return lapack.Syevd(lapack.JobVectors, uplo, mats[0], w[t*n:(t+1)*n], opts...)
 	})
 }

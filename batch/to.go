@@ -1,10 +1,12 @@
 package batch
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -29,7 +31,11 @@ import (
 
 // SolveTo solves a[:, :, t] x[:, :, t] = b[:, :, t] for every matrix of
 // the batches a ([n, n, B...]) and b ([n, nrhs, B...]) into x (b's
-// shape); a and b are not modified. x receives what Solve leaves in b
+// shape); a and b are not modified. b may also have fewer batch axes,
+// or extent 1 on some, and is then broadcast over a's (read only, as
+// Gemm broadcasts its inputs): b [n, nrhs], or the vector [n], holds the
+// same right-hand sides for every matrix, and x is [n, nrhs, B...] ([n,
+// B...] for a vector b). x receives what Solve leaves in b
 // when it runs on a compact column-major copy of a (kept out of sight,
 // the LU factors written nowhere the caller sees) and on x holding b:
 // the same errors, the same conditioning check (lapis.NoConditionCheck
@@ -39,7 +45,7 @@ import (
 // systems of order 2 to 8 whatever a's layout (its copy is compact).
 func SolveTo[T Scalar](x, a, b views.View[T], opts ...lapis.Option) error {
 	const op = "batch.SolveTo"
-	shape, n, alias, err := systemsTo(op, []string{"a", "b"}, x, a, b)
+	shape, n, alias, x, b, err := systemsTo(op, []string{"a", "b"}, x, a, b)
 	if err != nil {
 		return err
 	}
@@ -51,7 +57,7 @@ func SolveTo[T Scalar](x, a, b views.View[T], opts ...lapis.Option) error {
 		return err // strict mode, as Solve refuses its b
 	}
 	// The rule reads the caller's a and b (x, when it is b, is written).
-	rl := newRule(op, shape, source[T]{"a", a, 0, false}, source[T]{"b", b, 0, alias})
+	rl := newRule(op, shape, source[T]{"a", a, 0}, source[T]{"b", b, 0})
 	check := lapis.Configure(opts...).ConditionCheck
 	if tinySolves[T](a.Layout().Compact(), x, check, opts) {
 		l := a.Layout()
@@ -113,7 +119,7 @@ func InvTo[T Scalar](dst, a views.View[T], opts ...lapis.Option) error {
 		st = stageOf[T](copier(shape, dst, a, nil))
 		st.direct, st.ina = direct(dst, a, true), &a
 	}
-	return inv(op, shape, dst, opts, st, newRule(op, shape, source[T]{"a", a, 0, alias}))
+	return inv(op, shape, dst, opts, st, newRule(op, shape, source[T]{"a", a, 0}))
 }
 
 // CholeskyTo writes the Cholesky factor of every positive definite
@@ -138,18 +144,18 @@ func CholeskyTo[T Scalar](uplo Uplo, dst, a views.View[T], opts ...lapis.Option)
 	if err := squareBatch(op, "a", n, cols); err != nil {
 		return err
 	}
-	alias, err := destination(op, "dst", dst, []string{"a"}, []views.View[T]{a})
-	if err != nil {
+	if _, err := destination(op, "dst", dst, []string{"a"}, []views.View[T]{a}); err != nil {
 		return err
 	}
 	st := stageOf[T](copier(shape, dst, a, zeroOpposite[T](uplo)))
 	st.direct, st.zero, st.ina = direct(dst, a, false), true, &a
-	return cholesky(op, uplo, shape, dst, opts, st, newRule(op, shape, source[T]{"a", a, triangle(uplo), alias}))
+	return cholesky(op, uplo, shape, dst, opts, st, newRule(op, shape, source[T]{"a", a, triangle(uplo)}))
 }
 
 // CholeskySolveTo solves a x = b for every matrix into x (b's shape)
 // from Cholesky's factors in the uplo triangles of f ([n, n, B...]); f
-// and b ([n, nrhs, B...]) are not modified. x receives what
+// and b ([n, nrhs, B...]) are not modified. b may be broadcast over f's
+// batch axes as SolveTo's over a's. x receives what
 // CholeskySolve leaves in it after a copy of b (views.Copy(x, b);
 // Potrs(uplo, f, x)): for a matrix whose factor shows a failed
 // Cholesky (in the *Error), b's right-hand sides. x may be b itself
@@ -159,7 +165,7 @@ func CholeskySolveTo[T Scalar](uplo Uplo, x, f, b views.View[T], opts ...lapis.O
 	if err := checkUplo(op, uplo); err != nil {
 		return err
 	}
-	shape, _, alias, err := systemsTo(op, []string{"f", "b"}, x, f, b)
+	shape, _, alias, x, b, err := systemsTo(op, []string{"f", "b"}, x, f, b)
 	if err != nil {
 		return err
 	}
@@ -168,17 +174,83 @@ func CholeskySolveTo[T Scalar](uplo Uplo, x, f, b views.View[T], opts ...lapis.O
 		st = stageOf[T](copier(shape, x, b, nil))
 		st.direct, st.inb = direct(x, b, true), &b
 	}
-	return choleskySolve(op, uplo, shape, f, x, opts, st, newRule(op, shape, source[T]{"f", f, triangle(uplo), false}, source[T]{"b", b, 0, alias}))
+	return choleskySolve(op, uplo, shape, f, x, opts, st, newRule(op, shape, source[T]{"f", f, triangle(uplo)}, source[T]{"b", b, 0}))
 }
 
 // systemsTo checks the batches of an out-of-place solve: a and b (named
-// names) as inputs (systems), x as the destination of b's results.
-func systemsTo[T Scalar](op string, names []string, x, a, b views.View[T]) (shape []int, n int, alias bool, err error) {
-	if shape, n, err = systems(op, names, a, b, false); err != nil {
-		return nil, 0, false, err
+// names) as inputs (systems), b broadcast over a's batch axes (rhs), x as
+// the destination of b's results. It returns x and b as the call works
+// on them: [n, nrhs, B...] (a vector's x and b with a column axis).
+func systemsTo[T Scalar](op string, names []string, x, a, b views.View[T]) (shape []int, n int, alias bool, xm, bm views.View[T], err error) {
+	bm, vector, err := rhs(op, a, b)
+	if err == nil {
+		shape, n, err = systems(op, names, a, bm, false)
 	}
-	alias, err = destination(op, "x", x, []string{names[1], names[0]}, []views.View[T]{b, a})
-	return shape, n, alias, err
+	xm = x
+	if err == nil && vector {
+		xm, err = vectorDest(op, x, bm)
+	}
+	if err != nil {
+		return nil, 0, false, x, b, err
+	}
+	alias, err = destination(op, "x", xm, []string{names[1], names[0]}, []views.View[T]{bm, a})
+	return shape, n, alias, xm, bm, err
+}
+
+// rhs returns the right-hand sides b of a call that only reads them
+// (SolveTo, CholeskySolveTo, LeastSquares and their allocating forms)
+// as the batch [rows, nrhs, B...] it works on, B... a's batch shape: b
+// itself when it has a's batch axes; otherwise b broadcast over them,
+// read only, by the rule of Gemm's inputs (broadcastStrides: each of b's
+// batch axes has a's extent or extent 1, or is missing on the right), so
+// that a b with no batch axes, [rows, nrhs] or the vector [rows] (one
+// column), gives every matrix the same right-hand sides. vector reports
+// a rank-1 b. An a or b of rank below 2 is left to the checks that
+// follow (systems, checkOperands).
+func rhs[T Scalar](op string, a, b views.View[T]) (bm views.View[T], vector bool, err error) {
+	if err := b.CheckLive(op, "b"); err != nil {
+		return b, false, err
+	}
+	if b.Rank() == 1 {
+		b, _ = b.Reshape(b.Layout().Dim(0), 1) // a rank-1 view always reshapes
+		vector = true
+	}
+	if a.Rank() < 2 || b.Rank() < 2 || slices.Equal(batchShape(b), batchShape(a)) {
+		return b, vector, nil
+	}
+	shape := batchShape(a)
+	if _, err := broadcastStrides(op, "b", b, shape); err != nil {
+		return b, vector, err
+	}
+	l := b.Layout()
+	bm, err = b.BroadcastTo(append([]int{l.Dim(0), l.Dim(1)}, shape...)...)
+	return bm, vector, errop.Rename(err, op) // only an overflowing count fails
+}
+
+// rhsShape is the shape of the solutions of the right-hand sides bm that
+// rhs returned: bm's, without the column axis for a vector b ([n,
+// B...]).
+func rhsShape[T Scalar](bm views.View[T], vector bool) []int {
+	s := bm.Shape()
+	if vector && len(s) >= 2 {
+		s = append(s[:1], s[2:]...)
+	}
+	return s
+}
+
+// vectorDest checks the destination x ([n, B...]) of the solutions of a
+// vector b and returns it as the batch [n, 1, B...] the call writes,
+// bm's shape.
+func vectorDest[T Scalar](op string, x, bm views.View[T]) (views.View[T], error) {
+	if err := x.CheckLive(op, "x"); err != nil {
+		return x, err
+	}
+	want := rhsShape(bm, true)
+	if !slices.Equal(x.Shape(), want) {
+		return x, layout.Errorf(layout.ErrShape, op, "x", "shape %v, want %v (a vector b's solutions: b's length, then a's batch axes)", x.Shape(), want)
+	}
+	xm, err := x.Reshape(bm.Shape()...) // an axis of extent 1 more: always a view
+	return xm, errop.Rename(err, op)
 }
 
 // checkUplo checks a Cholesky triangle before anything is written.
@@ -197,6 +269,9 @@ func checkUplo(op string, uplo Uplo) error {
 func destination[T Scalar](op, name string, dst views.View[T], names []string, ins []views.View[T]) (alias bool, err error) {
 	if err := dst.CheckLive(op, name); err != nil {
 		return false, err
+	}
+	if dst.IsZero() {
+		return false, errop.ZeroView(op, name)
 	}
 	if !dst.Layout().SameShape(ins[0].Layout()) {
 		return false, layout.Errorf(layout.ErrShape, op, name, "shape %v, want %s's shape %v (the destination has the shape of the input whose results it receives)", dst.Shape(), names[0], ins[0].Shape())

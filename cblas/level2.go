@@ -144,7 +144,7 @@ func Ger[T Scalar](alpha T, x, y views.View[T], a views.View[T], opts ...lapis.O
 // types return lapis.ErrUnsupported (use Hemv for Hermitian matrices).
 func Symv[T Scalar](uplo Uplo, alpha T, a, x views.View[T], beta T, y views.View[T], opts ...lapis.Option) error {
 	if views.IsComplex[T]() {
-		return layout.Errorf(lapis.ErrUnsupported, "cblas.Symv", "T", "CBLAS has no complex symmetric symv (use Hemv or Gemm)")
+		return layout.Errorf(lapis.ErrUnsupported, "cblas.Symv", "T", "CBLAS has no complex symmetric symv (use Hemv for a Hermitian a, or Gemv on the full matrix)")
 	}
 	return symv("cblas.Symv", uplo, alpha, a, x, beta, y, configure(opts))
 }
@@ -273,7 +273,7 @@ func trxv[T Scalar](op string, uplo Uplo, diag Diag, a, x views.View[T], cfg con
 // (complex types: lapis.ErrUnsupported; see Her).
 func Syr[T Scalar](uplo Uplo, alpha T, x, a views.View[T], opts ...lapis.Option) error {
 	if views.IsComplex[T]() {
-		return layout.Errorf(lapis.ErrUnsupported, "cblas.Syr", "T", "CBLAS has no complex symmetric syr (use Her or Ger)")
+		return layout.Errorf(lapis.ErrUnsupported, "cblas.Syr", "T", "CBLAS has no complex symmetric syr (use Her for a Hermitian a, or Ger(alpha, x, x, a) on the full matrix)")
 	}
 	return rank1("cblas.Syr", uplo, alpha, toReal(alpha), x, x, a, configure(opts), false)
 }
@@ -288,7 +288,7 @@ func Her[T Scalar](uplo Uplo, alpha float64, x, a views.View[T], opts ...lapis.O
 // real symmetric a (complex types: lapis.ErrUnsupported; see Her2).
 func Syr2[T Scalar](uplo Uplo, alpha T, x, y, a views.View[T], opts ...lapis.Option) error {
 	if views.IsComplex[T]() {
-		return layout.Errorf(lapis.ErrUnsupported, "cblas.Syr2", "T", "CBLAS has no complex symmetric syr2 (use Her2 or Ger)")
+		return layout.Errorf(lapis.ErrUnsupported, "cblas.Syr2", "T", "CBLAS has no complex symmetric syr2 (use Her2 for a Hermitian a, or Ger(alpha, x, y, a) and Ger(alpha, y, x, a) on the full matrix)")
 	}
 	return rank1("cblas.Syr2", uplo, alpha, 0, x, y, a, configure(opts), true)
 }

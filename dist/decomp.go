@@ -55,7 +55,7 @@ func Syevd[T Scalar](uplo lapack.Uplo, a *Matrix[T], w []float64, z *Matrix[T]) 
 		return nil
 	}
 	routine := routineName[T]("pdsyevd", "pzheevd")
-	if err := finiteInput(routine, operand[T]{"a", a, byte(u)}); err != nil {
+	if err := finiteInput(op, routine, operand[T]{"a", a, byte(u)}); err != nil {
 		return err
 	}
 	pa, pz := ptr(a), ptr(z)
@@ -111,10 +111,10 @@ func Syevd[T Scalar](uplo lapack.Uplo, a *Matrix[T], w []float64, z *Matrix[T]) 
 		}
 		return info
 	}, func() bool { return scalar.HasNaN(w) })
-	if err := nonFinite(routine, info, nan, operand[T]{"a", a, byte(u)}); err != nil {
+	if err := nonFinite(op, routine, info, nan, operand[T]{"a", a, byte(u)}); err != nil {
 		return err
 	}
-	return infoErr(routine, info, lapack.ErrNoConvergence)
+	return infoErr(op, routine, info, lapack.ErrNoConvergence)
 }
 
 // Gesvd computes the singular values of the m x n a (descending, into s:
@@ -204,13 +204,13 @@ func Gesvd[T Scalar](a *Matrix[T], s []float64, u, vt *Matrix[T]) error {
 		defer wk.release()
 		return run(wk.d(), wk.r(), &wk.lw)
 	}, func() bool { return scalar.HasNaN(s) })
-	if err := nonFinite(routine, info, nan, operand[T]{"a", a, 0}); err != nil {
+	if err := nonFinite(op, routine, info, nan, operand[T]{"a", a, 0}); err != nil {
 		return err
 	}
 	if info == k+1 {
-		return &Error{Routine: routine, Info: info, Index: -1, kind: lapack.ErrNoConvergence, detail: "the ranks computed different singular values (heterogeneous results)"}
+		return &Error{Op: op, Routine: routine, Info: info, Index: -1, kind: lapack.ErrNoConvergence, detail: "the ranks computed different singular values (heterogeneous results)"}
 	}
-	return infoErr(routine, info, lapack.ErrNoConvergence)
+	return infoErr(op, routine, info, lapack.ErrNoConvergence)
 }
 
 // Gels solves the full-rank least-squares problem min ||b - a x|| (a m x
@@ -283,24 +283,24 @@ func Gels[T Scalar](a, b *Matrix[T]) error {
 	if info != 0 {
 		ins = ins[:1]
 	}
-	if err := nonFinite(routine, info, nan, ins...); err != nil {
+	if err := nonFinite(op, routine, info, nan, ins...); err != nil {
 		return err
 	}
 	if info > 0 {
-		return &Error{Routine: routine, Info: info, Index: info - 1, kind: lapack.ErrRankDeficient,
+		return &Error{Op: op, Routine: routine, Info: info, Index: info - 1, kind: lapack.ErrRankDeficient,
 			detail: fmt.Sprintf("the triangular factor's diagonal element (%d, %d) is exactly zero (global, 0-based); b holds no solution", info-1, info-1)}
 	}
-	if err := infoErr(routine, info, nil); err != nil {
+	if err := infoErr(op, routine, info, nil); err != nil {
 		return err
 	}
-	return conditionOf(routine, a)
+	return conditionOf(op, routine, a)
 }
 
 // conditionOf estimates the reciprocal condition number (one norm) of the
 // triangular factor Gels left in a (p?trcon) and returns an
 // ErrRankDeficient error, the same on every rank, when it is at most
 // max(m, n) eps, as lapack.Gels does.
-func conditionOf[T Scalar](routine string, a *Matrix[T]) error {
+func conditionOf[T Scalar](op, routine string, a *Matrix[T]) error {
 	k := ci(min(a.m, a.n))
 	uplo := C.char('U') // R of the QR factorisation
 	if a.m < a.n {
@@ -333,7 +333,7 @@ func conditionOf[T Scalar](routine string, a *Matrix[T]) error {
 		defer wk.release()
 		return run(wk.d(), wk.r(), wk.i(), &wk.lw, &wk.lrw, &wk.liw)
 	})
-	if err := infoErr(trcon, info, nil); err != nil {
+	if err := infoErr(op, trcon, info, nil); err != nil {
 		return err
 	}
 	// RCOND is global output on the grid's ranks; the others learn it too.
@@ -342,7 +342,7 @@ func conditionOf[T Scalar](routine string, a *Matrix[T]) error {
 	if float64(rcond) > limit {
 		return nil
 	}
-	return &Error{Routine: routine, Index: -1, Rcond: float64(rcond), kind: lapack.ErrRankDeficient,
+	return &Error{Op: op, Routine: routine, Index: -1, Rcond: float64(rcond), kind: lapack.ErrRankDeficient,
 		detail: fmt.Sprintf("the reciprocal condition number of its triangular factor is %.3g (%s), at most max(m, n) eps = %.3g: b holds no reliable solution", float64(rcond), trcon, limit)}
 }
 

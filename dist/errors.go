@@ -17,8 +17,11 @@ import (
 // lapis.ErrNotFinite (a NaN or an infinity in an operand, or a NaN
 // result: see the package documentation's "NaN and Inf").
 // Every rank of the job returns the same Error: info is agreed on with one
-// MPI_Allreduce after the routine, so no rank goes on alone.
+// MPI_Allreduce after the routine, so no rank goes on alone. Its text
+// starts with Op, as every lapis error's does: "dist.Gesv: pdgesv:
+// matrix is singular: ...".
 type Error struct {
+	Op      string // the function called, e.g. "dist.Gesv"
 	Routine string // the ScaLAPACK routine, e.g. "pdgesv", "pzheevd"
 	Info    int    // ScaLAPACK's info (the largest over the ranks)
 	// Index is the 0-based global position info > 0 points at (Info-1):
@@ -38,7 +41,11 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	s := fmt.Sprintf("dist: %s: %v", e.Routine, e.kind)
+	op := e.Op
+	if op == "" {
+		op = "dist" // not made by an entry point: none returns it so
+	}
+	s := fmt.Sprintf("%s: %s: %v", op, e.Routine, e.kind)
 	switch {
 	case e.detail != "":
 		return s + ": " + e.detail
@@ -59,13 +66,14 @@ func (e *Error) Is(target error) bool {
 // Unwrap returns the lapack sentinel e matches.
 func (e *Error) Unwrap() error { return e.kind }
 
-// infoErr turns the agreed info of routine into an error; fail is what
-// info > 0 means (nil when the routine documents no info > 0).
-func infoErr(routine string, info int, fail error) error {
+// infoErr turns the agreed info of routine, run by the function op,
+// into an error; fail is what info > 0 means (nil when the routine
+// documents no info > 0).
+func infoErr(op, routine string, info int, fail error) error {
 	if info == 0 {
 		return nil
 	}
-	e := &Error{Routine: routine, Info: info, Index: -1, kind: fail}
+	e := &Error{Op: op, Routine: routine, Info: info, Index: -1, kind: fail}
 	switch {
 	case info < 0:
 		e.kind = lapack.ErrArgument

@@ -14,8 +14,13 @@ import (
 	"github.com/lapis-go/lapis/internal/scalar"
 )
 
-// The finite-input rule, lapack's (see its "NaN and Inf"), for routines
-// that work in place. Nothing is scanned up front. The routines that
+// The finite-input rule of dist, for routines that work in place. Unlike
+// lapack's helpers and its iterative routines, which scan before calling
+// (see lapack's "NaN and Inf"), dist scans up front only in Syevd; the
+// direct solvers look afterwards, as lapack's direct routines leave NaN
+// input to the routine (ScaLAPACK's reference build has not been seen to
+// crash on it, and a collective scan before every call costs a round of
+// messages). The routines that
 // return a solution or values (Gesv, Potrs, Gels: b; Syevd: w; Gesvd: s)
 // look for a NaN in it on each rank after the call (O(n nrhs / p) or
 // O(n), beside O(n^3 / p) of work), Potrf on its factor's diagonal
@@ -85,15 +90,15 @@ func kindOf[T Scalar](x T) int {
 // result counts only when info is 0), else the rule's error, the same on
 // every rank. Every rank of the job calls
 // it with the same info and nan.
-func nonFinite[T Scalar](routine string, info int, nan bool, ins ...operand[T]) error {
+func nonFinite[T Scalar](op, routine string, info int, nan bool, ins ...operand[T]) error {
 	if info == 0 && !nan {
 		return nil
 	}
-	if err := scan(routine, info, false, ins); err != nil {
+	if err := scan(op, routine, info, false, ins); err != nil {
 		return err
 	}
 	if nan && info == 0 {
-		return &Error{Routine: routine, Index: -1, Arg: "result", kind: lapis.ErrNotFinite,
+		return &Error{Op: op, Routine: routine, Index: -1, Arg: "result", kind: lapis.ErrNotFinite,
 			detail: "result: NaN with every operand finite after the call (an overflow inside ScaLAPACK)"}
 	}
 	return nil
@@ -103,14 +108,14 @@ func nonFinite[T Scalar](routine string, info int, nan bool, ins ...operand[T]) 
 // hang on a NaN (pdsyevd: ranks that take different branches on it wait
 // for each other; seen on a 2 x 2 grid): O(n^2 / p) a rank and one
 // MPI_Allreduce on every call.
-func finiteInput[T Scalar](routine string, ins ...operand[T]) error {
-	return scan(routine, 0, true, ins)
+func finiteInput[T Scalar](op, routine string, ins ...operand[T]) error {
+	return scan(op, routine, 0, true, ins)
 }
 
 // scan finds the first NaN or infinity of ins over every rank (one
 // MPI_Allreduce) and returns the rule's error for it, nil when there is
 // none; before says whether the routine has run yet.
-func scan[T Scalar](routine string, info int, before bool, ins []operand[T]) error {
+func scan[T Scalar](op, routine string, info int, before bool, ins []operand[T]) error {
 	found := make([]C.longlong, len(ins))
 	do(func() {
 		for k, in := range ins {
@@ -132,7 +137,7 @@ func scan[T Scalar](routine string, info int, before bool, ins []operand[T]) err
 		if before {
 			when = "; the computation needs finite numbers (checked before the call)"
 		}
-		return &Error{Routine: routine, Info: info, Index: -1, Arg: in.name, kind: lapis.ErrNotFinite,
+		return &Error{Op: op, Routine: routine, Info: info, Index: -1, Arg: in.name, kind: lapis.ErrNotFinite,
 			detail: fmt.Sprintf("%s: element (%d, %d) (global, 0-based) is %s%s", in.name, i, j, what, when)}
 	}
 	return nil

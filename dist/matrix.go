@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
@@ -50,11 +51,15 @@ type Matrix[T Scalar] struct {
 	released   bool
 }
 
-// checkLive returns an error matching lapis.ErrReleased, naming op and
+// checkLive returns an error matching lapis.ErrInvalid for the zero
+// Matrix (no grid, no piece), one matching lapis.ErrReleased, naming op and
 // name, when a was released or its local piece is a view of a tensor
 // released since Wrap; every entry point taking a matrix calls it before
 // the ranks agree, so no rank hands ScaLAPACK freed or reused memory.
 func (a *Matrix[T]) checkLive(op, name string) error {
+	if a.g == nil && !a.released {
+		return layout.Errorf(lapis.ErrInvalid, op, name, "the zero Matrix has no grid (make matrices with New or Wrap)")
+	}
 	if a.released {
 		return layout.Errorf(lapis.ErrReleased, op, name, "the matrix was released (Matrix.Release)")
 	}
@@ -116,6 +121,9 @@ func Wrap[T Scalar](g *Grid, m, n, mb, nb int, local views.View[T]) (*Matrix[T],
 func (a *Matrix[T]) localLD(op string, local views.View[T]) (int, error) {
 	if err := local.CheckLive(op, "local"); err != nil {
 		return 0, err
+	}
+	if local.IsZero() {
+		return 0, errop.ZeroView(op, "local")
 	}
 	if local.Rank() != 2 || local.Layout().Dim(0) != a.mloc || local.Layout().Dim(1) != a.nloc {
 		return 0, layout.Errorf(layout.ErrShape, op, "local", "shape %v is not this rank's %d x %d piece (LocalShape)", local.Shape(), a.mloc, a.nloc)
@@ -232,8 +240,12 @@ func (a *Matrix[T]) ToGlobal(li, lj int) (i, j int) {
 }
 
 // Fill sets every element this rank holds to f(i, j) of its global index:
-// a distributed matrix defined by a formula, without communication.
+// a distributed matrix defined by a formula, without communication. It
+// panics on a released matrix, as Set on a released tensor does.
 func (a *Matrix[T]) Fill(f func(i, j int) T) {
+	if a.released {
+		panic("dist: Matrix.Fill after Release")
+	}
 	for lj := 0; lj < a.nloc; lj++ {
 		j := l2g(lj, a.nb, a.g.col, a.g.q)
 		for li := 0; li < a.mloc; li++ {
@@ -327,14 +339,14 @@ func Redistribute[T Scalar](dst, src *Matrix[T]) error {
 	switch {
 	case dst == nil || src == nil:
 		err = layout.Errorf(layout.ErrShape, op, "dst, src", "nil matrix")
+	case dst.checkLive(op, "dst") != nil:
+		err = dst.checkLive(op, "dst")
+	case src.checkLive(op, "src") != nil:
+		err = src.checkLive(op, "src")
 	case dst.g.exited || src.g.exited:
 		err = layout.Errorf(ErrState, op, "dst, src", "a grid was exited")
 	case dst.m != src.m || dst.n != src.n:
 		err = layout.Errorf(layout.ErrShape, op, "dst", "%d x %d differs from src's %d x %d", dst.m, dst.n, src.m, src.n)
-	default:
-		if err = dst.checkLive(op, "dst"); err == nil {
-			err = src.checkLive(op, "src")
-		}
 	}
 	if err := agree(op, err, keys(dst, src)); err != nil {
 		return err
@@ -383,11 +395,12 @@ func (a *Matrix[T]) move(op string, root int, v views.View[T], gather bool, opts
 	switch {
 	case root < 0 || root >= world.size:
 		err = layout.Errorf(layout.ErrBounds, op, "root", "rank %d is not in 0..%d", root, world.size-1)
+	case a.checkLive(op, "a") != nil:
+		err = a.checkLive(op, "a")
 	case a.g.exited:
 		err = layout.Errorf(ErrState, op, "a", "its grid was exited")
 	default:
-		err = a.checkLive(op, "a")
-		if err == nil && world.rank == root {
+		if world.rank == root {
 			err = a.rootOperand(op, name, v, gather, opts, &work, &tmp, &ld)
 		}
 	}
@@ -431,6 +444,9 @@ func (a *Matrix[T]) move(op string, root int, v views.View[T], gather bool, opts
 func (a *Matrix[T]) rootOperand(op, name string, v views.View[T], gather bool, opts []lapis.Option, work *views.View[T], tmp **views.Tensor[T], ld *int) error {
 	if err := v.CheckLive(op, name); err != nil {
 		return err
+	}
+	if v.IsZero() {
+		return errop.ZeroView(op, name)
 	}
 	if v.Rank() != 2 || v.Layout().Dim(0) != a.m || v.Layout().Dim(1) != a.n {
 		return layout.Errorf(layout.ErrShape, op, name, "shape %v on the root is not the matrix's %d x %d", v.Shape(), a.m, a.n)

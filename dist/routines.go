@@ -60,22 +60,22 @@ func sameGrid[T Scalar](op string, a *Matrix[T], others map[string]*Matrix[T]) e
 	if err := live(op); err != nil {
 		return err
 	}
-	if a.g.exited {
-		return layout.Errorf(ErrState, op, "a", "its grid was exited")
-	}
 	if err := a.checkLive(op, "a"); err != nil {
 		return err
+	}
+	if a.g.exited {
+		return layout.Errorf(ErrState, op, "a", "its grid was exited")
 	}
 	for _, name := range slices.Sorted(maps.Keys(others)) { // the same error on every rank
 		b := others[name]
 		if b == nil {
 			return layout.Errorf(layout.ErrShape, op, name, "nil matrix")
 		}
-		if b.g != a.g {
-			return layout.Errorf(layout.ErrShape, op, name, "is on another grid than a (Redistribute it onto a's grid first)")
-		}
 		if err := b.checkLive(op, name); err != nil {
 			return err
+		}
+		if b.g != a.g {
+			return layout.Errorf(layout.ErrShape, op, name, "is on another grid than a (Redistribute it onto a's grid first)")
 		}
 	}
 	return nil
@@ -209,10 +209,10 @@ func Gesv[T Scalar](a, b *Matrix[T]) ([]int32, error) {
 	if info != 0 {
 		ins = ins[:1]
 	}
-	if err := nonFinite(routine, info, nan, ins...); err != nil {
+	if err := nonFinite(op, routine, info, nan, ins...); err != nil {
 		return ipiv, err
 	}
-	return ipiv, infoErr(routine, info, lapack.ErrSingular)
+	return ipiv, infoErr(op, routine, info, lapack.ErrSingular)
 }
 
 // squareMatrix checks that a is square, in square blocks.
@@ -288,10 +288,10 @@ func Potrf[T Scalar](uplo lapack.Uplo, a *Matrix[T]) error {
 	// infinity in the triangle read reaches a later diagonal element of
 	// the factor as a NaN (or stops it there, info > 0), so the diagonal
 	// (O(n / P) a rank) is what needs looking at on success.
-	if err := nonFinite(routine, info, nan, operand[T]{"a", a, byte(u)}); err != nil {
+	if err := nonFinite(op, routine, info, nan, operand[T]{"a", a, byte(u)}); err != nil {
 		return err
 	}
-	return infoErr(routine, info, lapack.ErrNotPositiveDefinite)
+	return infoErr(op, routine, info, lapack.ErrNotPositiveDefinite)
 }
 
 // Potrs solves a x = b with a's Cholesky factor from Potrf (same uplo),
@@ -335,12 +335,12 @@ func Potrs[T Scalar](uplo lapack.Uplo, a, b *Matrix[T]) error {
 		}
 		return info
 	}, func() bool { return hasNaN(b) })
-	if err := nonFinite(routine, info, nan, operand[T]{"a", a, byte(u)}, operand[T]{"b", b, 0}); err != nil {
+	if err := nonFinite(op, routine, info, nan, operand[T]{"a", a, byte(u)}, operand[T]{"b", b, 0}); err != nil {
 		return err
 	}
 	if bad := int(info); bad > 0 {
-		return &Error{Routine: routine, Info: bad, Index: bad - 1, kind: lapack.ErrNotPositiveDefinite,
+		return &Error{Op: op, Routine: routine, Info: bad, Index: bad - 1, kind: lapack.ErrNotPositiveDefinite,
 			detail: fmt.Sprintf("diagonal element (%d, %d) of the factor is not positive: its Cholesky factorisation failed at the leading minor of order %d; b is unchanged", bad-1, bad-1, bad)}
 	}
-	return infoErr(routine, info, nil)
+	return infoErr(op, routine, info, nil)
 }

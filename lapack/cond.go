@@ -119,7 +119,7 @@ func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, fast
 	policy.Lapack.Add(1)
 	info := xgecon[T](byte(norm), n, oa.ptr, oa.ld, anorm, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
 	w.put()
-	return rcond, infoErr[T]("xgecon", info)
+	return rcond, infoErr[T](op, "xgecon", info)
 }
 
 // Pocon estimates the reciprocal condition number in the one norm of the
@@ -137,7 +137,7 @@ func Pocon[T Scalar](uplo Uplo, f views.View[T], anorm float64, opts ...lapis.Op
 	}
 	of, n, err := squareOperand(op, "f", uplo, f, read|hermitian, lapis.Configure(opts...))
 	if err == nil {
-		if err = checkFactor[T]("xpocon", f, n); err != nil {
+		if err = checkFactor[T](op, "xpocon", f, n); err != nil {
 			of.release()
 		}
 	}
@@ -149,7 +149,7 @@ func Pocon[T Scalar](uplo Uplo, f views.View[T], anorm float64, opts ...lapis.Op
 	info := xpocon[T](uploChar(uplo, &of), n, of.ptr, of.ld, anorm, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
 	w.put()
 	of.release()
-	return rcond, infoErr[T]("xpocon", info)
+	return rcond, infoErr[T](op, "xpocon", info)
 }
 
 // nonFiniteNorm answers the condition estimators for an anorm of +Inf (0)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/cond"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -24,23 +25,23 @@ import (
 // iteration of LAPACK's ?lacn2, as Gecon runs it, on plain triangular
 // solves (cblas_?trsv; gecon's scaled ?latrs cost 1.4-2.9x as much per solve), falling
 // back to Gecon when a solve over- or underflows. op names the caller in
-// the error. lu is not modified.
+// the error, and Routine what computed rcond: routineExact up to order
+// cond.Max, ?gecon (whose estimate it is) above. lu is not modified.
 func checkCondition[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, opts ...lapis.Option) error {
 	var m cond.Matrix[T]
 	small, n, err := condOperand("lapack.CheckCondition", "lu", norm, lu, &m)
 	if err != nil || n == 0 || anorm == 0 {
 		return err // an empty or zero matrix: the factorisation reported it
 	}
-	var rcond float64
 	if small {
-		rcond = 1 / (anorm * m.InvNorm(norm == InfNorm))
-	} else {
-		var err error
-		if rcond, err = gecon("lapack.CheckCondition", norm, lu, anorm, true, opts); err != nil {
-			return err
-		}
+		return illConditionedBy[T](op, routineExact, "computed exactly in Go from the LU factors", 1/(anorm*m.InvNorm(norm == InfNorm)))
 	}
-	return illConditioned[T](op, rcond)
+	rcond, err := gecon("lapack.CheckCondition", norm, lu, anorm, true, opts)
+	if err != nil {
+		return errop.Rename(err, op) // gecon's, as the caller's
+	}
+	routine := families["xgecon"].routines[scalar.Index[T]()]
+	return illConditionedBy[T](op, routine, "estimated from the LU factors as "+routine+" estimates it", rcond)
 }
 
 // checkInverse is checkCondition for a matrix A whose inverse is already
@@ -61,7 +62,7 @@ func checkInverse[T Scalar](op string, norm Norm, inv views.View[T], anorm float
 	} else {
 		var err error
 		if inorm, err = Lange(norm, inv, opts...); err != nil {
-			return err
+			return errop.Rename(err, op)
 		}
 	}
 	return illConditioned[T](op, 1/(anorm*inorm))
@@ -87,13 +88,26 @@ func condOperand[T Scalar](op, name string, norm Norm, v views.View[T], m *cond.
 	return true, n, nil
 }
 
-// illConditioned returns the ErrIllConditioned error for rcond, or nil
-// when rcond is not below machine epsilon (NaN counts as below: the
-// factors or the inverse hold NaN).
+// routineExact is Error.Routine of an ErrIllConditioned error whose
+// reciprocal condition number lapis computed exactly rather than
+// estimated (Solve up to order cond.Max, in Go from the LU factors; Inv
+// from the inverse): no LAPACK routine ran for it.
+const routineExact = "exact rcond"
+
+// illConditioned returns the ErrIllConditioned error of the function op
+// for rcond = 1 / (||A|| ||A^-1||) computed exactly from the inverse
+// (Inv), or nil when rcond is not below machine epsilon (NaN counts as
+// below: the factors or the inverse hold NaN).
 func illConditioned[T Scalar](op string, rcond float64) error {
+	return illConditionedBy[T](op, routineExact, "computed exactly from the inverse as 1 / (||a|| ||a^-1||)", rcond)
+}
+
+// illConditionedBy is illConditioned for an rcond that routine computed
+// as how says.
+func illConditionedBy[T Scalar](op, routine, how string, rcond float64) error {
 	if eps := scalar.Eps[T]() / 2; !(rcond < eps) && !math.IsNaN(rcond) {
 		return nil
 	}
-	return &Error{Routine: families["xgecon"].routines[scalar.Index[T]()], Index: -1, Rank: -1, Rcond: rcond, kind: ErrIllConditioned,
-		detail: fmt.Sprintf("%s: the reciprocal condition number is about %.3g, below machine epsilon: the result was written but may have no correct digits (NoConditionCheck turns this check off)", op, rcond)}
+	return &Error{Op: op, Routine: routine, Index: -1, Rank: -1, Rcond: rcond, kind: ErrIllConditioned,
+		detail: fmt.Sprintf("the reciprocal condition number, %s, is about %.3g, below machine epsilon: the result was written but may have no correct digits (the option lapis.NoConditionCheck() turns this check off)", how, rcond)}
 }

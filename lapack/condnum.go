@@ -7,7 +7,6 @@ import (
 	"github.com/lapis-go/lapis/internal/rt/cond"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/pool"
-	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -55,16 +54,6 @@ func Cond[T Scalar](norm Norm, a views.View[T], opts ...lapis.Option) (float64, 
 	return c, errop.Rename(err, op)
 }
 
-// allFinite reports whether every element of d is finite.
-func allFinite[T Scalar](d []T) bool {
-	for _, x := range d {
-		if !scalar.IsFinite(x) {
-			return false
-		}
-	}
-	return true
-}
-
 // condSVD is Cond in the two norm or the Frobenius norm, from the
 // singular values of a compact copy of a.
 func condSVD[T Scalar](op string, norm Norm, a views.View[T], opts []lapis.Option) (float64, error) {
@@ -77,8 +66,8 @@ func condSVD[T Scalar](op string, norm Norm, a views.View[T], opts []lapis.Optio
 	if norm == Frobenius && m != n {
 		return 0, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix (only TwoNorm takes a rectangular one)", a.Shape())
 	}
-	if !allFinite(f.Data()) {
-		return 0, firstNonFinite(op, input[T]{"a", a, 0, false})
+	if err := checkFinite(op, input[T]{name: "a", v: a}); err != nil {
+		return 0, err
 	}
 	k := min(m, n)
 	if k == 0 {
@@ -120,8 +109,8 @@ func condLU[T Scalar](op string, norm Norm, a views.View[T], opts []lapis.Option
 		return 0, err
 	}
 	defer lu.Release()
-	if !allFinite(lu.Data()) {
-		return 0, firstNonFinite(op, input[T]{"a", a, 0, false})
+	if err := checkFinite(op, input[T]{name: "a", v: a}); err != nil {
+		return 0, err
 	}
 	if n == 0 {
 		return 1, nil

@@ -29,6 +29,10 @@ func checkEigJob(op string, jobz Job) error {
 // JobVectors, a the orthonormal eigenvectors as columns (a = V diag(w)
 // V^H); with JobNone a's triangle is destroyed. For complex types it is
 // LAPACK's heevd.
+//
+// NaN and Inf: a NaN or an infinity in what it reads is an error
+// matching lapis.ErrNotFinite, found before LAPACK runs; nothing is
+// written (see the package documentation).
 func Syevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts ...lapis.Option) error {
 	const op = "lapack.Syevd"
 	if err := realFor[T, R](op, "w"); err != nil {
@@ -49,6 +53,10 @@ func Syevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts .
 	if err != nil {
 		return err
 	}
+	if err := checkFinite(op, readTriangle("a", a, uplo)); err != nil {
+		oa.release()
+		return err
+	}
 	jz, ul := byte(jobz), uploChar(uplo, &oa)
 	ws := workspaceSize(wsKey{fam: "xsyevd", typ: scalar.Index[T](), dims: [4]int{n}, opts: [3]byte{jz, ul}}, func() wsSize {
 		return query[T](func(work, rwork, iwork unsafe.Pointer) {
@@ -62,7 +70,7 @@ func Syevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts .
 	th.End()
 	wk.put()
 	oa.finish()
-	return infoErr[T]("xsyevd", info)
+	return infoErr[T](op, "xsyevd", info)
 }
 
 // Range selects the eigenvalues Syevr computes.
@@ -90,6 +98,10 @@ func IndicesIn(first, last int) Range { return Range{kind: 'I', il: first, iu: l
 // view z (k >= found; k = n always suffices) their orthonormal
 // eigenvectors in its first found columns; with JobNone z is not
 // referenced. For complex types it is LAPACK's heevr.
+//
+// NaN and Inf: a NaN or an infinity in what it reads is an error
+// matching lapis.ErrNotFinite, found before LAPACK runs; nothing is
+// written (see the package documentation).
 func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w []R, z views.View[T], opts ...lapis.Option) (found int, err error) {
 	const op = "lapack.Syevr"
 	if err := realFor[T, R](op, "w"); err != nil {
@@ -122,6 +134,9 @@ func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w 
 		err = sliceLen(op, "w", len(w), n)
 	}
 	var oz operand[T]
+	if err == nil {
+		err = z.CheckLive(op, "z") // a released z is a mistake even with JobNone
+	}
 	if err == nil && jobz == JobVectors {
 		// read too: columns past the ones found keep their values even
 		// when z is copied.
@@ -144,6 +159,9 @@ func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w 
 		}
 	} else {
 		oz.ld = 1
+	}
+	if err == nil {
+		err = checkFinite(op, readTriangle("a", a, uplo))
 	}
 	if err != nil || n == 0 { // LAPACK's index checks assume n >= 1
 		releaseAll(&oa, &oz)
@@ -170,7 +188,7 @@ func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w 
 	wk.put()
 	isuppz.put()
 	finishAll(&oa, &oz)
-	return found, infoErr[T]("xsyevr", info)
+	return found, infoErr[T](op, "xsyevr", info)
 }
 
 // Complex is the set of complex element types: the eigenvalues of a
@@ -186,6 +204,10 @@ type Complex interface{ complex64 | complex128 }
 // pair w[j], w[j+1] = conj(w[j]) as two real columns: v_j = vr[:, j] +
 // i vr[:, j+1] and v_{j+1} = conj(v_j) (Eig unpacks them). An unreferenced
 // vl or vr may be views.View[T]{}.
+//
+// NaN and Inf: a NaN or an infinity in what it reads is an error
+// matching lapis.ErrNotFinite, found before LAPACK runs; nothing is
+// written (see the package documentation).
 func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Geev"
 	if single := scalar.Index[T]()%2 == 0; single != isComplex64[C]() {
@@ -221,6 +243,9 @@ func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr 
 	if err == nil {
 		err = sliceApart(op, "w", w, &oa, &ol, &or)
 	}
+	if err == nil {
+		err = checkFinite(op, input[T]{"a", a, 0})
+	}
 	if err != nil {
 		releaseAll(&oa, &ol, &or)
 		return err
@@ -255,7 +280,7 @@ func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr 
 		pool.Put(parts)
 	}
 	finishAll(&oa, &ol, &or)
-	return infoErr[T]("xgeev", info)
+	return infoErr[T](op, "xgeev", info)
 }
 
 func isComplex64[C Complex]() bool {

@@ -3,6 +3,7 @@ package lapack
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/lapis-go/lapis/internal/scalar"
 )
@@ -29,9 +30,11 @@ var (
 	// matches ErrSingular.
 	ErrRankDeficient = errors.New("matrix is rank deficient")
 	// ErrIllConditioned: Solve or Inv (lapack and batch) met a matrix
-	// whose estimated reciprocal condition number (Error.Rcond, one norm,
-	// from gecon after the factorisation) is below machine epsilon: the
-	// result was still written but may have no correct digits.
+	// whose reciprocal condition number (Error.Rcond, one norm, after the
+	// factorisation: computed exactly up to order 16 and for Inv, else
+	// estimated as gecon does; Error.Routine says which) is below machine
+	// epsilon: the result was still written but may have no correct
+	// digits.
 	// NoConditionCheck turns the check off. It also matches ErrSingular
 	// (singular to working precision).
 	ErrIllConditioned = errors.New("matrix is ill-conditioned")
@@ -40,11 +43,25 @@ var (
 	ErrArgument = errors.New("LAPACK rejected an argument")
 )
 
-// Error is LAPACK's info, kept: the routine that returned it, its value,
-// and what it means. It matches one of the sentinels above with errors.Is.
+// Error is LAPACK's info, kept: the function called, the routine that
+// returned it, its value, and what it means. It matches one of the
+// sentinels above with errors.Is. Its text starts with Op, as every lapis
+// error's does: "lapack.Solve: dgetrf: matrix is singular: ...".
 type Error struct {
-	Routine string // the Fortran routine, e.g. "dgetrf"
-	Info    int    // LAPACK's info
+	// Op is the function the caller called, e.g. "lapack.Solve" or
+	// "batch.Gesv": a helper or a batch call reports the errors of the
+	// routines it runs as its own.
+	Op string
+	// Routine is what returned the error: the Fortran routine, e.g.
+	// "dgetrf"; for an ErrIllConditioned error what computed the
+	// reciprocal condition number: "exact rcond" when lapis computed it
+	// exactly (Solve up to order 16, in Go from the LU factors; Inv,
+	// from the inverse), ?gecon for Solve's estimate above order 16
+	// (gecon's algorithm, see "Conditioning" in docs/lapack.md); the
+	// helper for an error matching lapis.ErrNotFinite (then the text
+	// does not repeat it).
+	Routine string
+	Info    int // LAPACK's info
 	// Index is the 0-based position info > 0 points at (Info-1): the zero
 	// pivot or diagonal element, or the order minus one of the failing
 	// leading minor, in the matrix LAPACK factored: the view as the caller
@@ -72,17 +89,40 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	head := e.head()
 	switch {
 	case e.Info < 0:
-		return fmt.Sprintf("lapack: %s: %v: argument %d (%s)", e.Routine, e.kind, -e.Info, e.Arg)
+		return fmt.Sprintf("%s: %v: argument %d (%s)", head, e.kind, -e.Info, e.Arg)
 	case errors.Is(e.kind, ErrSingular):
-		return fmt.Sprintf("lapack: %s: %v: zero pivot or diagonal element at index %d", e.Routine, e.kind, e.Index)
+		return fmt.Sprintf("%s: %v: zero pivot or diagonal element at index %d", head, e.kind, e.Index)
 	case e.detail != "":
-		return fmt.Sprintf("lapack: %s: %v: %s", e.Routine, e.kind, e.detail)
+		return fmt.Sprintf("%s: %v: %s", head, e.kind, e.detail)
 	case errors.Is(e.kind, ErrNotPositiveDefinite):
-		return fmt.Sprintf("lapack: %s: %v: its leading minor of order %d is not positive definite", e.Routine, e.kind, e.Info)
+		return fmt.Sprintf("%s: %v: its leading minor of order %d is not positive definite", head, e.kind, e.Info)
 	}
-	return fmt.Sprintf("lapack: %s: %v (info %d)", e.Routine, e.kind, e.Info)
+	return fmt.Sprintf("%s: %v (info %d)", head, e.kind, e.Info)
+}
+
+// head is the text's start: Op, then Routine unless it is Op's function
+// ("lapack.Solve" and "Solve").
+func (e *Error) head() string {
+	op := e.Op
+	if op == "" {
+		op = "lapack" // not made by an entry point: none returns it so
+	}
+	if e.Routine == "" || e.Routine == op || strings.HasSuffix(op, "."+e.Routine) {
+		return op
+	}
+	return op + ": " + e.Routine
+}
+
+// WithOp returns a copy of e that names op as the function called: for a
+// function that reports the errors of another as its own (batch.Gesv
+// those of lapack.Gesv).
+func (e *Error) WithOp(op string) error {
+	c := *e
+	c.Op = op
+	return &c
 }
 
 // Is makes rank-deficiency and ill-conditioning errors match ErrSingular
@@ -95,13 +135,13 @@ func (e *Error) Is(target error) bool {
 func (e *Error) Unwrap() error { return e.kind }
 
 // infoErr turns the info a dispatcher of family fam returned for element
-// type T into an error (nil for 0).
-func infoErr[T Scalar](fam string, info int) error {
+// type T, called by the function op, into an error (nil for 0).
+func infoErr[T Scalar](op, fam string, info int) error {
 	if info == 0 {
 		return nil
 	}
 	f := families[fam]
-	e := &Error{Routine: f.routines[scalar.Index[T]()], Info: info, Index: info - 1, Rank: -1, kind: f.fail}
+	e := &Error{Op: op, Routine: f.routines[scalar.Index[T]()], Info: info, Index: info - 1, Rank: -1, kind: f.fail}
 	if info < 0 {
 		e.Index, e.kind = -1, ErrArgument
 		if args := f.args[scalar.Index[T]()/2]; -info <= len(args) {

@@ -163,15 +163,13 @@ func ExampleCholeskySolve() {
 // turns x by one radian in unit time. Expm takes any view (g.View().T()
 // would give the rotation back) and returns a new column-major tensor.
 func ExampleExpm() {
-	g, _ := views.FromRows([][]float64{
-		{0, -1},
-		{1, 0},
-	})
-	r, err := lapack.Expm(g.View())
+	g, _ := views.FromRows([][]float64{{0, -1}, {1, 0}})
+	r, err := lapack.Expm(g.View()) // the rotation by one radian
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	defer r.Release()
 	for i := range 2 {
 		fmt.Printf("%7.4f %7.4f\n", r.At(i, 0), r.At(i, 1))
 	}
@@ -184,18 +182,20 @@ func ExampleExpm() {
 // the singular values, the one norm from the LU factors; a singular
 // matrix has condition +Inf.
 func ExampleCond() {
-	a, _ := views.FromRows([][]float64{
-		{1, 2},
-		{3, 4},
-	})
-	c2, _ := lapack.Cond(lapack.TwoNorm, a.View())
-	c1, _ := lapack.Cond(lapack.OneNorm, a.View())
+	a, _ := views.FromRows([][]float64{{1, 2}, {3, 4}})
+	c2, err := lapack.Cond(lapack.TwoNorm, a.View())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c1, err := lapack.Cond(lapack.OneNorm, a.View())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Printf("two norm %.4f, one norm %.4f\n", c2, c1)
 
-	singular, _ := views.FromRows([][]float64{
-		{1, 0},
-		{2, 0},
-	})
+	singular, _ := views.FromRows([][]float64{{1, 0}, {2, 0}})
 	c, err := lapack.Cond(lapack.TwoNorm, singular.View())
 	fmt.Println(c, err)
 	// Output:

@@ -56,9 +56,9 @@ func Expm[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], er
 		x.Release()
 		return nil, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix", a.Shape())
 	}
-	if !allFinite(x.Data()) {
+	if err := checkFinite(op, input[T]{name: "a", v: a}); err != nil {
 		x.Release()
-		return nil, firstNonFinite(op, input[T]{"a", a, 0, false})
+		return nil, err
 	}
 	if n == 0 {
 		return x, nil
@@ -73,7 +73,7 @@ func Expm[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], er
 	if err != nil {
 		return nil, errop.Rename(err, op)
 	}
-	if !allFinite(r.Data()) {
+	if !scalar.AllFinite(r.Data()) {
 		r.Release()
 		return nil, notFinite(op, "result", fmt.Sprintf("exp(a) overflows %T (||a||_1 = %.3g, %d squarings)", *new(T), e.norm, e.squarings))
 	}

@@ -73,7 +73,7 @@ func workCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], error) {
 // OpenBLAS's complex LAPACK (hasSpare), so that the helpers' own buffers
 // go to LAPACK in place, with no copy their design does not need.
 func spareZeros[T Scalar](rows, cols int) *views.Tensor[T] {
-	buf := make([]T, rows*cols, rows*(cols+1))
+	buf := pool.Make[T](rows*cols, rows*(cols+1))
 	t, _ := views.FromColMajor(buf, rows, cols) // the length is the product
 	return t
 }
@@ -101,8 +101,18 @@ func asMatrix[T Scalar](op string, b views.View[T]) (views.View[T], error) {
 	return b, rankErr(op, "b", b, "1 or 2")
 }
 
-// rawSolve is Solve without the finite-input rule (finite.go).
-func rawSolve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+// Solve returns x with a x = b for the n x n view a and the n-vector or
+// n x nrhs view b (x has b's shape), by LU with partial pivoting. A
+// singular a gives an error matching ErrSingular whose Index is the first
+// zero pivot of a's own factorisation P a = L U, whatever a's layout (a
+// row-major a is solved through its storage, and refactored as a when
+// that fails). An ill-conditioned a (estimated reciprocal condition number
+// below machine epsilon, checked after the factorisation) returns x
+// together with an error matching ErrIllConditioned (and ErrSingular)
+// that carries Rcond, unless lapis.NoConditionCheck() is passed.
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.Solve"
 	bm, err := asMatrix(op, b)
 	if err != nil {
@@ -116,6 +126,12 @@ func rawSolve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor
 	if bm.Layout().Dim(0) != n {
 		return nil, layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's order %d", bm.Layout().Dim(0), n)
 	}
+	if err := copyFits[T](op, "b", n, bm.Layout().Dim(1)); err != nil {
+		return nil, err
+	}
+	if err := checkFinite(op, input[T]{"a", a, 0}, input[T]{"b", b, 0}); err != nil {
+		return nil, err
+	}
 	ipiv := pool.Get[int32](n)
 	defer pool.Put(ipiv)
 	cond := newCondCheck(op, lu.View(), trans, opts)
@@ -123,14 +139,18 @@ func rawSolve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor
 		if trans != NoTrans {
 			err = ownPivot(err, a, ipiv.Data, opts)
 		}
-		return nil, err
+		return nil, errop.Rename(err, op)
 	}
 	condErr := cond.check(lu.View())
 	x := b.ToColMajor()
 	xm, _ := asMatrix(op, x.View())
 	if err := Getrs(trans, lu.View(), ipiv.Data, xm, opts...); err != nil {
 		x.Release()
-		return nil, err
+		return nil, errop.Rename(err, op)
+	}
+	if condErr == nil && scalar.HasNaN(x.Data()) {
+		x.Release()
+		return nil, resultNotFinite(op)
 	}
 	return x, condErr
 }
@@ -215,8 +235,15 @@ func ownPivot[T Scalar](err error, a views.View[T], ipiv []int32, opts []lapis.O
 	return err // not singular in working precision after all: keep what LAPACK said
 }
 
-// rawInv is Inv without the finite-input rule (finite.go).
-func rawInv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+// Inv returns a^-1 for the n x n view a. A singular a gives an error
+// matching ErrSingular; an ill-conditioned one (reciprocal condition
+// number 1 / (||a||_1 ||a^-1||_1), from the computed inverse, below
+// machine epsilon) returns the computed inverse
+// together with an error matching ErrIllConditioned (and ErrSingular)
+// that carries Rcond, unless lapis.NoConditionCheck() is passed.
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.Inv"
 	inv, err := workCopy(op, a)
 	if err != nil {
@@ -227,6 +254,10 @@ func rawInv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], 
 		inv.Release()
 		return nil, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix", a.Shape())
 	}
+	if err := checkFinite(op, input[T]{"a", a, 0}); err != nil {
+		inv.Release()
+		return nil, err
+	}
 	ipiv := pool.Get[int32](n)
 	defer pool.Put(ipiv)
 	cond := newCondCheck(op, inv.View(), NoTrans, opts)
@@ -236,9 +267,14 @@ func rawInv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], 
 	}
 	if err != nil {
 		inv.Release()
-		return nil, err
+		return nil, errop.Rename(err, op)
 	}
-	return inv, cond.checkInverse(inv.View())
+	condErr := cond.checkInverse(inv.View())
+	if condErr == nil && scalar.HasNaN(inv.Data()) {
+		inv.Release()
+		return nil, resultNotFinite(op)
+	}
+	return inv, condErr
 }
 
 // Det returns the determinant of the n x n view a (1 for n = 0). It is
@@ -252,14 +288,21 @@ func Det[T Scalar](a views.View[T], opts ...lapis.Option) (T, error) {
 	return sign * fromFloat[T](math.Exp(logAbs)), nil
 }
 
-// rawLogDet is LogDet without the finite-input rule (finite.go).
-func rawLogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs float64, sign T, err error) {
+// LogDet returns the determinant of the n x n view a as sign *
+// exp(logAbs): sign is +1 or -1 for real types and has modulus 1 for
+// complex ones. A singular a gives sign 0 and logAbs -Inf (no error).
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs float64, sign T, err error) {
 	const op = "lapack.LogDet"
 	lu, trans, n, err := storageCopy(op, a)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer lu.Release()
+	if err := checkFinite(op, input[T]{"a", a, 0}); err != nil {
+		return 0, 0, err
+	}
 	ipiv := pool.Get[int32](n)
 	defer pool.Put(ipiv)
 	err = Getrf(lu.View(), ipiv.Data, opts...)
@@ -267,7 +310,7 @@ func rawLogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs float64,
 		return math.Inf(-1), 0, nil
 	}
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, errop.Rename(err, op)
 	}
 	sign = 1
 	d := lu.Data()
@@ -283,20 +326,33 @@ func rawLogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs float64,
 	if trans == ConjTrans { // det(a) = det(s^H) = conj(det(s))
 		sign = conj(sign)
 	}
+	if logAbs != logAbs || sign != sign {
+		return 0, 0, resultNotFinite(op)
+	}
 	return logAbs, sign, nil
 }
 
-// rawCholesky is Cholesky without the finite-input rule (finite.go).
-func rawCholesky[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+// Cholesky returns the lower triangular L with L L^H = a for the n x n
+// positive definite (Hermitian) view a, of which only the lower triangle
+// is read (lapis.UpperTriangle(): only the upper one; FromSymDense's views hold
+// gonum's stored triangle in their lower one). An error matching
+// ErrNotPositiveDefinite names the failing minor.
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func Cholesky[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.Cholesky"
 	l, err := workCopy(op, a)
 	if err != nil {
 		return nil, err
 	}
 	uplo := triangleOf(opts)
-	if err := Potrf(uplo, l.View(), opts...); err != nil {
+	if err := checkFinite(op, readTriangle("a", a, uplo)); err != nil {
 		l.Release()
 		return nil, err
+	}
+	if err := Potrf(uplo, l.View(), opts...); err != nil {
+		l.Release()
+		return nil, errop.Rename(err, op)
 	}
 	n := a.Layout().Dim(0)
 	d := l.Data()
@@ -310,11 +366,24 @@ func rawCholesky[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor
 	for j := 1; j < n; j++ {
 		clear(d[j*n : j*n+j]) // above the diagonal
 	}
+	for j := range n { // a NaN anywhere in row i of L reaches l_ii
+		if x := d[j*n+j]; x != x {
+			l.Release()
+			return nil, resultNotFinite(op)
+		}
+	}
 	return l, nil
 }
 
-// rawCholeskySolve is CholeskySolve without the finite-input rule (finite.go).
-func rawCholeskySolve[T Scalar](l, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+// CholeskySolve returns x with l l^H x = b for the lower triangular l that
+// Cholesky returns (only its lower triangle is read) and the n-vector or
+// n x nrhs view b (x has b's shape): the two triangular solves of Potrs on
+// a copy of b. l and b are not modified. A zero on l's diagonal (not a
+// factor Cholesky returns) is an error matching ErrNotPositiveDefinite, as
+// Potrs reports it.
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func CholeskySolve[T Scalar](l, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.CholeskySolve"
 	bm, err := asMatrix(op, b)
 	if err != nil {
@@ -333,17 +402,32 @@ func rawCholeskySolve[T Scalar](l, b views.View[T], opts ...lapis.Option) (*view
 	if bm.Layout().Dim(0) != n {
 		return nil, layout.Errorf(layout.ErrShape, op, "b", "%d rows, want l's order %d", bm.Layout().Dim(0), n)
 	}
+	if err := copyFits[T](op, "b", n, bm.Layout().Dim(1)); err != nil {
+		return nil, err
+	}
+	if err := checkFinite(op, readTriangle("l", l, Lower), input[T]{"b", b, 0}); err != nil {
+		return nil, err
+	}
 	x := b.ToColMajor()
 	xm, _ := asMatrix(op, x.View())
 	if err := Potrs(Lower, l, xm, opts...); err != nil {
 		x.Release()
 		return nil, errop.Rename(err, op)
 	}
+	if scalar.HasNaN(x.Data()) {
+		x.Release()
+		return nil, resultNotFinite(op)
+	}
 	return x, nil
 }
 
-// rawLU is LU without the finite-input rule (finite.go).
-func rawLU[T Scalar](a views.View[T], opts ...lapis.Option) (perm []int, l, u *views.Tensor[T], err error) {
+// LU returns the LU factorisation with partial pivoting of the m x n view
+// a: a[perm[i], :] = (l u)[i, :], l m x k unit lower triangular, u k x n
+// upper triangular (k = min(m, n)). A singular a is not an error here
+// (u has a zero on its diagonal; Solve and Inv report it).
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func LU[T Scalar](a views.View[T], opts ...lapis.Option) (perm []int, l, u *views.Tensor[T], err error) {
 	const op = "lapack.LU"
 	f, err := workCopy(op, a)
 	if err != nil {
@@ -352,9 +436,12 @@ func rawLU[T Scalar](a views.View[T], opts ...lapis.Option) (perm []int, l, u *v
 	defer f.Release()
 	m, n := a.Layout().Dim(0), a.Layout().Dim(1)
 	k := min(m, n)
+	if err := checkFinite(op, input[T]{"a", a, 0}); err != nil {
+		return nil, nil, nil, err
+	}
 	ipiv := make([]int32, k)
 	if err := Getrf(f.View(), ipiv, opts...); err != nil && !errorsIsSingular(err) {
-		return nil, nil, nil, err
+		return nil, nil, nil, errop.Rename(err, op)
 	}
 	perm, _ = Perm(ipiv, m) // Getrf's pivots are rows of a
 	l = spareZeros[T](m, k)
@@ -366,6 +453,11 @@ func rawLU[T Scalar](a views.View[T], opts ...lapis.Option) (perm []int, l, u *v
 	}
 	for j := range n {
 		copy(ud[j*k:j*k+min(j+1, k)], fd[j*m:j*m+min(j+1, k)])
+	}
+	if scalar.HasNaN(ld) || scalar.HasNaN(ud) {
+		l.Release()
+		u.Release()
+		return nil, nil, nil, resultNotFinite(op)
 	}
 	return perm, l, u, nil
 }
@@ -394,8 +486,11 @@ func Perm(ipiv []int32, m int) ([]int, error) {
 	return perm, nil
 }
 
-// rawQR is QR without the finite-input rule (finite.go).
-func rawQR[T Scalar](a views.View[T], opts ...lapis.Option) (q, r *views.Tensor[T], err error) {
+// QR returns the reduced QR factorisation a = q r of the m x n view a:
+// q m x k with orthonormal columns, r k x n upper triangular, k = min(m, n).
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func QR[T Scalar](a views.View[T], opts ...lapis.Option) (q, r *views.Tensor[T], err error) {
 	const op = "lapack.QR"
 	f, err := workCopy(op, a)
 	if err != nil {
@@ -403,11 +498,15 @@ func rawQR[T Scalar](a views.View[T], opts ...lapis.Option) (q, r *views.Tensor[
 	}
 	m, n := a.Layout().Dim(0), a.Layout().Dim(1)
 	k := min(m, n)
+	if err := checkFinite(op, input[T]{"a", a, 0}); err != nil {
+		f.Release()
+		return nil, nil, err
+	}
 	tau := pool.Get[T](k)
 	defer pool.Put(tau)
 	if err := Geqrf(f.View(), tau.Data, opts...); err != nil {
 		f.Release()
-		return nil, nil, err
+		return nil, nil, errop.Rename(err, op)
 	}
 	r = spareZeros[T](k, n)
 	rd, fd := r.Data(), f.Data()
@@ -423,13 +522,27 @@ func rawQR[T Scalar](a views.View[T], opts ...lapis.Option) (q, r *views.Tensor[
 	if err := Orgqr(q.View(), tau.Data, opts...); err != nil {
 		q.Release()
 		r.Release()
-		return nil, nil, err
+		return nil, nil, errop.Rename(err, op)
+	}
+	if scalar.HasNaN(q.Data()) || scalar.HasNaN(r.Data()) {
+		q.Release()
+		r.Release()
+		return nil, nil, resultNotFinite(op)
 	}
 	return q, r, nil
 }
 
-// rawLeastSquares is LeastSquares without the finite-input rule (finite.go).
-func rawLeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+// LeastSquares returns the minimum-norm x minimising |a x - b| for the
+// m x n view a and the m-vector or m x nrhs view b (x is n or n x nrhs),
+// by the SVD (Gelsd): singular values at most max(m, n) eps times the
+// largest count as zero. It asks for full rank: when a's numerical rank
+// is below min(m, n) it returns the minimum-norm x together with an error
+// matching ErrRankDeficient whose Rank and Rcond (smallest over largest
+// singular value) say what it found. With NoConditionCheck that is not
+// an error (x alone is returned). a and b are not modified.
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.LeastSquares"
 	bm, err := asMatrix(op, b)
 	if err != nil {
@@ -445,15 +558,18 @@ func rawLeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views
 		return nil, layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's %d", bm.Layout().Dim(0), m)
 	}
 	nrhs := bm.Layout().Dim(1)
+	if err := copyFits[T](op, "b", max(m, n), nrhs+1); err != nil { // with spareZeros's spare column
+		return nil, err
+	}
 	xb := spareZeros[T](max(m, n), nrhs)
 	defer xb.Release()
 	top, _ := xb.View().Slice(0, 0, m, 1) // cannot fail: m <= max(m, n)
 	_ = views.Copy(top, bm)               // same shape, fresh memory
 	limit := float64(max(m, n)) * scalar.Eps[T]()
 	k := min(m, n)
-	rank, rcond, err := gelsdAny(f.View(), xb.View(), k, limit, opts)
+	rank, rcond, err := gelsdAny(f.View(), xb.View(), k, limit, opts) // Gelsd scans a and b
 	if err != nil {
-		return nil, err
+		return nil, helperErr(op, err, input[T]{"a", a, 0}, input[T]{"b", b, 0})
 	}
 	shape := []int{n}
 	if b.Rank() == 2 {
@@ -464,8 +580,12 @@ func rawLeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views
 	xm, _ := asMatrix(op, x.View())
 	_ = views.Copy(xm, xv)
 	if rank < k && lapis.Configure(opts...).ConditionCheck {
-		return x, &Error{Routine: families["xgelsd"].routines[scalar.Index[T]()], Index: -1, Rank: rank, Rcond: rcond, kind: ErrRankDeficient,
-			detail: fmt.Sprintf("%s: rank %d of %d (smallest over largest singular value %.3g, at most max(m, n) eps = %.3g); x is the minimum-norm solution (NoConditionCheck accepts it)", op, rank, k, rcond, limit)}
+		return x, &Error{Op: op, Routine: families["xgelsd"].routines[scalar.Index[T]()], Index: -1, Rank: rank, Rcond: rcond, kind: ErrRankDeficient,
+			detail: fmt.Sprintf("rank %d of %d (smallest over largest singular value %.3g, at most max(m, n) eps = %.3g); x is the minimum-norm solution (the option lapis.NoConditionCheck() accepts it)", rank, k, rcond, limit)}
+	}
+	if scalar.HasNaN(x.Data()) {
+		x.Release()
+		return nil, resultNotFinite(op)
 	}
 	return x, nil
 }
@@ -497,8 +617,13 @@ func gelsdAny[T Scalar](a, b views.View[T], k int, rcond float64, opts []lapis.O
 	return rank, ratio, err
 }
 
-// rawSVD is SVD without the finite-input rule (finite.go).
-func rawSVD[T Scalar](a views.View[T], opts ...lapis.Option) (s []float64, u, vt *views.Tensor[T], err error) {
+// SVD returns the reduced singular value decomposition a = u diag(s) vt of
+// the m x n view a: s the k = min(m, n) singular values, largest first
+// (as float64 whatever T), u m x k and vt k x n with orthonormal columns
+// and rows. It uses gesdd, or gesvd with the QRIteration option.
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func SVD[T Scalar](a views.View[T], opts ...lapis.Option) (s []float64, u, vt *views.Tensor[T], err error) {
 	const op = "lapack.SVD"
 	f, err := workCopy(op, a)
 	if err != nil {
@@ -521,17 +646,23 @@ func rawSVD[T Scalar](a views.View[T], opts ...lapis.Option) (s []float64, u, vt
 			return Gesdd(JobSome, f.View(), s32, u.View(), vt.View(), opts...)
 		}
 		return Gesdd(JobSome, f.View(), s64, u.View(), vt.View(), opts...)
-	})
+	}) // Gesdd and Gesvd scan a
 	if err != nil {
 		u.Release()
 		vt.Release()
-		return nil, nil, nil, err
+		return nil, nil, nil, helperErr(op, err, input[T]{"a", a, 0})
 	}
 	return s, u, vt, nil
 }
 
-// rawEigSym is EigSym without the finite-input rule (finite.go).
-func rawEigSym[T Scalar](a views.View[T], opts ...lapis.Option) (w []float64, v *views.Tensor[T], err error) {
+// EigSym returns the eigenvalues w (ascending, as float64 whatever T) and
+// orthonormal eigenvectors v (as columns: a v = v diag(w)) of the n x n
+// symmetric, for complex types Hermitian, view a, of which only the lower
+// triangle is read (lapis.UpperTriangle(): only the upper one). It uses
+// LAPACK's divide-and-conquer syevd/heevd.
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func EigSym[T Scalar](a views.View[T], opts ...lapis.Option) (w []float64, v *views.Tensor[T], err error) {
 	const op = "lapack.EigSym"
 	v, err = workCopy(op, a)
 	if err != nil {
@@ -543,10 +674,10 @@ func rawEigSym[T Scalar](a views.View[T], opts ...lapis.Option) (w []float64, v 
 			return Syevd(JobVectors, uplo, v.View(), w32, opts...)
 		}
 		return Syevd(JobVectors, uplo, v.View(), w64, opts...)
-	})
+	}) // Syevd scans a's triangle
 	if err != nil {
 		v.Release()
-		return nil, nil, err
+		return nil, nil, helperErr(op, err, readTriangle("a", a, uplo))
 	}
 	return w, v, nil
 }
@@ -572,8 +703,12 @@ func withReals[T Scalar](n int, f func(r32 []float32, r64 []float64) error) ([]f
 	return out, nil
 }
 
-// rawEig is Eig without the finite-input rule (finite.go).
-func rawEig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v *views.Tensor[complex128], err error) {
+// Eig returns the eigenvalues w and right eigenvectors v (as columns,
+// a v = v diag(w), each of unit length) of the n x n view a, as complex128
+// whatever T (a real matrix has complex eigenpairs in general).
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func Eig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v *views.Tensor[complex128], err error) {
 	const op = "lapack.Eig"
 	f, err := workCopy(op, a)
 	if err != nil {
@@ -595,9 +730,9 @@ func rawEig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v 
 		}
 	} else {
 		err = Geev(JobNone, JobVectors, f.View(), w, views.View[T]{}, vr.View(), opts...)
-	}
+	} // Geev scans a
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, helperErr(op, err, input[T]{"a", a, 0})
 	}
 	v, _ = views.Zeros[complex128](n, n)
 	vd, rd := v.Data(), vr.Data()

@@ -9,8 +9,8 @@
 // place on the caller's views, as LAPACK documents; the real name serves
 // complex types too (Syevd is cheevd/zheevd for complex64/complex128,
 // Orgqr cungqr/zungqr). The helpers (Solve, Inv, Det, LogDet, Cholesky,
-// LU, QR, LeastSquares, SVD, EigSym, Eig) never modify their arguments
-// and return new tensors.
+// CholeskySolve, LU, QR, LeastSquares, SVD, EigSym, Eig, Expm; Cond
+// returns a number) never modify their arguments and return new tensors.
 //
 // Arguments. Right-hand sides b are n x nrhs views, or rank-1 views of n
 // elements taken as one column (any stride). The enums (Upper, Lower,
@@ -61,16 +61,39 @@
 // Potrs, Potri and Pocon refuse a factor Potrf did not complete. Pivots are LAPACK's: []int32, 1-based, row i swapped with
 // row ipiv[i]-1 in order; Perm turns them into a permutation.
 //
-// NaN and Inf. The helpers (Solve, Inv, Det, LogDet, Cholesky,
-// CholeskySolve, LU, QR, LeastSquares, SVD, EigSym, Eig) need finite
-// input and do not scan it up front. When LAPACK fails, or a result comes
-// out with a NaN, they scan what they read (O(n^2), on that path only):
-// a NaN or infinity there gives an error matching lapis.ErrNotFinite that
-// names the operand and its first such element, in place of LAPACK's
-// error or a NaN result with no error; a NaN result from finite input
-// gives one naming the result. Only the triangle a helper reads counts
-// (Cholesky, EigSym). The LAPACK routines (Gesv, Potrf, ...) return what
-// LAPACK returns.
+// NaN and Inf. LAPACK does not define what its routines do with a NaN
+// or an infinity in their input (reference LAPACK returns garbage or
+// iterates on; dgebal and MKL's dgelsd reject the argument; MKL's dgeev
+// crashed the process), so lapis looks before it calls, never after:
+//
+//   - The helpers (Solve, Inv, Det, LogDet, Cholesky, CholeskySolve, LU,
+//     QR, LeastSquares, SVD, EigSym, Eig) scan what they read before any
+//     LAPACK call: O(n^2) against the routine's O(n^3), one pass along
+//     the contiguous axis that stops at the first column holding one
+//     (1-3% of Solve and Cholesky at n = 4 to 1000: docs/bench/nan-scan.md).
+//     A NaN or an infinity is an error matching lapis.ErrNotFinite that
+//     names the operand and its first such element (column-major order),
+//     and no result is returned. Only the triangle a helper reads counts
+//     (Cholesky, CholeskySolve's l, EigSym). A result that comes out with
+//     a NaN from finite input (an overflow inside LAPACK) gives one naming
+//     "result" (Solve, Inv, Det, LogDet, Cholesky, CholeskySolve, LU, QR,
+//     LeastSquares; the routines of SVD, EigSym and Eig scale their input
+//     into range and their results are not looked at).
+//   - The in-place routines that iterate to convergence, Syevd, Syevr,
+//     Geev, Gesdd, Gesvd and Gelsd (which runs an SVD), scan what they
+//     read in the same way (under 2% of them), return the same error and
+//     write nothing.
+//   - The other in-place routines (Gesv, Getrf, Getrs, Getri, Posv,
+//     Potrf, Potrs, Potri, Sysv, Hesv, Trtrs, Geqrf, Gelqf, Orgqr, Ormqr,
+//     Gels, Gecon, Pocon, Lange) pass their operands to LAPACK as they
+//     are, as LAPACK's own interface does: with a NaN or an infinity in
+//     what they read, their results are undefined (in practice the NaN
+//     spreads through the output with info 0; MKL's dgels rejects the
+//     argument, an error matching ErrArgument; Lange returns NaN). They
+//     are the direct methods a hot loop calls in place, and the scan
+//     would add 2-9% to a factorisation and as much as the work itself
+//     to a triangular solve: scan first (or call a helper) where the
+//     input may not be finite.
 //
 // Conditioning. Solve and Inv (and batch's) return their result together
 // with an error matching ErrIllConditioned (and ErrSingular), carrying

@@ -16,11 +16,11 @@ func init() {
 func registerLinks[T Scalar]() {
 	link.SetGesvStrided(link.Gesv[T, *Error](gesvStrided[T]))
 	link.SetChecks(link.Check[T, Norm](checkCondition[T]), link.Check[T, Norm](checkInverse[T]))
-	link.SetFinite(link.Finite[T](func(op string, err error, suspect bool, ins ...link.Input[T]) error {
+	link.SetFinite(link.Finite[T](func(op string, ins ...link.Input[T]) error {
 		in := make([]input[T], len(ins))
 		for i, x := range ins {
-			in[i] = input[T]{x.Name, x.V, x.Tri, x.Left}
+			in[i] = input[T]{x.Name, x.V, x.Tri}
 		}
-		return finite(op, err, suspect, in...)
+		return checkFinite(op, in...)
 	}))
 }

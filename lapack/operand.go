@@ -6,10 +6,13 @@ package lapack
 import "C"
 
 import (
+	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/coreset"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
@@ -320,11 +323,23 @@ func ptrOf[E any](s []E) unsafe.Pointer {
 }
 
 // rankErr is the error for an argument of the wrong rank (want: "2", "1
-// or 2"); a batch of matrices is sent to package batch.
+// or 2"); a batch of matrices is sent to package batch, to the function
+// of op's name there when batch has one (inBatch).
 func rankErr[T Scalar](op, name string, v views.View[T], want string) error {
+	if v.IsZero() {
+		return errop.ZeroView(op, name)
+	}
 	hint := ""
 	if v.Rank() > 2 {
 		hint = "; for a batch of matrices use package batch"
+		if f := strings.TrimPrefix(op, "lapack."); slices.Contains(inBatch, f) {
+			hint += " (batch." + f + ")"
+		}
 	}
 	return layout.Errorf(layout.ErrShape, op, name, "rank %d, want %s (%s)%s", v.Rank(), want, v.Layout().String(), hint)
 }
+
+// inBatch lists the functions of this package that package batch has
+// too, for batches [rows, cols, B...] (hints_test.go calls each hint).
+var inBatch = []string{"Solve", "Inv", "Cholesky", "CholeskySolve", "LeastSquares", "Det", "LogDet",
+	"Gesv", "Getrf", "Potrf", "Potrs", "Geqrf", "Gels", "Gesdd", "Syevd"}

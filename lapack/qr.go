@@ -19,6 +19,9 @@ import (
 // and above the diagonal, Householder reflectors below it, their scalar
 // factors in tau (at least min(m, n) long). Orgqr forms Q, Ormqr applies
 // it.
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Geqrf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	return qrlq("lapack.Geqrf", "xgeqrf", xgeqrf[T], a, tau, opts)
 }
@@ -26,6 +29,9 @@ func Geqrf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 // Gelqf computes the LQ factorisation of the m x n view a in place: L on
 // and below the diagonal, reflectors above it, scalars in tau (at least
 // min(m, n) long).
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Gelqf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	return qrlq("lapack.Gelqf", "xgelqf", xgelqf[T], a, tau, opts)
 }
@@ -60,12 +66,15 @@ func qrlq[T Scalar](op, fam string, f qrFunc, a views.View[T], tau []T, opts []l
 	th.End()
 	w.put()
 	oa.finish()
-	return infoErr[T](fam, info)
+	return infoErr[T](op, fam, info)
 }
 
 // Orgqr overwrites the m x n view a (m >= n), which holds Geqrf's
 // reflectors in its first k = len(tau) columns (k <= n), with the first n
 // columns of Q, orthonormal. For complex types it is LAPACK's ungqr.
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Orgqr[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	const op = "lapack.Orgqr"
 	oa, err := prepare(op, "a", a, read|write|overRead, lapis.Configure(opts...))
@@ -95,7 +104,7 @@ func Orgqr[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	th.End()
 	w.put()
 	oa.finish()
-	return infoErr[T]("xorgqr", info)
+	return infoErr[T](op, "xorgqr", info)
 }
 
 // Ormqr overwrites the m x n view c with op(Q) c (side cblas.Left) or
@@ -106,6 +115,9 @@ func Orgqr[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 // LAPACK's unmqr. LAPACK sets q's diagonal elements to 1 while it works
 // and restores them before returning: q must not be read or used by
 // another goroutine during the call.
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Ormqr"
 	if err := checkOp(op, trans); err != nil {
@@ -166,7 +178,7 @@ func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View
 	th.End()
 	w.put()
 	finishAll(&oq, &oc)
-	return infoErr[T]("xormqr", info)
+	return infoErr[T](op, "xormqr", info)
 }
 
 // Gels solves the full-rank least-squares problem min |a x - b| (a m x n,
@@ -183,6 +195,9 @@ func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View
 // factorisation; Error.Rcond), b then holding gels's unreliable x.
 // NoConditionCheck turns the numerical check off. For rank-deficient
 // problems use LeastSquares or Gelsd.
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Gels[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Gels"
 	cfg := lapis.Configure(opts...)
@@ -227,9 +242,9 @@ func Gels[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 	info := xgels[T](oa.trans, oa.rows, oa.cols, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, w.workPtr(), max(1, ws.work))
 	th.End()
 	w.put()
-	err = infoErr[T]("xgels", info)
+	err = infoErr[T](op, "xgels", info)
 	if err == nil && cfg.ConditionCheck {
-		err = triangleRank[T]("xgels", oa.rows, oa.cols, oa.ptr, oa.ld)
+		err = triangleRank[T](op, "xgels", oa.rows, oa.cols, oa.ptr, oa.ld)
 	}
 	finishAll(&oa, &ob)
 	return err
@@ -240,8 +255,8 @@ func Gels[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 // of an m x n matrix left at p: a reciprocal condition number (xtrcon, one
 // norm, O(k^2)) at most max(m, n) eps means the matrix is numerically rank
 // deficient, which the factorisation alone notices only for an exactly
-// zero diagonal element. The error names family fam's routine.
-func triangleRank[T Scalar](fam string, m, n int, p unsafe.Pointer, ld int) error {
+// zero diagonal element. The error names op and family fam's routine.
+func triangleRank[T Scalar](op, fam string, m, n int, p unsafe.Pointer, ld int) error {
 	k := min(m, n)
 	if k == 0 {
 		return nil
@@ -255,15 +270,15 @@ func triangleRank[T Scalar](fam string, m, n int, p unsafe.Pointer, ld int) erro
 	policy.Lapack.Add(1)
 	info := xtrcon[T]('1', uplo, 'N', k, p, ld, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
 	w.put()
-	if err := infoErr[T]("xtrcon", info); err != nil {
+	if err := infoErr[T](op, "xtrcon", info); err != nil {
 		return err
 	}
 	limit := float64(max(m, n)) * scalar.Eps[T]()
 	if rcond > limit {
 		return nil
 	}
-	return &Error{Routine: families[fam].routines[scalar.Index[T]()], Index: -1, Rank: -1, Rcond: rcond, kind: ErrRankDeficient,
-		detail: fmt.Sprintf("the reciprocal condition number of its triangular factor is %.3g, at most max(m, n) eps = %.3g: x is not reliable (LeastSquares gives the minimum-norm solution)", rcond, limit)}
+	return &Error{Op: op, Routine: families[fam].routines[scalar.Index[T]()], Index: -1, Rank: -1, Rcond: rcond, kind: ErrRankDeficient,
+		detail: fmt.Sprintf("the reciprocal condition number of its triangular factor is %.3g, at most max(m, n) eps = %.3g: x is not reliable (LeastSquares(a, b, lapis.NoConditionCheck()) gives the minimum-norm solution)", rcond, limit)}
 }
 
 // Gelsd solves min |a x - b| with minimum |x| for any m x n view a, by
@@ -272,6 +287,10 @@ func triangleRank[T Scalar](fam string, m, n int, p unsafe.Pointer, ld int) erro
 // complex64, float64 otherwise) the singular values of a, largest first,
 // and rank the effective rank: singular values at most rcond times the
 // largest count as zero (rcond < 0: machine precision). a is destroyed.
+//
+// NaN and Inf: a NaN or an infinity in what it reads is an error
+// matching lapis.ErrNotFinite, found before LAPACK runs; nothing is
+// written (see the package documentation).
 func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...lapis.Option) (rank int, err error) {
 	const op = "lapack.Gelsd"
 	if err := realFor[T, R](op, "s"); err != nil {
@@ -291,6 +310,10 @@ func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...l
 	}
 	if err == nil {
 		err = sliceApart(op, "s", s, &oa, &ob)
+	}
+	if err == nil {
+		read, _ := b.Slice(0, 0, m, 1) // gelsd reads b's first m rows
+		err = checkFinite(op, input[T]{"a", a, 0}, input[T]{"b", read, 0})
 	}
 	if err != nil {
 		releaseAll(&oa, &ob)
@@ -320,7 +343,7 @@ func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...l
 	th.End()
 	w.put()
 	finishAll(&oa, &ob)
-	return rank, infoErr[T]("xgelsd", info)
+	return rank, infoErr[T](op, "xgelsd", info)
 }
 
 // pairOperands reads two operands that must not share memory.

@@ -24,6 +24,9 @@ import (
 // n) long) receives LAPACK's 1-based row interchanges: row i was swapped
 // with row ipiv[i]-1, in order. A zero pivot gives an error matching
 // ErrSingular with its index; the factorisation is complete even then.
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...lapis.Option) error {
 	const op = "lapack.Getrf"
 	oa, err := prepare(op, "a", a, read|write, lapis.Configure(opts...))
@@ -42,13 +45,16 @@ func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...lapis.Option) error 
 	th.End()
 	p.done(true)
 	oa.finish()
-	return infoErr[T]("xgetrf", info)
+	return infoErr[T](op, "xgetrf", info)
 }
 
 // Getrs solves op(A) x = b in place in b (n x nrhs), from Getrf's factors
 // lu of the n x n matrix A and its pivots; trans is NoTrans, Trans or
 // ConjTrans. It is LAPACK's own argument because the operator is not a view
 // of lu's elements.
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Getrs[T Scalar](trans Op, lu views.View[T], ipiv []int32, b views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Getrs"
 	if err := checkOp(op, trans); err != nil {
@@ -88,13 +94,16 @@ func Getrs[T Scalar](trans Op, lu views.View[T], ipiv []int32, b views.View[T], 
 	th.End()
 	p.done(false)
 	finishAll(&oa, &ob)
-	return infoErr[T]("xgetrs", info)
+	return infoErr[T](op, "xgetrs", info)
 }
 
 // Gesv solves a x = b for the n x n view a and the n x nrhs view b, in
 // place: b receives x, a its LU factors and ipiv (at least n long) the
 // pivots, as Getrf. A singular a gives an error matching ErrSingular; b
 // is then unchanged.
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Gesv[T Scalar](a, b views.View[T], ipiv []int32, opts ...lapis.Option) error {
 	const op = "lapack.Gesv"
 	cfg := lapis.Configure(opts...)
@@ -113,12 +122,15 @@ func Gesv[T Scalar](a, b views.View[T], ipiv []int32, opts ...lapis.Option) erro
 	th.End()
 	p.done(true)
 	finishAll(&oa, &ob)
-	return infoErr[T]("xgesv", info)
+	return infoErr[T](op, "xgesv", info)
 }
 
 // Getri replaces Getrf's factors of the n x n matrix A in lu by A^-1.
 // A zero pivot gives an error matching ErrSingular and leaves lu as
 // LAPACK documents (unchanged).
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...lapis.Option) error {
 	const op = "lapack.Getri"
 	oa, err := prepare(op, "lu", lu, read|write, lapis.Configure(opts...))
@@ -149,7 +161,7 @@ func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...lapis.Option) error
 	w.put()
 	p.done(false)
 	oa.finish()
-	return infoErr[T]("xgetri", info)
+	return infoErr[T](op, "xgetri", info)
 }
 
 // systemOperands reads the n x n matrix a (argument name an) and the
@@ -190,6 +202,9 @@ func pivotLen(op string, have, n int) error {
 // a = L L^H with L in the lower triangle (cblas.Lower), or a = U^H U with
 // U in the upper one. An error matching ErrNotPositiveDefinite gives the
 // failing leading minor; a is then partly overwritten, as LAPACK documents.
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Potrf[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Potrf"
 	oa, n, err := squareOperand(op, "a", uplo, a, read|write|hermitian, lapis.Configure(opts...))
@@ -201,7 +216,7 @@ func Potrf[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) error {
 	info := xpotrf[T](uploChar(uplo, &oa), n, oa.ptr, oa.ld)
 	th.End()
 	oa.finish()
-	return infoErr[T]("xpotrf", info)
+	return infoErr[T](op, "xpotrf", info)
 }
 
 // Potrs solves a x = b in place in b (n x nrhs) from Potrf's factor of a,
@@ -210,6 +225,9 @@ func Potrf[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) error {
 // Potrf leaves its non-positive pivot there): Potrs then returns an error
 // matching ErrNotPositiveDefinite, as Potrf did, and leaves b alone, so a
 // failure travels with the data to every later solve.
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Potrs[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Potrs"
 	if err := checkUplo(op, uplo); err != nil {
@@ -217,7 +235,7 @@ func Potrs[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) error 
 	}
 	of, ob, n, err := systemOperands(op, "f", f, b, read|hermitianSolve, lapis.Configure(opts...))
 	if err == nil {
-		if err = checkFactor[T]("xpotrs", f, n); err != nil {
+		if err = checkFactor[T](op, "xpotrs", f, n); err != nil {
 			of.release()
 			ob.release()
 		}
@@ -230,12 +248,15 @@ func Potrs[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) error 
 	info := xpotrs[T](uploChar(uplo, &of), n, ob.cols, of.ptr, of.ld, ob.ptr, ob.ld)
 	th.End()
 	finishAll(&of, &ob)
-	return infoErr[T]("xpotrs", info)
+	return infoErr[T](op, "xpotrs", info)
 }
 
 // Posv solves a x = b for the n x n positive definite (Hermitian) view a,
 // of which only the uplo triangle is read, in place: b receives x and a's
 // triangle the Cholesky factor, as Potrf.
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Posv[T Scalar](uplo Uplo, a, b views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Posv"
 	if err := checkUplo(op, uplo); err != nil {
@@ -250,17 +271,20 @@ func Posv[T Scalar](uplo Uplo, a, b views.View[T], opts ...lapis.Option) error {
 	info := xposv[T](uploChar(uplo, &oa), n, ob.cols, oa.ptr, oa.ld, ob.ptr, ob.ld)
 	th.End()
 	finishAll(&oa, &ob)
-	return infoErr[T]("xposv", info)
+	return infoErr[T](op, "xposv", info)
 }
 
 // Potri replaces Potrf's factor in the uplo triangle of the n x n view f
 // by that triangle of a^-1. A factor Potrf did not complete is refused as
 // Potrs refuses it.
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Potri[T Scalar](uplo Uplo, f views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Potri"
 	of, n, err := squareOperand(op, "f", uplo, f, read|write|hermitian|overRead, lapis.Configure(opts...))
 	if err == nil {
-		if err = checkFactor[T]("xpotri", f, n); err != nil {
+		if err = checkFactor[T](op, "xpotri", f, n); err != nil {
 			of.release()
 		}
 	}
@@ -272,18 +296,24 @@ func Potri[T Scalar](uplo Uplo, f views.View[T], opts ...lapis.Option) error {
 	info := xpotri[T](uploChar(uplo, &of), n, of.ptr, of.ld)
 	th.End()
 	of.finish()
-	return infoErr[T]("xpotri", info)
+	return infoErr[T](op, "xpotri", info)
 }
 
 // Sysv solves a x = b for the n x n symmetric view a (its uplo triangle
 // is read) by Bunch-Kaufman's diagonal pivoting, in place: b receives x,
 // a the block factorisation and ipiv LAPACK's pivots. For complex types a
 // is complex symmetric (a = a^T); Hesv takes Hermitian matrices.
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Sysv[T Scalar](uplo Uplo, a, b views.View[T], ipiv []int32, opts ...lapis.Option) error {
 	return sysv("lapack.Sysv", "xsysv", xsysv[T], uplo, a, b, ipiv, opts)
 }
 
 // Hesv is Sysv for a Hermitian a (a = a^H); for real types it is Sysv.
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Hesv[T Scalar](uplo Uplo, a, b views.View[T], ipiv []int32, opts ...lapis.Option) error {
 	return sysv("lapack.Hesv", "xhesv", xhesv[T], uplo, a, b, ipiv, opts)
 }
@@ -315,7 +345,7 @@ func sysv[T Scalar](op, fam string, f sysvFunc, uplo Uplo, a, b views.View[T], i
 	w.put()
 	p.done(true)
 	finishAll(&oa, &ob)
-	return infoErr[T](fam, info)
+	return infoErr[T](op, fam, info)
 }
 
 // Trtrs solves op(a) x = b in place in b (n x nrhs) for the n x n
@@ -324,6 +354,9 @@ func sysv[T Scalar](op, fam string, f sysvFunc, uplo Uplo, a, b views.View[T], i
 // go to LAPACK in place as "T" or "C" with the triangle swapped, whatever
 // the storage. A zero on the diagonal gives an error matching ErrSingular;
 // b is then unchanged.
+//
+// NaN and Inf: passed to LAPACK as they are, the result undefined (see
+// the package documentation).
 func Trtrs[T Scalar](uplo Uplo, diag Diag, a, b views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Trtrs"
 	if err := checkUplo(op, uplo); err != nil {
@@ -341,7 +374,7 @@ func Trtrs[T Scalar](uplo Uplo, diag Diag, a, b views.View[T], opts ...lapis.Opt
 	info := xtrtrs[T](uploChar(uplo, &oa), oa.trans, diagChar(diag), n, ob.cols, oa.ptr, oa.ld, ob.ptr, ob.ld)
 	th.End()
 	finishAll(&oa, &ob)
-	return infoErr[T]("xtrtrs", info)
+	return infoErr[T](op, "xtrtrs", info)
 }
 
 // squareOperand reads the n x n view a (argument name an) for a routine on
@@ -375,12 +408,13 @@ func checkPivots(op string, ipiv []int32, n int) error {
 // diagonal, and when it fails at minor j it leaves the non-positive (or
 // NaN) pivot in diagonal element j-1 (reference LAPACK's xpotf2/xpotrf2
 // and OpenBLAS's potf2 alike). O(n), against the O(n^2) of the solve.
-func checkFactor[T Scalar](fam string, f views.View[T], n int) error {
+// The error names op and family fam's routine.
+func checkFactor[T Scalar](op, fam string, f views.View[T], n int) error {
 	for i := 0; i < n; i++ {
 		d := scalar.Complex128(f.At(i, i))
 		if !(real(d) > 0) || math.IsInf(real(d), 0) || imag(d) != 0 {
 			fm := families[fam]
-			return &Error{Routine: fm.routines[scalar.Index[T]()], Info: i + 1, Index: i, Rank: -1, kind: ErrNotPositiveDefinite,
+			return &Error{Op: op, Routine: fm.routines[scalar.Index[T]()], Info: i + 1, Index: i, Rank: -1, kind: ErrNotPositiveDefinite,
 				detail: fmt.Sprintf("diagonal element %d of the factor is %v, not positive: its Cholesky factorisation failed at the leading minor of order %d", i, f.At(i, i), i+1)}
 		}
 	}

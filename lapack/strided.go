@@ -27,6 +27,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/rt/threads"
@@ -60,6 +61,8 @@ func gesvStrided[T Scalar](a, b views.View[T], opts ...lapis.Option) (failed map
 			return nil, err
 		}
 		switch l := x.v.Layout(); {
+		case x.v.IsZero():
+			return nil, errop.ZeroView(op, x.name)
 		case l.Rank() != 3:
 			return nil, layout.Errorf(layout.ErrShape, op, x.name, "rank %d, want 3 ([rows, cols, count])", l.Rank())
 		case l.HasOverlap():
@@ -116,7 +119,7 @@ func gesvStrided[T Scalar](a, b views.View[T], opts ...lapis.Option) (failed map
 			if failed == nil {
 				failed = map[int]*Error{}
 			}
-			failed[t] = &Error{Routine: routine, Info: int(x), Index: int(x) - 1, kind: ErrSingular}
+			failed[t] = &Error{Op: op, Routine: routine, Info: int(x), Index: int(x) - 1, Rank: -1, kind: ErrSingular}
 		}
 	}
 	return failed, nil

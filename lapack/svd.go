@@ -43,6 +43,9 @@ func vecShape(job Job, m, n int, left bool) (rows, cols int, used bool) {
 // must be rows x cols when used; an unused one may be any view (the zero
 // View included) and goes to LAPACK as a dummy with leading dimension 1.
 func vectorOperand[T Scalar](op, name string, v views.View[T], rows, cols int, used bool, cfg lapis.Config) (o operand[T], err error) {
+	if err := v.CheckLive(op, name); err != nil {
+		return o, err // a released view is a mistake even where it is not referenced
+	}
 	if !used {
 		o.ld, o.trans = 1, 'N'
 		return o, nil
@@ -66,6 +69,10 @@ func vectorOperand[T Scalar](op, name string, v views.View[T], rows, cols int, u
 // first n columns of U are written over a and u is not referenced; for
 // m < n V^H's first m rows are written over a and vt is not referenced).
 // a is destroyed.
+//
+// NaN and Inf: a NaN or an infinity in what it reads is an error
+// matching lapis.ErrNotFinite, found before LAPACK runs; nothing is
+// written (see the package documentation).
 func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Gesdd"
 	if err := realFor[T, R](op, "s"); err != nil {
@@ -97,6 +104,9 @@ func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[
 	if err == nil {
 		err = noOverlap(op, []string{"a", "u", "vt"}, &oa, &ou, &ov)
 	}
+	if err == nil {
+		err = checkFinite(op, input[T]{"a", a, 0})
+	}
 	if err != nil {
 		releaseAll(&oa, &ou, &ov)
 		return err
@@ -121,13 +131,17 @@ func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[
 	th.End()
 	w.put()
 	finishAll(&oa, &ou, &ov)
-	return infoErr[T]("xgesdd", info)
+	return infoErr[T](op, "xgesdd", info)
 }
 
 // Gesvd is the SVD by QR iteration (slower than Gesdd, sometimes more
 // accurate for tiny singular values), with separate jobs for U (jobu) and
 // V^H (jobvt): JobAll, JobSome, JobNone, or JobOverwrite (that factor is
 // written over a; not for both).
+//
+// NaN and Inf: a NaN or an infinity in what it reads is an error
+// matching lapis.ErrNotFinite, found before LAPACK runs; nothing is
+// written (see the package documentation).
 func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt views.View[T], opts ...lapis.Option) error {
 	const op = "lapack.Gesvd"
 	if err := realFor[T, R](op, "s"); err != nil {
@@ -160,6 +174,9 @@ func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt view
 	if err == nil {
 		err = noOverlap(op, []string{"a", "u", "vt"}, &oa, &ou, &ov)
 	}
+	if err == nil {
+		err = checkFinite(op, input[T]{"a", a, 0})
+	}
 	if err != nil {
 		releaseAll(&oa, &ou, &ov)
 		return err
@@ -178,7 +195,7 @@ func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt view
 	th.End()
 	w.put()
 	finishAll(&oa, &ou, &ov)
-	return infoErr[T]("xgesvd", info)
+	return infoErr[T](op, "xgesvd", info)
 }
 
 // svdVectors reads u and vt for jobs ju and jv of an m x n SVD.

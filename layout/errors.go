@@ -32,12 +32,18 @@ var (
 // the rule it broke, and the sentinel it matches with errors.Is.
 type Error struct {
 	Op   string // the operation, e.g. "layout.Slice"
-	Arg  string // the argument, e.g. "stop"
+	Arg  string // the argument, e.g. "stop"; empty when no one argument is at fault
 	Rule string // what was wrong, in words
 	Err  error  // one of the sentinels above
 }
 
+// Error is "op: arg: rule (sentinel)", the format of every lapis error:
+// the function called first. An error about no one argument (Arg empty:
+// dist's MPI state) is "op: rule (sentinel)".
 func (e *Error) Error() string {
+	if e.Arg == "" {
+		return e.Op + ": " + e.Rule + " (" + e.Err.Error() + ")"
+	}
 	return e.Op + ": " + e.Arg + ": " + e.Rule + " (" + e.Err.Error() + ")"
 }
 

@@ -42,12 +42,12 @@ func Map[T views.Scalar](path string) (*Mapped[T], error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, ioErr(op, "path", err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, ioErr(op, "path", err)
 	}
 	size := st.Size()
 	h, n, err := readHeader(f, op, size)

@@ -106,9 +106,17 @@
 // functions and every entry point of cblas, lapack, batch, fortran, dist
 // and npy return an error matching lapis.ErrReleased that names the
 // argument (View.CheckLive, one load and compare), and At, Set and
-// ToColMajor panic. Views of slices (FromSlice) are never flagged;
-// slices taken with Data are not caught (SetReleaseCheck fills released
-// buffers with NaN for those).
+// ToColMajor panic. Views of slices (FromSlice) are never flagged.
+// Slices taken with Data before Release are not caught: they still
+// address the buffer, so once the pool hands it to another tensor they
+// show (and change) that tensor's values; SetReleaseCheck fills released
+// buffers with NaN, so that a stale read before reuse shows NaN. Do not
+// keep such a slice past Release.
+//
+// A second Release does nothing (Release is idempotent: a deferred
+// Release may follow an early one); it never gives a buffer back twice.
+// It is not an error: Release returns none, and the only harm a double
+// release could do, two tensors sharing one buffer, cannot happen.
 //
 // # gonum
 //

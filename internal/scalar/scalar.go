@@ -6,6 +6,9 @@ package scalar
 import (
 	"math"
 	"math/cmplx"
+	"unsafe"
+
+	"github.com/lapis-go/lapis/internal/kernel/finite"
 )
 
 // Type is the set of element types (views.Scalar's).
@@ -103,4 +106,127 @@ func HasNaN[T Type](xs []T) bool {
 		}
 	}
 	return false
+}
+
+// AllFinite reports whether every element of xs (both parts, for
+// complex ones) is neither NaN nor infinite. It is the scan of lapis's
+// finite-input rule (package lapack's "NaN and Inf"): internal/kernel/
+// finite's (AVX2 assembly on amd64, 5 float64 a cycle here in cache;
+// Go's loop elsewhere), which stops at the first few elements holding
+// one. Complex slices are read as their real and imaginary parts.
+func AllFinite[T Type](xs []T) bool {
+	if len(xs) == 0 {
+		return true
+	}
+	p := unsafe.Pointer(unsafe.SliceData(xs))
+	switch any(*new(T)).(type) {
+	case float32:
+		return finite.Float32s(unsafe.Slice((*float32)(p), len(xs)))
+	case float64:
+		return finite.Float64s(unsafe.Slice((*float64)(p), len(xs)))
+	case complex64:
+		return finite.Float32s(unsafe.Slice((*float32)(p), 2*len(xs)))
+	case complex128:
+		return finite.Float64s(unsafe.Slice((*float64)(p), 2*len(xs)))
+	}
+	var acc T // a type defined on one of the four: not used by lapis
+	for _, x := range xs {
+		acc += x - x
+	}
+	return acc == 0
+}
+
+// MatrixFinite reports whether the rows x cols matrix whose element
+// (i, j) is data[off+i*s0+j*s1] is finite (AllFinite) where tri says:
+// all of it (0), its lower triangle i >= j ('L') or its upper triangle
+// i <= j ('U'). It reads each element once: a compact matrix as one
+// slice (AllFinite; for a triangle, column by column only when that
+// pass finds a NaN or an infinity, which may lie in the other
+// triangle), else a column (or, for a row-major one, a row) at a time
+// along the axis of stride 1, else column by column through the
+// strides; it stops at the first column (row) that holds a NaN or an
+// infinity. Every element addressed must lie in data.
+func MatrixFinite[T Type](data []T, off, s0, s1, rows, cols int, tri byte) bool {
+	if rows <= 0 || cols <= 0 {
+		return true
+	}
+	switch {
+	case (s0 == 1 || rows == 1) && (s1 == rows || cols == 1):
+		// Compact: one slice. For a triangle, the whole matrix first
+		// (one pass, faster than a column at a time); only when that
+		// finds a NaN or an infinity, perhaps in the other triangle, the
+		// triangle's columns.
+		if AllFinite(data[off : off+rows*cols]) {
+			return true
+		}
+		return tri != 0 && columnsFinite(data, off, s1, rows, cols, tri)
+	case s0 == 1 && rows > 1:
+		return columnsFinite(data, off, s1, rows, cols, tri)
+	case s1 == 1 && cols > 1:
+		// Rows: the lower triangle's row i is j <= i, the upper's j >= i.
+		t := tri
+		switch tri {
+		case 'L':
+			t = 'U'
+		case 'U':
+			t = 'L'
+		}
+		for i := range rows {
+			j0, j1 := span(t, i, cols)
+			if j0 < j1 && !lineFinite(data[off+i*s0+j0:off+i*s0+j1]) {
+				return false
+			}
+		}
+		return true
+	}
+	for j := range cols {
+		i0, i1 := span(tri, j, rows)
+		var acc T
+		for i := i0; i < i1; i++ {
+			x := data[off+i*s0+j*s1]
+			acc += x - x
+		}
+		if acc != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// columnsFinite is MatrixFinite for a matrix with unit row stride, a
+// column at a time.
+func columnsFinite[T Type](data []T, off, s1, rows, cols int, tri byte) bool {
+	for j := range cols {
+		i0, i1 := span(tri, j, rows)
+		if i0 < i1 && !lineFinite(data[off+j*s1+i0:off+j*s1+i1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// lineFinite is AllFinite for a column or row of a matrix: a short one
+// in one plain loop, where AllFinite's blocks and unrolling cost more
+// than they save.
+func lineFinite[T Type](xs []T) bool {
+	if len(xs) >= 8 {
+		return AllFinite(xs)
+	}
+	var acc T
+	for _, x := range xs {
+		acc += x - x
+	}
+	return acc == 0
+}
+
+// span returns the rows i0 <= i < i1 of column j (of n rows) in the
+// triangle tri ('L': i >= j, 'U': i <= j, 0: all).
+func span(tri byte, j, n int) (i0, i1 int) {
+	switch tri {
+	case 'L':
+		return min(j, n), n
+	case 'U':
+		return 0, min(j+1, n)
+	}
+	return 0, n
 }

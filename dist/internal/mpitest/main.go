@@ -822,6 +822,49 @@ func argChecks(g *dist.Grid) {
 	a.Release()
 	b.Release()
 	argChecksOf[complex128](g)
+	hints(g)
+}
+
+// hints: what dist's errors suggest works (issue 36; the other packages'
+// hints are tried by the root package's hints_test.go): Redistribute to
+// square blocks, and onto a's grid.
+func hints(g *dist.Grid) {
+	eye, _ := views.Eye[float64](10)
+	ones, _ := views.Full[float64](1, 10, 1)
+	defer eye.Release()
+	defer ones.Release()
+	a, b := scatter(g, eye, 3, 4), scatter(g, ones, 3, 3)
+	defer a.Release()
+	defer b.Release()
+	if _, err := dist.Gesv(a, b); err == nil || !strings.Contains(err.Error(), "Redistribute to mb = nb") {
+		failf("Gesv with 3 x 4 blocks: %v, want the hint Redistribute to mb = nb", err)
+	}
+	sq, err := dist.New[float64](g, 10, 10, 3, 3)
+	must(err)
+	defer sq.Release()
+	must(dist.Redistribute(sq, a))
+	if _, err := dist.Gesv(sq, b); err != nil {
+		failf("Gesv after Redistribute to mb = nb: %v", err)
+	}
+	other, err := dist.NewGrid(1, 1)
+	must(err)
+	bo, err := dist.New[float64](other, 10, 1, 3, 3)
+	must(err)
+	must(dist.Redistribute(bo, b))
+	sq2 := scatter(g, eye, 3, 3)
+	defer sq2.Release()
+	if _, err := dist.Gesv(sq2, bo); err == nil || !strings.Contains(err.Error(), "Redistribute it onto a's grid first") {
+		failf("Gesv with b on another grid: %v, want the hint Redistribute it onto a's grid first", err)
+	}
+	b2, err := dist.New[float64](g, 10, 1, 3, 3)
+	must(err)
+	defer b2.Release()
+	must(dist.Redistribute(b2, bo))
+	if _, err := dist.Gesv(sq2, b2); err != nil {
+		failf("Gesv after Redistribute onto a's grid: %v", err)
+	}
+	bo.Release()
+	must(other.Exit())
 }
 
 func argChecksOf[T dist.Scalar](g *dist.Grid) {

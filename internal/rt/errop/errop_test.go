@@ -32,3 +32,23 @@ func TestRename(t *testing.T) {
 		t.Error("Rename changed its argument")
 	}
 }
+
+// named stands for an error type of a package above (lapack.Error,
+// batch.Error) that names the operation and renames through WithOp.
+type named struct{ op string }
+
+func (n *named) Error() string          { return n.op + ": failed" }
+func (n *named) WithOp(op string) error { return &named{op} }
+func (n *named) Unwrap() []error        { return []error{io.EOF} }
+
+func TestRenameWithOp(t *testing.T) {
+	in := &named{"lapack.Getrf"}
+	got := Rename(errors.Join(in, io.EOF), "lapack.Solve")
+	if got.Error() != "lapack.Solve: failed\nEOF" {
+		t.Errorf("Rename(join) = %q", got)
+	}
+	var n *named
+	if !errors.As(Rename(in, "lapack.Solve"), &n) || n.op != "lapack.Solve" || in.op != "lapack.Getrf" {
+		t.Errorf("Rename of a WithOp error: %v (kept as the type, not its Unwrap: %v); argument %v", n, n != nil, in.op)
+	}
+}

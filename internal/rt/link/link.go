@@ -90,23 +90,20 @@ func FitsLAPACK(op, name string, vals ...int) error {
 	return fits(op, name, vals...)
 }
 
-// Input is an operand a computation read, for lapack's finite-input rule
-// (lapack/finite.go): all of V, or its triangle Tri ('L' or 'U') of a
-// square matrix. Left marks an operand the computation has overwritten:
-// the scan then reads what it left there, and the error says so rather
-// than naming an element of the input.
+// Input is an operand a computation will read, for lapack's
+// finite-input rule (lapack/finite.go): all of V, or its triangle Tri
+// ('L' or 'U') of a square matrix.
 type Input[T views.Scalar] struct {
 	Name string
 	V    views.View[T]
 	Tri  byte
-	Left bool
 }
 
-// Finite is lapack's finite-input rule: err is what the computation
-// returned, suspect whether its result holds a NaN (or some other sign of
-// a non-finite input); the result is err, or an error matching
-// lapis.ErrNotFinite (an *lapack.Error) naming the operand and element.
-type Finite[T views.Scalar] func(op string, err error, suspect bool, ins ...Input[T]) error
+// Finite is lapack's finite-input rule, run before the computation: nil
+// when every input is finite where it is read, else an error matching
+// lapis.ErrNotFinite (an *lapack.Error) naming the operand and its first
+// NaN or infinity.
+type Finite[T views.Scalar] func(op string, ins ...Input[T]) error
 
 var finite table
 
@@ -131,6 +128,6 @@ func NotFiniteError(op, name, detail string) error {
 }
 
 // CheckFinite calls the registered rule for T.
-func CheckFinite[T views.Scalar](op string, err error, suspect bool, ins ...Input[T]) error {
-	return get[Finite[T], T](&finite, "CheckFinite")(op, err, suspect, ins...)
+func CheckFinite[T views.Scalar](op string, ins ...Input[T]) error {
+	return get[Finite[T], T](&finite, "CheckFinite")(op, ins...)
 }

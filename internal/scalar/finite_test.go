@@ -1,0 +1,123 @@
+package scalar
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// TestMatrixFinite: AllFinite and MatrixFinite against an element-by-
+// element oracle (IsFinite at every index of the part read), for the
+// four types, every layout class MatrixFinite tells apart (compact,
+// column-major with a leading dimension, row-major, strided both ways,
+// negative strides), each triangle, and a NaN, +Inf or -Inf (in either
+// part of a complex) at every position, in and out of the part read.
+func TestMatrixFinite(t *testing.T) {
+	testMatrixFinite[float32](t)
+	testMatrixFinite[float64](t)
+	testMatrixFinite[complex64](t)
+	testMatrixFinite[complex128](t)
+}
+
+func testMatrixFinite[T Type](t *testing.T) {
+	name := fmt.Sprintf("%T", *new(T))
+	bads := []T{valueOf[T](math.NaN(), false), valueOf[T](math.Inf(1), false), valueOf[T](math.Inf(-1), false)}
+	if IsComplex[T]() {
+		bads = append(bads, valueOf[T](math.NaN(), true), valueOf[T](math.Inf(-1), true))
+	}
+	type geom struct {
+		what           string
+		rows, cols     int
+		s0, s1, origin int // origin: where element (0, 0) lies from the start of the buffer
+	}
+	var geoms []geom
+	for _, d := range [][2]int{{1, 1}, {1, 5}, {5, 1}, {4, 4}, {7, 3}, {3, 9}, {40, 37}} {
+		r, c := d[0], d[1]
+		geoms = append(geoms,
+			geom{"compact", r, c, 1, r, 0},
+			geom{"ld", r, c, 1, r + 3, 0},
+			geom{"row-major", r, c, c, 1, 0},
+			geom{"row-major ld", r, c, c + 2, 1, 0},
+			geom{"strided", r, c, 2, 2*r + 1, 0},
+			geom{"reversed rows", r, c, -1, r, r - 1},
+			geom{"reversed both", r, c, -c - 1, -1, (r-1)*(c+1) + c - 1},
+		)
+	}
+	for _, g := range geoms {
+		size := 1
+		for i := range g.rows {
+			for j := range g.cols {
+				size = max(size, g.origin+i*g.s0+j*g.s1+1)
+			}
+		}
+		data := make([]T, size+2)
+		for k := range data {
+			data[k] = valueOf[T](float64(k%7-3), false) // finite here
+		}
+		for _, tri := range []byte{0, 'L', 'U'} {
+			read := func(i, j int) bool {
+				return tri == 0 || tri == 'L' && i >= j || tri == 'U' && i <= j
+			}
+			label := fmt.Sprintf("%s/%s %dx%d/tri=%q", name, g.what, g.rows, g.cols, tri)
+			if !MatrixFinite(data, g.origin, g.s0, g.s1, g.rows, g.cols, tri) {
+				t.Fatalf("%s: finite matrix reported not finite", label)
+			}
+			for i := range g.rows {
+				for j := range g.cols {
+					for _, bad := range bads {
+						k := g.origin + i*g.s0 + j*g.s1
+						keep := data[k]
+						data[k] = bad
+						if got, want := MatrixFinite(data, g.origin, g.s0, g.s1, g.rows, g.cols, tri), !read(i, j); got != want {
+							t.Fatalf("%s: %v at (%d, %d): MatrixFinite %v, want %v", label, bad, i, j, got, want)
+						}
+						data[k] = keep
+					}
+				}
+			}
+		}
+	}
+	// AllFinite across its blocks of 256 and its unrolled tail.
+	for _, n := range []int{0, 1, 3, 4, 5, 255, 256, 257, 1000} {
+		xs := make([]T, n)
+		if !AllFinite(xs) {
+			t.Fatalf("%s: AllFinite of %d zeros", name, n)
+		}
+		for k := range n {
+			for _, bad := range bads {
+				xs[k] = bad
+				if AllFinite(xs) {
+					t.Fatalf("%s: AllFinite missed %v at %d of %d", name, bad, k, n)
+				}
+				xs[k] = 0
+			}
+		}
+	}
+	// The scan allocates nothing.
+	data := make([]T, 64*64)
+	if n := testing.AllocsPerRun(10, func() { MatrixFinite(data, 0, 1, 64, 64, 64, 'L') }); n != 0 {
+		t.Errorf("%s: MatrixFinite allocates %v times", name, n)
+	}
+}
+
+// valueOf returns x as T: in the imaginary part when imag (complex T).
+func valueOf[T Type](x float64, imag bool) T {
+	var v T
+	switch p := any(&v).(type) {
+	case *float32:
+		*p = float32(x)
+	case *float64:
+		*p = x
+	case *complex64:
+		*p = complex(float32(x), 0)
+		if imag {
+			*p = complex(1, float32(x))
+		}
+	case *complex128:
+		*p = complex(x, 0)
+		if imag {
+			*p = complex(1, x)
+		}
+	}
+	return v
+}
