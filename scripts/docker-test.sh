@@ -66,8 +66,10 @@ variants=(openblas-pthread openblas-openmp openblas-serial openblas64 trixie-ope
 # cgo-free (scripts/test.sh checks it) and none of their tests links the
 # library, so on amd64 they would repeat the host's runs: only the arm64
 # variant, where their pure-Go fallbacks replace the assembly, runs them.
+# internal/test/entry is left out: it calls every public package, dist and
+# fortran included (Open MPI, gfortran), and runs on the host (test.sh).
 lib_pkgs="./cblas/... ./lapack/... ./batch/..."
-pure_pkgs="./layout/... ./views/... ./internal/..."
+pure_pkgs="./layout/... ./views/... $(go list ./internal/... | grep -v '/internal/test/entry' | tr '\n' ' ')"
 # The OpenBLAS builds linked the default way run everything but fortran
 # and dist (and their examples), which need gfortran and Open MPI with
 # ScaLAPACK: those two are tested on the host by scripts/test.sh, and

@@ -44,6 +44,20 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 
+step "no built files tracked"
+# Nothing built is committed: no ELF file, no executable that is not a
+# script (#!), no file over 1 MB unless marked generated.
+built=$(git ls-files -s | while read -r mode _ _ f; do
+  [ -f "$f" ] || continue
+  if [ "$(head -c 4 "$f" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]; then echo "$f (an ELF file)"
+  elif [ "$mode" = 100755 ] && [ "$(head -c 2 "$f")" != '#!' ]; then echo "$f (executable, not a script)"
+  elif [ "$(stat -c %s "$f")" -gt 1048576 ] && ! head -c 4096 "$f" | grep -q '^// Code generated .* DO NOT EDIT\.$'; then echo "$f (over 1 MB, not marked generated)"
+  fi
+done)
+if [ -n "$built" ]; then
+  echo "tracked files that look built:"; echo "$built"; exit 1
+fi
+
 step "generated code is up to date"
 gen_before=$(mktemp -d)
 for f in $(grep -rl --include='*.go' --include='*.s' '^// Code generated .* DO NOT EDIT\.$' . | grep -v '/testdata/'); do
@@ -84,9 +98,12 @@ go run "github.com/rhysd/actionlint/cmd/actionlint@${ACTIONLINT_VERSION}" -color
 
 step "cgo-free packages build with CGO_ENABLED=0"
 pure=(.)
-for d in layout views npy internal; do
+for d in layout views npy; do
   [ -d "$d" ] && pure+=("./$d/...")
 done
+# internal/test/entry calls every public package (cgo ones included): it
+# is test support above every level (layers_test.go), not cgo-free.
+mapfile -t -O ${#pure[@]} pure < <(go list ./internal/... | grep -v '/internal/test/entry$')
 CGO_ENABLED=0 go build "${pure[@]}"
 # And none of them imports "C" even behind a build tag (the root package:
 # its own files only).
@@ -118,6 +135,16 @@ gonummat() { bash scripts/gonum-mat.sh; }
 # other packages' tables run in full with checkptr here.
 guardfull() { go test -count=1 -gcflags=all=-d=checkptr -run '^TestGuard$' ./views/... ./fortran/... ./internal/...; }
 allocs() { go test -count=1 -run 'Alloc' ./...; }
+# Every exported function and method that takes a view or tensor, with the
+# zero View, a released tensor's view and a broadcast larger than memory,
+# in a child process under ulimit -v (not under -race: its shadow memory
+# needs more address space); prints what it tried (CONTRIBUTING.md, "Entry
+# points").
+entrypoints() {
+  go test -count=1 -run '^(TestEntryPoints|TestTableCurrent)$' -v ./internal/test/entry >"$logs/entrypoints.out" 2>&1 \
+    || { cat "$logs/entrypoints.out"; return 1; }
+  grep '^entry points' "$logs/entrypoints.out"
+}
 openblas64() {
   CGO_CFLAGS="$(pkg-config --cflags openblas64)" CGO_LDFLAGS="$(pkg-config --libs openblas64)" \
     go test -count=1 -tags lapis_cgoflags ./cblas/... ./lapack/... ./batch/...
@@ -150,7 +177,7 @@ lane() {
   done
 }
 lane1=("race:go test -race" "openblas64:cblas, lapack and batch against the 64-bit-integer OpenBLAS (-tags lapis_cgoflags)" "purego:without assembly (-tags purego, -short): the root package, views, the kernels, split, and cblas and batch on their Go fallbacks" "allocs:allocation counts (without -race: its sync.Pool drops buffers at random)" "fuzz:fuzz (${FUZZTIME:-100000x} per target)")
-lane2=("kernelsets:cblas, lapack and batch under each OpenBLAS kernel set this CPU runs (guard tables in full)" "gonummat:the test suites of gonum/mat and of the gonum packages that reach BLAS and LAPACK through it, with lapis as both" "guardfull:guard pages of views, fortran and the kernels, full tables, with checkptr (under -race they run a sample)")
+lane2=("entrypoints:every exported entry point with the zero View, a released view and a huge broadcast, under ulimit -v" "kernelsets:cblas, lapack and batch under each OpenBLAS kernel set this CPU runs (guard tables in full)" "gonummat:the test suites of gonum/mat and of the gonum packages that reach BLAS and LAPACK through it, with lapis as both" "guardfull:guard pages of views, fortran and the kernels, full tables, with checkptr (under -race they run a sample)")
 step "long steps in ${LANES:=2} lane(s): ${#lane1[@]} + ${#lane2[@]} steps"
 if [ "$LANES" = 1 ]; then
   lane "${lane1[@]}" "${lane2[@]}"
