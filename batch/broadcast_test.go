@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis/internal/scalar"
+	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -19,22 +20,6 @@ import (
 // for its inputs: Solve, SolveTo, CholeskySolve, CholeskySolveTo and
 // LeastSquares, each checked against the per-matrix lapack helper.
 
-// bcOf is x + iy as T (the imaginary part dropped for real T).
-func bcOf[T Scalar](x, y float64) T {
-	var z T
-	switch p := any(&z).(type) {
-	case *float32:
-		*p = float32(x)
-	case *float64:
-		*p = x
-	case *complex64:
-		*p = complex64(complex(x, y))
-	case *complex128:
-		*p = complex(x, y)
-	}
-	return z
-}
-
 // bcRandom returns a compact tensor of shape with entries in [-1, 1)
 // (both parts), plus shift on the diagonal of each matrix when the
 // matrices are square (well conditioned for shift > 1.5 n).
@@ -42,13 +27,13 @@ func bcRandom[T Scalar](rng *rand.Rand, shift float64, shape ...int) *views.Tens
 	x := must2(views.Zeros[T](shape...))
 	d := x.Data()
 	for i := range d {
-		d[i] = bcOf[T](2*rng.Float64()-1, 2*rng.Float64()-1)
+		d[i] = tm.FromParts[T](2*rng.Float64()-1, 2*rng.Float64()-1)
 	}
 	if shift != 0 && len(shape) >= 2 && shape[0] == shape[1] {
 		n := shape[0]
 		for m := 0; m < len(d)/(n*n); m++ {
 			for i := range n {
-				d[m*n*n+i*(n+1)] += bcOf[T](shift, 0)
+				d[m*n*n+i*(n+1)] += tm.FromParts[T](shift, 0)
 			}
 		}
 	}
@@ -66,7 +51,7 @@ func bcSPD[T Scalar](t *testing.T, rng *rand.Rand, n int, shape []int) (a, l *vi
 			for i := range j {
 				blk[i+j*n] = conjOf(blk[j+i*n])
 			}
-			blk[j*(n+1)] = bcOf[T](2*float64(n)+2, 0) // diagonally dominant
+			blk[j*(n+1)] = tm.FromParts[T](2*float64(n)+2, 0) // diagonally dominant
 		}
 	}
 	l, err := Cholesky(Lower, a.View())
@@ -169,7 +154,7 @@ func testBroadcastRHS[T Scalar](t *testing.T) {
 			if e := bcClose(x.View(), want, tol); e != nil {
 				t.Errorf("%s: Solve: %v", what, e)
 			}
-			dst := must2(views.Full[T](bcOf[T](7, 0), resShape...))
+			dst := must2(views.Full[T](tm.FromParts[T](7, 0), resShape...))
 			if err := SolveTo(dst.View(), a.View(), b.View()); err != nil {
 				t.Errorf("%s: SolveTo: %v", what, err)
 			} else if e := bcClose(dst.View(), want, tol); e != nil {

@@ -9,7 +9,6 @@ import (
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/scalar"
-	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -47,14 +46,9 @@ import (
 // Expm returns nil and keeps nothing it allocated.
 func Expm[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.Expm"
-	x, err := workCopy(op, a)
+	x, n, err := squareCopy(op, a)
 	if err != nil {
 		return nil, err
-	}
-	n := a.Layout().Dim(0)
-	if a.Layout().Dim(1) != n {
-		x.Release()
-		return nil, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix", a.Shape())
 	}
 	if err := checkFinite(op, input[T]{name: "a", v: a}); err != nil {
 		x.Release()

@@ -51,6 +51,22 @@ func storageCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], Op, in
 	return a.ToColMajor(), NoTrans, n, nil
 }
 
+// squareCopy is workCopy for a square a: it checks the shape first and
+// returns the copy and the order.
+func squareCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], int, error) {
+	if err := a.CheckLive(op, "a"); err != nil {
+		return nil, 0, err
+	}
+	if a.Rank() == 2 && a.Layout().Dim(0) != a.Layout().Dim(1) {
+		return nil, 0, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix", a.Shape())
+	}
+	t, err := workCopy(op, a)
+	if err != nil {
+		return nil, 0, err
+	}
+	return t, a.Layout().Dim(0), nil
+}
+
 // workCopy returns a compact column-major copy of the rank-2 view a.
 func workCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], error) {
 	if err := a.CheckLive(op, "a"); err != nil {
@@ -245,14 +261,9 @@ func ownPivot[T Scalar](err error, a views.View[T], ipiv []int32, opts []lapis.O
 // Non-finite input: see "NaN and Inf" in the package documentation.
 func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
 	const op = "lapack.Inv"
-	inv, err := workCopy(op, a)
+	inv, n, err := squareCopy(op, a)
 	if err != nil {
 		return nil, err
-	}
-	n := a.Layout().Dim(0)
-	if a.Layout().Dim(1) != n {
-		inv.Release()
-		return nil, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix", a.Shape())
 	}
 	if err := checkFinite(op, input[T]{"a", a, 0}); err != nil {
 		inv.Release()
@@ -710,15 +721,11 @@ func withReals[T Scalar](n int, f func(r32 []float32, r64 []float64) error) ([]f
 // Non-finite input: see "NaN and Inf" in the package documentation.
 func Eig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v *views.Tensor[complex128], err error) {
 	const op = "lapack.Eig"
-	f, err := workCopy(op, a)
+	f, n, err := squareCopy(op, a)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Release()
-	n := a.Layout().Dim(0)
-	if a.Layout().Dim(1) != n {
-		return nil, nil, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix", a.Shape())
-	}
 	vr := spareZeros[T](n, n)
 	defer vr.Release()
 	w = make([]complex128, n)
