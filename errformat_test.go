@@ -23,8 +23,8 @@ var errPrefix = regexp.MustCompile(`^(lapis|layout|views|cblas|lapack|batch|npy|
 
 // TestErrorPrefix: errors of every public package, of each error type
 // (layout.Error, lapack.Error, batch.Error, npy's wrapped I/O errors,
-// dist's before Init), start with the function called, in one format
-// (issue 36). dist.Error's own text is checked in package dist.
+// dist's before Init), start with the function called, in one format.
+// dist.Error's own text is checked in package dist.
 func TestErrorPrefix(t *testing.T) {
 	singular := func() views.View[float64] {
 		return must(views.FromColMajor([]float64{1, 2, 2, 4}, 2, 2)).View()

@@ -23,13 +23,13 @@ import (
 
 // TestHints: every suggestion an error of the public packages makes ("copy
 // first (ToColMajor)", "use Hemv", "b.Reshape(9, 1, 40)", "lapis.
-// NoConditionCheck() turns this check off", ...) is a call that works
-// (issue 36). Each case provokes the error, checks that it still says
-// the hint, applies the hint literally and checks that the call then
-// succeeds. An error whose text gains a suggestion gets a case here.
-// dist's hints need MPI: its multi-rank suite tries them
-// (dist/internal/mpitest, hints: Redistribute to square blocks and onto
-// a's grid; dist.Init is what every run of it calls first).
+// NoConditionCheck() turns this check off", ...) is a call that works. Each
+// case provokes the error, checks that it still says the hint, applies the
+// hint literally and checks that the call then succeeds. An error whose
+// text gains a suggestion gets a case here. dist's hints need MPI: its
+// multi-rank suite tries them (dist/internal/mpitest, hints: Redistribute
+// to square blocks and onto a's grid; dist.Init is what every run of it
+// calls first).
 func TestHints(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -181,8 +181,9 @@ func TestHints(t *testing.T) {
 			func() error { return batch.Getrf(eyes(3, 5), make([]int32, 15)) },
 		},
 		{
-			// The issue's case: b.Reshape(9, 1, 40) was suggested for a b of 9
-			// elements. b is read only here: it is broadcast.
+			// One b of 9 elements for the batch: the hint is Solve, which reads
+			// b and broadcasts it, not a Reshape to [9, 1, 40] (9 elements
+			// cannot take that shape).
 			"batch: Gesv with one b for the batch",
 			func() error { return batch.Gesv(eyes(9, 40), ones(9, 1)) },
 			"batch.Solve(a, b) solves every matrix with b's right-hand sides",

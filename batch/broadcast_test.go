@@ -15,10 +15,10 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// Right-hand sides with no batch axes (or extent-1 ones) broadcast over
-// a's batch in the functions that only read b (issue 36), by Gemm's rule
-// for its inputs: Solve, SolveTo, CholeskySolve, CholeskySolveTo and
-// LeastSquares, each checked against the per-matrix lapack helper.
+// Right-hand sides with no batch axes (or extent-1 ones) broadcast over a's
+// batch in the functions that only read b, by Gemm's rule for its inputs:
+// Solve, SolveTo, CholeskySolve, CholeskySolveTo and LeastSquares, each
+// checked against the per-matrix lapack helper.
 
 // bcRandom returns a compact tensor of shape with entries in [-1, 1)
 // (both parts), plus shift on the diagonal of each matrix when the

@@ -9,10 +9,10 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// A batch's errors name the function called (issue 36): the *Error's
-// text starts with it and does not repeat it per matrix, and each
-// matrix's *lapack.Error names it too (Op), not the lapack routine run
-// per matrix, whose name stays in Routine.
+// A batch's errors name the function called: the *Error's text starts with
+// it and does not repeat it per matrix, and each matrix's *lapack.Error
+// names it too (Op), not the lapack routine run per matrix, whose name
+// stays in Routine.
 func TestErrorNamesTheCall(t *testing.T) {
 	// Three 2x2 matrices, the second singular.
 	sing := func() views.View[float64] {

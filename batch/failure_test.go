@@ -16,10 +16,10 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// A failed factorisation travels with the data (issue 10): CholeskySolve
-// on the factors Cholesky returned reports the matrix whose factorisation
-// failed again, instead of solving from its partial factor, and solves
-// all the others.
+// A failed factorisation travels with the data: CholeskySolve on the
+// factors Cholesky returned reports the matrix whose factorisation failed
+// again, instead of solving from its partial factor, and solves all the
+// others.
 func testSolveAfterFailedCholesky[T Scalar](t *testing.T) {
 	const n, count, bad = 3, 10000, 4321
 	rng := rand.New(rand.NewPCG(10, 1))
@@ -115,9 +115,9 @@ func TestBatchRHSShapeHint(t *testing.T) {
 	}
 }
 
-// Solve and Inv report an ill-conditioned matrix of the batch (issue 12),
-// with its result written, whatever the layout, at order 2 (the exact
-// check in Go) and 20 (the conditioning check of lapack.Solve's estimate, CheckInverse);
+// Solve and Inv report an ill-conditioned matrix of the batch, with its
+// result written, whatever the layout, at order 2 (the exact check in Go)
+// and 20 (the conditioning check of lapack.Solve's estimate, CheckInverse);
 // NoConditionCheck turns it off.
 func TestBatchIllConditioned(t *testing.T) {
 	for _, n := range []int{2, 20} {

@@ -304,7 +304,7 @@ func pivots(n int) func() []int32 { return func() []int32 { return make([]int32,
 // order n <= 16 with column-major matrices are solved in one C loop per
 // chunk with LAPACK's unblocked algorithm (getf2 and the triangular
 // solves) instead of one gesv call each: the same method, a fraction of
-// the cost (README), results equal within rounding to gesv's.
+// the cost, results equal within rounding to gesv's.
 // Ill-conditioned matrices (reciprocal condition number below machine
 // epsilon: the conditioning check of lapack.Solve) are reported in the *Error with their
 // solution written, unless lapis.NoConditionCheck is passed; on the

@@ -436,8 +436,11 @@ func TestBatchLapackErrors(t *testing.T) {
 	}
 }
 
-// TestBatchReviewRegressions: cases a review found.
-func TestBatchReviewRegressions(t *testing.T) {
+// TestBatchEdgeCases: Gemm with k = 0 and an a without elements (c =
+// beta c), Gemm over nine batch axes that do not merge, argument errors
+// of Gesv and InvTo before anything is written (strict mode too), and
+// Geqrf's tau inside a refused as overlap.
+func TestBatchEdgeCases(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	// k = 0 with a's batch strides not 0: a has no elements (nil pointer),
 	// c = beta c.

@@ -11,7 +11,7 @@ import (
 // TestReleasedViews: every entry point refuses a view of a released
 // tensor in each of its view arguments (lapis.ErrReleased naming it,
 // nothing written, on the tiny kernels' order and LAPACK's), and takes
-// views of live tensors and of slices as before (issue 31, item 2).
+// views of live tensors and of slices as it takes any other view.
 func TestReleasedViews(t *testing.T) {
 	for _, n := range []int{4, 20} {
 		const count = 3

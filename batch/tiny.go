@@ -46,7 +46,7 @@ func tinyOf[T Scalar](v views.View[T], transpose bool) tinyOperand[T] {
 // tinySolveMin returns the smallest order Solve gives the kernels, with
 // the conditioning check (check) or without, for a batch whose lane
 // groups the kernels read with whole-vector loads (vectorized:
-// tinyVectorized) or gather. Measured (BenchmarkTinySolvePath, README):
+// tinyVectorized) or gather. Measured (BenchmarkTinySolvePath):
 // on whole-vector loads the kernels are faster than lapack's strided solve (internal/rt/link)'s
 // C loop from order 2; gathering, the C loop is faster below order 5.
 // With the check, the kernels (which make it in their pass) are faster
@@ -112,13 +112,12 @@ const tinyChunkWork = 1 << 19
 
 // tinyPiece is the least a split batch's chunks hold (package split's
 // grain: the chunks halve down to it), in whole groups of tinyGroup
-// matrices (the most lanes a kernel has: float32 on AVX-512), so that
-// only the batch's last chunk (and a staged run's last) ends in a
-// partial lane group, which the kernels gather. Before session 10 the
-// chunks were eight pieces a goroutine of equal length (four were
-// measured too: float32 solve and inv 5-10% slower); halving chunks
-// made the shortest calls on two workers faster (README, "Tiny batches:
-// chunks that halve").
+// matrices (the most lanes a kernel has: float32 on AVX-512), so that only
+// the batch's last chunk (and a staged run's last) ends in a partial lane
+// group, which the kernels gather. Chunks that halve make the shortest
+// calls on two workers faster than pieces of equal length (eight a
+// goroutine; four measured float32 solve and inv 5-10% slower):
+// docs/batch.md, "Workers and threads".
 const (
 	tinyPiece = 64
 	tinyGroup = tk.MaxLanes

@@ -301,25 +301,23 @@ func sameView[T Scalar](a, b views.View[T]) bool {
 
 // direct reports whether the kernels write an out-of-place form's
 // destination dst in the pass that reads its input in, without a staged
-// copy (tinyStage.direct): when the two have the same strides, so that
-// each result goes to its matrix's offset in dst, except, with
-// innerStaged, where the batch axis has stride 1 and dst's matrices have
-// 36 elements or more (an order-6 matrix). There the kernels write each
-// of a lane group's elements as a line of its own, in as many pages, and
-// for InvTo the staged copy (a run's rows copied whole, then worked on in
-// cache) was faster. Measured in session 7 (10000-matrix batches
-// innermost, one worker, direct against staged): float64 InvTo 130-280
-// against 102-128 ns a matrix at n = 6, 443-472 against 210-287 at n =
-// 8; while writing right-hand sides (n lines a lane group) direct was as
-// fast or faster (CholeskySolveTo n = 8 float64 25 against 33-38,
-// float32 11 against 15-17; SolveTo float32 n = 8 58-65 against 85-90),
-// as were smaller orders (CholeskyTo n = 5 25 against 40-53) and compact
-// batches at every order. CholeskyTo measured the staged copy faster
-// too then (n = 8 float64 116-128 against 94-96, float32 52 against
-// 41-45) but no longer on today's kernels, and passes innerStaged false:
-// session 10, innermost n = 8, alternated rounds of 300 calls, float32
-// 132-183 against 181-234 us on one worker and 78-98 against 123-144 on
-// two, float64 293-347 against 408-617 and 179-228 against 224-235.
+// copy (tinyStage.direct): when the two have the same strides, so that each
+// result goes to its matrix's offset in dst, except, with innerStaged,
+// where the batch axis has stride 1 and dst's matrices have 36 elements or
+// more (an order-6 matrix). There the kernels write each of a lane group's
+// elements as a line of its own, in as many pages, and for InvTo the staged
+// copy (a run's rows copied whole, then worked on in cache) is faster: on
+// 10000-matrix batches innermost, one worker, direct against staged,
+// float64 InvTo took 130-280 against 102-128 ns a matrix at n = 6 and
+// 443-472 against 210-287 at n = 8. Where the kernels write right-hand
+// sides (n lines a lane group) direct is as fast or faster (CholeskySolveTo
+// n = 8 float64 25 against 33-38, float32 11 against 15-17; SolveTo float32
+// n = 8 58-65 against 85-90), as it is at smaller orders (CholeskyTo n = 5
+// 25 against 40-53) and for compact batches at every order. CholeskyTo
+// passes innerStaged false: innermost at n = 8, in alternated rounds of 300
+// calls, direct took 132-183 against 181-234 us (float32) on one worker and
+// 78-98 against 123-144 on two, float64 293-347 against 408-617 and 179-228
+// against 224-235.
 func direct[T Scalar](dst, in views.View[T], innerStaged bool) bool {
 	l, d := in.Layout(), dst.Layout()
 	innermost := l.Rank() > 2 && l.Stride(2) == 1

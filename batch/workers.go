@@ -8,13 +8,14 @@ import (
 	"github.com/lapis-go/lapis/internal/rt/threads"
 )
 
-// The workers. When a batch is split, its chunks that call OpenBLAS run
-// on a bounded set of goroutines, each locked to its own OS thread for
-// life, so that the OS threads this package adds to those calling
-// OpenBLAS are bounded by the number of workers ever started (OpenBLAS keeps per-thread buffers and
-// can run out of them when many threads call it; ../shared/ANCHORS.md).
-// A batch that runs as one chunk runs on the caller's goroutine. The tiny
-// kernels' chunks run on the tiny workers (share, tinyWorker).
+// The workers. When a batch is split, its chunks that call OpenBLAS run on
+// a bounded set of goroutines, each locked to its own OS thread for life,
+// so that the OS threads this package adds to those calling OpenBLAS are
+// bounded by the number of workers ever started (OpenBLAS keeps per-thread
+// buffers and can run out of them when many threads call it; docs/batch.md,
+// "Workers and threads"). A batch that runs as one chunk runs on the
+// caller's goroutine. The tiny kernels' chunks run on the tiny workers
+// (share, tinyWorker).
 
 type job struct {
 	f     func(chunk int)
@@ -129,7 +130,7 @@ func (s *shared) enter() {
 // parked worker whose CPU has gone idle starts 0.1-0.3 ms after the
 // hand-off, one still spinning within microseconds (as OpenMP runtimes
 // keep their threads spinning: GOMP_SPINCOUNT, KMP_BLOCKTIME).
-// Measured (README, BenchmarkBatchTinyBusy): with another goroutine busy
+// Measured (BenchmarkBatchTinyBusy in bench): with another goroutine busy
 // the spin does not make a batch slower than on one worker.
 var (
 	tinyStarted int

@@ -24,7 +24,7 @@ import (
 
 // BenchmarkGonumMat times gonum/mat's own decompositions and solve, the
 // code a gonum program already has, under three LAPACKs, side by side in
-// one run (issue 12):
+// one run:
 //
 //	impl=gonum   gonum's pure-Go BLAS and LAPACK (mat's defaults)
 //	impl=netlib  gonum/netlib's LAPACK (LAPACKE's row-major entry points on

@@ -12,11 +12,12 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// BenchmarkKernels: the calls issue 29 measures on each OpenBLAS kernel
-// set, through lapis, with OpenBLAS's threads fixed. The kernel set is
-// the process's (chosen as cblas starts), so scripts/bench-kernels.sh runs
-// this benchmark once per configuration, alternating, and names each in
-// impl= through LAPIS_BENCH_IMPL (default "lapis"):
+// BenchmarkKernels: the calls that tell OpenBLAS's kernel sets apart
+// (docs/bench/kernels.md), on each set, through lapis, with OpenBLAS's
+// threads fixed. The kernel set is the process's (chosen as cblas starts),
+// so scripts/bench-kernels.sh runs this benchmark once per configuration,
+// alternating, and names each in impl= through LAPIS_BENCH_IMPL (default
+// "lapis"):
 //
 //	scripts/bench-kernels.sh
 //	LAPIS_BENCH_IMPL=off LAPIS_OPENBLAS_CORE=off go test -run '^$' -bench '^BenchmarkKernels$' ./bench

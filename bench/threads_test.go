@@ -34,14 +34,14 @@ var threadOps = []struct {
 
 var lapackSizes = []int{64, 256, 384, 512, 640, 768, 1024}
 
-// BenchmarkThreads measures lapis calls into OpenBLAS while 0, 1 or 2
-// other goroutines run a pure-Go loop (busy=), with lapis's default thread
-// policy (threads=auto) and with OpenBLAS fixed at 1 and 2 threads
-// (lapis.SetThreads), side by side in one run: issue 16. Each iteration
-// restores the operands (an O(n^2) copy, the same for every variant). The
-// auto rows report raised/op: the share of calls the policy gave more
-// than one thread. scripts/bench-threads.sh runs it and prints the README
-// table through bench/report -threads:
+// BenchmarkThreads measures lapis calls into OpenBLAS while 0, 1 or 2 other
+// goroutines run a pure-Go loop (busy=), with lapis's default thread policy
+// (threads=auto) and with OpenBLAS fixed at 1 and 2 threads
+// (lapis.SetThreads), side by side in one run. Each iteration restores the
+// operands (an O(n^2) copy, the same for every variant). The auto rows
+// report raised/op: the share of calls the policy gave more than one
+// thread. scripts/bench-threads.sh runs it and prints its table through
+// bench/report -threads (docs/bench/threads.md):
 //
 //	go test -run '^$' -bench '^BenchmarkThreads$' -benchtime 0.3s -count 5 ./bench | go run ./bench/report -threads
 func BenchmarkThreads(b *testing.B) {
@@ -71,16 +71,15 @@ func BenchmarkThreads(b *testing.B) {
 	}
 }
 
-// BenchmarkThreadsPaired measures issue 16's targets in triples: each
-// iteration runs the call under lapis's policy, with OpenBLAS fixed at
+// BenchmarkThreadsPaired measures the thread policy's targets in triples:
+// each iteration runs the call under lapis's policy, with OpenBLAS fixed at
 // one thread and fixed at two, back to back (in each of the six orders in
-// turn), while
-// busy= goroutines run a pure-Go loop, and it reports the medians over
-// the iterations of auto's time over the better fixed count's (auto/best:
-// the busy target, at most 1.3) and over two threads' (auto/2: the quiet
-// target, at most 1.05 at busy=0), each variant's median time (auto-ns,
-// 1-ns, 2-ns) and raised/op, the share of auto's calls the policy gave
-// more than one thread. On a machine whose speed drifts between passes
+// turn), while busy= goroutines run a pure-Go loop, and it reports the
+// medians over the iterations of auto's time over the better fixed count's
+// (auto/best: the busy target, at most 1.3) and over two threads' (auto/2:
+// the quiet target, at most 1.05 at busy=0), each variant's median time
+// (auto-ns, 1-ns, 2-ns) and raised/op, the share of auto's calls the policy
+// gave more than one thread. On a machine whose speed drifts between passes
 // by more than the 5% the quiet target is about (a shared VM),
 // BenchmarkThreads's separate passes cannot settle it; drift slows the
 // three calls of an iteration alike. A fixed count of two beside busy

@@ -25,11 +25,10 @@ import (
 // writes nothing. impl=lapis is batch with one worker (the tiny kernels,
 // Solve's and Inv's conditioning check on, as by default), lapis-w2 two
 // workers, lapis-nocheck (solve, inv) one worker with
-// lapis.NoConditionCheck(), lapis-old the per-matrix path batch took
-// before the kernels (lapis.ForceC(): LAPACK through cgo, Solve's C loop,
-// the check in Go), lapis-old-nocheck (solve, inv) that path without the
-// check (Solve then one C loop, as batch was when issue #14 measured its
-// "today" table) and lapis-to-nocheck (solve, inv) the out-of-place form
+// lapis.NoConditionCheck(), lapis-old the per-matrix path that
+// lapis.ForceC() keeps (LAPACK through cgo, Solve's C loop, the check in
+// Go), lapis-old-nocheck (solve, inv) that path without the check (Solve
+// then one C loop) and lapis-to-nocheck (solve, inv) the out-of-place form
 // without it, lapis-avx2 (where the AVX-512 kernels run) lapis
 // on the AVX2 kernels (tk.SetAVX512(false)); lapis-to and
 // lapis-to-w2 (solve, cholesky, cholsolve, inv) the out-of-place forms

@@ -69,7 +69,7 @@
 // every call of cblas, lapack and batch may use; OpenBLAS's own threads
 // spin while they wait for each other, so a call on two threads while
 // another goroutine keeps a core busy ran 10-1000x slower than on one
-// (BenchmarkThreads in bench, README "Threads"). By default (auto):
+// (BenchmarkThreads in bench, docs/bench/threads.md). By default (auto):
 //
 //   - OpenBLAS is kept on one thread between calls, and every call runs on
 //     one thread unless, as it starts, no other lapis call or batch is in
@@ -141,5 +141,5 @@
 // Info reports the library's configuration, its integer width, the
 // kernel set and the CPU's features and caches. The library is found with pkg-config
 // (package openblas); another BLAS with the CBLAS interface links through
-// CGO_LDFLAGS (see README).
+// CGO_LDFLAGS (docs/blas.md, "Other BLAS libraries").
 package cblas

@@ -18,7 +18,7 @@ import (
 // gemmKernelDim), so both paths run.
 func TestGuard(t *testing.T) {
 	guard.Run(t,
-		guard.Group{Name: "issue17", Cases: issue17Cases(), Full: true},
+		guard.Group{Name: "zdotcReversed", Cases: zdotcReversedCases(), Full: true},
 		guard.Group{Name: "level1", Cases: forTypes(level1Cases[float32], level1Cases[float64], level1Cases[complex64], level1Cases[complex128])},
 		guard.Group{Name: "level2", Cases: forTypes(level2Cases[float32], level2Cases[float64], level2Cases[complex64], level2Cases[complex128])},
 		guard.Group{Name: "level3", Cases: forTypes(level3Cases[float32], level3Cases[float64], level3Cases[complex64], level3Cases[complex128])},
@@ -34,12 +34,12 @@ func forTypes(fs ...func() []guard.Case) []guard.Case {
 	return cs
 }
 
-// issue17Cases is issue 17's reproducer, run in full even under -race
-// (where the other groups run a sample): a reversed complex128 vector of
-// 8 elements against the guard, conjugated, dotted with a forward one
+// zdotcReversedCases: the dot OpenBLAS reads past, run in full even under
+// -race (where the other groups run a sample): a reversed complex128 vector
+// of 8 elements against the guard, conjugated, dotted with a forward one
 // (cblas_zdotc_sub, which OpenBLAS 0.3.21 makes read one element past the
 // vectors; lapis computes such dots in Go: see complexStridedDot).
-func issue17Cases() []guard.Case {
+func zdotcReversedCases() []guard.Case {
 	x, y := guard.Vec("x", 8, -1).WithConj(true), guard.Vec("y", 8, 1)
 	return guard.Both("Dot/complex128/n=8/x:-1 conj/y:1", []guard.Spec{x, y}, tolOf[complex128](), nil,
 		func(_ *guard.Arena, v []views.View[complex128]) (any, error) {

@@ -21,13 +21,14 @@ import (
 // on); only a conjugation BLAS cannot express, or a broadcast (stride 0)
 // operand that is read, is copied.
 
-// The largest vector lengths computed in pure Go by default (README;
-// measured with BenchmarkThreshold, float64 and complex128): below them
-// the cost of a cgo call exceeds the work. level1Small is Dot's and
-// Iamax's, axpySmall Axpy's and scalSmall Scal's (Go's loops are scalar,
-// OpenBLAS's AVX2 ones catch up by 64-128 elements). nrm2Small is every
-// length: OpenBLAS 0.3.21's ?nrm2 on x86-64 runs on the x87 unit and was
-// 2.5-3.5x slower than nrm2Go at n = 1024 and 8192, both types.
+// The largest vector lengths computed in pure Go by default (docs/blas.md,
+// "Small problems"; measured with BenchmarkThreshold, float64 and
+// complex128): below them the cost of a cgo call exceeds the work.
+// level1Small is Dot's and Iamax's, axpySmall Axpy's and scalSmall Scal's
+// (Go's loops are scalar, OpenBLAS's AVX2 ones catch up by 64-128
+// elements). nrm2Small is every length: OpenBLAS 0.3.21's ?nrm2 on x86-64
+// runs on the x87 unit and was 2.5-3.5x slower than nrm2Go at n = 1024 and
+// 8192, both types.
 var (
 	level1Small = 128
 	axpySmall   = 64

@@ -4,7 +4,7 @@ package cblas
 
 // By default the BLAS library is OpenBLAS as pkg-config finds it (Debian:
 // libopenblas-dev). Build with -tags lapis_cgoflags to link another CBLAS
-// through CGO_CFLAGS and CGO_LDFLAGS instead (README, "Other BLAS
+// through CGO_CFLAGS and CGO_LDFLAGS instead (docs/blas.md, "Other BLAS
 // libraries").
 
 /*

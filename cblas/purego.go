@@ -17,9 +17,10 @@ import (
 // The pure-Go path for small problems: below a few hundred flops, the cost
 // of crossing into C and of OpenBLAS's own dispatch exceeds the work, and
 // gonum's pure-Go implementation is faster (thresholds and how they were
-// measured: README). gonum is row-major; a column-major matrix with leading
-// dimension ld is the row-major transpose with the same ld, so
-// C = op(A) op(B) is computed as C^T = op(B)^T op(A)^T with the same flags.
+// measured: docs/blas.md, "Small problems"). gonum is row-major; a
+// column-major matrix with leading dimension ld is the row-major transpose
+// with the same ld, so C = op(A) op(B) is computed as C^T = op(B)^T
+// op(A)^T with the same flags.
 
 var impl gonum.Implementation
 

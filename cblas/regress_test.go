@@ -13,7 +13,8 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// Regressions found in review.
+// Operand edge cases: broadcast and conjugated vectors, empty matrices,
+// copies counted, operands named, NaN scalars.
 
 // A conjugated broadcast x is copied with its conjugation applied; Dot
 // must not conjugate it again, and must release the copy.
@@ -78,7 +79,7 @@ func TestGemmNamesOperand(t *testing.T) {
 
 // An alpha with a NaN part makes every element NaN, on every path and
 // kernel set: OpenBLAS 0.3.21's sscal (all sets) and zscal (Prescott to
-// Sandybridge) store zeros there (issue 29).
+// Sandybridge) store zeros there (docs/defects.md).
 func TestScalNaNAlpha(t *testing.T) {
 	testScalNaNAlpha[float32](t)
 	testScalNaNAlpha[float64](t)

@@ -6,11 +6,11 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// BenchmarkReleaseCheck is the cost of the released-view check (issue 31)
-// on the call it weighs most on: a 4 x 4 product of views of pooled
-// tensors (src=tensor: each operand's generation loaded and compared) and
-// of slices (src=slice: one nil test each). Compare binaries built before
-// and after the check, alternated (docs/bench/release-check.md).
+// BenchmarkReleaseCheck is the cost of the released-view check on the call
+// it weighs most on: a 4 x 4 product of views of pooled tensors
+// (src=tensor: each operand's generation loaded and compared) and of slices
+// (src=slice: one nil test each). Compare binaries built before and after
+// the check, alternated (docs/bench/release-check.md).
 func BenchmarkReleaseCheck(b *testing.B) {
 	mk := func() *views.Tensor[float64] {
 		t, err := views.Zeros[float64](4, 4)

@@ -12,7 +12,7 @@ import (
 // TestReleasedViews: every entry point refuses a view of a released
 // tensor in each of its view arguments (lapis.ErrReleased, naming the
 // argument, nothing written), and takes views of live tensors and of
-// slices as before (issue 31, item 2).
+// slices as it takes any other view.
 func TestReleasedViews(t *testing.T) {
 	m, v := []int{4, 4}, []int{4}
 	type V = []views.View[float64]

@@ -17,7 +17,7 @@ import (
 )
 
 // One rule per routine on every path (pure Go, C, any stride sign, the
-// gonum adapter), whatever the library does with NaN and Inf (issue 17).
+// gonum adapter), whatever the library does with NaN and Inf.
 
 var allPaths = []struct {
 	name string
@@ -78,7 +78,7 @@ func testIamaxNaN[T views.Scalar](t *testing.T) {
 			}
 		}
 	}
-	// The reproducer of the issue: [0 NaN 2] forwards, and reversed [2 NaN 0].
+	// A NaN that is not first: [0 NaN 2] forwards, and reversed [2 NaN 0].
 	if got, _ := Iamax(vectorOf([]T{0, nan, 2}, 1)); got != 2 {
 		t.Errorf("[0 NaN 2]: %d, want 2", got)
 	}

@@ -14,7 +14,9 @@
 //	   [ A10 A11 A12 ]   block (I, J) lives on    [ A20 A22 ]  LLD 4
 //	   [ A20 A21 A22 ]   grid (I mod 2, J mod 2)
 //
-// Life cycle. Init starts MPI with MPI_THREAD_FUNNELED on a goroutine
+// # Life cycle
+//
+// Init starts MPI with MPI_THREAD_FUNNELED on a goroutine
 // locked to its OS thread, and every MPI, BLACS and ScaLAPACK call of the
 // package runs on that thread (so any goroutine may call dist; calls are
 // serialised, as the BLACS need). Finalize leaves the BLACS with
@@ -23,12 +25,16 @@
 // replace handlers already installed): a nil dereference still panics
 // with a Go stack trace (see Init, SignalReport).
 //
-// Collective calls. NewGrid, New, Wrap, Scatter, Gather, Redistribute and
+// # Collective calls
+//
+// NewGrid, New, Wrap, Scatter, Gather, Redistribute and
 // the routines are collective over every rank of the job and must be
 // called in the same order on all; ranks outside a grid take part with
 // empty local pieces.
 //
-// Arguments agreed on. An argument can be wrong on one rank only (Wrap's
+// # Arguments agreed on
+//
+// An argument can be wrong on one rank only (Wrap's
 // local piece, Syevd's w, a Scatter root's src). So every entry point
 // that communicates checks its arguments on each rank and then, before
 // anything else is sent, takes part in one MPI_Allreduce in which every
@@ -50,24 +56,28 @@
 // against 0.11 ms for Gesv at n = 64 and seconds at n = 4000
 // (docs/bench/dist.md, "Validation").
 //
-// NaN and Inf (lapack's rule, for routines that work in place). Nothing
-// is scanned before the call, except by Syevd (pdsyevd can hang on a NaN:
-// ranks take different branches and wait for each other). Gesv, Potrs
-// and Gels look for a NaN in b after the call, Syevd in w, Gesvd in s,
-// Potrf on its factor's diagonal (O(n nrhs / p) or O(n)), agreed on with
-// info. When the routine failed or a result holds a NaN, every rank
-// scans its pieces of what the routine read (one triangle where only one
-// is read) and one MPI_Allreduce finds the first NaN or infinity in
-// global column-major order: an *Error matching lapis.ErrNotFinite whose
-// Arg names the operand, the same on every rank. The routines overwrite
-// their operands, so the element named is the first left non-finite
-// after the call: the input's, or where ScaLAPACK spread it. A NaN
-// result with finite operands names "result". A singular (Gesv) or
-// rank-deficient (Gels) a is reported as such whatever b holds. ScaLAPACK may print
-// "illegal value" lines of its own (DLASCL, DSTEQR) on such input
-// first. Gemm follows BLAS (a NaN propagates; no error), as cblas does.
+// # NaN and Inf
 //
-// Routines, each for float64 and complex128 (ScaLAPACK's d and z):
+// dist follows lapack's rule for routines that work in place: nothing is
+// scanned before the call, except by Syevd (pdsyevd can hang on a NaN:
+// ranks take different branches and wait for each other). Gesv, Potrs and
+// Gels look for a NaN in b after the call, Syevd in w, Gesvd in s, Potrf
+// on its factor's diagonal (O(n nrhs / p) or O(n)), agreed on with info.
+// When the routine failed or a result holds a NaN, every rank scans its
+// pieces of what the routine read (one triangle where only one is read)
+// and one MPI_Allreduce finds the first NaN or infinity in global
+// column-major order: an *Error matching lapis.ErrNotFinite whose Arg
+// names the operand, the same on every rank. The routines overwrite their
+// operands, so the element named is the first left non-finite after the
+// call: the input's, or where ScaLAPACK spread it. A NaN result with
+// finite operands names "result". A singular (Gesv) or rank-deficient
+// (Gels) a is reported as such whatever b holds. ScaLAPACK may print
+// "illegal value" lines of its own (DLASCL, DSTEQR) on such input first.
+// Gemm follows BLAS (a NaN propagates; no error), as cblas does.
+//
+// # Routines
+//
+// The routines, each for float64 and complex128 (ScaLAPACK's d and z):
 //
 //	Gemm    p?gemm    c = alpha op(a) op(b) + beta c     (a, b kept)
 //	Gesv    p?gesv    a x = b by LU                      (a: LU, b: x)
@@ -95,14 +105,18 @@
 // Gesvd's s would become []float32 for them (a change of those two
 // signatures). Convert to float64 or complex128 meanwhile.
 //
-// Hosts. Across machines mpirun starts the same program on each (a
-// hostfile, ssh between them; see the README's "Beyond one machine").
+// # Hosts
+//
+// Across machines mpirun starts the same program on each (a hostfile,
+// ssh between them: docs/dist.md, "Running").
 // scripts/dist-docker.sh runs the tests with one rank in each of four
 // containers and checks that a host lost mid-job ends the job with an
 // error instead of a hang (Open MPI's keepalive settings are in
 // docker/Dockerfile.dist).
 //
-// Copies and aliasing. Local pieces are never copied: ScaLAPACK gets their
+// # Copies and aliasing
+//
+// Local pieces are never copied: ScaLAPACK gets their
 // address and LLD. Scatter, Gather and Redistribute are pdgemr2d calls
 // from one distribution straight into another's memory; the root's matrix
 // of Scatter and Gather goes in place when it is column-major (any

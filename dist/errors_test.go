@@ -8,7 +8,7 @@ import (
 )
 
 // An *Error's text starts with the function called, then the ScaLAPACK
-// routine, as every lapis error's (issue 36).
+// routine, as every lapis error's.
 func TestErrorText(t *testing.T) {
 	for _, c := range []struct {
 		err  error

@@ -347,8 +347,8 @@ type Desc struct {
 //	C.f((*C.CFI_cdesc_t)(d.Ptr()), &n)
 //	d.Done()
 //
-// It costs a C allocation and a pin more than Call1 (see the README's
-// measurements).
+// It costs a C allocation and a pin more than Call1 (docs/bench/fortran.md,
+// "The hand-off").
 func Describe(a Arg, opts ...lapis.Option) (*Desc, error) {
 	const op = "fortran.Describe"
 	h, sc, err := a.plan(op, "a", opts)

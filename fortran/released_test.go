@@ -12,7 +12,7 @@ import (
 // TestReleasedViews: Call1-3, Describe and Explicit refuse a view of a
 // released tensor in each argument (lapis.ErrReleased naming it, on the
 // direct path and the copying one, nothing written), and take views of
-// live tensors and of slices as before (issue 31, item 2).
+// live tensors and of slices as it takes any other view.
 func TestReleasedViews(t *testing.T) {
 	type V = []views.View[float64]
 	m, vals, info := []int{4, 4}, []int{16}, []int{11}

@@ -15,8 +15,9 @@ import (
 )
 
 // condBenchSizes are the orders of the conditioning check's benchmarks:
-// both sides of cond.Max (exact in Go up to 16) and the orders issue 12
-// sets its target on (at most 5% of Solve for n >= 100).
+// both sides of cond.Max (exact in Go up to 16) and orders 100 to 1000,
+// where the check should cost at most 5% of Solve
+// (docs/bench/lapack.md#the-conditioning-check).
 var condBenchSizes = []int{4, 16, 100, 200, 500, 1000}
 
 // BenchmarkSolveCondCheck: the cost of the conditioning check, Solve

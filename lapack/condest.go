@@ -35,15 +35,16 @@ import (
 )
 
 // The condition estimate of checkCondition (Solve and batch.Gesv) for
-// orders above cond.Max: ||A^-1|| by Higham's refinement of
-// Hager's method, the algorithm of LAPACK's ?lacn2 that ?gecon runs, with
-// each product by A^-1 or A^-H made of two plain triangular solves
-// (cblas_?trsv on the LU factors) where gecon makes two scaled,
-// overflow-guarded ?latrs solves, which cost 1.4-2.9x as much (README,
-// "Conditioning check, measured"). A solve that over- or underflows (a
-// result that is not finite, or an estimate of 0) is not trusted: the
-// caller then asks gecon, whose scaling copes (or reports 0 as this
-// would), so that only matrices whose inverse nears overflow pay for it.
+// orders above cond.Max: ||A^-1|| by Higham's refinement of Hager's method,
+// the algorithm of LAPACK's ?lacn2 that ?gecon runs, with each product by
+// A^-1 or A^-H made of two plain triangular solves (cblas_?trsv on the LU
+// factors) where gecon makes two scaled, overflow-guarded ?latrs solves,
+// which cost 1.4-2.9x as much
+// (docs/bench/lapack.md#the-conditioning-check). A solve that over- or
+// underflows (a result that is not finite, or an estimate of 0) is not
+// trusted: the caller then asks gecon, whose scaling copes (or reports 0 as
+// this would), so that only matrices whose inverse nears overflow pay for
+// it.
 
 // invNormMaxIter is ?lacn2's ITMAX: products by e_j and the adjoint
 // after the first pair.

@@ -240,7 +240,8 @@ func testCondEstimateHard[T Scalar](t *testing.T) {
 		}
 	}
 	cases["hilbert 20"] = h
-	// The issue's [[1 2 3][4 5 6][7 8 9]] in a block diagonal of order 20.
+	// [[1 2 3][4 5 6][7 8 9]] (singular to working precision) in a block
+	// diagonal of order 20.
 	blk := tm.Eye(20)
 	for i := range 3 {
 		for j := range 3 {

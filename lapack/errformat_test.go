@@ -21,10 +21,10 @@ func hilbertOf(n int) views.View[float64] {
 	return h.View()
 }
 
-// The ill-conditioned error names what computed the reciprocal
-// condition number (issue 36): up to order 16 Solve computes it exactly
-// in Go, so dgecon, which did not run, is not named; above, the estimate
-// is dgecon's. Inv's is exact from the inverse at every order.
+// The ill-conditioned error names what computed the reciprocal condition
+// number: up to order 16 Solve computes it exactly in Go, so dgecon, which
+// did not run, is not named; above, the estimate is dgecon's. Inv's is
+// exact from the inverse at every order.
 func TestIllConditionedNamesWhatRan(t *testing.T) {
 	for _, c := range []struct {
 		name    string
@@ -76,9 +76,9 @@ func TestIllConditionedNamesWhatRan(t *testing.T) {
 	}
 }
 
-// Every *Error of lapack names the function called first, then the
-// routine that failed (issue 36): the routines' own, and the helpers',
-// which report the routines they run as their own.
+// Every *Error of lapack names the function called first, then the routine
+// that failed: the routines' own, and the helpers', which report the
+// routines they run as their own.
 func TestErrorPrefix(t *testing.T) {
 	singular := must(views.FromColMajor([]float64{1, 2, 2, 4}, 2, 2)).View()
 	notPD := must(views.FromColMajor([]float64{1, 2, 2, 1}, 2, 2)).View()

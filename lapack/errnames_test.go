@@ -10,8 +10,8 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// Errors name the function the caller called and say how to fix the call
-// (issue 10).
+// Errors name the function the caller called and say how to fix the
+// call.
 func TestErrorsNameTheCall(t *testing.T) {
 	sq := must(views.Zeros[float64](3, 3))
 	rect := must(views.Zeros[float64](2, 3))
@@ -46,9 +46,9 @@ func TestErrorsNameTheCall(t *testing.T) {
 	}
 }
 
-// Error.Index of Solve does not depend on a's layout (issue 10): the
-// second column is zero, so a's own LU stops at pivot 1; the transposed
-// storage's factorisation would stop at 2.
+// Error.Index of Solve does not depend on a's layout: the second column is
+// zero, so a's own LU stops at pivot 1; the transposed storage's
+// factorisation would stop at 2.
 func TestSolveIndexLayout(t *testing.T) {
 	rows := []float64{1, 0, 2, 3, 0, 4, 5, 0, 7}
 	colMajor := must(views.FromRowMajor(rows, 3, 3)).View()

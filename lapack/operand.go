@@ -49,10 +49,10 @@ const (
 	// kernel sets (overReads).
 	tridiagonal
 	// A Hermitian (real: symmetric) matrix read and written through one
-	// triangle (potrf, potri, pocon): a row-major view goes in place as
-	// its storage with the triangle swapped (uploChar), which holds the
-	// same matrix or its conjugate, and the factor or inverse written
-	// there reads back correctly through the view (README).
+	// triangle (potrf, potri, pocon): a row-major view goes in place as its
+	// storage with the triangle swapped (uploChar), which holds the same
+	// matrix or its conjugate, and the factor or inverse written there reads
+	// back correctly through the view (docs/lapack.md, "Layouts").
 	hermitian
 	// As hermitian, for routines that also solve with the factor (potrs,
 	// posv): there the storage of an unconjugated complex row-major view

@@ -14,9 +14,9 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// Rank deficiency is an error for the solves that assume full rank
-// (issue 10): column 1 = 2 x column 0 gives nil from LAPACK's gels, which
-// notices only an exactly zero diagonal of R.
+// Rank deficiency is an error for the solves that assume full rank:
+// column 1 = 2 x column 0 gives nil from LAPACK's gels, which notices
+// only an exactly zero diagonal of R.
 func testRankDeficient[T Scalar](t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 2))
 	for _, sz := range [][2]int{{5, 3}, {40, 20}, {3, 5}, {2, 2}} {
@@ -85,8 +85,8 @@ func TestRankDeficient(t *testing.T) {
 
 var _ = views.Copy[float64]
 
-// A rank-1 b is a right-hand side of one column in every low-level solver
-// (issue 10), for any stride; the result equals the n x 1 one.
+// A rank-1 b is a right-hand side of one column in every low-level solver,
+// for any stride; the result equals the n x 1 one.
 func TestVectorRHS(t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 3))
 	const n = 5
@@ -141,8 +141,8 @@ func newStrided(rng *rand.Rand, n, stride int) views.View[float64] {
 	return v
 }
 
-// Empty and 1 x 1 conjugated views are addressable as they are (issue 10):
-// no copy, so strict mode accepts them, as it does a 2 x 2 a.H().
+// Empty and 1 x 1 conjugated views are addressable as they are: no copy, so
+// strict mode accepts them, as it does a 2 x 2 a.H().
 func TestConjTinyInPlace(t *testing.T) {
 	empty := must(views.Zeros[complex128](0, 0))
 	b0 := must(views.Zeros[complex128](0, 1))
@@ -172,9 +172,9 @@ func cblasCopies() int64 { return lapis.ReadStats().Copies }
 
 func cmplxAbs(c complex128) float64 { return cmplx.Abs(c) }
 
-// Solve and Inv report a matrix singular to working precision (issue 12):
-// [[1 2 3][4 5 6][7 8 9]] factors without a zero pivot in floating point,
-// and used to give nil and garbage.
+// Solve and Inv report a matrix singular to working precision: [[1 2 3][4 5
+// 6][7 8 9]] factors without a zero pivot in floating point, so LAPACK
+// alone returns garbage with info 0.
 func testIllConditioned[T Scalar](t *testing.T) {
 	rows := [][]T{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}
 	a := must(views.FromRows(rows))

@@ -1063,10 +1063,14 @@ func TestFits(t *testing.T) {
 	}
 }
 
-// TestReviewRegressions: cases a review found (each once reached LAPACK
-// with an argument it rejects, wrote where it should not, or named the
-// wrong argument).
-func TestReviewRegressions(t *testing.T) {
+// TestEdgeArguments: arguments at the edges are refused before LAPACK
+// sees them, each error naming the argument as the caller knows it (more
+// reflectors than Q has rows, a negative norm, w inside a, b's rows
+// against f's order, an f that is not square, an unknown diag, pivots
+// that are not rows), or work (Syevr of an empty matrix, Gelsd and
+// LeastSquares with no right-hand side), and a copied z keeps the columns
+// Syevr does not find.
+func TestEdgeArguments(t *testing.T) {
 	rng := newRand(t)
 	var le *layout.Error
 	named := func(err error, arg string) bool { return errors.As(err, &le) && le.Arg == arg }

@@ -7,11 +7,11 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// BenchmarkReleaseCheck is the cost of the released-view check (issue 31)
-// on a 100 x 100 Solve with one right-hand side, one OpenBLAS thread:
-// views of pooled tensors, and the result released every call (so the
-// generation advance of its Put is counted too). Compare binaries built
-// before and after the check, alternated (docs/bench/release-check.md).
+// BenchmarkReleaseCheck is the cost of the released-view check on a 100 x
+// 100 Solve with one right-hand side, one OpenBLAS thread: views of pooled
+// tensors, and the result released every call (so the generation advance of
+// its Put is counted too). Compare binaries built before and after the
+// check, alternated (docs/bench/release-check.md).
 func BenchmarkReleaseCheck(b *testing.B) {
 	if err := lapis.SetThreads(1); err == nil {
 		defer lapis.SetThreads(lapis.AutoThreads)

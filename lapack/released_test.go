@@ -10,10 +10,10 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// TestReleasedSolve is issue 31's reproducer: a view of a released tensor
-// whose buffer a new FromRows took from the pool was solved with the new
-// tensor's values (the identity's solve, nil error). Solve now refuses it
-// naming a, and b and the new tensor are unchanged.
+// TestReleasedSolve: a view of a released tensor whose buffer a new
+// FromRows took from the pool would be solved with the new tensor's
+// values (the identity's solve, nil error) if nothing checked it; Solve
+// refuses it naming a, and b and the new tensor are unchanged.
 func TestReleasedSolve(t *testing.T) {
 	a, err := views.FromRows([][]float64{{4, 1}, {2, 3}})
 	if err != nil {

@@ -10,9 +10,9 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// The issue-12 reproducer: a SymDense [[4 2] [2 3]] built by SymOuterK
-// stores its upper triangle; lapis's Cholesky and EigSym read the lower
-// one by default. Through FromSymDense they read what gonum stored.
+// A SymDense [[4 2] [2 3]] built by SymOuterK stores its upper triangle;
+// lapis's Cholesky and EigSym read the lower one by default. Through
+// FromSymDense they read what gonum stored.
 func TestFromSymDense(t *testing.T) {
 	var s mat.SymDense
 	s.SymOuterK(1, mat.NewDense(2, 2, []float64{2, 0, 1, 1.4142135623730951}))

@@ -6,7 +6,8 @@ import (
 	"github.com/lapis-go/lapis/layout"
 )
 
-// The views of the README's table, from an owned batch [2, 3, 2].
+// The views of the table in docs/layout.md, "Views", from an owned batch
+// [2, 3, 2].
 func Example() {
 	a, _ := layout.ColMajor(2, 3, 2)
 	m1, _ := a.Index(2, 1)

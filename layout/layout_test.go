@@ -291,8 +291,8 @@ func TestHasOverlap(t *testing.T) {
 	}
 }
 
-// Regressions found in review: overflow in Slice's count, HasOverlap's
-// reach and Reshape's contiguity test.
+// Arithmetic at the edges of int: Slice's count, HasOverlap's reach and
+// Reshape's contiguity test do not overflow.
 func TestOverflowEdges(t *testing.T) {
 	a := must(ColMajor(2, 3))
 	if l := must(a.Slice(0, 0, 2, math.MaxInt)); l.Dim(0) != 1 || l.Len() != 3 {

@@ -15,8 +15,7 @@ import (
 
 // TestReleasedViews: Write, WriteFile and WriteNPZ refuse a view of a
 // released tensor before writing anything (the file is not truncated),
-// naming it (issue 31, item 2); a live view of the tensor that took the
-// buffer is written as before.
+// naming it; a live view of the tensor that took the buffer is written.
 func TestReleasedViews(t *testing.T) {
 	v, next := stale.Released[float64](t, []int{3, 2})
 	defer next.Release()

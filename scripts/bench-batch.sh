@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# bench-batch.sh: package batch against its anchors (issue #6), measured in
-# one run, float64, printed as tables of ratios (medians of COUNT passes,
-# default 4). OpenBLAS runs one thread; impl=lapis uses one worker,
-# lapis-w2 two.
+# bench-batch.sh: package batch against its anchors, measured in one run,
+# float64, printed as tables of ratios (medians of COUNT passes, default 4).
+# OpenBLAS runs one thread; impl=lapis uses one worker, lapis-w2 two.
 #   scripts/bench-batch.sh
 #   COUNT=8 scripts/bench-batch.sh
 #   TINY='t=float64/layout=compact/' BENCHTIME=200x scripts/bench-batch.sh

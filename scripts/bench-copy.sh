@@ -38,5 +38,5 @@ fi
 
 echo
 echo "Copy engine, float64, $(nproc) cores, medians of $count; impl=lapis is one goroutine, lapis-2t two."
-echo "time / memcpy: the issue's target is <= 3 for transpose; time / lapis > 1 means lapis is faster."
+echo "time / memcpy: the target is <= 3 for transpose; time / lapis > 1 means lapis is faster."
 go run ./bench/report -ref memcpy,lapis <"$out"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# bench-dist.sh: package dist's benchmarks at n = 4000, and the README's
-# tables (section "Beyond one machine").
+# bench-dist.sh: package dist's benchmarks at n = 4000, and the tables of
+# docs/bench/dist.md.
 #
 #   1. Overhead: pdgesv and pdgemm on 2 ranks (1 x 2 grid), lapis
 #      (bench/distbench: dist.Gesv, dist.Gemm) against a C program making

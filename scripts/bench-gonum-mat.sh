@@ -6,11 +6,11 @@
 # every case once, the three impls of a case back to back, so that a noisy
 # machine slows all three alike (go test -count would repeat one case
 # COUNT times before the next).
-# It prints two tables, of wall time and of the process's CPU time per
-# op (on a shared machine the second leaves out the time other processes
-# held the core). Each is the README's: medians, then lapis's time over netlib's
-# (target <= 1.02), gonum's over lapis's (the speed-up; target >= 5 for
-# svd and eigensym at n = 500) and, for svd, dgesvd's over dgesdd's.
+# It prints two tables, of wall time and of the process's CPU time per op
+# (on a shared machine the second leaves out the time other processes held
+# the core). Each is docs/bench/gonum.md's: medians, then lapis's time over
+# netlib's (target <= 1.02), gonum's over lapis's (the speed-up; target >= 5
+# for svd and eigensym at n = 500) and, for svd, dgesvd's over dgesdd's.
 #   scripts/bench-gonum-mat.sh
 #   COUNT=8 BENCHTIME=1s scripts/bench-gonum-mat.sh
 #   LOCK=/tmp/lapis-bench.lock scripts/bench-gonum-mat.sh

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench-kernels.sh: what lapis's kernel-set choice is worth (issue 29).
+# bench-kernels.sh: what lapis's kernel-set choice is worth
+# (docs/bench/kernels.md).
 # The same benchmark (bench's BenchmarkKernels: dgemm 256 and 1024 on 1
 # and 2 threads, zgemm 512, dgesv, dpotrf and dsyevd at n = 500 on one
 # thread) in one process per configuration, the configurations

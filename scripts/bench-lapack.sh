@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# bench-lapack.sh: package lapack against its anchors (issue #5), measured in
-# one run on one OpenBLAS thread, printed as tables of ratios (medians of
-# COUNT passes, default 4).
+# bench-lapack.sh: package lapack against its anchors, measured in one run
+# on one OpenBLAS thread, printed as tables of ratios (medians of COUNT
+# passes, default 4).
 #   scripts/bench-lapack.sh
 #   COUNT=8 scripts/bench-lapack.sh
 #   LAPIS_OPENBLAS_CORE=off scripts/bench-lapack.sh   # OpenBLAS's own kernel choice
@@ -70,6 +70,6 @@ fi
 
 echo
 echo "LAPACK, float64, one OpenBLAS thread (kernel set ${LAPIS_CORE:-unknown}), medians of $count."
-echo "Targets (issue #5): time / c <= 1.05 for lapis; netlib's time / lapis >= 1.15;"
+echo "Targets: time / c <= 1.05 for lapis; netlib's time / lapis >= 1.15;"
 echo "gonum's time / lapis >= 5 for svd-helper and eigsym-helper."
 go run ./bench/report -ref c,lapis <"$out"

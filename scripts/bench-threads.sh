@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# bench-threads.sh: the thread policy (issue 16) in one run. lapack Gesv,
-# Potrf, Geqrf, Syevd and cblas Gemm at n = 64, 256, 1024, each with 0, 1
-# and 2 goroutines running a pure-Go loop, under the policy (auto) and with
-# OpenBLAS fixed at 1 and 2 threads, printed as the README's table (medians
-# of COUNT passes, default 5) with auto / best, auto / 2 threads and the
+# bench-threads.sh: the thread policy in one run. lapack Gesv, Potrf, Geqrf,
+# Syevd and cblas Gemm at n = 64, 256, 1024, each with 0, 1 and 2 goroutines
+# running a pure-Go loop, under the policy (auto) and with OpenBLAS fixed at
+# 1 and 2 threads, printed as one table (docs/bench/threads.md; medians of
+# COUNT passes, default 5) with auto / best, auto / 2 threads and the
 # targets.
 #   scripts/bench-threads.sh
 #   COUNT=3 BENCHTIME=0.2s scripts/bench-threads.sh

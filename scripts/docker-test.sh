@@ -115,8 +115,8 @@ variant() {
       # past a (through reference LAPACK's sgetrf) and 32 bytes past b,
       # which crashes TestGuard's float32 cases; very likely flame/blis#821
       # (an out-of-bounds read in bli_sgemmsup_rd_haswell_asm_1x16n, fixed
-      # by #824 in 2024, after Debian 12's 0.9.0). Not seen on the AMD
-      # host of earlier sessions. lapis does not work around it; the
+      # by #824 in 2024, after Debian 12's 0.9.0). Not seen on an AMD
+      # host. lapis does not work around it; the
       # guard tables run in every other variant.
       skip_tests="^TestGuard$"
       # -lblas gives BLIS's libblas.so.3, which exports no bli_* symbol:

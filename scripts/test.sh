@@ -93,7 +93,7 @@ fi
 
 step "workflow lint (actionlint ${ACTIONLINT_VERSION:=v1.7.12})"
 # A pinned go run, not a tool dependency: it keeps actionlint's modules
-# out of go.mod (README, Dependencies).
+# out of go.mod (CONTRIBUTING.md, "Dependencies").
 go run "github.com/rhysd/actionlint/cmd/actionlint@${ACTIONLINT_VERSION}" -color=false
 
 step "cgo-free packages build with CGO_ENABLED=0"
@@ -136,10 +136,10 @@ gonummat() { bash scripts/gonum-mat.sh; }
 guardfull() { go test -count=1 -gcflags=all=-d=checkptr -run '^TestGuard$' ./views/... ./fortran/... ./internal/...; }
 allocs() { go test -count=1 -run 'Alloc' ./...; }
 # Every exported function and method that takes a view or tensor, with the
-# zero View, a released tensor's view and a broadcast larger than memory,
-# in a child process under ulimit -v (not under -race: its shadow memory
-# needs more address space); prints what it tried (CONTRIBUTING.md, "Entry
-# points").
+# zero View, a released tensor's view and a broadcast larger than memory, in
+# a child process under ulimit -v (not under -race: its shadow memory needs
+# more address space); prints what it tried (CONTRIBUTING.md, "What the
+# tests cover").
 entrypoints() {
   go test -count=1 -run '^(TestEntryPoints|TestTableCurrent)$' -v ./internal/test/entry >"$logs/entrypoints.out" 2>&1 \
     || { cat "$logs/entrypoints.out"; return 1; }

@@ -8,7 +8,8 @@ import "unsafe"
 // destination of ntMinBytes or more they use non-temporal stores, which
 // skip reading each destination line before writing it (as Go's large
 // memmove does): the result is not left in cache, which is the right trade
-// only for large copies. BenchmarkTune and the README have the numbers.
+// only for large copies. BenchmarkTune and docs/bench/copy.md have the
+// numbers.
 
 const (
 	simdRows  = 64   // strip height (a multiple of 8: NT alignment)
@@ -57,14 +58,14 @@ func transposeSIMD(d, s unsafe.Pointer, n0, n1, d1, s0 int, nt bool) {
 
 // simdTiles covers rows [i0, n0) x columns [0, n1). Wide blocks go in
 // panels: for each block of up to simdSuper columns, a few rows at a time
-// across the whole block, so that each panel reads its source rows front
-// to back and writes one or two cache lines into every destination column;
-// on the 2-core Xeon this project measures on, that is 1.5-2.9x faster than
+// across the whole block, so that each panel reads its source rows front to
+// back and writes one or two cache lines into every destination column; on
+// the 2-core Xeon this project measures on, that is 1.5-2.9x faster than
 // the square strips (64 x 32) it replaced for n x n transposes from n = 500
-// to 4096 (README, Copies). Narrow blocks (fewer than simdWide columns),
-// where that lost up to 1.45x, keep the strips: 32 columns at a time, 64
-// rows per call, down super-blocks of rows. Destination columns of at most
-// 64 rows are written whole.
+// to 4096 (docs/bench/copy.md, "Panels against strips"). Narrow blocks
+// (fewer than simdWide columns), where that lost up to 1.45x, keep the
+// strips: 32 columns at a time, 64 rows per call, down super-blocks of
+// rows. Destination columns of at most 64 rows are written whole.
 func simdTiles(d, s unsafe.Pointer, i0, n0, n1, d1, s0 int, nt bool) {
 	if n1 < simdWide {
 		for I := i0; I < n0; I += simdSuper {

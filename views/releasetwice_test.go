@@ -8,11 +8,10 @@ import (
 	"github.com/lapis-go/lapis"
 )
 
-// A second Release does nothing (issue 36; the decision is in Release's
-// doc): the tensor is detached by the first, so its buffer goes back to
-// the pool once, and two tensors made after it never share one; views
-// taken before stay refused; a deferred Release after an early one is
-// fine.
+// A second Release does nothing (Release's doc): the tensor is detached by
+// the first, so its buffer goes back to the pool once, and two tensors made
+// after it never share one; views taken before stay refused; a deferred
+// Release after an early one is fine.
 func TestReleaseTwice(t *testing.T) {
 	for round := range 50 {
 		a := must(Zeros[float64](64))

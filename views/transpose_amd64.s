@@ -2,7 +2,7 @@
 
 #include "textflag.h"
 
-// AVX2 float64 transpose kernels (Plan 9 syntax). See README.md.
+// AVX2 float64 transpose kernels (Plan 9 syntax). See docs/copies.md, "The copy engine".
 //
 // All kernels: strides ldd, lds are in BYTES; element size is 8 bytes.
 //   for c in [0, W*groups), i in [0, rows):
@@ -207,5 +207,5 @@ KERN88(·transposeF64x8PF, VMOVUPD, DSTPF, NOFENCE, 56)
 
 // func transposeF64x8NT(dst, src unsafe.Pointer, rows, groups, ldd, lds, pf int)
 // Non-temporal stores (VMOVNTPD): dst and ldd must be multiples of 32 bytes
-// (64 for full-line writes: see README); ends with SFENCE.
+// (64 for full-line writes); ends with SFENCE.
 KERN88(·transposeF64x8NT, VMOVNTPD, DOPF, DOFENCE, 56)

@@ -377,7 +377,7 @@ func TestZeroView(t *testing.T) {
 	}
 }
 
-// Use after Release (issue 10): the tensor is detached, and with the
+// Use after Release: the tensor is detached, and with the
 // release check on a slice taken before reads NaN, not the next tensor's
 // values (views taken before are refused: TestReleasedView).
 func TestUseAfterRelease(t *testing.T) {

@@ -1,10 +1,10 @@
-// condfloor.c: the floor of Solve's conditioning check (README, "Conditioning
-// check, measured"): dgetrf + dgetrs with one right-hand side against, on
-// its factors, LAPACK's dgecon, the same dlacn2 iteration driven by
-// dlatrs (what dgecon does, timed without its wrapper) and by plain dtrsv
-// (what lapack.CheckCondition does), and one product by A^-1 (two dtrsv),
-// interleaved round by round; min and median per n, and how many products
-// dlacn2 asked for. Not built by go (no Go files here):
+// condfloor.c: the floor of Solve's conditioning check
+// (docs/bench/lapack.md#the-conditioning-check): dgetrf + dgetrs with one
+// right-hand side against, on its factors, LAPACK's dgecon, the same dlacn2
+// iteration driven by dlatrs (what dgecon does, timed without its wrapper)
+// and by plain dtrsv (what lapack.CheckCondition does), and one product by
+// A^-1 (two dtrsv), interleaved round by round; min and median per n, and
+// how many products dlacn2 asked for. Not built by go (no Go files here):
 //   gcc -O2 -o /tmp/condfloor bench/condfloor/condfloor.c -lopenblas -lm
 //   OPENBLAS_CORETYPE=Haswell /tmp/condfloor 1      (OpenBLAS threads)
 #include <stdio.h>

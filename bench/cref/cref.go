@@ -33,7 +33,7 @@ static void lapis_cref_dgemm_reps(int reps, blasint n, const double *a, const do
 }
 
 // dst = src^T for n x n column-major matrices, in 16 x 16 tiles (the best
-// tile of plain C on this kind of machine: shared/ANCHORS.md).
+// tile of plain C on this kind of machine: docs/bench/README.md#anchors).
 static void lapis_cref_transpose(long n, const double *src, double *dst) {
 	enum { T = 16 };
 	for (long jj = 0; jj < n; jj += T) {

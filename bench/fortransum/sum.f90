@@ -5,8 +5,8 @@
 ! 1024 and 4096, and prints the best of 15 alternating runs of each and
 ! their ratio. -fno-inline keeps total a routine of its own, called with
 ! a descriptor as lapis's benchmark calls it (inlined, the compiler would
-! know the section's strides). Run it (see the README, "Handing data to
-! Fortran"):
+! know the section's strides). Run it (docs/bench/fortran.md has its
+! numbers):
 !
 !   gfortran -O2 -fno-inline -J /tmp bench/fortransum/sum.f90 -o /tmp/fortransum && /tmp/fortransum
 module sums

@@ -6,12 +6,12 @@
 //
 //	go test -run '^$' -bench Copy -count 4 ./bench | go run ./bench/report
 //
-// With -threads it reads BenchmarkThreads instead (issue 16) and prints
-// one table: each call and load state with the thread policy's median
-// time (auto), OpenBLAS fixed at 1 and 2 threads, auto against the
-// better of the two (target 1.3 with busy goroutines) and against 2
-// threads, lapis's old default (target 1.05 on a quiet process), and the
-// share of calls the policy raised.
+// With -threads it reads BenchmarkThreads instead and prints one table:
+// each call and load state with the thread policy's median time (auto),
+// OpenBLAS fixed at 1 and 2 threads, auto against the better of the two
+// (target 1.3 with busy goroutines) and against 2 threads, OpenBLAS's own
+// default on two cores (target 1.05 on a quiet process), and the share of
+// calls the policy raised.
 //
 //	go test -run '^$' -bench '^BenchmarkThreads$' -count 5 ./bench | go run ./bench/report -threads
 //

@@ -11,10 +11,10 @@ import (
 // threadsLine matches "BenchmarkThreads/op=gemm/n=1024/busy=0/threads=auto-2  16  18203311 ns/op  0.9375 raised/op".
 var threadsLine = regexp.MustCompile(`^BenchmarkThreads/op=(\w+)/n=(\d+)/busy=(\d+)/threads=(\w+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(?:\s+([\d.]+) raised/op)?`)
 
-// The targets of issue 16.
+// The thread policy's targets (docs/bench/threads.md).
 const (
 	busyTarget  = 1.3  // auto / best of 1 and 2 threads, with busy goroutines
-	quietTarget = 1.05 // auto / 2 threads (the old default), on a quiet process
+	quietTarget = 1.05 // auto / 2 threads (OpenBLAS's default on 2 cores), on a quiet process
 )
 
 // runThreads prints BenchmarkThreads as one table with the targets.

@@ -81,7 +81,7 @@ func concurrencyCheck(t *tally) {
 // collapseBound is the ratio to the one-thread time above which a call
 // beside a busy goroutine counts as collapsed. The collapse it looks for
 // is OpenBLAS's threads spinning while one of them has no core: 10x to
-// 1000x (README, "Threads"); a shared, loaded machine gives 1.5-3x.
+// 1000x (docs/threads.md); a shared, loaded machine gives 1.5-3x.
 const collapseBound = 8.0
 
 // threadsCheck times a Gesv beside one goroutine running a pure-Go loop:
@@ -104,7 +104,7 @@ func threadsCheck(t *tally) {
 		t.status, t.detail = statusSkip, "the library's threads are not lapis's to set and GOMAXPROCS < 2: no baseline beside a busy goroutine"
 		return
 	}
-	t.workaround = "OpenBLAS stays on one thread unless a call is large, the only one in flight, and finds idle cores, or is a product of 768^3 or more (the default policy; lapis.SetThreads; README \"Threads\")"
+	t.workaround = "OpenBLAS stays on one thread unless a call is large, the only one in flight, and finds idle cores, or is a product of 768^3 or more (the default policy; lapis.SetThreads; docs/threads.md)"
 	var lapisNotes, libNotes []string
 	for i, n := range []int{256, 512} {
 		var callErr error

@@ -19,9 +19,10 @@
 //	                               (benchstat, bench/report); -out writes all three
 //
 // Run it without installing: go run github.com/lapis-go/lapis/cmd/lapis@latest info
-// (cgo and a BLAS are needed, as for lapis itself: see the README). The
-// C references link the library lapis links: OpenBLAS through pkg-config
-// by default, or with -tags lapis_cgoflags what CGO_LDFLAGS names.
+// (cgo and a BLAS are needed, as for lapis itself: README, "Use it in
+// your module"). The C references link the library lapis links: OpenBLAS
+// through pkg-config by default, or with -tags lapis_cgoflags what
+// CGO_LDFLAGS names.
 package main
 
 import (

@@ -339,7 +339,7 @@ func moves[T dist.Scalar](g *dist.Grid, name string, n, nb int) {
 	if n > 1 && !errors.Is(err, lapis.ErrCopyRefused) {
 		failf("%s: strict scatter of a row-major view: %v", name, err)
 	}
-	// A view of a released tensor (issue 31): refused on the root's src,
+	// A view of a released tensor: refused on the root's src,
 	// on every rank, and as Wrap's local piece.
 	gone := random[T](5, n+3, n)
 	gv := gone.View()
@@ -825,7 +825,7 @@ func argChecks(g *dist.Grid) {
 	hints(g)
 }
 
-// hints: what dist's errors suggest works (issue 36; the other packages'
+// hints: what dist's errors suggest works (the other packages'
 // hints are tried by the root package's hints_test.go): Redistribute to
 // square blocks, and onto a's grid.
 func hints(g *dist.Grid) {

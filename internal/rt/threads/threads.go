@@ -152,16 +152,15 @@ const (
 	Single
 )
 
-// Thresholds: the work from which a call may use more than one thread on
-// an idle machine (BenchmarkThreads, BenchmarkThreadsPaired: below them
-// two threads gained nothing or lost). Level3 was 192^3, measured on an
-// Intel host; on the 2-core Zen 5 host of session 6 two threads took
-// 0.67-0.80x of one thread's time for a quiet gemm 160 and 0.70-0.96 at
-// 192. At 128 they took 0.84-0.89x, but the look (5-15 us beside busy
-// goroutines) cost auto 1.13-1.17x of one thread's time beside busy
-// goroutines while on a quiet process other processes' flickering load
-// let only half the calls take two threads (auto 1.09x of two threads'
-// time): not worth it.
+// Thresholds: the work from which a call may use more than one thread on an
+// idle machine (BenchmarkThreads, BenchmarkThreadsPaired: below them two
+// threads gained nothing or lost). Level3 was 192^3, measured on an Intel
+// host; on a 2-core Zen 5 host two threads took 0.67-0.80x of one thread's
+// time for a quiet gemm 160 and 0.70-0.96 at 192. At 128 they took
+// 0.84-0.89x, but the look (5-15 us beside busy goroutines) cost auto
+// 1.13-1.17x of one thread's time beside busy goroutines while on a quiet
+// process other processes' flickering load let only half the calls take two
+// threads (auto 1.09x of two threads' time): not worth it.
 var threshold = [...]float64{
 	Level3: 160 * 160 * 160,
 	Lapack: 512 * 512 * 512,

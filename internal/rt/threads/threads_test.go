@@ -485,7 +485,8 @@ func TestSpinning(t *testing.T) {
 }
 
 // TestDecisionsFromReadings: Begin's choice from what Busy reads, for the
-// states of issue 16 (2 cores, a library of 2 threads, a large call).
+// states the policy is for (2 cores, a library of 2 threads, a large
+// call).
 func TestDecisionsFromReadings(t *testing.T) {
 	big := threshold[Level3] * 8
 	for _, c := range []struct {

@@ -1,9 +1,9 @@
 // Package stale tests that entry points refuse views of released tensors
-// (lapis.ErrReleased, issue 31): the tests of views, cblas, lapack, batch,
-// fortran, dist and npy describe each entry point once, as a Call over
-// its view arguments, and Check runs it with every argument in turn
-// replaced by a view of a released tensor whose buffer the pool has
-// handed to another tensor.
+// (lapis.ErrReleased): the tests of views, cblas, lapack, batch, fortran,
+// dist and npy describe each entry point once, as a Call over its view
+// arguments, and Check runs it with every argument in turn replaced by a
+// view of a released tensor whose buffer the pool has handed to another
+// tensor.
 package stale
 
 import (
@@ -60,11 +60,11 @@ func Live[T views.Scalar](tb testing.TB, shape []int) *views.Tensor[T] {
 	return t
 }
 
-// Released returns a view of a released tensor of shape and the tensor
-// that received its buffer from the pool next (when the pool gives the
-// buffer straight back, as it does on one goroutine, the view reaches
-// that tensor's elements: the silent case of issue 31). Release the
-// second tensor when done.
+// Released returns a view of a released tensor of shape and the tensor that
+// received its buffer from the pool next (when the pool gives the buffer
+// straight back, as it does on one goroutine, the view reaches that
+// tensor's elements: the case no other check catches). Release the second
+// tensor when done.
 func Released[T views.Scalar](tb testing.TB, shape []int) (views.View[T], *views.Tensor[T]) {
 	tb.Helper()
 	t := Live[T](tb, shape)
