@@ -49,7 +49,7 @@ func bcSPD[T Scalar](t *testing.T, rng *rand.Rand, n int, shape []int) (a, l *vi
 		blk := d[m*n*n : (m+1)*n*n]
 		for j := range n {
 			for i := range j {
-				blk[i+j*n] = conjOf(blk[j+i*n])
+				blk[i+j*n] = scalar.Conj(blk[j+i*n])
 			}
 			blk[j*(n+1)] = tm.FromParts[T](2*float64(n)+2, 0) // diagonally dominant
 		}
@@ -59,16 +59,6 @@ func bcSPD[T Scalar](t *testing.T, rng *rand.Rand, n int, shape []int) (a, l *vi
 		t.Fatal(err)
 	}
 	return a, l
-}
-
-func conjOf[T Scalar](x T) T {
-	switch v := any(x).(type) {
-	case complex64:
-		return any(complex(real(v), -imag(v))).(T)
-	case complex128:
-		return any(cmplx.Conj(v)).(T)
-	}
-	return x
 }
 
 // bcWant returns the per-matrix reference of a solve of the batch a

@@ -178,7 +178,7 @@ func testGemm[T Scalar](t *testing.T) {
 				got := flatMatrices(cv)
 				for ti := range got {
 					want := broadcastAt(am, bc.out, bc.a, ti).Mul(broadcastAt(bm, bc.out, bc.b, ti))
-					ca, cb := tm.ToComplex(alpha), tm.ToComplex(beta)
+					ca, cb := scalar.Complex128(alpha), scalar.Complex128(beta)
 					for x := range want.D {
 						want.D[x] *= ca
 						if cb != 0 {

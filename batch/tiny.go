@@ -485,21 +485,9 @@ type redo[T Scalar] struct {
 
 // logDetOf turns a determinant into LogDet's (log |d|, sign).
 func logDetOf[T Scalar](d T) (float64, T) {
-	x := real(complex128FromScalar(d))
+	x := real(scalar.Complex128(d))
 	if x < 0 {
 		return math.Log(-x), -1
 	}
 	return math.Log(x), 1
-}
-
-func complex128FromScalar[T Scalar](x T) complex128 {
-	switch v := any(x).(type) {
-	case float32:
-		return complex(float64(v), 0)
-	case float64:
-		return complex(v, 0)
-	case complex64:
-		return complex128(v)
-	}
-	return any(x).(complex128)
 }

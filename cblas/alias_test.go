@@ -39,7 +39,7 @@ func testExactAliasing[T Scalar](t *testing.T) {
 						v := y.V.At(i)
 						x := v
 						if cj {
-							x = conj(v)
+							x = scalar.Conj(v)
 						}
 						want[i] = v + alpha*x
 					}

@@ -47,17 +47,6 @@ func elemPtr[T Scalar](v views.View[T]) unsafe.Pointer {
 	return unsafe.Pointer(&v.Data()[v.Layout().Offset()])
 }
 
-// conj returns the complex conjugate of x (x itself for real types).
-func conj[T Scalar](x T) T {
-	switch p := any(&x).(type) {
-	case *complex64:
-		*p = complex(real(*p), -imag(*p))
-	case *complex128:
-		*p = complex(real(*p), -imag(*p))
-	}
-	return x
-}
-
 // blasInt2 converts two extents with blasInt.
 func blasInt2(op, an string, a int, bn string, b int) (A, B C.blasint, err error) {
 	if A, err = blasInt(op, an, "", a); err == nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -245,22 +246,12 @@ func gnRunSingle[T float32 | complex64, B any](t *testing.T, cases []gnCase[T, B
 			t.Errorf("%s: %d calls into the C library or its Go replacement", c.name, calls)
 		}
 		for i := range want {
-			if d := cmplx.Abs(complex128(gnC(got[i]) - gnC(want[i]))); !(d <= 1e-4*(1+cmplx.Abs(gnC(want[i])))) {
+			if d := cmplx.Abs(complex128(scalar.Complex128(got[i]) - scalar.Complex128(want[i]))); !(d <= 1e-4*(1+cmplx.Abs(scalar.Complex128(want[i])))) {
 				t.Errorf("%s: element %d = %v, gonum has %v", c.name, i, got[i], want[i])
 				break
 			}
 		}
 	}
-}
-
-func gnC[T float32 | complex64](v T) complex128 {
-	switch v := any(v).(type) {
-	case float32:
-		return complex(float64(v), 0)
-	case complex64:
-		return complex128(v)
-	}
-	panic("unreachable")
 }
 
 // Shapes for TestGonumSingle: m != n, band widths kL != kU, ld > every

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -93,7 +94,7 @@ func Dot[T Scalar](x, y views.View[T], opts ...lapis.Option) (T, error) {
 		}
 	}
 	if conjResult {
-		s = conj(s)
+		s = scalar.Conj(s)
 	}
 	return s, nil
 }
@@ -146,7 +147,7 @@ func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...lapis.Option) error {
 	}
 	cfg := configure(opts)
 	if yd.conj { // conj(y) += alpha x  <=>  y += conj(alpha) conj(x)
-		alpha = conj(alpha)
+		alpha = scalar.Conj(alpha)
 		xd.flip()
 		yd.flip()
 	}
@@ -195,7 +196,7 @@ func Scal[T Scalar](alpha T, x views.View[T], opts ...lapis.Option) error {
 	}
 	cfg := configure(opts)
 	if xd.conj { // conj(x) alpha = conj(x conj(alpha))
-		alpha = conj(alpha)
+		alpha = scalar.Conj(alpha)
 		xd.flip()
 	}
 	// alpha = 0 stores zeros in Go whatever the length: libraries differ

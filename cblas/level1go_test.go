@@ -22,7 +22,7 @@ var level1Lengths = []int{1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 127, 128, 129, 300
 // sameValue reports whether got and want are equal within tol relative, or
 // NaN in the same parts, or the same infinities.
 func sameValue[T views.Scalar](got, want T, tol float64) bool {
-	g, w := tm.ToComplex(got), tm.ToComplex(want)
+	g, w := scalar.Complex128(got), scalar.Complex128(want)
 	return samePart(real(g), real(w), tol) && samePart(imag(g), imag(w), tol)
 }
 
@@ -35,7 +35,7 @@ func sameSpecial[T views.Scalar](got, want T) bool {
 	if !views.IsComplex[T]() {
 		return sameValue(got, want, 0)
 	}
-	g, w := tm.ToComplex(got), tm.ToComplex(want)
+	g, w := scalar.Complex128(got), scalar.Complex128(want)
 	finite := func(c complex128) bool {
 		return !math.IsNaN(real(c)) && !math.IsNaN(imag(c)) && !math.IsInf(real(c), 0) && !math.IsInf(imag(c), 0)
 	}

@@ -8,6 +8,7 @@ import "C"
 import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -52,7 +53,7 @@ func Gemv[T Scalar](alpha T, a, x views.View[T], beta T, y views.View[T], opts .
 		return nil
 	}
 	if y.IsConj() { // conj(y) = conj(alpha) conj(a) conj(x) + conj(beta) conj(y)
-		alpha, beta, a, x, y = conj(alpha), conj(beta), a.Conj(), x.Conj(), y.Conj()
+		alpha, beta, a, x, y = scalar.Conj(alpha), scalar.Conj(beta), a.Conj(), x.Conj(), y.Conj()
 	}
 	am, at, err := matrixArg(op, "a", a, cfg)
 	if err != nil {
@@ -105,7 +106,7 @@ func Ger[T Scalar](alpha T, x, y views.View[T], a views.View[T], opts ...lapis.O
 		return nil
 	}
 	if a.IsConj() { // conj(a) += conj(alpha) conj(x) conj(y)^T
-		alpha, a, x, y = conj(alpha), a.Conj(), x.Conj(), y.Conj()
+		alpha, a, x, y = scalar.Conj(alpha), a.Conj(), x.Conj(), y.Conj()
 	}
 	if isRowMajor(a) { // a^T += alpha y x^T
 		a, x, y = a.T(), y, x
@@ -167,7 +168,7 @@ func symv[T Scalar](op string, uplo Uplo, alpha T, a, x views.View[T], beta T, y
 	// Hermitian a, everything else conjugated).
 	if isRowMajor(a) && !a.IsConj() {
 		a, uplo = a.T(), uplo.flip()
-		alpha, beta, x, y = conj(alpha), conj(beta), x.Conj(), y.Conj()
+		alpha, beta, x, y = scalar.Conj(alpha), scalar.Conj(beta), x.Conj(), y.Conj()
 	}
 	am, at, err := matrixArg(op, "a", a, cfg)
 	if err != nil {
@@ -309,10 +310,10 @@ func rank1[T Scalar](op string, uplo Uplo, alpha T, ralpha float64, x, y, a view
 	}
 	if isRowMajor(a) {
 		a, uplo = a.T(), uplo.flip()
-		alpha, x, y = conj(alpha), x.Conj(), y.Conj()
+		alpha, x, y = scalar.Conj(alpha), x.Conj(), y.Conj()
 	}
 	if a.IsConj() {
-		alpha, a, x, y = conj(alpha), a.Conj(), x.Conj(), y.Conj()
+		alpha, a, x, y = scalar.Conj(alpha), a.Conj(), x.Conj(), y.Conj()
 	}
 	xv, xt, err := vectorArg(op, "x", x, false, cfg)
 	if err != nil {

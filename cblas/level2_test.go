@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -89,11 +90,11 @@ func fullHerm[T views.Scalar](a [][]T, uplo Uplo, herm bool) [][]T {
 		for j := range f[i] {
 			switch {
 			case i == j && herm:
-				f[i][j] = conj(a[i][i])/2 + a[i][i]/2 // the real part
+				f[i][j] = scalar.Conj(a[i][i])/2 + a[i][i]/2 // the real part
 			case inTri(uplo, i, j):
 				f[i][j] = a[i][j]
 			case herm:
-				f[i][j] = conj(a[j][i])
+				f[i][j] = scalar.Conj(a[j][i])
 			default:
 				f[i][j] = a[j][i]
 			}
@@ -226,10 +227,10 @@ func testLevel2[T views.Scalar](t *testing.T, rng *rand.Rand, m, n int) {
 								}
 								continue
 							}
-							w := before[i][j] + xs[i]*conj(xs[j])*tm.FromParts[T](ralpha, 0) + alpha*xs[i]*conj(ws2[j]) + conj(alpha)*ws2[i]*conj(xs[j])
+							w := before[i][j] + xs[i]*scalar.Conj(xs[j])*tm.FromParts[T](ralpha, 0) + alpha*xs[i]*scalar.Conj(ws2[j]) + scalar.Conj(alpha)*ws2[i]*scalar.Conj(xs[j])
 							if i == j && views.IsComplex[T]() {
-								w = conj(w)/2 + w/2
-								got[i][j] = conj(got[i][j])/2 + got[i][j]/2
+								w = scalar.Conj(w)/2 + w/2
+								got[i][j] = scalar.Conj(got[i][j])/2 + got[i][j]/2
 							}
 							if !close1(got[i][j], w, 16) {
 								t.Fatalf("%s Her/Her2: [%d][%d] = %v, want %v", sname, i, j, got[i][j], w)

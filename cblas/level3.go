@@ -3,6 +3,7 @@ package cblas
 import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -56,7 +57,7 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	// conj(alpha) conj(a) conj(b) + conj(beta) conj(c), and c^T = b^T a^T.
 	if dc.conj {
 		da.conj, db.conj, dc.conj = !da.conj, !db.conj, false
-		alpha, beta = conj(alpha), conj(beta)
+		alpha, beta = scalar.Conj(alpha), scalar.Conj(beta)
 	}
 	pda, pdb, pa, pb, na, nb := &da, &db, &a, &b, "a", "b"
 	if dc.ok && dc.trans {

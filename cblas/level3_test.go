@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -35,7 +36,7 @@ func transpose[T views.Scalar](a [][]T, conjugate bool) [][]T {
 		for i := range a {
 			out[j][i] = a[i][j]
 			if conjugate {
-				out[j][i] = conj(a[i][j])
+				out[j][i] = scalar.Conj(a[i][j])
 			}
 		}
 	}
@@ -157,7 +158,7 @@ func testLevel3[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k int) {
 					case 3:
 						ab := matMul(pv, transpose(qv, herm))
 						ba := matMul(qv, transpose(pv, herm))
-						upd = lincomb(alpha, ab, conj(alpha), ba)
+						upd = lincomb(alpha, ab, scalar.Conj(alpha), ba)
 						upd = lincomb(tm.FromParts[T](1, 0), upd, tm.FromParts[T](rb, 0), before)
 						err = Her2k(uplo, alpha, p, q, rb, s)
 					}
@@ -175,7 +176,7 @@ func testLevel3[T views.Scalar](t *testing.T, rng *rand.Rand, m, n, k int) {
 							}
 							g, w := got[i][j], upd[i][j]
 							if i == j && herm && form%2 == 1 { // Hermitian forms: real diagonal
-								g, w = conj(g)/2+g/2, conj(w)/2+w/2
+								g, w = scalar.Conj(g)/2+g/2, scalar.Conj(w)/2+w/2
 							}
 							if !close1(g, w, k+4) {
 								t.Fatalf("%s form %d: [%d][%d] = %v, want %v", name, form, i, j, g, w)

@@ -8,6 +8,7 @@ import "C"
 import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -73,7 +74,7 @@ func trxm[T Scalar](op string, side Side, uplo Uplo, diag Diag, alpha T, a, b vi
 		return nil
 	}
 	if b.IsConj() {
-		alpha, a, b = conj(alpha), a.Conj(), b.Conj()
+		alpha, a, b = scalar.Conj(alpha), a.Conj(), b.Conj()
 	}
 	if isRowMajor(b) { // (a x = b)^T: x^T a^T = b^T
 		a, b, side, uplo = a.T(), b.T(), side.flip(), uplo.flip()
@@ -150,7 +151,7 @@ func symm[T Scalar](op string, side Side, uplo Uplo, alpha T, a, b views.View[T]
 		return nil
 	}
 	if c.IsConj() {
-		alpha, beta, a, b, c = conj(alpha), conj(beta), a.Conj(), b.Conj(), c.Conj()
+		alpha, beta, a, b, c = scalar.Conj(alpha), scalar.Conj(beta), a.Conj(), b.Conj(), c.Conj()
 	}
 	if isRowMajor(c) { // c^T = b^T a^T: a^T's view holds a^T's values
 		a, b, c, side, uplo = a.T(), b.T(), c.T(), side.flip(), uplo.flip()
@@ -264,10 +265,10 @@ func rankk[T Scalar](op string, uplo Uplo, alpha T, ra float64, a, b views.View[
 	if flip%2 == 1 {
 		a, b = a.Conj(), b.Conj()
 		if !herm || two {
-			alpha = conj(alpha)
+			alpha = scalar.Conj(alpha)
 		}
 		if !herm {
-			beta = conj(beta)
+			beta = scalar.Conj(beta)
 		}
 	}
 	// Both inputs go with the same flag: "T" for the symmetric forms, "C"

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -175,10 +176,10 @@ func testDotStrided[T views.Scalar](t *testing.T) {
 					for i := 0; i < n; i++ {
 						a, b := xs[i], ys[i]
 						if c&1 != 0 {
-							xv, a = x.Conj(), conj(a)
+							xv, a = x.Conj(), scalar.Conj(a)
 						}
 						if c&2 != 0 {
-							yv, b = y.Conj(), conj(b)
+							yv, b = y.Conj(), scalar.Conj(b)
 						}
 						want += a * b
 					}

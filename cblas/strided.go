@@ -22,6 +22,7 @@ import (
 	"github.com/lapis-go/lapis/internal/kernel/gemm"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -82,7 +83,7 @@ func gemmStrided[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T],
 	// row-major c is computed as c^T = b^T a^T.
 	if c.IsConj() {
 		a, b, c = a.Conj(), b.Conj(), c.Conj()
-		alpha, beta = conj(alpha), conj(beta)
+		alpha, beta = scalar.Conj(alpha), scalar.Conj(beta)
 	}
 	na, nb := "a", "b"
 	if mc, ok := matrix0(c).Layout().Matrix(); ok && mc.Trans {

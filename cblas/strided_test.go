@@ -81,7 +81,7 @@ func testGemmStrided[T Scalar](t *testing.T) {
 				want[p] = tm.Of(must2(a.Index(2, ai))).Mul(tm.Of(must2(b.Index(2, p))))
 				cm := tm.Of(must2(c.Index(2, p)))
 				for x := range want[p].D {
-					want[p].D[x] = tm.ToComplex(alpha)*want[p].D[x] + tm.ToComplex(beta)*cm.D[x]
+					want[p].D[x] = scalar.Complex128(alpha)*want[p].D[x] + scalar.Complex128(beta)*cm.D[x]
 				}
 			}
 			what := fmt.Sprintf("%dx%dx%d kinds %v %v %v case %d", m, n, k, ka, kb, kc, i)

@@ -13,6 +13,7 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/fortran"
 	"github.com/lapis-go/lapis/fortran/internal/ftest"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -42,20 +43,8 @@ func nan[T views.Scalar]() T {
 }
 
 func isNaN[T views.Scalar](x T) bool {
-	c := toC(x)
+	c := scalar.Complex128(x)
 	return math.IsNaN(real(c)) || math.IsNaN(imag(c))
-}
-
-func toC[T views.Scalar](x T) complex128 {
-	switch y := any(x).(type) {
-	case float32:
-		return complex(float64(y), 0)
-	case float64:
-		return complex(y, 0)
-	case complex64:
-		return complex128(y)
-	}
-	return any(x).(complex128)
 }
 
 func fromC[T views.Scalar](c complex128) T {

@@ -396,7 +396,7 @@ func sameBits[T Scalar](a, b []T) bool {
 		return false
 	}
 	for i := range a {
-		x, y := tm.ToComplex(a[i]), tm.ToComplex(b[i])
+		x, y := scalar.Complex128(a[i]), scalar.Complex128(b[i])
 		if math.Float64bits(real(x)) != math.Float64bits(real(y)) || math.Float64bits(imag(x)) != math.Float64bits(imag(y)) {
 			return false
 		}

@@ -335,7 +335,7 @@ func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs float64, si
 		sign *= v / fromFloat[T](av)
 	}
 	if trans == ConjTrans { // det(a) = det(s^H) = conj(det(s))
-		sign = conj(sign)
+		sign = scalar.Conj(sign)
 	}
 	if logAbs != logAbs || sign != sign {
 		return 0, 0, resultNotFinite(op)
@@ -370,7 +370,7 @@ func Cholesky[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T]
 	if uplo == Upper { // U^H U = a: L = U^H, into the lower triangle
 		for j := 0; j < n; j++ {
 			for i := j + 1; i < n; i++ {
-				d[i+j*n] = conj(d[j+i*n])
+				d[i+j*n] = scalar.Conj(d[j+i*n])
 			}
 		}
 	}
@@ -794,13 +794,3 @@ func fromFloat[T Scalar](f float64) T {
 
 // toFloat returns the real part of x as float64.
 func toFloat[T Scalar](x T) float64 { return real(scalar.Complex128(x)) }
-
-func conj[T Scalar](x T) T {
-	switch p := any(&x).(type) {
-	case *complex64:
-		*p = complex(real(*p), -imag(*p))
-	case *complex128:
-		*p = cmplx.Conj(*p)
-	}
-	return x
-}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/npy"
 	"github.com/lapis-go/lapis/views"
@@ -131,21 +132,11 @@ func variants[T views.Scalar](t *testing.T, shape []int) map[string]views.View[T
 		// the conjugate of the conjugate data: same values, conj flag set
 		c := rm.ToColMajor()
 		for i, x := range c.Data() {
-			c.Data()[i] = conj(x)
+			c.Data()[i] = scalar.Conj(x)
 		}
 		out["conj"] = c.View().Conj()
 	}
 	return out
-}
-
-func conj[T views.Scalar](x T) T {
-	switch y := any(x).(type) {
-	case complex64:
-		return any(complex(real(y), -imag(y))).(T)
-	case complex128:
-		return any(complex(real(y), -imag(y))).(T)
-	}
-	return x
 }
 
 func testRoundTrip[T views.Scalar](t *testing.T) {

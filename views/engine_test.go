@@ -27,9 +27,9 @@ func engineCase[T Scalar](t *testing.T, name string, shape, dstStrides, srcStrid
 		}
 		return must(FromSlice(buf, l))
 	}
-	src := mk(srcStrides, func(i int) T { return scalar[T](i + 1) })
-	a := mk(dstStrides, func(i int) T { return scalar[T](-i - 1) })
-	b := mk(dstStrides, func(i int) T { return scalar[T](-i - 1) })
+	src := mk(srcStrides, func(i int) T { return fuzzValue[T](i + 1) })
+	a := mk(dstStrides, func(i int) T { return fuzzValue[T](-i - 1) })
+	b := mk(dstStrides, func(i int) T { return fuzzValue[T](-i - 1) })
 	if sconj {
 		src = src.Conj()
 	}

@@ -123,7 +123,8 @@ func TestCopyAgainstOracle(t *testing.T) {
 	}
 }
 
-func scalar[T Scalar](x int) T {
+// fuzzValue is x as T (with an imaginary part -x-1000 for complex T).
+func fuzzValue[T Scalar](x int) T {
 	var out any
 	switch any(*new(T)).(type) {
 	case float32:
@@ -197,11 +198,11 @@ func checkCopy[T Scalar](t *testing.T, s *oracle.Source) {
 	_, shi, _ := handSpan(shape, srcStrides, srcOff)
 	sbuf := make([]T, shi+1+s.In(0, 2))
 	for i := range sbuf {
-		sbuf[i] = scalar[T](i + 1)
+		sbuf[i] = fuzzValue[T](i + 1)
 	}
 	dbuf := make([]T, dhi+1+s.In(0, 2))
 	for i := range dbuf {
-		dbuf[i] = scalar[T](-7 - i) // must survive where dst does not reach
+		dbuf[i] = fuzzValue[T](-7 - i) // must survive where dst does not reach
 	}
 	if alias {
 		if len(sbuf) < len(dbuf) {

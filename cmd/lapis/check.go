@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -338,26 +339,11 @@ func randoms[T views.Scalar](r *rand.Rand, n int) []T {
 	return x
 }
 
-// c128 converts one number of T to complex128.
-func c128[T views.Scalar](x T) complex128 {
-	switch v := any(x).(type) {
-	case float32:
-		return complex(float64(v), 0)
-	case float64:
-		return complex(v, 0)
-	case complex64:
-		return complex128(v)
-	case complex128:
-		return v
-	}
-	return 0
-}
-
 // toC converts a slice of T to complex128.
 func toC[T views.Scalar](x []T) []complex128 {
 	out := make([]complex128, len(x))
 	for i, v := range x {
-		out[i] = c128(v)
+		out[i] = scalar.Complex128(v)
 	}
 	return out
 }

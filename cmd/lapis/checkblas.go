@@ -239,7 +239,7 @@ func dotT[T views.Scalar](t *tally) {
 					t.fail(where, err)
 					continue
 				}
-				t.cmp(where, []complex128{c128(got)}, []complex128{refDot(x, y, conj)}, gemmTol[T](n), 0)
+				t.cmp(where, []complex128{scalar.Complex128(got)}, []complex128{refDot(x, y, conj)}, gemmTol[T](n), 0)
 			}
 		}
 	}
@@ -472,7 +472,7 @@ func scalNaN[T views.Scalar](t *tally) {
 				x := randoms[T](r, n)
 				want := make([]complex128, n)
 				for i, e := range x {
-					want[i] = c128(alpha) * c128(e)
+					want[i] = scalar.Complex128(alpha) * scalar.Complex128(e)
 				}
 				where := fmt.Sprintf("%s n=%d alpha=%v", typeName[T](), n, a)
 				v := strided(x, 1)

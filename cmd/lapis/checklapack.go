@@ -45,7 +45,7 @@ func hermitian[T views.Scalar](r *rand.Rand, n int, spd bool, shift float64) []T
 		}
 	}
 	for i := 0; i < n; i++ {
-		a[i+i*n] = fromFloat[T](real(c128(a[i+i*n])) + shift)
+		a[i+i*n] = fromFloat[T](real(scalar.Complex128(a[i+i*n])) + shift)
 	}
 	return a
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/rt/coreset"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
@@ -176,7 +177,7 @@ func dotProbes[T views.Scalar](side guard.Side) []probeCase {
 						x = x.Conj()
 					}
 					d, err := cblas.Dot(x, y, lapis.ForceC())
-					return []complex128{c128(d)}, err
+					return []complex128{scalar.Complex128(d)}, err
 				},
 			})
 		}

@@ -1,6 +1,7 @@
-// Package scalar holds the facts about lapis's four element types that
-// the library and its tests share: machine epsilon, magnitude and
-// whether a type is complex.
+// Package scalar holds lapis's four element types (Type, exported as
+// views.Scalar) and the facts about them that the library and its tests
+// share: machine epsilon, magnitude, whether a type is complex, the
+// conversion to complex128 and the conjugate.
 package scalar
 
 import (
@@ -11,9 +12,12 @@ import (
 	"github.com/lapis-go/lapis/internal/kernel/finite"
 )
 
-// Type is the set of element types (views.Scalar's).
+// Type is the set of element types lapis hands to BLAS and LAPACK: the
+// s, d, c and z of their routine names. views.Scalar is Type under its
+// public name. The four types exactly, no types defined on them: the type
+// switches of this package and its users see one of the four.
 type Type interface {
-	~float32 | ~float64 | ~complex64 | ~complex128
+	float32 | float64 | complex64 | complex128
 }
 
 // Eps is the machine epsilon of T's precision: 2^-23 for float32 and
@@ -38,7 +42,7 @@ func Abs[T Type](x T) float64 {
 	case complex128:
 		return cmplx.Abs(v)
 	}
-	return math.NaN() // a type defined on one of the four: not used by lapis
+	return math.NaN() // unreachable: T is one of the four
 }
 
 // IsComplex reports whether T is complex64 or complex128.
@@ -76,7 +80,21 @@ func Complex128[T Type](x T) complex128 {
 	case complex128:
 		return v
 	}
-	return cmplx.NaN() // a type defined on one of the four: not used by lapis
+	return cmplx.NaN() // unreachable: T is one of the four
+}
+
+// Conj is the complex conjugate of x (x itself for real T). It inlines,
+// and its conversions through any neither escape nor allocate: callers
+// may call it per element, and Conj[complex128] as a function value
+// compiles to cmplx.Conj's single sign flip.
+func Conj[T Type](x T) T {
+	switch v := any(x).(type) {
+	case complex64:
+		return any(complex(real(v), -imag(v))).(T)
+	case complex128:
+		return any(complex(real(v), -imag(v))).(T)
+	}
+	return x
 }
 
 // IsFinite reports whether x (both parts, for complex x) is neither NaN
@@ -94,8 +112,7 @@ func IsFinite[T Type](x T) bool {
 	case complex128:
 		return real(v)-real(v) == 0 && imag(v)-imag(v) == 0
 	}
-	c := Complex128(x)
-	return !cmplx.IsNaN(c) && !cmplx.IsInf(c)
+	return false // unreachable: T is one of the four
 }
 
 // HasNaN reports whether xs holds a NaN (either part of a complex one).

@@ -196,13 +196,6 @@ func abs[T dist.Scalar](x T) float64 {
 	panic("unreachable")
 }
 
-func conj[T dist.Scalar](x T) T {
-	if c, ok := any(x).(complex128); ok {
-		return any(cmplx.Conj(c)).(T)
-	}
-	return x
-}
-
 func random[T dist.Scalar](seed uint64, m, n int) *views.Tensor[T] {
 	r := rand.New(rand.NewPCG(seed, 7))
 	t, _ := views.Zeros[T](m, n)
@@ -491,7 +484,7 @@ func hermitian[T dist.Scalar](seed uint64, n int) *views.Tensor[T] {
 	a, _ := views.Zeros[T](n, n)
 	for j := 0; j < n; j++ {
 		for i := 0; i < n; i++ {
-			a.Set(m.At(i, j)+conj(m.At(j, i)), i, j)
+			a.Set(m.At(i, j)+scalar.Conj(m.At(j, i)), i, j)
 		}
 	}
 	return a

@@ -10,18 +10,15 @@ import (
 	"math"
 	"math/cmplx"
 	"unsafe"
-)
 
-// Scalar is the set of element types (views.Scalar).
-type Scalar interface {
-	float32 | float64 | complex64 | complex128
-}
+	"github.com/lapis-go/lapis/internal/scalar"
+)
 
 // Max is the largest order computed here.
 const Max = 16
 
 // Matrix is an n x n matrix (n <= Max), column-major in A.
-type Matrix[T Scalar] struct {
+type Matrix[T scalar.Type] struct {
 	A [Max * Max]T
 	N int
 }
@@ -92,7 +89,7 @@ func (m *Matrix[T]) InvNorm(inf bool) float64 {
 // AbsFunc returns |x| for T, chosen once per call rather than by a type
 // switch per element. A complex64 modulus is sqrt(re^2 + im^2) in
 // float64, where float32 parts can neither overflow nor underflow.
-func AbsFunc[T Scalar]() func(T) float64 {
+func AbsFunc[T scalar.Type]() func(T) float64 {
 	var f any
 	switch any(*new(T)).(type) {
 	case float32:
@@ -111,4 +108,4 @@ func AbsFunc[T Scalar]() func(T) float64 {
 }
 
 // Abs is |x|.
-func Abs[T Scalar](x T) float64 { return AbsFunc[T]()(x) }
+func Abs[T scalar.Type](x T) float64 { return AbsFunc[T]()(x) }

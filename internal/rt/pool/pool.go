@@ -20,13 +20,14 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 )
 
 // Elem is the set of element types the pool serves: the four BLAS types
 // and LAPACK's integers (pivots, integer workspaces; 32 or 64 bits wide).
 type Elem interface {
-	float32 | float64 | complex64 | complex128 | int32 | int64
+	scalar.Type | int32 | int64
 }
 
 // Buf is a pooled buffer. Data has the requested length; its capacity is the

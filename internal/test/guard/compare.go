@@ -6,6 +6,7 @@ import (
 	"math/cmplx"
 	"reflect"
 
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -135,21 +136,9 @@ func flattenT[T views.Scalar](x any) ([]complex128, []int, bool) {
 	defer t.Release()
 	vals := make([]complex128, t.Len())
 	for i, e := range t.Data() {
-		vals[i] = toComplex(e)
+		vals[i] = scalar.Complex128(e)
 	}
 	return vals, v.Shape(), true
-}
-
-func toComplex[T views.Scalar](x T) complex128 {
-	switch v := any(x).(type) {
-	case float32:
-		return complex(float64(v), 0)
-	case float64:
-		return complex(v, 0)
-	case complex64:
-		return complex128(v)
-	}
-	return any(x).(complex128)
 }
 
 func fromComplex[T views.Scalar](c complex128) T {

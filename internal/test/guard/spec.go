@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/cmplx"
 
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -137,12 +138,12 @@ func Make[T views.Scalar](a *Arena, s Spec) views.View[T] {
 				x += complex(float64(big), 0)
 			case i > j && s.Fill == HPD: // the mirror of (j, i)
 				idx[0], idx[1] = j, i
-				x = conj(value(seed, idx))
+				x = cmplx.Conj(value(seed, idx))
 				idx[0], idx[1] = i, j
 			}
 		}
 		if v.IsConj() {
-			x = conj(x)
+			x = cmplx.Conj(x)
 		}
 		data[l.OffsetOf(idx...)] = fromComplex[T](x)
 		for k := range idx { // next index, axis 0 fastest
@@ -154,8 +155,6 @@ func Make[T views.Scalar](a *Arena, s Spec) views.View[T] {
 	}
 	return v
 }
-
-func conj(x complex128) complex128 { return complex(real(x), -imag(x)) }
 
 // value is a pseudo-random number in [-1, 1)^2 depending only on seed and
 // idx.
@@ -223,7 +222,7 @@ func Twin[T views.Scalar](specs []Spec, tol float64, call Call[T]) func(*Arena) 
 			g, w := gv[i].Data(), wv[i].Data()
 			gc, wc := make([]complex128, len(g)), make([]complex128, len(w))
 			for k := range g {
-				gc[k], wc[k] = toComplex(g[k]), toComplex(w[k])
+				gc[k], wc[k] = scalar.Complex128(g[k]), scalar.Complex128(w[k])
 			}
 			if err := closeEnough("operand "+s.String()+" memory", gc, wc, tol); err != nil {
 				return err
@@ -274,7 +273,7 @@ func columns(shape []int, f func(idx []int, m int)) {
 // scaleColumn multiplies the column of v at idx (m elements) by f.
 func scaleColumn[T views.Scalar](v views.View[T], idx []int, m int, f complex128) {
 	for idx[0] = 0; idx[0] < m; idx[0]++ {
-		v.Set(fromComplex[T](toComplex(v.At(idx...))*f), idx...)
+		v.Set(fromComplex[T](scalar.Complex128(v.At(idx...))*f), idx...)
 	}
 }
 
@@ -285,7 +284,7 @@ func alignColumns[T views.Scalar](got, want views.View[T]) {
 	columns(got.Shape(), func(idx []int, m int) {
 		var dot complex128
 		for idx[0] = 0; idx[0] < m; idx[0]++ {
-			dot += cmplx.Conj(toComplex(got.At(idx...))) * toComplex(want.At(idx...))
+			dot += cmplx.Conj(scalar.Complex128(got.At(idx...))) * scalar.Complex128(want.At(idx...))
 		}
 		a := cmplx.Abs(dot)
 		if a == 0 || math.IsNaN(a) || math.IsInf(a, 0) {
@@ -308,7 +307,7 @@ func Canonical[T views.Scalar](v views.View[T]) views.View[T] {
 	columns(v.Shape(), func(idx []int, m int) {
 		var big complex128
 		for idx[0] = 0; idx[0] < m; idx[0]++ {
-			if e := toComplex(v.At(idx...)); cmplx.Abs(e) > cmplx.Abs(big) {
+			if e := scalar.Complex128(v.At(idx...)); cmplx.Abs(e) > cmplx.Abs(big) {
 				big = e
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -147,29 +148,16 @@ func FromParts[T views.Scalar](re, im float64) T {
 // FromComplex converts c to T (dropping the imaginary part for reals).
 func FromComplex[T views.Scalar](c complex128) T { return FromParts[T](real(c), imag(c)) }
 
-// ToComplex converts x to complex128.
-func ToComplex[T views.Scalar](x T) complex128 {
-	switch v := any(x).(type) {
-	case float32:
-		return complex(float64(v), 0)
-	case float64:
-		return complex(v, 0)
-	case complex64:
-		return complex128(v)
-	}
-	return any(x).(complex128)
-}
-
 func NaN[T views.Scalar]() T { return FromParts[T](math.NaN(), math.NaN()) }
 
-func IsNaN[T views.Scalar](x T) bool { return cmplx.IsNaN(ToComplex(x)) }
+func IsNaN[T views.Scalar](x T) bool { return cmplx.IsNaN(scalar.Complex128(x)) }
 
 // Random returns a standard normal value (real and imaginary parts).
 func Random[T views.Scalar](rng *rand.Rand) T {
 	return FromParts[T](rng.NormFloat64(), rng.NormFloat64())
 }
 
-func Abs[T views.Scalar](x T) float64 { return cmplx.Abs(ToComplex(x)) }
+func Abs[T views.Scalar](x T) float64 { return cmplx.Abs(scalar.Complex128(x)) }
 
 // IsComplex reports whether T is complex64 or complex128.
 func IsComplex[T views.Scalar]() bool { return views.IsComplex[T]() }
@@ -205,9 +193,9 @@ func Of[T views.Scalar](v views.View[T]) M {
 	for i := range r {
 		for j := range c {
 			if l.Rank() == 2 {
-				m.Set(i, j, ToComplex(v.At(i, j)))
+				m.Set(i, j, scalar.Complex128(v.At(i, j)))
 			} else {
-				m.Set(i, j, ToComplex(v.At(i)))
+				m.Set(i, j, scalar.Complex128(v.At(i)))
 			}
 		}
 	}
