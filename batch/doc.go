@@ -3,6 +3,12 @@
 // matrix of a compact column-major batch is one contiguous block BLAS and
 // LAPACK take as it is, with no repacking.
 //
+//	a [M, N, B]: each matrix one contiguous column-major block
+//	  data: | a[:, :, 0] | a[:, :, 1] | ... | a[:, :, B-1] |
+//	  strides [1, M, M*N]: a[i, j, t] at i + j*M + t*M*N
+//	b [N, K] (no batch axes): one block that every matrix reads (stride 0
+//	  along the batch axes, as b.BroadcastTo(N, K, B) gives)
+//
 // Gemm multiplies batches with Julia-style broadcasting of the batch axes.
 // A batch whose a (or b) is one matrix folds into a single gemm when the
 // layouts allow; otherwise the batch axes are merged where they step as
@@ -90,4 +96,14 @@
 // batch itself has no cgo: its C loops are cblas's strided product and
 // lapack's strided solve, which those packages hand it through
 // internal/rt/link.
+//
+// # Aliasing
+//
+// The LAPACK-named functions write their operands in place; those must
+// not share memory with the other operands, and a written operand must
+// not be a broadcast (indices sharing an element): layout.ErrOverlap,
+// before any matrix is computed. The To forms read their inputs and
+// write dst: dst may be exactly the input whose shape it has (the form
+// then runs in place), any other sharing is layout.ErrOverlap. Inputs
+// that are only read may share memory and may be broadcasts.
 package batch

@@ -25,6 +25,14 @@
 //
 // # Layouts
 //
+// A matrix argument is (pointer, leading dimension, transpose flag),
+// derived from the view's strides every call (layout.Layout.Matrix):
+//
+//	a 3 x 2 column-major view, ld 4       a.T(): the same memory, 2 x 3
+//	  data: a00 a10 a20 .  a01 a11 a21 .     strides [4, 1]: row-major
+//	        \__ column 0 _/ \_ column 1 _/   -> (&a00, 4, "T") where the
+//	  strides [1, 4] -> (&a00, 4, "N")          routine has a trans argument
+//
 // A column-major view (layout.Matrix, any leading dimension) goes
 // to LAPACK in place. A row-major view goes in place as the transposed
 // storage where LAPACK has a transpose argument for it: the matrix of
@@ -44,6 +52,17 @@
 // buffer and, if LAPACK writes it, copied back; each such copy is counted
 // in lapis.ReadStats().Copies and refused, with an error naming the
 // operand, in strict mode (lapis.SetStrict, lapis.Strict).
+//
+// # Aliasing
+//
+// A routine that works in place reads and writes the same argument (a of
+// Getrf, b of Gesv and Getrs). Its arguments must not share memory with
+// each other, and an argument it writes must not have two indices
+// sharing an element (a broadcast): both are layout.ErrOverlap, naming
+// the later argument, before anything is written. Overlap is decided from
+// address ranges, so two disjoint views whose elements interleave are
+// refused too. The helpers only read their arguments (they work on their
+// own copies), so Solve(a, a) or a broadcast b is fine.
 //
 // # Threads
 //
