@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/cmplx"
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/errop"
@@ -330,7 +329,7 @@ func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs float64, si
 		if int(ipiv.Data[i]) != i+1 {
 			sign = -sign
 		}
-		av := absOf(v)
+		av := scalar.Abs(v)
 		logAbs += math.Log(av)
 		sign *= v / fromFloat[T](av)
 	}
@@ -762,19 +761,6 @@ func Eig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v *vi
 }
 
 func errorsIsSingular(err error) bool { return errors.Is(err, ErrSingular) }
-
-// absOf returns |x|.
-func absOf[T Scalar](x T) float64 {
-	switch v := any(x).(type) {
-	case float32:
-		return math.Abs(float64(v))
-	case float64:
-		return math.Abs(v)
-	case complex64:
-		return cmplx.Abs(complex128(v))
-	}
-	return cmplx.Abs(any(x).(complex128))
-}
 
 // fromFloat converts a real to T.
 func fromFloat[T Scalar](f float64) T {
