@@ -6,6 +6,7 @@ package dist
 import "C"
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"unsafe"
@@ -336,17 +337,15 @@ func isComplex[T Scalar]() bool {
 func Redistribute[T Scalar](dst, src *Matrix[T]) error {
 	const op = "dist.Redistribute"
 	var err error
-	switch {
-	case dst == nil || src == nil:
+	if dst == nil || src == nil {
 		err = layout.Errorf(layout.ErrShape, op, "dst, src", "nil matrix")
-	case dst.checkLive(op, "dst") != nil:
-		err = dst.checkLive(op, "dst")
-	case src.checkLive(op, "src") != nil:
-		err = src.checkLive(op, "src")
-	case dst.g.exited || src.g.exited:
-		err = layout.Errorf(ErrState, op, "dst, src", "a grid was exited")
-	case dst.m != src.m || dst.n != src.n:
-		err = layout.Errorf(layout.ErrShape, op, "dst", "%d x %d differs from src's %d x %d", dst.m, dst.n, src.m, src.n)
+	} else if err = cmp.Or(dst.checkLive(op, "dst"), src.checkLive(op, "src")); err == nil {
+		switch {
+		case dst.g.exited || src.g.exited:
+			err = layout.Errorf(ErrState, op, "dst, src", "a grid was exited")
+		case dst.m != src.m || dst.n != src.n:
+			err = layout.Errorf(layout.ErrShape, op, "dst", "%d x %d differs from src's %d x %d", dst.m, dst.n, src.m, src.n)
+		}
 	}
 	if err := agree(op, err, keys(dst, src)); err != nil {
 		return err
@@ -392,11 +391,12 @@ func (a *Matrix[T]) move(op string, root int, v views.View[T], gather bool, opts
 		tmp  *views.Tensor[T]
 		work = v
 	)
+	live := a.checkLive(op, "a")
 	switch {
 	case root < 0 || root >= world.size:
 		err = layout.Errorf(layout.ErrBounds, op, "root", "rank %d is not in 0..%d", root, world.size-1)
-	case a.checkLive(op, "a") != nil:
-		err = a.checkLive(op, "a")
+	case live != nil:
+		err = live
 	case a.g.exited:
 		err = layout.Errorf(ErrState, op, "a", "its grid was exited")
 	default:

@@ -66,13 +66,12 @@ func condSVD[T Scalar](op string, norm Norm, a views.View[T], opts []lapis.Optio
 	if norm == Frobenius && m != n {
 		return 0, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix (only TwoNorm takes a rectangular one)", a.Shape())
 	}
-	if err := checkFinite(op, input[T]{name: "a", v: a}); err != nil {
-		return 0, err
-	}
 	k := min(m, n)
 	if k == 0 {
 		return 1, nil
 	}
+	// Gesdd scans what it reads (the copy) before LAPACK runs; helperErr
+	// names the element of the caller's a.
 	s, err := withReals[T](k, func(s32 []float32, s64 []float64) error {
 		if s32 != nil {
 			return Gesdd(JobNone, f.View(), s32, views.View[T]{}, views.View[T]{}, opts...)
@@ -80,7 +79,7 @@ func condSVD[T Scalar](op string, norm Norm, a views.View[T], opts []lapis.Optio
 		return Gesdd(JobNone, f.View(), s64, views.View[T]{}, views.View[T]{}, opts...)
 	})
 	if err != nil {
-		return 0, err
+		return 0, helperErr(op, err, input[T]{"a", a, 0})
 	}
 	if s[k-1] == 0 {
 		return math.Inf(1), nil // singular, the zero matrix included

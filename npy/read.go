@@ -56,8 +56,8 @@ func ReadTensor[T views.Scalar](r io.Reader) (*views.Tensor[T], error) {
 	if l := v.Layout(); l.IsColMajor() {
 		return views.FromColMajor(v.Data(), l.Shape()...)
 	}
-	if err := pool.Check[T]("npy.ReadTensor", "r", v.Shape()...); err != nil {
-		return nil, err // the reordered copy beside the data read
+	if !pool.CanHold[T](v.Len()) { // the reordered copy beside the data read
+		return nil, pool.Check[T]("npy.ReadTensor", "r", v.Shape()...)
 	}
 	return v.ToColMajor(), nil
 }

@@ -63,8 +63,8 @@ func writable[T views.Scalar](op, name string, v views.View[T]) error {
 	if v.IsZero() {
 		return errop.ZeroView(op, name)
 	}
-	if l := v.Layout(); v.IsConj() || !(l.IsRowMajor() || l.IsColMajor()) {
-		return pool.Check[T](op, name, l.Shape()...)
+	if l := v.Layout(); (v.IsConj() || !(l.IsRowMajor() || l.IsColMajor())) && !pool.CanHold[T](l.Len()) {
+		return pool.Check[T](op, name, l.Shape()...) // the shape only on this path: Shape allocates
 	}
 	return nil
 }

@@ -51,8 +51,8 @@ func alloc[T Scalar](op, arg string, shape []int) (*Tensor[T], error) {
 	if err != nil {
 		return nil, errop.Rename(err, op)
 	}
-	if err := pool.Check[T](op, arg, shape...); err != nil {
-		return nil, err
+	if !pool.CanHold[T](l.Len()) { // l.Len fits an int: one compare, the product once
+		return nil, pool.Check[T](op, arg, shape...)
 	}
 	return fromPool[T](l), nil
 }

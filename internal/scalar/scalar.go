@@ -146,11 +146,7 @@ func AllFinite[T Type](xs []T) bool {
 	case complex128:
 		return finite.Float64s(unsafe.Slice((*float64)(p), 2*len(xs)))
 	}
-	var acc T // a type defined on one of the four: not used by lapis
-	for _, x := range xs {
-		acc += x - x
-	}
-	return acc == 0
+	return false // unreachable: T is one of the four
 }
 
 // MatrixFinite reports whether the rows x cols matrix whose element
