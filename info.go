@@ -7,7 +7,7 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
-	"github.com/lapis-go/lapis/internal/rt/backend"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 )
 
@@ -18,8 +18,7 @@ type LibraryInfo struct {
 	// "OpenBLAS" and the version its config gives, "MKL" and its
 	// version ("2020.0.4", from mkl_get_version), "BLIS" and
 	// bli_info_get_version_str(), or "unknown" and "" for a CBLAS without
-	// either extension (the netlib reference BLAS, say: Path tells which),
-	// "none" when no package that links a library is in the program.
+	// either extension (the netlib reference BLAS, say: Path tells which).
 	Library, Version string
 	// Path is the shared object cblas_dgemm was loaded from, with symbolic
 	// links resolved (Debian's alternatives pick it); "" when unknown.
@@ -69,10 +68,18 @@ func cpuName() string {
 
 // Info returns facts about the linked library and the CPU.
 func Info() LibraryInfo {
+	name, version := clib.Library()
 	info := LibraryInfo{
-		Library:      "none",
-		Parallel:     -1,
-		Threads:      Threads(),
+		Library:        name,
+		Version:        version,
+		Path:           clib.Path(),
+		Config:         clib.Config(),
+		Core:           clib.Core(),
+		Kernels:        kernelChoice,
+		Parallel:       clib.Parallel(),
+		IntBits:        clib.IntBits,
+		LibraryIntBits: clib.LibraryIntBits,
+		Threads:        Threads(),
 		Variant:      threads.Lib().String(),
 		Policy:       ThreadPolicy(),
 		CPU:          cpuName(),
@@ -81,11 +88,6 @@ func Info() LibraryInfo {
 		L3:           cpuid.CPU.Cache.L3,
 		CacheLine:    cpuid.CPU.CacheLine,
 		LogicalCores: cpuid.CPU.LogicalCores,
-	}
-	if l := backend.Get(); l != nil {
-		info.Library, info.Version, info.Path, info.Config, info.Core = l.Name, l.Version, l.Path, l.Config, l.Core
-		info.Kernels = KernelChoice(l.Kernels)
-		info.Parallel, info.IntBits, info.LibraryIntBits = l.Parallel, l.IntBits, l.LibraryIntBits
 	}
 	for _, f := range []cpuid.FeatureID{cpuid.SSE2, cpuid.AVX, cpuid.FMA3, cpuid.AVX2, cpuid.AVX512F, cpuid.AVX512DQ, cpuid.AVX512VL, cpuid.ASIMD, cpuid.SVE} {
 		if cpuid.CPU.Supports(f) {
@@ -151,20 +153,10 @@ func (k KernelChoice) Below() bool { return k.InUseLevel > 0 && k.InUseLevel < k
 // Other BLAS libraries and OpenBLAS builds without DYNAMIC_ARCH are left
 // alone. The choice cannot change later: a switch while a call is in
 // flight crashes OpenBLAS.
-func KernelSet() KernelChoice {
-	if l := backend.Get(); l != nil {
-		return KernelChoice(l.Kernels)
-	}
-	return KernelChoice{CPULevel: cpuid.CPU.X64Level()}
-}
+func KernelSet() KernelChoice { return kernelChoice }
 
 // KernelSets returns the kernel sets the linked OpenBLAS has and this CPU
 // can run, oldest first: the names LAPIS_OPENBLAS_CORE takes here. It is
 // nil for other libraries, builds without DYNAMIC_ARCH and CPUs that are
 // not x86-64.
-func KernelSets() []string {
-	if l := backend.Get(); l != nil {
-		return append([]string(nil), l.Sets...)
-	}
-	return nil
-}
+func KernelSets() []string { return kernelSets() }

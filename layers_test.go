@@ -25,7 +25,14 @@ var levels = map[string]int{
 
 // cgoFree are the packages that must build without cgo, with everything
 // of the module they import.
-var cgoFree = []string{"layout", "views", "", "npy"}
+var cgoFree = []string{"layout", "views", "npy"}
+
+// cgoOwners are the packages of the library that may import "C" (with
+// their internal packages): internal/clib, the one C layer for BLAS and
+// LAPACK, and the packages for the other C libraries, ScaLAPACK and MPI
+// (dist) and ISO_Fortran_binding.h (fortran). Every other package reaches
+// C through them; cmd, bench and examples are programs above the library.
+var cgoOwners = []string{"internal/clib", "dist", "fortran", "cmd", "bench", "examples"}
 
 type pkg struct {
 	ImportPath string
@@ -81,6 +88,15 @@ func TestLayers(t *testing.T) {
 			if known && li >= lp && r != name {
 				t.Errorf("%q (level %d) imports %q (level %d): packages import only lower levels", name, lp, r, li)
 			}
+		}
+	}
+	for name, p := range pkgs {
+		owned := false
+		for _, o := range cgoOwners {
+			owned = owned || name == o || strings.HasPrefix(name, o+"/")
+		}
+		if len(p.CgoFiles) > 0 && !owned {
+			t.Errorf("package %q imports \"C\" (%v): C belongs in internal/clib", p.ImportPath, p.CgoFiles)
 		}
 	}
 	for _, name := range cgoFree {

@@ -1,14 +1,10 @@
 package cblas
 
-/*
-#include "lapis_cblas.h"
-*/
-import "C"
-
 import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -18,15 +14,19 @@ type config = lapis.Config
 
 func configure(opts []lapis.Option) config { return lapis.Configure(opts...) }
 
-// blasint is the C library's integer. IntBits is its width in bits.
-const IntBits = int(unsafe.Sizeof(C.blasint(0))) * 8
+// IntBits is the width in bits of the BLAS integer lapis was compiled
+// for.
+const IntBits = clib.IntBits
+
+// libraryIntBits is the width the linked library reports.
+var libraryIntBits = clib.LibraryIntBits
 
 // blasInt converts v for C, refusing values that do not fit (never
 // truncating). Errors match layout.ErrOverflow and name the argument as
 // arg+what (joined only on error, so that the call does not allocate).
-func blasInt(op, arg, what string, v int) (C.blasint, error) {
-	if libraryIntBits == IntBits && int(C.blasint(v)) == v {
-		return C.blasint(v), nil // inlined: the common case costs a compare
+func blasInt(op, arg, what string, v int) (int, error) {
+	if clib.Fits(v) {
+		return v, nil // inlined: the common case costs a compare
 	}
 	return 0, blasIntErr(op, arg, what, v)
 }
@@ -48,7 +48,7 @@ func elemPtr[T Scalar](v views.View[T]) unsafe.Pointer {
 }
 
 // blasInt2 converts two extents with blasInt.
-func blasInt2(op, an string, a int, bn string, b int) (A, B C.blasint, err error) {
+func blasInt2(op, an string, a int, bn string, b int) (A, B int, err error) {
 	if A, err = blasInt(op, an, "", a); err == nil {
 		B, err = blasInt(op, bn, "", b)
 	}

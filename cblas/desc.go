@@ -1,13 +1,9 @@
 package cblas
 
-/*
-#include "lapis_cblas.h"
-*/
-import "C"
-
 import (
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/layout"
@@ -103,18 +99,18 @@ func (d *desc[T]) view(v views.View[T]) views.View[T] {
 
 // flag returns the transpose flag BLAS reads d with, if the routine takes
 // it (allow: allowT, allowC; "N" is always allowed).
-func (d *desc[T]) flag(allow int) (C.lapis_trans_t, bool) {
+func (d *desc[T]) flag(allow int) (clib.Trans, bool) {
 	switch {
 	case !d.ok:
 		return 0, false
 	case !d.trans:
-		return C.CblasNoTrans, !d.conj // BLAS has no "conjugate, no transpose"
+		return clib.NoTrans, !d.conj // BLAS has no "conjugate, no transpose"
 	case !views.IsComplex[T]():
-		return C.CblasTrans, allow != 0 // real: "T" and "C" are the same
+		return clib.DoTrans, allow != 0 // real: "T" and "C" are the same
 	case d.conj:
-		return C.CblasConjTrans, allow&allowC != 0
+		return clib.ConjTrans, allow&allowC != 0
 	}
-	return C.CblasTrans, allow&allowT != 0
+	return clib.DoTrans, allow&allowT != 0
 }
 
 // input turns d, read from v, into m, a BLAS operand with one of the
@@ -144,7 +140,7 @@ func (d *desc[T]) input(op, name string, v *views.View[T], allow int, cfg config
 	}
 	tmp = lv.ToColMajor()
 	policy.Copies.Add(1)
-	m.ptr, m.rows, m.cols, m.trans = elemPtr(tmp.View()), d.rows, d.cols, C.CblasNoTrans
+	m.ptr, m.rows, m.cols, m.trans = elemPtr(tmp.View()), d.rows, d.cols, clib.NoTrans
 	m.ld, err = blasInt(op, name, " leading dimension", max(1, d.rows))
 	if err != nil {
 		tmp.Release()
@@ -157,8 +153,8 @@ func (d *desc[T]) input(op, name string, v *views.View[T], allow int, cfg config
 // unconjugated where its layout allows), into o, a BLAS operand, or a
 // temporary that finish copies back. o is written in place, as input's m.
 func (d *desc[T]) output(op, name string, v *views.View[T], load bool, cfg config, o *output[T]) (err error) {
-	if trans, ok := d.flag(0); ok && trans == C.CblasNoTrans {
-		o.ptr, o.rows, o.cols, o.trans, o.back = d.ptr, d.rows, d.cols, C.CblasNoTrans, nil
+	if trans, ok := d.flag(0); ok && trans == clib.NoTrans {
+		o.ptr, o.rows, o.cols, o.trans, o.back = d.ptr, d.rows, d.cols, clib.NoTrans, nil
 		o.ld, err = blasInt(op, name, " leading dimension", d.ld)
 		return err
 	}
@@ -179,7 +175,7 @@ func (d *desc[T]) output(op, name string, v *views.View[T], load bool, cfg confi
 		}
 	}
 	policy.Copies.Add(1)
-	o.ptr, o.rows, o.cols, o.trans = elemPtr(o.back.tmp.View()), d.rows, d.cols, C.CblasNoTrans
+	o.ptr, o.rows, o.cols, o.trans = elemPtr(o.back.tmp.View()), d.rows, d.cols, clib.NoTrans
 	o.ld, err = blasInt(op, name, " leading dimension", max(1, d.rows))
 	if err != nil {
 		o.back.release()

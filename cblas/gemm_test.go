@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
@@ -368,9 +370,9 @@ func TestInfoAndThreads(t *testing.T) {
 		// MKL: settable, call by call on the calling OS thread only
 		// (TestMKLPerThread); MKL's own process-wide count stays.
 		defer lapis.SetThreads(lapis.AutoThreads)
-		before := mklMaxThreads()
-		if err := lapis.SetThreads(1); err != nil || lapis.Threads() != 1 || lapis.ThreadPolicy() != "fixed 1" || mklMaxThreads() != before {
-			t.Errorf("MKL: lapis.SetThreads(1): %v, Threads %d, policy %q, MKL's count %d -> %d", err, lapis.Threads(), lapis.ThreadPolicy(), before, mklMaxThreads())
+		before := clib.MKLMaxThreads()
+		if err := lapis.SetThreads(1); err != nil || lapis.Threads() != 1 || lapis.ThreadPolicy() != "fixed 1" || clib.MKLMaxThreads() != before {
+			t.Errorf("MKL: lapis.SetThreads(1): %v, Threads %d, policy %q, MKL's count %d -> %d", err, lapis.Threads(), lapis.ThreadPolicy(), before, clib.MKLMaxThreads())
 		}
 		return
 	}
@@ -385,13 +387,13 @@ func TestInfoAndThreads(t *testing.T) {
 		t.Errorf("Info: %+v", info)
 	}
 	defer lapis.SetThreads(lapis.AutoThreads)
-	if err := lapis.SetThreads(1); err != nil || lapis.Threads() != 1 || lapis.ThreadPolicy() != "fixed 1" || libraryThreads() != 1 {
-		t.Errorf("lapis.SetThreads(1): %v, Threads %d, policy %q, library %d", err, lapis.Threads(), lapis.ThreadPolicy(), libraryThreads())
+	if err := lapis.SetThreads(1); err != nil || lapis.Threads() != 1 || lapis.ThreadPolicy() != "fixed 1" || clib.Threads() != 1 {
+		t.Errorf("lapis.SetThreads(1): %v, Threads %d, policy %q, library %d", err, lapis.Threads(), lapis.ThreadPolicy(), clib.Threads())
 	}
 	if err := lapis.SetThreads(-1); !errors.Is(err, lapis.ErrInvalid) {
 		t.Errorf("lapis.SetThreads(-1): %v", err)
 	}
-	if max := maxThreads(libraryConfig()); max > 0 {
+	if max := threads.Limit(); strings.Contains(clib.Config(), "MAX_THREADS=") {
 		if err := lapis.SetThreads(max + 1); !errors.Is(err, lapis.ErrInvalid) || lapis.ThreadPolicy() != "fixed 1" {
 			t.Errorf("lapis.SetThreads(%d) beyond MAX_THREADS=%d: %v, policy %q", max+1, max, err, lapis.ThreadPolicy())
 		}
@@ -404,7 +406,7 @@ func TestInfoAndThreads(t *testing.T) {
 	}
 	// The default policy keeps a pthreads OpenBLAS on one thread between
 	// calls: a call raises it only while it runs alone.
-	if lapis.Info().Variant == "pthreads" && libraryThreads() != 1 {
-		t.Errorf("auto policy at rest: OpenBLAS at %d threads; want 1", libraryThreads())
+	if lapis.Info().Variant == "pthreads" && clib.Threads() != 1 {
+		t.Errorf("auto policy at rest: OpenBLAS at %d threads; want 1", clib.Threads())
 	}
 }

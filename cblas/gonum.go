@@ -1,15 +1,11 @@
 package cblas
 
-/*
-#include "lapis_cblas.h"
-*/
-import "C"
-
 import (
 	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/views"
 )
@@ -29,7 +25,7 @@ import (
 // becomes the column-major call on the transposes:
 //
 //	row-major C = op(A) op(B)  is  column-major C^T = op(B)^T op(A)^T
-//	                           (xgemm(tB, tA, n, m, k, b, a), same flags)
+//	                           (clib.Gemm(tB, tA, n, m, k, b, a), same flags)
 //	symmetric and triangular:  Upper <-> Lower;  symm, trmm, trsm: Left <-> Right
 //	gemv, gbmv, trmv, ...:     NoTrans <-> Trans (band widths kL <-> kU)
 //	syrk, syr2k:               NoTrans <-> Trans;  herk, her2k: NoTrans <-> ConjTrans
@@ -107,7 +103,7 @@ func gnPtr[T any](s []T) unsafe.Pointer {
 }
 
 // gnInt converts v for C and panics when it does not fit (see Gonum).
-func gnInt(op, arg string, v int) C.blasint {
+func gnInt(op, arg string, v int) int {
 	c, err := blasInt(op, arg, "", v)
 	if err != nil {
 		panic(err)
@@ -160,55 +156,55 @@ func gnCheckTri(transFirst bool, ul blas.Uplo, tA blas.Transpose, d blas.Diag) {
 
 // gnFlipUplo is the triangle of the column-major transpose: the stored
 // upper triangle of a row-major matrix is the lower one of its transpose.
-func gnFlipUplo(ul blas.Uplo) C.lapis_uplo_t {
+func gnFlipUplo(ul blas.Uplo) clib.Uplo {
 	if ul == blas.Upper {
-		return C.CblasLower
+		return clib.Lower
 	}
-	return C.CblasUpper
+	return clib.Upper
 }
 
 // gnUplo is ul unchanged, for the row-major entry points.
-func gnUplo(ul blas.Uplo) C.lapis_uplo_t {
+func gnUplo(ul blas.Uplo) clib.Uplo {
 	if ul == blas.Upper {
-		return C.CblasUpper
+		return clib.Upper
 	}
-	return C.CblasLower
+	return clib.Lower
 }
 
 // gnFlipSide is the side of the transposed product: (A B)^T = B^T A^T.
-func gnFlipSide(s blas.Side) C.lapis_side_t {
+func gnFlipSide(s blas.Side) clib.Side {
 	if s == blas.Left {
-		return C.CblasRight
+		return clib.Right
 	}
-	return C.CblasLeft
+	return clib.Left
 }
 
-func gnDiag(d blas.Diag) C.lapis_diag_t {
+func gnDiag(d blas.Diag) clib.Diag {
 	if d == blas.Unit {
-		return C.CblasUnit
+		return clib.Unit
 	}
-	return C.CblasNonUnit
+	return clib.NonUnit
 }
 
 // gnTrans is t unchanged (ConjTrans is Trans for real types).
-func gnTrans[T Scalar](t blas.Transpose) C.lapis_trans_t {
+func gnTrans[T Scalar](t blas.Transpose) clib.Trans {
 	switch {
 	case t == blas.NoTrans:
-		return C.CblasNoTrans
+		return clib.NoTrans
 	case t == blas.ConjTrans && views.IsComplex[T]():
-		return C.CblasConjTrans
+		return clib.ConjTrans
 	}
-	return C.CblasTrans
+	return clib.DoTrans
 }
 
 // gnFlipTrans maps the op of a row-major matrix-vector product to the op
 // of its column-major transpose: NoTrans <-> Trans. It must not be called
 // with ConjTrans on complex types (that case has no column-major form).
-func gnFlipTrans(t blas.Transpose) C.lapis_trans_t {
+func gnFlipTrans(t blas.Transpose) clib.Trans {
 	if t == blas.NoTrans {
-		return C.CblasTrans
+		return clib.DoTrans
 	}
-	return C.CblasNoTrans
+	return clib.NoTrans
 }
 
 // Level 1.
@@ -239,9 +235,9 @@ func gnDot[T Scalar](op string, conjX bool, n int, x []T, incX int, y []T, incY 
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
 	if conjX {
-		return xdotc[T](cn, gnPtr(x), cx, gnPtr(y), cy)
+		return clib.Dotc[T](cn, gnPtr(x), cx, gnPtr(y), cy)
 	}
-	return xdot[T](cn, gnPtr(x), cx, gnPtr(y), cy)
+	return clib.Dot[T](cn, gnPtr(x), cx, gnPtr(y), cy)
 }
 
 // gnCheckDsdot is gnDot's checks, for the mixed-precision dots; it reports
@@ -287,7 +283,7 @@ func gnNrm2[T Scalar](op string, n int, x []T, incX int) float64 {
 	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
 	policy.Calls.Add(1)
-	return xnrm2[T](cn, gnPtr(x), cx)
+	return clib.Nrm2[T](cn, gnPtr(x), cx)
 }
 
 // gnAsum returns 0 for a negative incX, as gonum does.
@@ -370,9 +366,9 @@ func gnPair[T Scalar](op string, which int, n int, x []T, incX int, y []T, incY 
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
 	if which == gnSwap {
-		xswap[T](cn, gnPtr(x), cx, gnPtr(y), cy)
+		clib.Swap[T](cn, gnPtr(x), cx, gnPtr(y), cy)
 	} else {
-		xcopy[T](cn, gnPtr(x), cx, gnPtr(y), cy)
+		clib.Copy[T](cn, gnPtr(x), cx, gnPtr(y), cy)
 	}
 }
 
@@ -390,7 +386,7 @@ func gnAxpy[T Scalar](op string, n int, alpha T, x []T, incX int, y []T, incY in
 	}
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
-	xaxpy[T](cn, alpha, gnPtr(x), cx, gnPtr(y), cy)
+	clib.Axpy[T](cn, alpha, gnPtr(x), cx, gnPtr(y), cy)
 }
 
 // gnCheckScal runs the checks of scal; a negative incX is a no-op in
@@ -425,7 +421,7 @@ func gnScal[T Scalar](op string, n int, alpha T, x []T, incX int) {
 	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
 	policy.Calls.Add(1)
-	xscal[T](cn, alpha, gnPtr(x), cx)
+	clib.Scal[T](cn, alpha, gnPtr(x), cx)
 }
 
 // gnRscal scales complex x by a real alpha.
@@ -435,7 +431,7 @@ func gnRscal[T Scalar](op string, n int, alpha float64, x []T, incX int) {
 	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
 	policy.Calls.Add(1)
-	xrscal[T](cn, alpha, gnPtr(x), cx)
+	clib.Rscal[T](cn, alpha, gnPtr(x), cx)
 }
 
 func gnRot[T gnReal](op string, n int, x []T, incX int, y []T, incY int, c, s T) {
@@ -444,7 +440,7 @@ func gnRot[T gnReal](op string, n int, x []T, incX int, y []T, incY int, c, s T)
 	}
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
-	xrot[T](cn, gnPtr(x), cx, gnPtr(y), cy, float64(c), float64(s))
+	clib.Rot[T](cn, gnPtr(x), cx, gnPtr(y), cy, float64(c), float64(s))
 }
 
 // gnRotm applies the modified Givens rotation (flag, h), h = [h11 h21 h12
@@ -462,7 +458,7 @@ func gnRotm[T gnReal](op string, n int, x []T, incX int, y []T, incY int, flag b
 	p := [5]T{T(flag), h[0], h[1], h[2], h[3]}
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
-	xrotm[T](cn, gnPtr(x), cx, gnPtr(y), cy, unsafe.Pointer(&p[0]))
+	clib.Rotm[T](cn, gnPtr(x), cx, gnPtr(y), cy, unsafe.Pointer(&p[0]))
 }
 
 // gnRotg is computed in Go by gonum's reference implementation (safely
@@ -488,7 +484,7 @@ func gnRotg[T gnReal](a, b T) (c, s, r, z T) {
 func gnRotmg[T gnReal](d1, d2, b1, b2 T) (flag blas.Flag, h [4]T, rd1, rd2, rb1 T) {
 	var p [5]T
 	policy.Calls.Add(1)
-	xrotmg[T](unsafe.Pointer(&d1), unsafe.Pointer(&d2), unsafe.Pointer(&b1), b2, unsafe.Pointer(&p[0]))
+	clib.Rotmg[T](unsafe.Pointer(&d1), unsafe.Pointer(&d2), unsafe.Pointer(&b1), b2, unsafe.Pointer(&p[0]))
 	return blas.Flag(p[0]), [4]T{p[1], p[2], p[3], p[4]}, d1, d2, b1
 }
 
@@ -541,10 +537,10 @@ func gnGemv[T Scalar](op string, tA blas.Transpose, m, n int, alpha T, a []T, ld
 	overReadSafe[T](vec{ptr: gnPtr(x), inc: cx}, lenX, vec{ptr: gnPtr(y), inc: cy}, lenY, func(px, py vec) {
 		if cplx && tA == blas.ConjTrans {
 			// A^H x: the column-major reading would need conj(A^T).
-			xgemvRow[T](C.CblasConjTrans, cm, cn, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
+			clib.GemvRow[T](clib.ConjTrans, cm, cn, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
 			return
 		}
-		xgemv[T](gnFlipTrans(tA), cn, cm, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
+		clib.Gemv[T](gnFlipTrans(tA), cn, cm, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
 	})
 }
 
@@ -596,10 +592,10 @@ func gnGbmv[T Scalar](op string, tA blas.Transpose, m, n, kL, kU int, alpha T, a
 	clda, cx, cy := gnInt(op, "lda", lda), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
 	if views.IsComplex[T]() && tA == blas.ConjTrans {
-		xgbmvRow[T](C.CblasConjTrans, cm, cn, ckl, cku, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
+		clib.GbmvRow[T](clib.ConjTrans, cm, cn, ckl, cku, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
 		return
 	}
-	xgbmv[T](gnFlipTrans(tA), cn, cm, cku, ckl, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
+	clib.Gbmv[T](gnFlipTrans(tA), cn, cm, cku, ckl, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
 }
 
 // gnTrxv is trmv (solve false) and trsv (solve true).
@@ -628,13 +624,13 @@ func gnTrxv[T Scalar](op string, solve bool, ul blas.Uplo, tA blas.Transpose, d 
 	policy.Calls.Add(1)
 	switch {
 	case cplx && tA == blas.ConjTrans && solve:
-		xtrsvRow[T](gnUplo(ul), C.CblasConjTrans, gnDiag(d), cn, gnPtr(a), clda, gnPtr(x), cx)
+		clib.TrsvRow[T](gnUplo(ul), clib.ConjTrans, gnDiag(d), cn, gnPtr(a), clda, gnPtr(x), cx)
 	case cplx && tA == blas.ConjTrans:
-		xtrmvRow[T](gnUplo(ul), C.CblasConjTrans, gnDiag(d), cn, gnPtr(a), clda, gnPtr(x), cx)
+		clib.TrmvRow[T](gnUplo(ul), clib.ConjTrans, gnDiag(d), cn, gnPtr(a), clda, gnPtr(x), cx)
 	case solve:
-		xtrsv[T](gnFlipUplo(ul), gnFlipTrans(tA), gnDiag(d), cn, gnPtr(a), clda, gnPtr(x), cx)
+		clib.Trsv[T](gnFlipUplo(ul), gnFlipTrans(tA), gnDiag(d), cn, gnPtr(a), clda, gnPtr(x), cx)
 	default:
-		xtrmv[T](gnFlipUplo(ul), gnFlipTrans(tA), gnDiag(d), cn, gnPtr(a), clda, gnPtr(x), cx)
+		clib.Trmv[T](gnFlipUplo(ul), gnFlipTrans(tA), gnDiag(d), cn, gnPtr(a), clda, gnPtr(x), cx)
 	}
 }
 
@@ -669,13 +665,13 @@ func gnTbxv[T Scalar](op string, solve bool, ul blas.Uplo, tA blas.Transpose, d 
 	policy.Calls.Add(1)
 	switch {
 	case cplx && tA == blas.ConjTrans && solve:
-		xtbsvRow[T](gnUplo(ul), C.CblasConjTrans, gnDiag(d), cn, ck, gnPtr(a), clda, gnPtr(x), cx)
+		clib.TbsvRow[T](gnUplo(ul), clib.ConjTrans, gnDiag(d), cn, ck, gnPtr(a), clda, gnPtr(x), cx)
 	case cplx && tA == blas.ConjTrans:
-		xtbmvRow[T](gnUplo(ul), C.CblasConjTrans, gnDiag(d), cn, ck, gnPtr(a), clda, gnPtr(x), cx)
+		clib.TbmvRow[T](gnUplo(ul), clib.ConjTrans, gnDiag(d), cn, ck, gnPtr(a), clda, gnPtr(x), cx)
 	case solve:
-		xtbsv[T](gnFlipUplo(ul), gnFlipTrans(tA), gnDiag(d), cn, ck, gnPtr(a), clda, gnPtr(x), cx)
+		clib.Tbsv[T](gnFlipUplo(ul), gnFlipTrans(tA), gnDiag(d), cn, ck, gnPtr(a), clda, gnPtr(x), cx)
 	default:
-		xtbmv[T](gnFlipUplo(ul), gnFlipTrans(tA), gnDiag(d), cn, ck, gnPtr(a), clda, gnPtr(x), cx)
+		clib.Tbmv[T](gnFlipUplo(ul), gnFlipTrans(tA), gnDiag(d), cn, ck, gnPtr(a), clda, gnPtr(x), cx)
 	}
 }
 
@@ -703,13 +699,13 @@ func gnTpxv[T Scalar](op string, solve bool, ul blas.Uplo, tA blas.Transpose, d 
 	policy.Calls.Add(1)
 	switch cplx := views.IsComplex[T](); {
 	case cplx && tA == blas.ConjTrans && solve:
-		xtpsvRow[T](gnUplo(ul), C.CblasConjTrans, gnDiag(d), cn, gnPtr(ap), gnPtr(x), cx)
+		clib.TpsvRow[T](gnUplo(ul), clib.ConjTrans, gnDiag(d), cn, gnPtr(ap), gnPtr(x), cx)
 	case cplx && tA == blas.ConjTrans:
-		xtpmvRow[T](gnUplo(ul), C.CblasConjTrans, gnDiag(d), cn, gnPtr(ap), gnPtr(x), cx)
+		clib.TpmvRow[T](gnUplo(ul), clib.ConjTrans, gnDiag(d), cn, gnPtr(ap), gnPtr(x), cx)
 	case solve:
-		xtpsv[T](gnFlipUplo(ul), gnFlipTrans(tA), gnDiag(d), cn, gnPtr(ap), gnPtr(x), cx)
+		clib.Tpsv[T](gnFlipUplo(ul), gnFlipTrans(tA), gnDiag(d), cn, gnPtr(ap), gnPtr(x), cx)
 	default:
-		xtpmv[T](gnFlipUplo(ul), gnFlipTrans(tA), gnDiag(d), cn, gnPtr(ap), gnPtr(x), cx)
+		clib.Tpmv[T](gnFlipUplo(ul), gnFlipTrans(tA), gnDiag(d), cn, gnPtr(ap), gnPtr(x), cx)
 	}
 }
 
@@ -765,11 +761,11 @@ func gnHemv[T Scalar](op string, ul blas.Uplo, n int, alpha T, a []T, lda int, x
 		// A^T = conj(A): no column-major form. The kernels over-read x and
 		// y: see overReadSafe.
 		overReadSafe[T](vec{ptr: gnPtr(x), inc: cx}, n, vec{ptr: gnPtr(y), inc: cy}, n, func(px, py vec) {
-			xhemvRow[T](gnUplo(ul), cn, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
+			clib.HemvRow[T](gnUplo(ul), cn, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
 		})
 		return
 	}
-	xsymv[T](gnFlipUplo(ul), cn, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
+	clib.Symv[T](gnFlipUplo(ul), cn, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
 }
 
 // gnHbmv is sbmv for real types and hbmv for complex ones.
@@ -803,10 +799,10 @@ func gnHbmv[T Scalar](op string, ul blas.Uplo, n, k int, alpha T, a []T, lda int
 	cx, cy := gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
-		xhbmvRow[T](gnUplo(ul), cn, ck, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
+		clib.HbmvRow[T](gnUplo(ul), cn, ck, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
 		return
 	}
-	xsbmv[T](gnFlipUplo(ul), cn, ck, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
+	clib.Sbmv[T](gnFlipUplo(ul), cn, ck, alpha, gnPtr(a), clda, gnPtr(x), cx, beta, gnPtr(y), cy)
 }
 
 // gnHpmv is spmv for real types and hpmv for complex ones.
@@ -833,10 +829,10 @@ func gnHpmv[T Scalar](op string, ul blas.Uplo, n int, alpha T, ap []T, x []T, in
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
-		xhpmvRow[T](gnUplo(ul), cn, alpha, gnPtr(ap), gnPtr(x), cx, beta, gnPtr(y), cy)
+		clib.HpmvRow[T](gnUplo(ul), cn, alpha, gnPtr(ap), gnPtr(x), cx, beta, gnPtr(y), cy)
 		return
 	}
-	xspmv[T](gnFlipUplo(ul), cn, alpha, gnPtr(ap), gnPtr(x), cx, beta, gnPtr(y), cy)
+	clib.Spmv[T](gnFlipUplo(ul), cn, alpha, gnPtr(ap), gnPtr(x), cx, beta, gnPtr(y), cy)
 }
 
 // gnGer is ger for real types, geru (conjY false) or gerc (conjY true)
@@ -878,10 +874,10 @@ func gnGer[T Scalar](op string, conjY bool, m, n int, alpha T, x []T, incX int, 
 	policy.Calls.Add(1)
 	if conjY {
 		// A^T += alpha conj(y) x^T: no column-major form.
-		xgercRow[T](cm, cn, alpha, gnPtr(x), cx, gnPtr(y), cy, gnPtr(a), clda)
+		clib.GercRow[T](cm, cn, alpha, gnPtr(x), cx, gnPtr(y), cy, gnPtr(a), clda)
 		return
 	}
-	xgeru[T](cn, cm, alpha, gnPtr(y), cy, gnPtr(x), cx, gnPtr(a), clda)
+	clib.Geru[T](cn, cm, alpha, gnPtr(y), cy, gnPtr(x), cx, gnPtr(a), clda)
 }
 
 // gnHer is syr for real types and her for complex ones (alpha real).
@@ -911,10 +907,10 @@ func gnHer[T Scalar](op string, ul blas.Uplo, n int, alpha float64, x []T, incX 
 	cn, clda, cx := gnInt(op, "n", n), gnInt(op, "lda", lda), gnInt(op, "incX", incX)
 	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
-		xherRow[T](gnUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(a), clda)
+		clib.HerRow[T](gnUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(a), clda)
 		return
 	}
-	xher[T](gnFlipUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(a), clda) // ?syr
+	clib.Her[T](gnFlipUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(a), clda) // ?syr
 }
 
 // gnHpr is spr for real types and hpr for complex ones (alpha real).
@@ -941,10 +937,10 @@ func gnHpr[T Scalar](op string, ul blas.Uplo, n int, alpha float64, x []T, incX 
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
 	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
-		xhprRow[T](gnUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(ap))
+		clib.HprRow[T](gnUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(ap))
 		return
 	}
-	xhpr[T](gnFlipUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(ap)) // ?spr
+	clib.Hpr[T](gnFlipUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(ap)) // ?spr
 }
 
 // gnHer2 is syr2 for real types and her2 for complex ones.
@@ -980,10 +976,10 @@ func gnHer2[T Scalar](op string, ul blas.Uplo, n int, alpha T, x []T, incX int, 
 	cn, clda, cx, cy := gnInt(op, "n", n), gnInt(op, "lda", lda), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
-		xher2Row[T](gnUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(y), cy, gnPtr(a), clda)
+		clib.Her2Row[T](gnUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(y), cy, gnPtr(a), clda)
 		return
 	}
-	xsyr2[T](gnFlipUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(y), cy, gnPtr(a), clda)
+	clib.Syr2[T](gnFlipUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(y), cy, gnPtr(a), clda)
 }
 
 // gnHpr2 is spr2 for real types and hpr2 for complex ones.
@@ -1016,10 +1012,10 @@ func gnHpr2[T Scalar](op string, ul blas.Uplo, n int, alpha T, x []T, incX int, 
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
-		xhpr2Row[T](gnUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(y), cy, gnPtr(ap))
+		clib.Hpr2Row[T](gnUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(y), cy, gnPtr(ap))
 		return
 	}
-	xspr2[T](gnFlipUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(y), cy, gnPtr(ap))
+	clib.Spr2[T](gnFlipUplo(ul), cn, alpha, gnPtr(x), cx, gnPtr(y), cy, gnPtr(ap))
 }
 
 // Level 3.
@@ -1071,7 +1067,7 @@ func gnGemm[T Scalar](op string, tA, tB blas.Transpose, m, n, k int, alpha T, a 
 	clda, cldb, cldc := gnInt(op, "lda", lda), gnInt(op, "ldb", ldb), gnInt(op, "ldc", ldc)
 	policy.Calls.Add(1)
 	defer level3(m, n, k).End()
-	xgemm[T](gnTrans[T](tB), gnTrans[T](tA), cn, cm, ck, alpha, gnPtr(b), cldb, gnPtr(a), clda, beta, gnPtr(c), cldc)
+	clib.Gemm[T](gnTrans[T](tB), gnTrans[T](tA), cn, cm, ck, alpha, gnPtr(b), cldb, gnPtr(a), clda, beta, gnPtr(c), cldc)
 }
 
 // gnSymm is symm (herm false) and hemm (herm true): C^T = B^T A^T, with
@@ -1116,10 +1112,10 @@ func gnSymm[T Scalar](op string, herm bool, s blas.Side, ul blas.Uplo, m, n int,
 	policy.Calls.Add(1)
 	defer level3(m, n, max(m, n)).End()
 	if herm {
-		xhemm[T](gnFlipSide(s), gnFlipUplo(ul), cn, cm, alpha, gnPtr(a), clda, gnPtr(b), cldb, beta, gnPtr(c), cldc)
+		clib.Hemm[T](gnFlipSide(s), gnFlipUplo(ul), cn, cm, alpha, gnPtr(a), clda, gnPtr(b), cldb, beta, gnPtr(c), cldc)
 		return
 	}
-	xsymm[T](gnFlipSide(s), gnFlipUplo(ul), cn, cm, alpha, gnPtr(a), clda, gnPtr(b), cldb, beta, gnPtr(c), cldc)
+	clib.Symm[T](gnFlipSide(s), gnFlipUplo(ul), cn, cm, alpha, gnPtr(a), clda, gnPtr(b), cldb, beta, gnPtr(c), cldc)
 }
 
 // gnCheckRankK checks syrk, syr2k (withB), herk and her2k's arguments in
@@ -1186,7 +1182,7 @@ func gnSyrk[T Scalar](op string, ul blas.Uplo, t blas.Transpose, n, k int, alpha
 	cn, ck, clda, cldc := gnInt(op, "n", n), gnInt(op, "k", k), gnInt(op, "lda", lda), gnInt(op, "ldc", ldc)
 	policy.Calls.Add(1)
 	defer level3(n, n, k).End()
-	xsyrk[T](gnFlipUplo(ul), gnFlipTrans(t), cn, ck, alpha, gnPtr(a), clda, beta, gnPtr(c), cldc)
+	clib.Syrk[T](gnFlipUplo(ul), gnFlipTrans(t), cn, ck, alpha, gnPtr(a), clda, beta, gnPtr(c), cldc)
 }
 
 func gnSyr2k[T Scalar](op string, ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
@@ -1202,16 +1198,16 @@ func gnSyr2k[T Scalar](op string, ul blas.Uplo, t blas.Transpose, n, k int, alph
 	clda, cldb, cldc := gnInt(op, "lda", lda), gnInt(op, "ldb", ldb), gnInt(op, "ldc", ldc)
 	policy.Calls.Add(1)
 	defer level3(n, n, k).End()
-	xsyr2k[T](gnFlipUplo(ul), gnFlipTrans(t), cn, ck, alpha, gnPtr(a), clda, gnPtr(b), cldb, beta, gnPtr(c), cldc)
+	clib.Syr2k[T](gnFlipUplo(ul), gnFlipTrans(t), cn, ck, alpha, gnPtr(a), clda, gnPtr(b), cldb, beta, gnPtr(c), cldc)
 }
 
 // gnHerkTrans maps herk's and her2k's op to that of the transposed
 // problem: C^T = conj(C), and (A A^H)^T = conj(A) A^T = (A^T)^H A^T.
-func gnHerkTrans(t blas.Transpose) C.lapis_trans_t {
+func gnHerkTrans(t blas.Transpose) clib.Trans {
 	if t == blas.NoTrans {
-		return C.CblasConjTrans
+		return clib.ConjTrans
 	}
-	return C.CblasNoTrans
+	return clib.NoTrans
 }
 
 func gnHerk[T Scalar](op string, ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []T, lda int, beta float64, c []T, ldc int) {
@@ -1226,7 +1222,7 @@ func gnHerk[T Scalar](op string, ul blas.Uplo, t blas.Transpose, n, k int, alpha
 	cn, ck, clda, cldc := gnInt(op, "n", n), gnInt(op, "k", k), gnInt(op, "lda", lda), gnInt(op, "ldc", ldc)
 	policy.Calls.Add(1)
 	defer level3(n, n, k).End()
-	xherk[T](gnFlipUplo(ul), gnHerkTrans(t), cn, ck, alpha, gnPtr(a), clda, beta, gnPtr(c), cldc)
+	clib.Herk[T](gnFlipUplo(ul), gnHerkTrans(t), cn, ck, alpha, gnPtr(a), clda, beta, gnPtr(c), cldc)
 }
 
 // gnHer2k: C^T = alpha op(B)^T conj(op(A)) + conj(alpha) op(A)^T conj(op(B))
@@ -1244,7 +1240,7 @@ func gnHer2k[T Scalar](op string, ul blas.Uplo, t blas.Transpose, n, k int, alph
 	clda, cldb, cldc := gnInt(op, "lda", lda), gnInt(op, "ldb", ldb), gnInt(op, "ldc", ldc)
 	policy.Calls.Add(1)
 	defer level3(n, n, k).End()
-	xher2k[T](gnFlipUplo(ul), gnHerkTrans(t), cn, ck, alpha, gnPtr(b), cldb, gnPtr(a), clda, beta, gnPtr(c), cldc)
+	clib.Her2k[T](gnFlipUplo(ul), gnHerkTrans(t), cn, ck, alpha, gnPtr(b), cldb, gnPtr(a), clda, beta, gnPtr(c), cldc)
 }
 
 // gnTrxm is trmm (solve false) and trsm (solve true): B^T = alpha B^T
@@ -1281,10 +1277,10 @@ func gnTrxm[T Scalar](op string, solve bool, s blas.Side, ul blas.Uplo, tA blas.
 	policy.Calls.Add(1)
 	defer level3(m, n, max(m, n)).End()
 	if solve {
-		xtrsm[T](gnFlipSide(s), gnFlipUplo(ul), gnTrans[T](tA), gnDiag(d), cn, cm, alpha, gnPtr(a), clda, gnPtr(b), cldb)
+		clib.Trsm[T](gnFlipSide(s), gnFlipUplo(ul), gnTrans[T](tA), gnDiag(d), cn, cm, alpha, gnPtr(a), clda, gnPtr(b), cldb)
 		return
 	}
-	xtrmm[T](gnFlipSide(s), gnFlipUplo(ul), gnTrans[T](tA), gnDiag(d), cn, cm, alpha, gnPtr(a), clda, gnPtr(b), cldb)
+	clib.Trmm[T](gnFlipSide(s), gnFlipUplo(ul), gnTrans[T](tA), gnDiag(d), cn, cm, alpha, gnPtr(a), clda, gnPtr(b), cldb)
 }
 
 // The methods: gonum's interfaces, each a call of the generic code above.
@@ -1298,7 +1294,7 @@ func (Gonum) Sdsdot(n int, alpha float32, x []float32, incX int, y []float32, in
 	}
 	cn, cx, cy := gnInt("cblas.Gonum.Sdsdot", "n", n), gnInt("cblas.Gonum.Sdsdot", "incX", incX), gnInt("cblas.Gonum.Sdsdot", "incY", incY)
 	policy.Calls.Add(1)
-	return xsdsdot[float32](cn, alpha, gnPtr(x), cx, gnPtr(y), cy)
+	return clib.Sdsdot[float32](cn, alpha, gnPtr(x), cx, gnPtr(y), cy)
 }
 
 // Dsdot implements blas.Float32 on the C library; see Gonum.
@@ -1308,7 +1304,7 @@ func (Gonum) Dsdot(n int, x []float32, incX int, y []float32, incY int) float64 
 	}
 	cn, cx, cy := gnInt("cblas.Gonum.Dsdot", "n", n), gnInt("cblas.Gonum.Dsdot", "incX", incX), gnInt("cblas.Gonum.Dsdot", "incY", incY)
 	policy.Calls.Add(1)
-	return xdsdot[float32](cn, gnPtr(x), cx, gnPtr(y), cy)
+	return clib.Dsdot[float32](cn, gnPtr(x), cx, gnPtr(y), cy)
 }
 
 // Sdot implements blas.Float32 on the C library; see Gonum.

@@ -1,13 +1,11 @@
 package cblas
 
-// #include "lapis_cblas.h"
-import "C"
-
 import (
 	"sync"
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/coreset"
 )
 
@@ -25,11 +23,11 @@ var casumDefect = sync.OnceValue(func() string {
 
 // asumC is ?asum by the library for n elements at p, inc > 0 apart, or
 // in Go for complex64 where casumDefect says the library's is wrong.
-func asumC[T Scalar](n C.blasint, p unsafe.Pointer, inc C.blasint) float64 {
+func asumC[T Scalar](n int, p unsafe.Pointer, inc int) float64 {
 	if _, c64 := any(*new(T)).(complex64); c64 && casumDefect() != "" {
 		return casumGo(int(n), p, int(inc))
 	}
-	return xasum[T](n, p, inc)
+	return clib.Asum[T](n, p, inc)
 }
 
 // casumGo is sum |Re x[i]| + |Im x[i]| over n complex64 elements at p,

@@ -1,15 +1,11 @@
 package cblas
 
-/*
-#include "lapis_cblas.h"
-*/
-import "C"
-
 import (
 	"math"
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
@@ -118,9 +114,9 @@ func dotC[T Scalar](op string, x, y *views.View[T], xd, yd *vdesc[T], cfg config
 	}
 	policy.Calls.Add(1)
 	if xd.conj && xt == nil {
-		return xdotc[T](N, xv.ptr, xv.inc, yv.ptr, yv.inc), nil
+		return clib.Dotc[T](N, xv.ptr, xv.inc, yv.ptr, yv.inc), nil
 	}
-	return xdot[T](N, xv.ptr, xv.inc, yv.ptr, yv.inc), nil
+	return clib.Dot[T](N, xv.ptr, xv.inc, yv.ptr, yv.inc), nil
 }
 
 // Axpy computes y += alpha*x for rank-1 views of equal length. When alpha
@@ -172,7 +168,7 @@ func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...lapis.Option) error {
 		return err
 	}
 	policy.Calls.Add(1)
-	xaxpy(N, alpha, xv.ptr, xv.inc, yv.ptr, yv.inc)
+	clib.Axpy(N, alpha, xv.ptr, xv.inc, yv.ptr, yv.inc)
 	return nil
 }
 
@@ -218,7 +214,7 @@ func Scal[T Scalar](alpha T, x views.View[T], opts ...lapis.Option) error {
 		return err
 	}
 	policy.Calls.Add(1)
-	xscal(N, alpha, xv.ptr, xv.inc)
+	clib.Scal(N, alpha, xv.ptr, xv.inc)
 	return nil
 }
 
@@ -236,7 +232,7 @@ func (d *vdesc[T]) forward() {
 // reduce runs one of the real-valued reductions, to which conjugation and
 // order make no difference: in Go (goF, when not nil) up to small
 // elements, else by the library (f).
-func reduce[T Scalar](op string, x *views.View[T], cfg config, small int, goF func(n int, p unsafe.Pointer, inc int) float64, f func(n C.blasint, p unsafe.Pointer, inc C.blasint) float64) (float64, error) {
+func reduce[T Scalar](op string, x *views.View[T], cfg config, small int, goF func(n int, p unsafe.Pointer, inc int) float64, f func(n int, p unsafe.Pointer, inc int) float64) (float64, error) {
 	var xd vdesc[T]
 	if !xd.read(x) {
 		return 0, checkRank(op, "x", *x, 1)
@@ -267,7 +263,7 @@ func reduce[T Scalar](op string, x *views.View[T], cfg config, small int, goF fu
 // NaN if an element has a NaN part, else +Inf if one is infinite).
 // Errors match layout.ErrShape.
 func Nrm2[T Scalar](x views.View[T], opts ...lapis.Option) (float64, error) {
-	return reduce("cblas.Nrm2", &x, configure(opts), nrm2Small, nrm2Go[T], xnrm2[T])
+	return reduce("cblas.Nrm2", &x, configure(opts), nrm2Small, nrm2Go[T], clib.Nrm2[T])
 }
 
 // Asum returns sum_i |Re x[i]| + |Im x[i]| for the rank-1 view x.
@@ -319,9 +315,9 @@ func Iamax[T Scalar](x views.View[T], opts ...lapis.Option) (int, error) {
 // element is, so one more library pass, far cheaper than a Go scan, tells
 // whether the library's answer stands; when it does not, the elements are
 // scanned in Go.
-func iamaxC[T Scalar](n C.blasint, p unsafe.Pointer, inc C.blasint) int {
+func iamaxC[T Scalar](n int, p unsafe.Pointer, inc int) int {
 	if !math.IsNaN(asumC[T](n, p, inc)) {
-		return ixamax[T](n, p, inc)
+		return clib.Iamax[T](n, p, inc)
 	}
 	return iamaxGo[T](int(n), p, int(inc))
 }
@@ -350,23 +346,23 @@ func Swap[T Scalar](x, y views.View[T], opts ...lapis.Option) error {
 	if xd.read(&x) && yd.read(&y) && xd.same(&yd) && xd.conj == yd.conj && !xd.broadcast() {
 		return nil // x and y are one vector: swapping it with itself changes nothing
 	}
-	return pair("cblas.Swap", x, y, configure(opts), func(n C.blasint, x, y vec) {
-		xswap[T](n, x.ptr, x.inc, y.ptr, y.inc)
+	return pair("cblas.Swap", x, y, configure(opts), func(n int, x, y vec) {
+		clib.Swap[T](n, x.ptr, x.inc, y.ptr, y.inc)
 	})
 }
 
 // Rot applies the plane rotation (x, y) = (c x + s y, c y - s x) with real
 // c and s to the rank-1 views x and y, under the same rules as Swap.
 func Rot[T Scalar](x, y views.View[T], c, s float64, opts ...lapis.Option) error {
-	return pair("cblas.Rot", x, y, configure(opts), func(n C.blasint, x, y vec) {
-		xrot[T](n, x.ptr, x.inc, y.ptr, y.inc, c, s)
+	return pair("cblas.Rot", x, y, configure(opts), func(n int, x, y vec) {
+		clib.Rot[T](n, x.ptr, x.inc, y.ptr, y.inc, c, s)
 	})
 }
 
 // pair runs a routine that rewrites two vectors with real coefficients, so
 // that it commutes with conjugating both. If exactly one is conjugated, y
 // goes through a temporary holding its logical values.
-func pair[T Scalar](op string, x, y views.View[T], cfg config, f func(n C.blasint, x, y vec)) error {
+func pair[T Scalar](op string, x, y views.View[T], cfg config, f func(n int, x, y vec)) error {
 	if err := checkVectors(op, x, y); err != nil {
 		return err
 	}

@@ -1,12 +1,8 @@
 package cblas
 
-/*
-#include "lapis_cblas.h"
-*/
-import "C"
-
 import (
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
@@ -77,7 +73,7 @@ func Gemv[T Scalar](alpha T, a, x views.View[T], beta T, y views.View[T], opts .
 	}
 	policy.Calls.Add(1)
 	overReadSafe[T](xv, n, yo.vec, m, func(x, y vec) { // c/zgemv_n over-reads x
-		xgemv(am.trans, M, N, alpha, am.ptr, am.ld, x.ptr, x.inc, beta, y.ptr, y.inc)
+		clib.Gemv(am.trans, M, N, alpha, am.ptr, am.ld, x.ptr, x.inc, beta, y.ptr, y.inc)
 	})
 	yo.finish()
 	return nil
@@ -132,9 +128,9 @@ func Ger[T Scalar](alpha T, x, y views.View[T], a views.View[T], opts ...lapis.O
 	}
 	policy.Calls.Add(1)
 	if y.IsConj() && yt == nil {
-		xgerc(M, N, alpha, xv.ptr, xv.inc, yv.ptr, yv.inc, ao.ptr, ao.ld)
+		clib.Gerc(M, N, alpha, xv.ptr, xv.inc, yv.ptr, yv.inc, ao.ptr, ao.ld)
 	} else {
-		xgeru(M, N, alpha, xv.ptr, xv.inc, yv.ptr, yv.inc, ao.ptr, ao.ld)
+		clib.Geru(M, N, alpha, xv.ptr, xv.inc, yv.ptr, yv.inc, ao.ptr, ao.ld)
 	}
 	ao.finish()
 	return nil
@@ -175,7 +171,7 @@ func symv[T Scalar](op string, uplo Uplo, alpha T, a, x views.View[T], beta T, y
 		return err
 	}
 	defer release(at)
-	if am.trans != C.CblasNoTrans { // a conjugated row-major view: a = S^H = S
+	if am.trans != clib.NoTrans { // a conjugated row-major view: a = S^H = S
 		uplo = uplo.flip()
 	}
 	xv, xt, err := vectorArg(op, "x", x, false, cfg)
@@ -202,7 +198,7 @@ func symv[T Scalar](op string, uplo Uplo, alpha T, a, x views.View[T], beta T, y
 	}
 	policy.Calls.Add(1)
 	overReadSafe[T](xv, n, yo.vec, n, func(x, y vec) { // chemv over-reads x, zhemv y
-		xhemv(uplo.c(), N, alpha, am.ptr, am.ld, x.ptr, x.inc, beta, y.ptr, y.inc)
+		clib.Hemv(uplo.c(), N, alpha, am.ptr, am.ld, x.ptr, x.inc, beta, y.ptr, y.inc)
 	})
 	yo.finish()
 	return nil
@@ -250,7 +246,7 @@ func trxv[T Scalar](op string, uplo Uplo, diag Diag, a, x views.View[T], cfg con
 		return err
 	}
 	defer release(at)
-	if am.trans != C.CblasNoTrans {
+	if am.trans != clib.NoTrans {
 		uplo = uplo.flip()
 	}
 	xv, _, err := vectorArg(op, "x", x, false, cfg)
@@ -263,9 +259,9 @@ func trxv[T Scalar](op string, uplo Uplo, diag Diag, a, x views.View[T], cfg con
 	}
 	policy.Calls.Add(1)
 	if solve {
-		xtrsv[T](uplo.c(), am.trans, diag.c(), N, am.ptr, am.ld, xv.ptr, xv.inc)
+		clib.Trsv[T](uplo.c(), am.trans, diag.c(), N, am.ptr, am.ld, xv.ptr, xv.inc)
 	} else {
-		xtrmv[T](uplo.c(), am.trans, diag.c(), N, am.ptr, am.ld, xv.ptr, xv.inc)
+		clib.Trmv[T](uplo.c(), am.trans, diag.c(), N, am.ptr, am.ld, xv.ptr, xv.inc)
 	}
 	return nil
 }
@@ -340,9 +336,9 @@ func rank1[T Scalar](op string, uplo Uplo, alpha T, ralpha float64, x, y, a view
 	}
 	policy.Calls.Add(1)
 	if two {
-		xher2(uplo.c(), N, alpha, xv.ptr, xv.inc, yv.ptr, yv.inc, ao.ptr, ao.ld)
+		clib.Her2(uplo.c(), N, alpha, xv.ptr, xv.inc, yv.ptr, yv.inc, ao.ptr, ao.ld)
 	} else {
-		xher[T](uplo.c(), N, ralpha, xv.ptr, xv.inc, ao.ptr, ao.ld)
+		clib.Her[T](uplo.c(), N, ralpha, xv.ptr, xv.inc, ao.ptr, ao.ld)
 	}
 	ao.finish()
 	return nil

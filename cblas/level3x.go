@@ -1,12 +1,8 @@
 package cblas
 
-/*
-#include "lapis_cblas.h"
-*/
-import "C"
-
 import (
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
@@ -85,7 +81,7 @@ func trxm[T Scalar](op string, side Side, uplo Uplo, diag Diag, alpha T, a, b vi
 		return err
 	}
 	defer release(at)
-	if am.trans != C.CblasNoTrans {
+	if am.trans != clib.NoTrans {
 		uplo = uplo.flip()
 	}
 	bo, err := outputArg(op, "b", b, true, cfg)
@@ -100,9 +96,9 @@ func trxm[T Scalar](op string, side Side, uplo Uplo, diag Diag, alpha T, a, b vi
 	policy.Calls.Add(1)
 	th := level3(int(M), int(N), max(int(M), int(N)))
 	if solve {
-		xtrsm(side.c(), uplo.c(), am.trans, diag.c(), M, N, alpha, am.ptr, am.ld, bo.ptr, bo.ld)
+		clib.Trsm(side.c(), uplo.c(), am.trans, diag.c(), M, N, alpha, am.ptr, am.ld, bo.ptr, bo.ld)
 	} else {
-		xtrmm(side.c(), uplo.c(), am.trans, diag.c(), M, N, alpha, am.ptr, am.ld, bo.ptr, bo.ld)
+		clib.Trmm(side.c(), uplo.c(), am.trans, diag.c(), M, N, alpha, am.ptr, am.ld, bo.ptr, bo.ld)
 	}
 	th.End()
 	bo.finish()
@@ -169,7 +165,7 @@ func symm[T Scalar](op string, side Side, uplo Uplo, alpha T, a, b views.View[T]
 		return err
 	}
 	defer release(at)
-	if am.trans != C.CblasNoTrans {
+	if am.trans != clib.NoTrans {
 		uplo = uplo.flip()
 	}
 	bm, bt, err := matrixArgAllow(op, "b", b, 0, cfg)
@@ -189,9 +185,9 @@ func symm[T Scalar](op string, side Side, uplo Uplo, alpha T, a, b views.View[T]
 	policy.Calls.Add(1)
 	th := level3(int(M), int(N), max(int(M), int(N)))
 	if herm {
-		xhemm(side.c(), uplo.c(), M, N, alpha, am.ptr, am.ld, bm.ptr, bm.ld, beta, co.ptr, co.ld)
+		clib.Hemm(side.c(), uplo.c(), M, N, alpha, am.ptr, am.ld, bm.ptr, bm.ld, beta, co.ptr, co.ld)
 	} else {
-		xsymm(side.c(), uplo.c(), M, N, alpha, am.ptr, am.ld, bm.ptr, bm.ld, beta, co.ptr, co.ld)
+		clib.Symm(side.c(), uplo.c(), M, N, alpha, am.ptr, am.ld, bm.ptr, bm.ld, beta, co.ptr, co.ld)
 	}
 	th.End()
 	co.finish()
@@ -291,7 +287,7 @@ func rankk[T Scalar](op string, uplo Uplo, alpha T, ra float64, a, b views.View[
 		}
 		defer release(bt)
 		if am.trans != bm.trans { // copy the transposed one to "N"
-			if am.trans != C.CblasNoTrans {
+			if am.trans != clib.NoTrans {
 				am, at, err = matrixArgAllow(op, "a", a, 0, cfg)
 				defer release(at)
 			} else {
@@ -321,13 +317,13 @@ func rankk[T Scalar](op string, uplo Uplo, alpha T, ra float64, a, b views.View[
 	defer th.End()
 	switch {
 	case herm && two:
-		xher2k(uplo.c(), am.trans, N, K, alpha, am.ptr, am.ld, bm.ptr, bm.ld, rb, co.ptr, co.ld)
+		clib.Her2k(uplo.c(), am.trans, N, K, alpha, am.ptr, am.ld, bm.ptr, bm.ld, rb, co.ptr, co.ld)
 	case herm:
-		xherk[T](uplo.c(), am.trans, N, K, ra, am.ptr, am.ld, rb, co.ptr, co.ld)
+		clib.Herk[T](uplo.c(), am.trans, N, K, ra, am.ptr, am.ld, rb, co.ptr, co.ld)
 	case two:
-		xsyr2k(uplo.c(), am.trans, N, K, alpha, am.ptr, am.ld, bm.ptr, bm.ld, beta, co.ptr, co.ld)
+		clib.Syr2k(uplo.c(), am.trans, N, K, alpha, am.ptr, am.ld, bm.ptr, bm.ld, beta, co.ptr, co.ld)
 	default:
-		xsyrk(uplo.c(), am.trans, N, K, alpha, am.ptr, am.ld, beta, co.ptr, co.ld)
+		clib.Syrk(uplo.c(), am.trans, N, K, alpha, am.ptr, am.ld, beta, co.ptr, co.ld)
 	}
 	co.finish()
 	return nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/views"
 )
@@ -49,7 +50,7 @@ func TestMKLPerThread(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	global := other(mklMaxThreads)
+	global := other(clib.MKLMaxThreads)
 	fixed := 1 // a count a section sets that differs from the global one
 	if global == 1 {
 		if threads.Limit() < 2 {
@@ -73,36 +74,36 @@ func TestMKLPerThread(t *testing.T) {
 			} else if err := lapis.SetThreads(lapis.AutoThreads); err != nil {
 				t.Fatal(err)
 			}
-			mklSetLocal(preset)
-			before := mklMaxThreads()
+			clib.MKLSetLocal(preset)
+			before := clib.MKLMaxThreads()
 			s := threads.Begin(threads.Level3, 1)
-			in := mklMaxThreads()
+			in := clib.MKLMaxThreads()
 			seen := other(func() int {
-				x := mklMaxThreads()
+				x := clib.MKLMaxThreads()
 				gemm() // another goroutine's lapis call
-				if y := mklMaxThreads(); y != x {
+				if y := clib.MKLMaxThreads(); y != x {
 					t.Errorf("%s, preset %d: another goroutine's own lapis call changed its count %d -> %d", mode, preset, x, y)
 				}
 				return x
 			})
 			s.End()
-			after := mklMaxThreads()
+			after := clib.MKLMaxThreads()
 			if in != n || s.Threads() != n {
 				t.Errorf("%s, preset %d: in the section this thread's count is %d (section says %d); want %d", mode, preset, in, s.Threads(), n)
 			}
 			if seen != global {
 				t.Errorf("%s, preset %d: another goroutine saw %d during the section; want %d (the global count)", mode, preset, seen, global)
 			}
-			if after != before || mklSetLocal(0) != preset {
+			if after != before || clib.MKLSetLocal(0) != preset {
 				t.Errorf("%s, preset %d: after the section this thread's count is %d (was %d); want its own setting back", mode, preset, after, before)
 			}
 			gemm() // a lapis call from this goroutine leaves no setting behind
-			if got := mklSetLocal(0); got != 0 {
+			if got := clib.MKLSetLocal(0); got != 0 {
 				t.Errorf("%s: a lapis call left this thread's setting at %d", mode, got)
 			}
 		}
 	}
-	if g := other(mklMaxThreads); g != global {
+	if g := other(clib.MKLMaxThreads); g != global {
 		t.Errorf("MKL's process-wide count went from %d to %d", global, g)
 	}
 }

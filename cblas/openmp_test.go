@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/views"
 )
@@ -20,7 +21,7 @@ func TestOpenMPPerThread(t *testing.T) {
 	if threads.Lib() != threads.OpenMP {
 		t.Skipf("the library is %s, not OpenBLAS's OpenMP build: no per-thread count to check", threads.Lib())
 	}
-	if ompMaxThreads() < 0 {
+	if clib.OMPMaxThreads() < 0 {
 		t.Fatal("OpenMP build without omp_get_max_threads")
 	}
 	const n = 256 // large enough that OpenBLAS threads a gemm when allowed
@@ -36,26 +37,26 @@ func TestOpenMPPerThread(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	s := threads.Begin(threads.Level3, 1) // a small call: one thread, here
-	if s.Threads() != 1 || ompMaxThreads() != 1 {
-		t.Fatalf("small section: %d threads, this thread's OpenMP count %d; want 1, 1", s.Threads(), ompMaxThreads())
+	if s.Threads() != 1 || clib.OMPMaxThreads() != 1 {
+		t.Fatalf("small section: %d threads, this thread's OpenMP count %d; want 1, 1", s.Threads(), clib.OMPMaxThreads())
 	}
 	go func() { // another OS thread sets two, as a raised call would
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		setLibraryThreads(2)
-		step <- ompMaxThreads()
+		clib.SetThreads(2)
+		step <- clib.OMPMaxThreads()
 		<-step // the first thread's call ran
-		before := ompMaxThreads()
+		before := clib.OMPMaxThreads()
 		gemm()
 		step <- before
-		step <- libraryThreads()
+		step <- clib.Threads()
 	}()
-	if other := <-step; other != 2 || ompMaxThreads() != 1 || libraryThreads() != 2 {
-		t.Fatalf("after another thread set 2: its count %d, this thread's %d, process-wide %d; want 2, 1, 2", other, ompMaxThreads(), libraryThreads())
+	if other := <-step; other != 2 || clib.OMPMaxThreads() != 1 || clib.Threads() != 2 {
+		t.Fatalf("after another thread set 2: its count %d, this thread's %d, process-wide %d; want 2, 1, 2", other, clib.OMPMaxThreads(), clib.Threads())
 	}
 	gemm() // on this thread, at one
-	if libraryThreads() != 1 || ompMaxThreads() != 1 {
-		t.Errorf("after a call from the thread at one: process-wide %d, this thread's %d; want 1, 1 (its call ran on one)", libraryThreads(), ompMaxThreads())
+	if clib.Threads() != 1 || clib.OMPMaxThreads() != 1 {
+		t.Errorf("after a call from the thread at one: process-wide %d, this thread's %d; want 1, 1 (its call ran on one)", clib.Threads(), clib.OMPMaxThreads())
 	}
 	step <- 0
 	if before, after := <-step, <-step; before != 2 || after != 1 {
@@ -63,5 +64,5 @@ func TestOpenMPPerThread(t *testing.T) {
 	}
 	s.End()
 	// Leave the library as the policy keeps it at rest.
-	setLibraryThreads(1)
+	clib.SetThreads(1)
 }

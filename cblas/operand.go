@@ -1,15 +1,11 @@
 package cblas
 
-/*
-#include "lapis_cblas.h"
-*/
-import "C"
-
 import (
 	"strings"
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
@@ -28,8 +24,8 @@ import (
 // mat is a matrix operand as BLAS takes it.
 type mat struct {
 	ptr   unsafe.Pointer
-	ld    C.blasint
-	trans C.lapis_trans_t
+	ld    int
+	trans clib.Trans
 	// The stored (column-major) matrix: rows x cols with leading dimension
 	// ld; the pure-Go path needs the extent of its memory.
 	rows, cols int
@@ -152,7 +148,7 @@ func overlapErr(op, out, in string) error {
 // vec is a vector operand as BLAS takes it: pointer and increment.
 type vec struct {
 	ptr unsafe.Pointer
-	inc C.blasint
+	inc int
 	n   int
 }
 

@@ -1,16 +1,12 @@
 package cblas
 
-/*
-#include "lapis_cblas.h"
-*/
-import "C"
-
 import (
 	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/kernel/gemm"
 )
 
@@ -55,11 +51,11 @@ func useKernel[T Scalar]() bool {
 	return f64 && gemm.Fast
 }
 
-func gonumTrans(t C.lapis_trans_t) blas.Transpose {
+func gonumTrans(t clib.Trans) blas.Transpose {
 	switch t {
-	case C.CblasTrans:
+	case clib.DoTrans:
 		return blas.Trans
-	case C.CblasConjTrans:
+	case clib.ConjTrans:
 		return blas.ConjTrans
 	}
 	return blas.NoTrans
@@ -78,11 +74,11 @@ func slice[T Scalar](m *mat) []T {
 // conjugation (the ones this path exists for), gonum's beyond.
 func goGemm[T Scalar](a, b *mat, m, n, k int, alpha, beta T, c *mat) {
 	if useKernel[T]() && goGemmSmall[T](m, n, k) {
-		gemm.Dgemm(m, n, k, any(alpha).(float64), slice[float64](a), int(a.ld), a.trans != C.CblasNoTrans,
-			slice[float64](b), int(b.ld), b.trans != C.CblasNoTrans, any(beta).(float64), slice[float64](c), int(c.ld))
+		gemm.Dgemm(m, n, k, any(alpha).(float64), slice[float64](a), int(a.ld), a.trans != clib.NoTrans,
+			slice[float64](b), int(b.ld), b.trans != clib.NoTrans, any(beta).(float64), slice[float64](c), int(c.ld))
 		return
 	}
-	if a.trans != C.CblasConjTrans && b.trans != C.CblasConjTrans && m*n*k <= 16*16*16 {
+	if a.trans != clib.ConjTrans && b.trans != clib.ConjTrans && m*n*k <= 16*16*16 {
 		smallGemm(a, b, m, n, k, alpha, beta, c)
 		return
 	}
@@ -110,11 +106,11 @@ func smallGemm[T Scalar](a, b *mat, m, n, k int, alpha, beta T, c *mat) {
 	sz := int(unsafe.Sizeof(z))
 	// Byte strides of op(a) along i (rows) and p, of op(b) along p and j.
 	ai, ap := sz, int(a.ld)*sz
-	if a.trans != C.CblasNoTrans {
+	if a.trans != clib.NoTrans {
 		ai, ap = ap, ai
 	}
 	bp, bj := sz, int(b.ld)*sz
-	if b.trans != C.CblasNoTrans {
+	if b.trans != clib.NoTrans {
 		bp, bj = bj, bp
 	}
 	ldc := int(c.ld) * sz

@@ -1,24 +1,10 @@
 package cblas
 
-/*
-#include "lapis_strided.h"
-
-// The C loops keep no pointer after they return and never call back into Go.
-#cgo noescape lapis_sgemm_strided
-#cgo nocallback lapis_sgemm_strided
-#cgo noescape lapis_dgemm_strided
-#cgo nocallback lapis_dgemm_strided
-#cgo noescape lapis_cgemm_strided
-#cgo nocallback lapis_cgemm_strided
-#cgo noescape lapis_zgemm_strided
-#cgo nocallback lapis_zgemm_strided
-*/
-import "C"
-
 import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/kernel/gemm"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
@@ -118,7 +104,7 @@ func gemmStrided[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T],
 		policy.Small.Add(1)
 		var z T
 		for t := 0; t < count; t++ {
-			cm := mat{ptr: unsafe.Add(pc.ptr, t*pc.stride*int(unsafe.Sizeof(z))), ld: C.blasint(pc.ld), rows: m, cols: n}
+			cm := mat{ptr: unsafe.Add(pc.ptr, t*pc.stride*int(unsafe.Sizeof(z))), ld: int(pc.ld), rows: m, cols: n}
 			scaleGo(m, n, beta, &cm)
 		}
 	case stridedKernel[T](m, n, k):
@@ -127,9 +113,9 @@ func gemmStrided[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T],
 			pb.ptr, pb.ld, pb.stride, pb.trans != 0, any(beta).(float64), pc.ptr, pc.ld, pc.stride)
 	default:
 		policy.Calls.Add(1)
-		tiny := m <= C.LAPIS_TINY_MAX && m*n*k <= stridedTinyFlops
+		tiny := m <= clib.GemmTinyMax && m*n*k <= stridedTinyFlops
 		th := level3(m, n, k) // each product decides alone
-		xgemmStrided(count, pa.trans, pb.trans, m, n, k, alpha, &pa, &pb, beta, &pc, tiny)
+		clib.GemmStrided(count, pa.trans, pb.trans, m, n, k, alpha, pa.strided(), pb.strided(), beta, pc.strided(), tiny)
 		th.End()
 	}
 	pa.release()
@@ -257,28 +243,5 @@ func fitsAll(op string, names []string, vals ...int) error {
 	return nil
 }
 
-// xgemmStrided runs the C loop for T.
-func xgemmStrided[T Scalar](count, ta, tb, m, n, k int, alpha T, a, b *run[T], beta T, c *run[T], tiny bool) {
-	t := C.int(0)
-	if tiny {
-		t = 1
-	}
-	cc, cta, ctb := C.longlong(count), C.int(ta), C.int(tb)
-	cm, cn, ck := C.blasint(m), C.blasint(n), C.blasint(k)
-	lda, ldb, ldc := C.blasint(a.ld), C.blasint(b.ld), C.blasint(c.ld)
-	sa, sb, sc := C.longlong(a.stride), C.longlong(b.stride), C.longlong(c.stride)
-	switch x := any(alpha).(type) {
-	case float32:
-		C.lapis_sgemm_strided(cc, cta, ctb, cm, cn, ck, C.float(x), (*C.float)(a.ptr), lda, sa, (*C.float)(b.ptr), ldb, sb,
-			C.float(any(beta).(float32)), (*C.float)(c.ptr), ldc, sc, t)
-	case float64:
-		C.lapis_dgemm_strided(cc, cta, ctb, cm, cn, ck, C.double(x), (*C.double)(a.ptr), lda, sa, (*C.double)(b.ptr), ldb, sb,
-			C.double(any(beta).(float64)), (*C.double)(c.ptr), ldc, sc, t)
-	case complex64:
-		C.lapis_cgemm_strided(cc, cta, ctb, cm, cn, ck, C.complexfloat(x), (*C.complexfloat)(a.ptr), lda, sa,
-			(*C.complexfloat)(b.ptr), ldb, sb, C.complexfloat(any(beta).(complex64)), (*C.complexfloat)(c.ptr), ldc, sc, t)
-	case complex128:
-		C.lapis_zgemm_strided(cc, cta, ctb, cm, cn, ck, C.complexdouble(x), (*C.complexdouble)(a.ptr), lda, sa,
-			(*C.complexdouble)(b.ptr), ldb, sb, C.complexdouble(any(beta).(complex128)), (*C.complexdouble)(c.ptr), ldc, sc, t)
-	}
-}
+// strided is r as the C loop takes it.
+func (r *run[T]) strided() clib.Strided { return clib.Strided{Ptr: r.ptr, LD: r.ld, Stride: r.stride} }

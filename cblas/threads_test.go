@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/views"
 )
@@ -78,7 +79,7 @@ func TestLargeGemmBesideBusyGoroutines(t *testing.T) {
 			t.Fatalf("two threads' product differs from one thread's by %g at %d", d, i)
 		}
 	}
-	if k, up := threads.InFlight(); libraryThreads() != 1 || k != 0 || up {
-		t.Errorf("afterwards: OpenBLAS at %d threads, %d sections in flight, raised %v; want 1, 0, false", libraryThreads(), k, up)
+	if k, up := threads.InFlight(); clib.Threads() != 1 || k != 0 || up {
+		t.Errorf("afterwards: OpenBLAS at %d threads, %d sections in flight, raised %v; want 1, 0, false", clib.Threads(), k, up)
 	}
 }

@@ -1,9 +1,6 @@
 package cblas
 
-/*
-#include "lapis_cblas.h"
-*/
-import "C"
+import "github.com/lapis-go/lapis/internal/clib"
 
 // Uplo says which triangle of a symmetric, Hermitian or triangular matrix
 // is referenced, as seen through the view passed (not as stored: a
@@ -18,11 +15,11 @@ const (
 
 func (u Uplo) flip() Uplo { return 1 - u }
 
-func (u Uplo) c() C.lapis_uplo_t {
+func (u Uplo) c() clib.Uplo {
 	if u == Lower {
-		return C.CblasLower
+		return clib.Lower
 	}
-	return C.CblasUpper
+	return clib.Upper
 }
 
 // Diag says whether a triangular matrix has an implicit unit diagonal.
@@ -33,11 +30,11 @@ const (
 	Unit
 )
 
-func (d Diag) c() C.lapis_diag_t {
+func (d Diag) c() clib.Diag {
 	if d == Unit {
-		return C.CblasUnit
+		return clib.Unit
 	}
-	return C.CblasNonUnit
+	return clib.NonUnit
 }
 
 // Side says whether the special matrix multiplies from the left or right.
@@ -50,11 +47,11 @@ const (
 
 func (s Side) flip() Side { return 1 - s }
 
-func (s Side) c() C.lapis_side_t {
+func (s Side) c() clib.Side {
 	if s == Right {
-		return C.CblasRight
+		return clib.Right
 	}
-	return C.CblasLeft
+	return clib.Left
 }
 
 func checkEnum(op, arg string, v, n int) error {

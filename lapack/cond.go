@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -73,7 +74,7 @@ func Lange[T Scalar](norm Norm, a views.View[T], opts ...lapis.Option) (float64,
 	}
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
-	r := xlange[T](byte(norm), oa.rows, oa.cols, oa.ptr, oa.ld, w.rworkPtr())
+	r := clib.Lange[T](byte(norm), oa.rows, oa.cols, oa.ptr, oa.ld, w.rworkPtr())
 	w.put()
 	oa.release()
 	return r, nil
@@ -117,7 +118,7 @@ func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, fast
 	}
 	w := getWorkspace[T](wsSize{work: 4 * n, rwork: 2 * n, iwork: n})
 	policy.Lapack.Add(1)
-	info := xgecon[T](byte(norm), n, oa.ptr, oa.ld, anorm, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
+	info := clib.Gecon[T](byte(norm), n, oa.ptr, oa.ld, anorm, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
 	w.put()
 	return rcond, infoErr[T](op, "xgecon", info)
 }
@@ -146,7 +147,7 @@ func Pocon[T Scalar](uplo Uplo, f views.View[T], anorm float64, opts ...lapis.Op
 	}
 	w := getWorkspace[T](wsSize{work: 3 * n, rwork: n, iwork: n})
 	policy.Lapack.Add(1)
-	info := xpocon[T](uploChar(uplo, &of), n, of.ptr, of.ld, anorm, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
+	info := clib.Pocon[T](uploChar(uplo, &of), n, of.ptr, of.ld, anorm, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
 	w.put()
 	of.release()
 	return rcond, infoErr[T](op, "xpocon", info)

@@ -1,33 +1,11 @@
 package lapack
 
-/*
-#include "lapis_lapack.h"
-
-// lapis_trsv is cblas_?trsv (t: 0 s, 1 d, 2 c, 3 z), column-major, unit
-// stride, with int arguments for the enums and lapis_int for the sizes:
-// CBLAS headers spell both differently (OpenBLAS's enum CBLAS_UPLO and
-// blasint, the reference header's typedefs and CBLAS_INT, BLIS's f77_int),
-// and C converts.
-static inline void lapis_trsv(int t, int uplo, int trans, int diag, lapis_int n, void *a, lapis_int lda, void *x) {
-	switch (t) {
-	case 0: cblas_strsv(CblasColMajor, uplo, trans, diag, n, (float *)a, lda, (float *)x, 1); break;
-	case 1: cblas_dtrsv(CblasColMajor, uplo, trans, diag, n, (double *)a, lda, (double *)x, 1); break;
-	case 2: cblas_ctrsv(CblasColMajor, uplo, trans, diag, n, a, lda, x, 1); break;
-	default: cblas_ztrsv(CblasColMajor, uplo, trans, diag, n, a, lda, x, 1); break;
-	}
-}
-
-// The libraries keep no pointer after cblas_?trsv returns and never call back.
-#cgo noescape lapis_trsv
-#cgo nocallback lapis_trsv
-*/
-import "C"
-
 import (
 	"math"
 	"math/cmplx"
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/cond"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
@@ -313,18 +291,12 @@ func maxOf(r []float64) float64 {
 // L^-H U^-H x (adjoint true) for the LU factors at a (leading dimension
 // lda): two cblas_?trsv calls.
 func solveLU[T Scalar](adjoint bool, n int, a unsafe.Pointer, lda int, x unsafe.Pointer) {
+	policy.Calls.Add(2)
 	if adjoint {
-		trsv[T](C.int(C.CblasUpper), C.int(C.CblasConjTrans), C.int(C.CblasNonUnit), n, a, lda, x)
-		trsv[T](C.int(C.CblasLower), C.int(C.CblasConjTrans), C.int(C.CblasUnit), n, a, lda, x)
+		clib.Trsv[T](clib.Upper, clib.ConjTrans, clib.NonUnit, n, a, lda, x, 1)
+		clib.Trsv[T](clib.Lower, clib.ConjTrans, clib.Unit, n, a, lda, x, 1)
 		return
 	}
-	trsv[T](C.int(C.CblasLower), C.int(C.CblasNoTrans), C.int(C.CblasUnit), n, a, lda, x)
-	trsv[T](C.int(C.CblasUpper), C.int(C.CblasNoTrans), C.int(C.CblasNonUnit), n, a, lda, x)
-}
-
-// trsv calls cblas_?trsv, column-major, unit stride: x = op(A)^-1 x.
-// (ConjTrans is Trans for the real routines.)
-func trsv[T Scalar](uplo, trans, diag C.int, n int, a unsafe.Pointer, lda int, x unsafe.Pointer) {
-	policy.Calls.Add(1)
-	C.lapis_trsv(C.int(scalar.Index[T]()), uplo, trans, diag, C.lapis_int(n), a, C.lapis_int(lda), x)
+	clib.Trsv[T](clib.Lower, clib.NoTrans, clib.Unit, n, a, lda, x, 1)
+	clib.Trsv[T](clib.Upper, clib.NoTrans, clib.NonUnit, n, a, lda, x, 1)
 }

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/rt/threads"
@@ -60,13 +61,13 @@ func Syevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts .
 	jz, ul := byte(jobz), uploChar(uplo, &oa)
 	ws := workspaceSize(wsKey{fam: "xsyevd", typ: scalar.Index[T](), dims: [4]int{n}, opts: [3]byte{jz, ul}}, func() wsSize {
 		return query[T](func(work, rwork, iwork unsafe.Pointer) {
-			xsyevd[T](jz, ul, n, oa.ptr, oa.ld, ptrOf(w), work, -1, rwork, -1, iwork, -1)
+			clib.Syevd[T](jz, ul, n, oa.ptr, oa.ld, ptrOf(w), work, -1, rwork, -1, iwork, -1)
 		})
 	})
 	wk := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, n))
-	info := xsyevd[T](jz, ul, n, oa.ptr, oa.ld, ptrOf(w), wk.workPtr(), max(1, ws.work), wk.rworkPtr(), max(1, ws.rwork), wk.iworkPtr(), max(1, ws.iwork))
+	info := clib.Syevd[T](jz, ul, n, oa.ptr, oa.ld, ptrOf(w), wk.workPtr(), max(1, ws.work), wk.rworkPtr(), max(1, ws.rwork), wk.iworkPtr(), max(1, ws.iwork))
 	th.End()
 	wk.put()
 	oa.finish()
@@ -176,13 +177,13 @@ func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w 
 	ws := workspaceSize(wsKey{fam: "xsyevr", typ: scalar.Index[T](), dims: [4]int{n}, opts: [3]byte{jz, rg, ul}}, func() wsSize {
 		return query[T](func(work, rwork, iwork unsafe.Pointer) {
 			var m int
-			xsyevr[T](jz, rg, ul, n, oa.ptr, oa.ld, rng.lo, rng.hi, il, iu, 0, &m, ptrOf(w), oz.ptr, oz.ld, isuppz.ptr(), work, -1, rwork, -1, iwork, -1)
+			clib.Syevr[T](jz, rg, ul, n, oa.ptr, oa.ld, rng.lo, rng.hi, il, iu, 0, &m, ptrOf(w), oz.ptr, oz.ld, isuppz.ptr(), work, -1, rwork, -1, iwork, -1)
 		})
 	})
 	wk := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, n))
-	info := xsyevr[T](jz, rg, ul, n, oa.ptr, oa.ld, rng.lo, rng.hi, il, iu, 0, &found, ptrOf(w), oz.ptr, oz.ld, isuppz.ptr(),
+	info := clib.Syevr[T](jz, rg, ul, n, oa.ptr, oa.ld, rng.lo, rng.hi, il, iu, 0, &found, ptrOf(w), oz.ptr, oz.ld, isuppz.ptr(),
 		wk.workPtr(), max(1, ws.work), wk.rworkPtr(), max(1, ws.rwork), wk.iworkPtr(), max(1, ws.iwork))
 	th.End()
 	wk.put()
@@ -262,14 +263,14 @@ func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr 
 	}
 	ws := workspaceSize(wsKey{fam: "xgeev", typ: scalar.Index[T](), dims: [4]int{n}, opts: [3]byte{jl, jr}}, func() wsSize {
 		return query[T](func(work, rwork, _ unsafe.Pointer) {
-			xgeev[T](jl, jr, n, oa.ptr, oa.ld, wr, wi, wc, ol.ptr, ol.ld, or.ptr, or.ld, work, -1, rwork)
+			clib.Geev[T](jl, jr, n, oa.ptr, oa.ld, wr, wi, wc, ol.ptr, ol.ld, or.ptr, or.ld, work, -1, rwork)
 		})
 	})
 	ws.rwork = 2 * n
 	wk := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, n))
-	info := xgeev[T](jl, jr, n, oa.ptr, oa.ld, wr, wi, wc, ol.ptr, ol.ld, or.ptr, or.ld, wk.workPtr(), max(1, ws.work), wk.rworkPtr())
+	info := clib.Geev[T](jl, jr, n, oa.ptr, oa.ld, wr, wi, wc, ol.ptr, ol.ld, or.ptr, or.ld, wk.workPtr(), max(1, ws.work), wk.rworkPtr())
 	th.End()
 	wk.put()
 	if parts != nil {

@@ -8,6 +8,7 @@ import (
 	gonumlapack "gonum.org/v1/gonum/lapack"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
@@ -306,7 +307,7 @@ func (Gonum) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (ok bool) {
 	c := gnColMajor(m, n, a, lda, true)
 	p := getInts(mn)
 	policy.Lapack.Add(1)
-	info := xgetrf[float64](m, n, c.ptr(), c.ld, p.ptr())
+	info := clib.Getrf[float64](m, n, c.ptr(), c.ld, p.ptr())
 	p.store(ipiv, -1)
 	c.store(m, n, a, lda)
 	c.put()
@@ -401,7 +402,7 @@ func (Gonum) Dgetri(n int, a []float64, lda int, ipiv []int, work []float64, lwo
 	}
 	gnFits(n, lda, lwork)
 	if lwork == -1 {
-		work[0] = float64(max(iws, gnQuery(func(w, _ unsafe.Pointer) { xgetri[float64](n, nil, n, nil, w, -1) })))
+		work[0] = float64(max(iws, gnQuery(func(w, _ unsafe.Pointer) { clib.Getri[float64](n, nil, n, nil, w, -1) })))
 		return true
 	}
 	switch {
@@ -413,7 +414,7 @@ func (Gonum) Dgetri(n int, a []float64, lda int, ipiv []int, work []float64, lwo
 	c := gnColMajor(n, n, a, lda, true)
 	p := gnInts(ipiv, 1)
 	policy.Lapack.Add(1)
-	info := xgetri[float64](n, c.ptr(), c.ld, p.ptr(), ptrOf(work), lwork)
+	info := clib.Getri[float64](n, c.ptr(), c.ld, p.ptr(), ptrOf(work), lwork)
 	c.store(n, n, a, lda)
 	c.put()
 	p.put()
@@ -489,17 +490,17 @@ func gnGecon(oneNorm bool, n int, a []float64, lda int, anorm float64, work []fl
 	pa := ptrOf(a)
 	for {
 		policy.Lapack.Add(1)
-		xlacn2[float64](n, ptrOf(v), ptrOf(x), isgn.ptr(), &ainvnm, &kase, unsafe.Pointer(&isave[0]))
+		clib.Lacn2[float64](n, ptrOf(v), ptrOf(x), isgn.ptr(), &ainvnm, &kase, unsafe.Pointer(&isave[0]))
 		if kase == 0 {
 			break
 		}
 		policy.Lapack.Add(2)
 		if kase == kase1 { // x = U^-1 L^-1 x
-			xlatrs[float64]('U', 'T', 'U', normin, n, pa, lda, ptrOf(x), &sl, ptrOf(cnl))
-			xlatrs[float64]('L', 'T', 'N', normin, n, pa, lda, ptrOf(x), &su, ptrOf(cnu))
+			clib.Latrs[float64]('U', 'T', 'U', normin, n, pa, lda, ptrOf(x), &sl, ptrOf(cnl))
+			clib.Latrs[float64]('L', 'T', 'N', normin, n, pa, lda, ptrOf(x), &su, ptrOf(cnu))
 		} else { // x = L^-T U^-T x
-			xlatrs[float64]('L', 'N', 'N', normin, n, pa, lda, ptrOf(x), &su, ptrOf(cnu))
-			xlatrs[float64]('U', 'N', 'U', normin, n, pa, lda, ptrOf(x), &sl, ptrOf(cnl))
+			clib.Latrs[float64]('L', 'N', 'N', normin, n, pa, lda, ptrOf(x), &su, ptrOf(cnu))
+			clib.Latrs[float64]('U', 'N', 'U', normin, n, pa, lda, ptrOf(x), &sl, ptrOf(cnl))
 		}
 		normin = 'Y'
 		// Divide x by 1/(sl su) if that cannot overflow.
@@ -566,7 +567,7 @@ func (Gonum) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) (ok bool) {
 	}
 	gnFits(n, lda)
 	policy.Lapack.Add(1)
-	return xpotrf[float64](gnUploT(ul), n, ptrOf(a), lda) == 0
+	return clib.Potrf[float64](gnUploT(ul), n, ptrOf(a), lda) == 0
 }
 
 // Dpotri computes A^-1 from Dpotrf's factor: dpotri with the other
@@ -588,7 +589,7 @@ func (Gonum) Dpotri(ul blas.Uplo, n int, a []float64, lda int) (ok bool) {
 	}
 	gnFits(n, lda)
 	policy.Lapack.Add(1)
-	return xpotri[float64](gnUploT(ul), n, ptrOf(a), lda) == 0
+	return clib.Potri[float64](gnUploT(ul), n, ptrOf(a), lda) == 0
 }
 
 // Dpotrs solves A X = B from Dpotrf's factor: dpotrs's two triangular
@@ -655,7 +656,7 @@ func (Gonum) Dpocon(ul blas.Uplo, n int, a []float64, lda int, anorm float64, wo
 	iw := getInts(n)
 	var rcond float64
 	policy.Lapack.Add(1)
-	xpocon[float64](gnUploT(ul), n, ptrOf(a), lda, anorm, &rcond, ptrOf(work), iw.ptr(), nil)
+	clib.Pocon[float64](gnUploT(ul), n, ptrOf(a), lda, anorm, &rcond, ptrOf(work), iw.ptr(), nil)
 	iw.put()
 	return rcond
 }
@@ -685,7 +686,7 @@ func (Gonum) Dpstrf(ul blas.Uplo, n int, a []float64, lda int, piv []int, tol fl
 	gnFits(n, lda)
 	p := getInts(n)
 	policy.Lapack.Add(1)
-	info := xpstrf[float64](gnUploT(ul), n, ptrOf(a), lda, p.ptr(), &rank, tol, ptrOf(work))
+	info := clib.Pstrf[float64](gnUploT(ul), n, ptrOf(a), lda, p.ptr(), &rank, tol, ptrOf(work))
 	p.store(piv, -1)
 	p.put()
 	return rank, info == 0
@@ -713,7 +714,7 @@ func (Gonum) Dpbtrf(ul blas.Uplo, n, kd int, ab []float64, ldab int) (ok bool) {
 	}
 	gnFits(n, kd, ldab)
 	policy.Lapack.Add(1)
-	return xpbtrf[float64](gnUploT(ul), n, kd, ptrOf(ab), ldab) == 0
+	return clib.Pbtrf[float64](gnUploT(ul), n, kd, ptrOf(ab), ldab) == 0
 }
 
 // Dpbtrs solves A X = B from Dpbtrf's factor: dpbtrs's banded triangular
@@ -784,7 +785,7 @@ func (Gonum) Dpbcon(ul blas.Uplo, n, kd int, ab []float64, ldab int, anorm float
 	gnFits(n, kd, ldab)
 	iw := getInts(n)
 	policy.Lapack.Add(1)
-	xpbcon[float64](gnUploT(ul), n, kd, ptrOf(ab), ldab, anorm, &rcond, ptrOf(work), iw.ptr(), nil)
+	clib.Pbcon[float64](gnUploT(ul), n, kd, ptrOf(ab), ldab, anorm, &rcond, ptrOf(work), iw.ptr(), nil)
 	iw.put()
 	return rcond
 }
@@ -810,7 +811,7 @@ func (Gonum) Dtrtri(ul blas.Uplo, diag blas.Diag, n int, a []float64, lda int) (
 	}
 	gnFits(n, lda)
 	policy.Lapack.Add(1)
-	return xtrtri[float64](gnUploT(ul), gnDiag(diag), n, ptrOf(a), lda) == 0
+	return clib.Trtri[float64](gnUploT(ul), gnDiag(diag), n, ptrOf(a), lda) == 0
 }
 
 // Dtrtrs solves op(A) X = B for a triangular A: dtrtrs's singularity
@@ -929,7 +930,7 @@ func (Gonum) Dtrcon(norm gonumlapack.MatrixNorm, ul blas.Uplo, diag blas.Diag, n
 	iw := getInts(n)
 	var rcond float64
 	policy.Lapack.Add(1)
-	xtrcon[float64](gnNormT(norm), gnUploT(ul), gnDiag(diag), n, ptrOf(a), lda, &rcond, ptrOf(work), iw.ptr(), nil)
+	clib.Trcon[float64](gnNormT(norm), gnUploT(ul), gnDiag(diag), n, ptrOf(a), lda, &rcond, ptrOf(work), iw.ptr(), nil)
 	iw.put()
 	return rcond
 }
@@ -965,7 +966,7 @@ func (Gonum) Dlange(norm gonumlapack.MatrixNorm, m, n int, a []float64, lda int,
 	}
 	gnFits(m, n, lda)
 	policy.Lapack.Add(1)
-	return xlange[float64](gnNormT(norm), n, m, ptrOf(a), lda, ptrOf(work))
+	return clib.Lange[float64](gnNormT(norm), n, m, ptrOf(a), lda, ptrOf(work))
 }
 
 // Dlantr returns a norm of the m x n trapezoidal A: dlantr on S = A^T
@@ -995,7 +996,7 @@ func (Gonum) Dlantr(norm gonumlapack.MatrixNorm, ul blas.Uplo, diag blas.Diag, m
 	}
 	gnFits(m, n, lda)
 	policy.Lapack.Add(1)
-	return xlantr[float64](gnNormT(norm), gnUploT(ul), gnDiag(diag), n, m, ptrOf(a), lda, ptrOf(work))
+	return clib.Lantr[float64](gnNormT(norm), gnUploT(ul), gnDiag(diag), n, m, ptrOf(a), lda, ptrOf(work))
 }
 
 // Dlansy returns a norm of the symmetric A: dlansy with the other
@@ -1021,7 +1022,7 @@ func (Gonum) Dlansy(norm gonumlapack.MatrixNorm, ul blas.Uplo, n int, a []float6
 	}
 	gnFits(n, lda)
 	policy.Lapack.Add(1)
-	return xlansy[float64](byte(norm), gnUploT(ul), n, ptrOf(a), lda, ptrOf(work))
+	return clib.Lansy[float64](byte(norm), gnUploT(ul), n, ptrOf(a), lda, ptrOf(work))
 }
 
 // Permutations.
@@ -1029,13 +1030,13 @@ func (Gonum) Dlansy(norm gonumlapack.MatrixNorm, ul blas.Uplo, n int, a []float6
 // Dlapmr permutes the rows of the m x n X by k: dlapmt (columns) on S,
 // no copy.
 func (Gonum) Dlapmr(forward bool, m, n int, x []float64, ldx int, k []int) {
-	gnLapm(forward, m, n, x, ldx, k, m, xlapmt[float64])
+	gnLapm(forward, m, n, x, ldx, k, m, clib.Lapmt[float64])
 }
 
 // Dlapmt permutes the columns of the m x n X by k: dlapmr (rows) on S,
 // no copy.
 func (Gonum) Dlapmt(forward bool, m, n int, x []float64, ldx int, k []int) {
-	gnLapm(forward, m, n, x, ldx, k, n, xlapmr[float64])
+	gnLapm(forward, m, n, x, ldx, k, n, clib.Lapmr[float64])
 }
 
 // gnLapm is Dlapmr (lenK m) and Dlapmt (lenK n): gonum's checks, then f,

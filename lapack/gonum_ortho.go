@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	gonumlapack "gonum.org/v1/gonum/lapack"
 
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/views"
@@ -17,12 +18,12 @@ import (
 // Dgeqrf computes A = Q R in place: dgelqf on S = A^T = R^T Q^T, the same
 // reflectors and tau, no copy.
 func (Gonum) Dgeqrf(m, n int, a []float64, lda int, tau, work []float64, lwork int) {
-	gnQRLQ(m, n, a, lda, tau, work, lwork, n, true, xgelqf[float64])
+	gnQRLQ(m, n, a, lda, tau, work, lwork, n, true, clib.Gelqf[float64])
 }
 
 // Dgelqf computes A = L Q in place: dgeqrf on S = A^T = Q^T L^T, no copy.
 func (Gonum) Dgelqf(m, n int, a []float64, lda int, tau, work []float64, lwork int) {
-	gnQRLQ(m, n, a, lda, tau, work, lwork, m, false, xgeqrf[float64])
+	gnQRLQ(m, n, a, lda, tau, work, lwork, m, false, clib.Geqrf[float64])
 }
 
 // gnQRLQ is Dgeqrf and Dgelqf: gonum's checks (the least lwork minWork;
@@ -90,7 +91,7 @@ func (Gonum) Dorgqr(m, n, k int, a []float64, lda int, tau, work []float64, lwor
 	}
 	gnFits(m, n, k, lda, lwork)
 	if lwork == -1 {
-		work[0] = float64(max(n, gnQuery(func(w, _ unsafe.Pointer) { xorglq[float64](n, m, k, nil, n, nil, w, -1) })))
+		work[0] = float64(max(n, gnQuery(func(w, _ unsafe.Pointer) { clib.Orglq[float64](n, m, k, nil, n, nil, w, -1) })))
 		return
 	}
 	switch {
@@ -100,7 +101,7 @@ func (Gonum) Dorgqr(m, n, k int, a []float64, lda int, tau, work []float64, lwor
 		panic(badLenTau)
 	}
 	policy.Lapack.Add(1)
-	xorglq[float64](n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
+	clib.Orglq[float64](n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
 }
 
 // Dorglq generates the m x n Q of Dgelqf: dorgqr on S = Q^T, no copy.
@@ -127,7 +128,7 @@ func (Gonum) Dorglq(m, n, k int, a []float64, lda int, tau, work []float64, lwor
 	}
 	gnFits(m, n, k, lda, lwork)
 	if lwork == -1 {
-		work[0] = float64(max(m, gnQuery(func(w, _ unsafe.Pointer) { xorgqr[float64](n, m, k, nil, lda, nil, w, -1) })))
+		work[0] = float64(max(m, gnQuery(func(w, _ unsafe.Pointer) { clib.Orgqr[float64](n, m, k, nil, lda, nil, w, -1) })))
 		return
 	}
 	switch {
@@ -137,7 +138,7 @@ func (Gonum) Dorglq(m, n, k int, a []float64, lda int, tau, work []float64, lwor
 		panic(shortTau)
 	}
 	policy.Lapack.Add(1)
-	xorgqr[float64](n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
+	clib.Orgqr[float64](n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
 }
 
 // Dormqr computes op(Q) C or C op(Q), Q from Dgeqrf: dormlq on C^T with
@@ -181,7 +182,7 @@ func (Gonum) Dormqr(side blas.Side, trans blas.Transpose, m, n, k int, a []float
 	gnFits(m, n, k, lda, ldc, lwork)
 	if lwork == -1 {
 		work[0] = float64(max(nw, gnQuery(func(w, _ unsafe.Pointer) {
-			xormlq[float64](gnSideT(side), gnTrans(trans), n, m, k, nil, lda, nil, nil, ldc, w, -1)
+			clib.Ormlq[float64](gnSideT(side), gnTrans(trans), n, m, k, nil, lda, nil, nil, ldc, w, -1)
 		})))
 		return
 	}
@@ -194,7 +195,7 @@ func (Gonum) Dormqr(side blas.Side, trans blas.Transpose, m, n, k int, a []float
 		panic(shortC)
 	}
 	policy.Lapack.Add(1)
-	xormlq[float64](gnSideT(side), gnTrans(trans), n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(c), ldc, ptrOf(work), lwork)
+	clib.Ormlq[float64](gnSideT(side), gnTrans(trans), n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(c), ldc, ptrOf(work), lwork)
 }
 
 // Dormlq computes op(Q) C or C op(Q), Q from Dgelqf: dormqr on C^T with
@@ -236,7 +237,7 @@ func (Gonum) Dormlq(side blas.Side, trans blas.Transpose, m, n, k int, a []float
 	gnFits(m, n, k, lda, ldc, lwork)
 	if lwork == -1 {
 		work[0] = float64(max(nw, gnQuery(func(w, _ unsafe.Pointer) {
-			xormqr[float64](gnSideT(side), gnTrans(trans), n, m, k, nil, lda, nil, nil, ldc, w, -1)
+			clib.Ormqr[float64](gnSideT(side), gnTrans(trans), n, m, k, nil, lda, nil, nil, ldc, w, -1)
 		})))
 		return
 	}
@@ -251,7 +252,7 @@ func (Gonum) Dormlq(side blas.Side, trans blas.Transpose, m, n, k int, a []float
 		panic(shortC)
 	}
 	policy.Lapack.Add(1)
-	xormqr[float64](gnSideT(side), gnTrans(trans), n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(c), ldc, ptrOf(work), lwork)
+	clib.Ormqr[float64](gnSideT(side), gnTrans(trans), n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(c), ldc, ptrOf(work), lwork)
 }
 
 // Dgeqp3 computes A P = Q R with column pivoting (through a column-major
@@ -280,7 +281,7 @@ func (Gonum) Dgeqp3(m, n int, a []float64, lda int, jpvt []int, tau, work []floa
 	}
 	gnFits(m, n, lda, lwork)
 	if lwork == -1 {
-		work[0] = float64(max(iws, gnQuery(func(w, _ unsafe.Pointer) { xgeqp3[float64](m, n, nil, m, nil, nil, w, -1, nil) })))
+		work[0] = float64(max(iws, gnQuery(func(w, _ unsafe.Pointer) { clib.Geqp3[float64](m, n, nil, m, nil, nil, w, -1, nil) })))
 		return
 	}
 	switch {
@@ -302,7 +303,7 @@ func (Gonum) Dgeqp3(m, n int, a []float64, lda int, jpvt []int, tau, work []floa
 	}
 	c := gnColMajor(m, n, a, lda, true)
 	policy.Lapack.Add(1)
-	xgeqp3[float64](m, n, c.ptr(), c.ld, p.ptr(), ptrOf(tau), ptrOf(work), lwork, nil)
+	clib.Geqp3[float64](m, n, c.ptr(), c.ld, p.ptr(), ptrOf(tau), ptrOf(work), lwork, nil)
 	c.store(m, n, a, lda)
 	c.put()
 	p.store(jpvt, -1)
@@ -347,7 +348,7 @@ func (Gonum) Dgels(trans blas.Transpose, m, n, nrhs int, a []float64, lda int, b
 		tr = 'N'
 	}
 	if lwork == -1 {
-		work[0] = float64(max(minwrk, gnQuery(func(w, _ unsafe.Pointer) { xgels[float64](tr, n, m, nrhs, nil, lda, nil, mx, w, -1) })))
+		work[0] = float64(max(minwrk, gnQuery(func(w, _ unsafe.Pointer) { clib.Gels[float64](tr, n, m, nrhs, nil, lda, nil, mx, w, -1) })))
 		return true
 	}
 	switch {
@@ -363,7 +364,7 @@ func (Gonum) Dgels(trans blas.Transpose, m, n, nrhs int, a []float64, lda int, b
 		bp = cb.ptr()
 	}
 	policy.Lapack.Add(1)
-	info := xgels[float64](tr, n, m, nrhs, ptrOf(a), lda, bp, mx, ptrOf(work), lwork)
+	info := clib.Gels[float64](tr, n, m, nrhs, ptrOf(a), lda, bp, mx, ptrOf(work), lwork)
 	cb.store(mx, nrhs, b, ldb)
 	cb.put()
 	return info == 0
@@ -506,13 +507,13 @@ func (sv gnSVD) query(m, n int) int {
 	if sv.qr {
 		return workspaceSize(wsKey{fam: "xgesvd", typ: scalar.Index[float64](), dims: [4]int{m, n}, opts: [3]byte{sv.job, sv.job}}, func() wsSize {
 			return query[float64](func(w, _, _ unsafe.Pointer) {
-				xgesvd[float64](sv.job, sv.job, m, n, nil, m, nil, nil, m, nil, max(1, sv.vrows), w, -1, nil)
+				clib.Gesvd[float64](sv.job, sv.job, m, n, nil, m, nil, nil, m, nil, max(1, sv.vrows), w, -1, nil)
 			})
 		}).work
 	}
 	return workspaceSize(wsKey{fam: "xgesdd", typ: scalar.Index[float64](), dims: [4]int{m, n}, opts: [3]byte{sv.job}}, func() wsSize {
 		return query[float64](func(w, _, iw unsafe.Pointer) {
-			xgesdd[float64](sv.job, m, n, nil, m, nil, nil, m, nil, max(1, sv.vrows), w, -1, nil, iw)
+			clib.Gesdd[float64](sv.job, m, n, nil, m, nil, nil, m, nil, max(1, sv.vrows), w, -1, nil, iw)
 		})
 	}).work
 }
@@ -524,11 +525,11 @@ func (sv gnSVD) run(m, n int, ca *gnCopy, s []float64, cu, cvt *gnCopy, work []f
 	defer w.put()
 	policy.Lapack.Add(1)
 	if sv.qr {
-		return xgesvd[float64](sv.job, sv.job, m, n, ca.ptr(), ca.ld, ptrOf(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), w.ptr, w.n, nil)
+		return clib.Gesvd[float64](sv.job, sv.job, m, n, ca.ptr(), ca.ld, ptrOf(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), w.ptr, w.n, nil)
 	}
 	iw := getInts(8 * min(m, n))
 	defer iw.put()
-	return xgesdd[float64](sv.job, m, n, ca.ptr(), ca.ld, ptrOf(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), w.ptr, w.n, nil, iw.ptr())
+	return clib.Gesdd[float64](sv.job, m, n, ca.ptr(), ca.ld, ptrOf(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), w.ptr, w.n, nil, iw.ptr())
 }
 
 // Dsyev computes the eigenvalues (ascending) and, if asked, orthonormal
@@ -557,7 +558,7 @@ func (Gonum) Dsyev(jobz gonumlapack.EVJob, ul blas.Uplo, n int, a []float64, lda
 	gnFits(n, lda, lwork)
 	job, uplo := byte(jobz), gnUploT(ul)
 	ws := workspaceSize(wsKey{fam: "xsyevd", typ: scalar.Index[float64](), dims: [4]int{n}, opts: [3]byte{job}}, func() wsSize {
-		return query[float64](func(w, _, iw unsafe.Pointer) { xsyevd[float64](job, uplo, n, nil, n, nil, w, -1, nil, 0, iw, -1) })
+		return query[float64](func(w, _, iw unsafe.Pointer) { clib.Syevd[float64](job, uplo, n, nil, n, nil, w, -1, nil, 0, iw, -1) })
 	})
 	if lwork == -1 {
 		work[0] = float64(max(3*n-1, ws.work))
@@ -572,7 +573,7 @@ func (Gonum) Dsyev(jobz gonumlapack.EVJob, ul blas.Uplo, n int, a []float64, lda
 	wk := gnWorkspace(work, lwork, ws.work)
 	iw := getInts(ws.iwork)
 	policy.Lapack.Add(1)
-	info := xsyevd[float64](job, uplo, n, ptrOf(a), lda, ptrOf(w), wk.ptr, wk.n, nil, 0, iw.ptr(), max(1, ws.iwork))
+	info := clib.Syevd[float64](job, uplo, n, ptrOf(a), lda, ptrOf(w), wk.ptr, wk.n, nil, 0, iw.ptr(), max(1, ws.iwork))
 	wk.put()
 	iw.put()
 	if info == 0 && jobz == gonumlapack.EVCompute && n > 1 {
@@ -621,7 +622,7 @@ func (Gonum) Dgeev(jobvl gonumlapack.LeftEVJob, jobvr gonumlapack.RightEVJob, n 
 	gnFits(n, lda, ldvl, ldvr, lwork)
 	if lwork == -1 {
 		work[0] = float64(max(minwrk, gnQuery(func(w, _ unsafe.Pointer) {
-			xgeev[float64](byte(jobvl), byte(jobvr), n, nil, n, nil, nil, nil, nil, n, nil, n, w, -1, nil)
+			clib.Geev[float64](byte(jobvl), byte(jobvr), n, nil, n, nil, nil, nil, nil, n, nil, n, w, -1, nil)
 		})))
 		return 0
 	}
@@ -646,7 +647,7 @@ func (Gonum) Dgeev(jobvl gonumlapack.LeftEVJob, jobvr gonumlapack.RightEVJob, n 
 		cr = gnColMajor(n, n, vr, ldvr, false)
 	}
 	policy.Lapack.Add(1)
-	info := xgeev[float64](byte(jobvl), byte(jobvr), n, ca.ptr(), ca.ld, ptrOf(wr), ptrOf(wi), nil,
+	info := clib.Geev[float64](byte(jobvl), byte(jobvr), n, ca.ptr(), ca.ld, ptrOf(wr), ptrOf(wi), nil,
 		cl.ptr(), cl.ldOr1(), cr.ptr(), cr.ldOr1(), ptrOf(work), lwork, nil)
 	if info == 0 {
 		cl.store(n, n, vl, ldvl)
@@ -701,7 +702,7 @@ func (Gonum) Dggsvd3(jobU, jobV, jobQ gonumlapack.GSVDJob, m, n, p int, a []floa
 	ws := workspaceSize(wsKey{fam: "xggsvd3", typ: scalar.Index[float64](), dims: [4]int{m, n, p}, opts: [3]byte{ju, jv, jq}}, func() wsSize {
 		var kk, ll int
 		return query[float64](func(w, _, _ unsafe.Pointer) {
-			xggsvd3[float64](ju, jv, jq, m, n, p, &kk, &ll, nil, mm, nil, pp, nil, nil, nil, mm, nil, pp, nil, nn, w, -1, nil, nil)
+			clib.Ggsvd3[float64](ju, jv, jq, m, n, p, &kk, &ll, nil, mm, nil, pp, nil, nil, nil, mm, nil, pp, nil, nn, w, -1, nil, nil)
 		})
 	})
 	need := max(1, 2*n, ws.work)
@@ -740,7 +741,7 @@ func (Gonum) Dggsvd3(jobU, jobV, jobQ gonumlapack.GSVDJob, m, n, p int, a []floa
 	wk := gnWorkspace(work, lwork, need)
 	iw := getInts(n)
 	policy.Lapack.Add(1)
-	info := xggsvd3[float64](ju, jv, jq, m, n, p, &k, &l, ca.ptr(), ca.ld, cb.ptr(), cb.ld, ptrOf(alpha), ptrOf(beta),
+	info := clib.Ggsvd3[float64](ju, jv, jq, m, n, p, &k, &l, ca.ptr(), ca.ld, cb.ptr(), cb.ld, ptrOf(alpha), ptrOf(beta),
 		cu.ptr(), cu.ldOr1(), cv.ptr(), cv.ldOr1(), cq.ptr(), cq.ldOr1(), wk.ptr, wk.n, nil, iw.ptr())
 	iw.store(iwork[:n], -1)
 	for _, c := range []struct {

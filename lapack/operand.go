@@ -1,16 +1,12 @@
 package lapack
 
-/*
-#include "lapis_lapack.h"
-*/
-import "C"
-
 import (
 	"slices"
 	"strings"
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/coreset"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
@@ -28,10 +24,10 @@ import (
 // writes it), counted in lapis.Stats.Copies, and refused in strict mode.
 
 // IntBits is the width of the LAPACK integer lapis was compiled for.
-const IntBits = int(unsafe.Sizeof(C.lapis_int(0))) * 8
+const IntBits = clib.LAPACKIntBits
 
 // libraryIntBits is the width the linked library reports (lapis.Info).
-var libraryIntBits = lapis.Info().LibraryIntBits
+var libraryIntBits = clib.LibraryIntBits
 
 // Operand modes.
 const (

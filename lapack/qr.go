@@ -6,6 +6,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/internal/scalar"
@@ -23,7 +24,7 @@ import (
 // NaN and Inf: passed to LAPACK as they are, the result undefined (see
 // the package documentation).
 func Geqrf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
-	return qrlq("lapack.Geqrf", "xgeqrf", xgeqrf[T], a, tau, opts)
+	return qrlq("lapack.Geqrf", "xgeqrf", clib.Geqrf[T], a, tau, opts)
 }
 
 // Gelqf computes the LQ factorisation of the m x n view a in place: L on
@@ -33,7 +34,7 @@ func Geqrf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 // NaN and Inf: passed to LAPACK as they are, the result undefined (see
 // the package documentation).
 func Gelqf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
-	return qrlq("lapack.Gelqf", "xgelqf", xgelqf[T], a, tau, opts)
+	return qrlq("lapack.Gelqf", "xgelqf", clib.Gelqf[T], a, tau, opts)
 }
 
 type qrFunc func(m, n int, a unsafe.Pointer, lda int, tau, work unsafe.Pointer, lwork int) int
@@ -95,12 +96,12 @@ func Orgqr[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 		return err
 	}
 	ws := workspaceSize(wsKey{fam: "xorgqr", typ: scalar.Index[T](), dims: [4]int{m, n, k}}, func() wsSize {
-		return query[T](func(work, _, _ unsafe.Pointer) { xorgqr[T](m, n, k, oa.ptr, oa.ld, ptrOf(tau), work, -1) })
+		return query[T](func(work, _, _ unsafe.Pointer) { clib.Orgqr[T](m, n, k, oa.ptr, oa.ld, ptrOf(tau), work, -1) })
 	})
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(m, n, k))
-	info := xorgqr[T](m, n, k, oa.ptr, oa.ld, ptrOf(tau), w.workPtr(), max(1, ws.work))
+	info := clib.Orgqr[T](m, n, k, oa.ptr, oa.ld, ptrOf(tau), w.workPtr(), max(1, ws.work))
 	th.End()
 	w.put()
 	oa.finish()
@@ -168,13 +169,13 @@ func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View
 	tr := byte(trans)
 	ws := workspaceSize(wsKey{fam: "xormqr", typ: scalar.Index[T](), dims: [4]int{m, n, k}, opts: [3]byte{sideC, tr}}, func() wsSize {
 		return query[T](func(work, _, _ unsafe.Pointer) {
-			xormqr[T](sideC, tr, m, n, k, oq.ptr, oq.ld, ptrOf(tau), oc.ptr, oc.ld, work, -1)
+			clib.Ormqr[T](sideC, tr, m, n, k, oq.ptr, oq.ld, ptrOf(tau), oc.ptr, oc.ld, work, -1)
 		})
 	})
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(m, n, k))
-	info := xormqr[T](sideC, tr, m, n, k, oq.ptr, oq.ld, ptrOf(tau), oc.ptr, oc.ld, w.workPtr(), max(1, ws.work))
+	info := clib.Ormqr[T](sideC, tr, m, n, k, oq.ptr, oq.ld, ptrOf(tau), oc.ptr, oc.ld, w.workPtr(), max(1, ws.work))
 	th.End()
 	w.put()
 	finishAll(&oq, &oc)
@@ -233,13 +234,13 @@ func Gels[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 	nrhs := ob.cols
 	ws := workspaceSize(wsKey{fam: "xgels", typ: scalar.Index[T](), dims: [4]int{oa.rows, oa.cols, nrhs}, opts: [3]byte{oa.trans}}, func() wsSize {
 		return query[T](func(work, _, _ unsafe.Pointer) {
-			xgels[T](oa.trans, oa.rows, oa.cols, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, work, -1)
+			clib.Gels[T](oa.trans, oa.rows, oa.cols, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, work, -1)
 		})
 	})
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(oa.rows, oa.cols, min(oa.rows, oa.cols)+nrhs))
-	info := xgels[T](oa.trans, oa.rows, oa.cols, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, w.workPtr(), max(1, ws.work))
+	info := clib.Gels[T](oa.trans, oa.rows, oa.cols, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, w.workPtr(), max(1, ws.work))
 	th.End()
 	w.put()
 	err = infoErr[T](op, "xgels", info)
@@ -268,7 +269,7 @@ func triangleRank[T Scalar](op, fam string, m, n int, p unsafe.Pointer, ld int) 
 	var rcond float64
 	w := getWorkspace[T](wsSize{work: 3 * k, rwork: k, iwork: k})
 	policy.Lapack.Add(1)
-	info := xtrcon[T]('1', uplo, 'N', k, p, ld, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
+	info := clib.Trcon[T]('1', uplo, 'N', k, p, ld, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
 	w.put()
 	if err := infoErr[T](op, "xtrcon", info); err != nil {
 		return err
@@ -331,7 +332,7 @@ func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...l
 	ws := workspaceSize(wsKey{fam: "xgelsd", typ: scalar.Index[T](), dims: [4]int{m, n, nrhs}}, func() wsSize {
 		return query[T](func(work, rwork, iwork unsafe.Pointer) {
 			var r int
-			xgelsd[T](m, n, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, ptrOf(s), rcond, &r, work, -1, rwork, iwork)
+			clib.Gelsd[T](m, n, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, ptrOf(s), rcond, &r, work, -1, rwork, iwork)
 		})
 	})
 	ws.iwork = max(ws.iwork, 1)
@@ -339,7 +340,7 @@ func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...l
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(m, n, min(m, n)+nrhs))
-	info := xgelsd[T](m, n, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, ptrOf(s), rcond, &rank, w.workPtr(), max(1, ws.work), w.rworkPtr(), w.iworkPtr())
+	info := clib.Gelsd[T](m, n, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, ptrOf(s), rcond, &rank, w.workPtr(), max(1, ws.work), w.rworkPtr(), w.iworkPtr())
 	th.End()
 	w.put()
 	finishAll(&oa, &ob)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
@@ -1037,13 +1038,13 @@ func TestWorkspaceRemembered(t *testing.T) {
 // them first, so only a direct call of a dispatcher can make it), the
 // error names it.
 func TestIllegalArgument(t *testing.T) {
-	info := xgetrf[float64](-1, 2, nil, 1, nil)
+	info := clib.Getrf[float64](-1, 2, nil, 1, nil)
 	err := infoErr[float64]("lapack.Getrf", "xgetrf", info)
 	var le *Error
 	if !errors.Is(err, ErrArgument) || !errors.As(err, &le) || le.Arg != "m" || le.Routine != "dgetrf" || le.Info != -1 {
 		t.Fatalf("info %d: %v", info, err)
 	}
-	info = xgesdd[complex64]('A', 2, 2, nil, 0, nil, nil, 1, nil, 1, nil, -1, nil, nil)
+	info = clib.Gesdd[complex64]('A', 2, 2, nil, 0, nil, nil, 1, nil, 1, nil, -1, nil, nil)
 	if err := infoErr[complex64]("lapack.Gesdd", "xgesdd", info); !errors.As(err, &le) || le.Arg != "lda" || le.Routine != "cgesdd" {
 		t.Fatalf("info %d: %v", info, err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/internal/scalar"
@@ -41,7 +42,7 @@ func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...lapis.Option) error 
 	p := pivotsFor(ipiv, k, false)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(oa.rows, oa.cols, min(oa.rows, oa.cols)))
-	info := xgetrf[T](oa.rows, oa.cols, oa.ptr, oa.ld, p.ptr())
+	info := clib.Getrf[T](oa.rows, oa.cols, oa.ptr, oa.ld, p.ptr())
 	th.End()
 	p.done(true)
 	oa.finish()
@@ -90,7 +91,7 @@ func Getrs[T Scalar](trans Op, lu views.View[T], ipiv []int32, b views.View[T], 
 	p := pivotsFor(ipiv, n, true)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, ob.cols))
-	info := xgetrs[T](byte(trans), n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld)
+	info := clib.Getrs[T](byte(trans), n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld)
 	th.End()
 	p.done(false)
 	finishAll(&oa, &ob)
@@ -118,7 +119,7 @@ func Gesv[T Scalar](a, b views.View[T], ipiv []int32, opts ...lapis.Option) erro
 	p := pivotsFor(ipiv, n, false)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, n+ob.cols))
-	info := xgesv[T](n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld)
+	info := clib.Gesv[T](n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld)
 	th.End()
 	p.done(true)
 	finishAll(&oa, &ob)
@@ -150,13 +151,13 @@ func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...lapis.Option) error
 	}
 	p := pivotsFor(ipiv, n, true)
 	ws := workspaceSize(wsKey{fam: "xgetri", typ: scalar.Index[T](), dims: [4]int{n}}, func() wsSize {
-		return query[T](func(work, _, _ unsafe.Pointer) { xgetri[T](n, oa.ptr, oa.ld, p.ptr(), work, -1) })
+		return query[T](func(work, _, _ unsafe.Pointer) { clib.Getri[T](n, oa.ptr, oa.ld, p.ptr(), work, -1) })
 	})
 	ws.work = max(1, n, ws.work)
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, n))
-	info := xgetri[T](n, oa.ptr, oa.ld, p.ptr(), w.workPtr(), ws.work)
+	info := clib.Getri[T](n, oa.ptr, oa.ld, p.ptr(), w.workPtr(), ws.work)
 	th.End()
 	w.put()
 	p.done(false)
@@ -213,7 +214,7 @@ func Potrf[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) error {
 	}
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, n))
-	info := xpotrf[T](uploChar(uplo, &oa), n, oa.ptr, oa.ld)
+	info := clib.Potrf[T](uploChar(uplo, &oa), n, oa.ptr, oa.ld)
 	th.End()
 	oa.finish()
 	return infoErr[T](op, "xpotrf", info)
@@ -245,7 +246,7 @@ func Potrs[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) error 
 	}
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, ob.cols))
-	info := xpotrs[T](uploChar(uplo, &of), n, ob.cols, of.ptr, of.ld, ob.ptr, ob.ld)
+	info := clib.Potrs[T](uploChar(uplo, &of), n, ob.cols, of.ptr, of.ld, ob.ptr, ob.ld)
 	th.End()
 	finishAll(&of, &ob)
 	return infoErr[T](op, "xpotrs", info)
@@ -268,7 +269,7 @@ func Posv[T Scalar](uplo Uplo, a, b views.View[T], opts ...lapis.Option) error {
 	}
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, n+ob.cols))
-	info := xposv[T](uploChar(uplo, &oa), n, ob.cols, oa.ptr, oa.ld, ob.ptr, ob.ld)
+	info := clib.Posv[T](uploChar(uplo, &oa), n, ob.cols, oa.ptr, oa.ld, ob.ptr, ob.ld)
 	th.End()
 	finishAll(&oa, &ob)
 	return infoErr[T](op, "xposv", info)
@@ -293,7 +294,7 @@ func Potri[T Scalar](uplo Uplo, f views.View[T], opts ...lapis.Option) error {
 	}
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, n))
-	info := xpotri[T](uploChar(uplo, &of), n, of.ptr, of.ld)
+	info := clib.Potri[T](uploChar(uplo, &of), n, of.ptr, of.ld)
 	th.End()
 	of.finish()
 	return infoErr[T](op, "xpotri", info)
@@ -307,7 +308,7 @@ func Potri[T Scalar](uplo Uplo, f views.View[T], opts ...lapis.Option) error {
 // NaN and Inf: passed to LAPACK as they are, the result undefined (see
 // the package documentation).
 func Sysv[T Scalar](uplo Uplo, a, b views.View[T], ipiv []int32, opts ...lapis.Option) error {
-	return sysv("lapack.Sysv", "xsysv", xsysv[T], uplo, a, b, ipiv, opts)
+	return sysv("lapack.Sysv", "xsysv", clib.Sysv[T], uplo, a, b, ipiv, opts)
 }
 
 // Hesv is Sysv for a Hermitian a (a = a^H); for real types it is Sysv.
@@ -315,7 +316,7 @@ func Sysv[T Scalar](uplo Uplo, a, b views.View[T], ipiv []int32, opts ...lapis.O
 // NaN and Inf: passed to LAPACK as they are, the result undefined (see
 // the package documentation).
 func Hesv[T Scalar](uplo Uplo, a, b views.View[T], ipiv []int32, opts ...lapis.Option) error {
-	return sysv("lapack.Hesv", "xhesv", xhesv[T], uplo, a, b, ipiv, opts)
+	return sysv("lapack.Hesv", "xhesv", clib.Hesv[T], uplo, a, b, ipiv, opts)
 }
 
 type sysvFunc func(uplo byte, n, nrhs int, a unsafe.Pointer, lda int, ipiv, b unsafe.Pointer, ldb int, work unsafe.Pointer, lwork int) int
@@ -371,7 +372,7 @@ func Trtrs[T Scalar](uplo Uplo, diag Diag, a, b views.View[T], opts ...lapis.Opt
 	}
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, ob.cols))
-	info := xtrtrs[T](uploChar(uplo, &oa), oa.trans, diagChar(diag), n, ob.cols, oa.ptr, oa.ld, ob.ptr, ob.ld)
+	info := clib.Trtrs[T](uploChar(uplo, &oa), oa.trans, diagChar(diag), n, ob.cols, oa.ptr, oa.ld, ob.ptr, ob.ld)
 	th.End()
 	finishAll(&oa, &ob)
 	return infoErr[T](op, "xtrtrs", info)

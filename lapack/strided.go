@@ -1,32 +1,10 @@
 package lapack
 
-/*
-#include "lapis_strided.h"
-
-// The C loops keep no pointer after they return and never call back into Go.
-#cgo noescape lapis_sgesv_small
-#cgo nocallback lapis_sgesv_small
-#cgo noescape lapis_dgesv_small
-#cgo nocallback lapis_dgesv_small
-#cgo noescape lapis_cgesv_small
-#cgo nocallback lapis_cgesv_small
-#cgo noescape lapis_zgesv_small
-#cgo nocallback lapis_zgesv_small
-#cgo noescape lapis_sgesv_loop
-#cgo nocallback lapis_sgesv_loop
-#cgo noescape lapis_dgesv_loop
-#cgo nocallback lapis_dgesv_loop
-#cgo noescape lapis_cgesv_loop
-#cgo nocallback lapis_cgesv_loop
-#cgo noescape lapis_zgesv_loop
-#cgo nocallback lapis_zgesv_loop
-*/
-import "C"
-
 import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
@@ -37,7 +15,7 @@ import (
 )
 
 // gesvSmall is the largest order gesvStrided solves with its own loop.
-const gesvSmall = C.LAPIS_GESV_MAX
+const gesvSmall = clib.GesvSmallMax
 
 // gesvStrided solves a[:, :, t] x = b[:, :, t] for t = 0, ..., count-1 in
 // place, as Gesv does for each (b receives x, a the LU factors): a
@@ -100,14 +78,13 @@ func gesvStrided[T Scalar](a, b views.View[T], opts ...lapis.Option) (failed map
 	}
 	info := pool.Get[int32](count)
 	defer pool.Put(info)
-	ci := (*C.int)(unsafe.Pointer(&info.Data[0]))
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, n+nrhs)) // each system decides alone
 	if n <= gesvSmall && nrhs <= 1<<31-1 {                   // the small loop counts in C ints
-		xgesvSmall[T](count, n, nrhs, &ra, &rb, ci)
+		clib.GesvSmall[T](count, n, nrhs, ra.strided(), rb.strided(), info.Data)
 	} else {
 		ipiv := getInts(n)
-		xgesvLoop[T](count, n, nrhs, &ra, &rb, ipiv.ptr(), ci)
+		clib.GesvLoop[T](count, n, nrhs, ra.strided(), rb.strided(), ipiv.ptr(), info.Data)
 		ipiv.put()
 	}
 	th.End()
@@ -158,33 +135,7 @@ func (s *strided[T]) prepare(op, name string, v views.View[T], cfg lapis.Config)
 	return nil
 }
 
-func xgesvSmall[T Scalar](count, n, nrhs int, a, b *strided[T], info *C.int) {
-	cc, cn, cr := C.longlong(count), C.int(n), C.int(nrhs)
-	lda, sa, ldb, sb := C.longlong(a.ld), C.longlong(a.stride), C.longlong(b.ld), C.longlong(b.stride)
-	switch any(*new(T)).(type) {
-	case float32:
-		C.lapis_sgesv_small(cc, cn, cr, (*C.float)(a.ptr), lda, sa, (*C.float)(b.ptr), ldb, sb, info)
-	case float64:
-		C.lapis_dgesv_small(cc, cn, cr, (*C.double)(a.ptr), lda, sa, (*C.double)(b.ptr), ldb, sb, info)
-	case complex64:
-		C.lapis_cgesv_small(cc, cn, cr, (*C.complexfloat)(a.ptr), lda, sa, (*C.complexfloat)(b.ptr), ldb, sb, info)
-	case complex128:
-		C.lapis_zgesv_small(cc, cn, cr, (*C.complexdouble)(a.ptr), lda, sa, (*C.complexdouble)(b.ptr), ldb, sb, info)
-	}
-}
-
-func xgesvLoop[T Scalar](count, n, nrhs int, a, b *strided[T], ipiv unsafe.Pointer, info *C.int) {
-	cc, cn, cr := C.longlong(count), C.lapis_int(n), C.lapis_int(nrhs)
-	lda, sa, ldb, sb := C.lapis_int(a.ld), C.longlong(a.stride), C.lapis_int(b.ld), C.longlong(b.stride)
-	ip := (*C.lapis_int)(ipiv)
-	switch any(*new(T)).(type) {
-	case float32:
-		C.lapis_sgesv_loop(cc, cn, cr, (*C.float)(a.ptr), lda, sa, (*C.float)(b.ptr), ldb, sb, ip, info)
-	case float64:
-		C.lapis_dgesv_loop(cc, cn, cr, (*C.double)(a.ptr), lda, sa, (*C.double)(b.ptr), ldb, sb, ip, info)
-	case complex64:
-		C.lapis_cgesv_loop(cc, cn, cr, (*C.complexfloat)(a.ptr), lda, sa, (*C.complexfloat)(b.ptr), ldb, sb, ip, info)
-	case complex128:
-		C.lapis_zgesv_loop(cc, cn, cr, (*C.complexdouble)(a.ptr), lda, sa, (*C.complexdouble)(b.ptr), ldb, sb, ip, info)
-	}
+// strided is s as the C loops take it.
+func (s *strided[T]) strided() clib.Strided {
+	return clib.Strided{Ptr: s.ptr, LD: s.ld, Stride: s.stride}
 }

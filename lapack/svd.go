@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/internal/scalar"
@@ -114,7 +115,7 @@ func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[
 	mn, mx := min(m, n), max(m, n)
 	ws := workspaceSize(wsKey{fam: "xgesdd", typ: scalar.Index[T](), dims: [4]int{m, n}, opts: [3]byte{byte(jobz)}}, func() wsSize {
 		return query[T](func(work, rwork, iwork unsafe.Pointer) {
-			xgesdd[T](byte(jobz), m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, work, -1, rwork, iwork)
+			clib.Gesdd[T](byte(jobz), m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, work, -1, rwork, iwork)
 		})
 	})
 	ws.iwork = 8 * mn
@@ -127,7 +128,7 @@ func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(m, n, min(m, n)))
-	info := xgesdd[T](byte(jobz), m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, w.workPtr(), max(1, ws.work), w.rworkPtr(), w.iworkPtr())
+	info := clib.Gesdd[T](byte(jobz), m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, w.workPtr(), max(1, ws.work), w.rworkPtr(), w.iworkPtr())
 	th.End()
 	w.put()
 	finishAll(&oa, &ou, &ov)
@@ -184,14 +185,14 @@ func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt view
 	ju, jv := byte(jobu), byte(jobvt)
 	ws := workspaceSize(wsKey{fam: "xgesvd", typ: scalar.Index[T](), dims: [4]int{m, n}, opts: [3]byte{ju, jv}}, func() wsSize {
 		return query[T](func(work, rwork, _ unsafe.Pointer) {
-			xgesvd[T](ju, jv, m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, work, -1, rwork)
+			clib.Gesvd[T](ju, jv, m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, work, -1, rwork)
 		})
 	})
 	ws.rwork = 5 * min(m, n)
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(m, n, min(m, n)))
-	info := xgesvd[T](ju, jv, m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, w.workPtr(), max(1, ws.work), w.rworkPtr())
+	info := clib.Gesvd[T](ju, jv, m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, w.workPtr(), max(1, ws.work), w.rworkPtr())
 	th.End()
 	w.put()
 	finishAll(&oa, &ou, &ov)

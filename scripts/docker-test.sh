@@ -62,10 +62,12 @@ cd "$(dirname "$0")/.."
 # packages to test, and what lapis.Info must report (a regexp over the
 # LAPIS_INFO line TestInfo logs).
 variants=(openblas-pthread openblas-openmp openblas-serial openblas64 trixie-openblas reference blis mkl arm64)
-# What reaches the BLAS/LAPACK library. layout, views and internal are
-# cgo-free (scripts/test.sh checks it) and none of their tests links the
-# library, so on amd64 they would repeat the host's runs: only the arm64
-# variant, where their pure-Go fallbacks replace the assembly, runs them.
+# What reaches the BLAS/LAPACK library. layout, views and internal (but
+# internal/clib, the C layer, and the thread policy over it) are cgo-free
+# (scripts/test.sh checks it) and their tests do not reach the library,
+# so on amd64 they would repeat the host's runs: only the arm64 variant,
+# where their pure-Go fallbacks replace the assembly, runs them (with
+# internal/clib and the thread policy, which run against its OpenBLAS).
 # internal/test/entry is left out: it calls every public package, dist and
 # fortran included (Open MPI, gfortran), and runs on the host (test.sh).
 lib_pkgs="./cblas/... ./lapack/... ./batch/..."

@@ -7,8 +7,8 @@
 package cref
 
 /*
-#include "../../cblas/lapis_cblas.h"
-#include "../../lapack/lapis_lapack.h"
+#include "../../internal/clib/lapis_cblas.h"
+#include "../../internal/clib/lapis_lapack.h"
 
 #cgo noescape lapis_cref_dgemm_reps
 #cgo nocallback lapis_cref_dgemm_reps

@@ -179,8 +179,7 @@ var threshold = [...]float64{
 // call (symm, syrk, trmm, trsm, ...), which were not measured.
 const level3Loaded = 768 * 768 * 768
 
-// Library is the thread control of the linked library, registered by
-// cblas (which looks it up at run time).
+// Library is the thread control of the linked library (linked).
 type Library struct {
 	Variant Variant
 	Set     func(n int) // the calling thread's (OpenMP) or the process's count
@@ -201,9 +200,9 @@ var (
 	fixed   atomic.Int64 // 0: auto; n: every call on n threads
 )
 
-// Register installs the library's thread control. In auto mode a pthreads
+// install installs the library's thread control. In auto mode a pthreads
 // library is put on one thread. Only the first call counts.
-func Register(l Library) {
+func install(l Library) {
 	regOnce.Do(func() {
 		lib = l
 		initial = 1
@@ -223,7 +222,7 @@ var regOnce sync.Once
 // most auto mode gives a call.
 func Initial() int { return initial }
 
-// Lib returns the registered variant.
+// Lib returns the library's variant.
 func Lib() Variant { return lib.Variant }
 
 // SetFixed fixes every call's count at n (n >= 1) or returns to auto mode

@@ -1,6 +1,6 @@
 //go:build !lapis_cgoflags
 
-package cblas
+package clib
 
 // By default the BLAS library is OpenBLAS as pkg-config finds it (Debian:
 // libopenblas-dev). Build with -tags lapis_cgoflags to link another CBLAS

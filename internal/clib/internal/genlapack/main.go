@@ -1,16 +1,18 @@
-// Command gen writes lapack/zlapack.go: one generic dispatcher per LAPACK
-// routine family (xgetrf, xgesdd, ...) that calls the Fortran routine of
-// its element type (sgetrf_, dgetrf_, cgetrf_ or zgetrf_, as exported by
-// libopenblas and declared in <lapack.h>), plus the table the typed layer
-// reads to name a failing argument and to classify info > 0. Run it with
-// `go generate ./lapack`; scripts/test.sh fails when the checked-in file
-// differs from what it writes.
+// Command genlapack writes internal/clib/zlapack.go: one generic
+// dispatcher per LAPACK routine family (Getrf for xgetrf, Gesdd for
+// xgesdd, ...) that calls the Fortran routine of its element type
+// (sgetrf_, dgetrf_, cgetrf_ or zgetrf_, as exported by libopenblas and
+// declared in <lapack.h>); and lapack/zfamilies.go, the table package
+// lapack reads to name a failing argument and to classify info > 0. Run
+// it with `go generate ./internal/clib`; scripts/test.sh fails when a
+// checked-in file differs from what it writes.
 package main
 
 import (
 	"bytes"
 	"fmt"
 	"log"
+	"os"
 	"strings"
 
 	"github.com/lapis-go/lapis/internal/genfile"
@@ -120,8 +122,9 @@ func (p param) keeps(t int) bool {
 
 func main() {
 	var b bytes.Buffer
-	b.WriteString(genfile.Header("lapack/internal/gen"))
-	b.WriteString("package lapack\n\n")
+	const gen = "internal/clib/internal/genlapack"
+	b.WriteString(genfile.Header(gen))
+	b.WriteString("package clib\n\n")
 	b.WriteString("/*\n#include \"lapis_lapack.h\"\n\n")
 	b.WriteString("// LAPACK keeps no pointer after it returns and never calls back into Go.\n")
 	seen := map[string]bool{}
@@ -133,11 +136,18 @@ func main() {
 			}
 		}
 	}
-	b.WriteString("*/\nimport \"C\"\n\nimport \"unsafe\"\n\n")
-	b.WriteString("// Every int handed to a dispatcher has been checked to fit lapackInt\n// (operand.go): the conversions below never truncate.\n\n")
+	b.WriteString("*/\nimport \"C\"\n\nimport (\n\t\"unsafe\"\n\n\t\"github.com/lapis-go/lapis/internal/scalar\"\n)\n\n")
+	b.WriteString("// Every int handed to a dispatcher has been checked to fit the LAPACK\n// integer (lapack.IntBits): the conversions below never truncate.\n\n")
 	for _, f := range families {
 		emit(&b, f)
 	}
+	if err := genfile.WriteGo(arg(1, "zlapack.go"), b.Bytes()); err != nil {
+		log.Fatal(err)
+	}
+
+	b.Reset()
+	b.WriteString(genfile.Header(gen))
+	b.WriteString("package lapack\n\n")
 	b.WriteString("// families describes each dispatcher for errors: its routines and the\n// names of their arguments in order (real, complex), and what info > 0\n// means.\n")
 	b.WriteString("var families = map[string]family{\n")
 	for _, f := range families {
@@ -157,9 +167,24 @@ func main() {
 			f.name, f.f[0], f.f[1], f.f[2], f.f[3], strings.Join(names[0], ", "), strings.Join(names[1], ", "), fail)
 	}
 	b.WriteString("}\n")
-	if err := genfile.WriteGo(genfile.Path("zlapack.go"), b.Bytes()); err != nil {
+	if err := genfile.WriteGo(arg(2, "../../lapack/zfamilies.go"), b.Bytes()); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// arg is the i-th command-line argument (from the //go:generate line), or
+// def.
+func arg(i int, def string) string {
+	if len(os.Args) > i {
+		return os.Args[i]
+	}
+	return def
+}
+
+// exported is the dispatcher's name for a family: xgetrf is Getrf.
+func exported(name string) string {
+	name = strings.TrimPrefix(name, "x")
+	return strings.ToUpper(name[:1]) + name[1:]
 }
 
 func emit(b *bytes.Buffer, f family) {
@@ -192,8 +217,8 @@ func emit(b *bytes.Buffer, f family) {
 	case "V":
 		ret = ""
 	}
-	fmt.Fprintf(b, "// %s calls ?%s_: %s.\n", f.name, strings.TrimPrefix(f.name, "x"), f.doc)
-	fmt.Fprintf(b, "func %s[T Scalar](%s)%s {\n", f.name, strings.Join(sig, ", "), ret)
+	fmt.Fprintf(b, "// %s calls ?%s_: %s.\n", exported(f.name), strings.TrimPrefix(f.name, "x"), f.doc)
+	fmt.Fprintf(b, "func %s[T scalar.Type](%s)%s {\n", exported(f.name), strings.Join(sig, ", "), ret)
 	// Fortran takes scalars by address: copy each into a C variable.
 	for _, p := range ps {
 		switch p.kind {
@@ -269,7 +294,7 @@ func emit(b *bytes.Buffer, f family) {
 			fmt.Fprintf(b, "\t\t%s\n", s)
 		}
 	}
-	b.WriteString("\tdefault:\n\t\tpanic(\"lapack: no ?" + strings.TrimPrefix(f.name, "x") + " for this element type\") // unreachable: Scalar has four types\n")
+	b.WriteString("\tdefault:\n\t\tpanic(\"clib: no ?" + strings.TrimPrefix(f.name, "x") + " for this element type\") // unreachable: Scalar has four types\n")
 	b.WriteString("\t}\n")
 	switch f.ret {
 	case "R":

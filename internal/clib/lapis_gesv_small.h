@@ -1,4 +1,4 @@
-/* lapis_strided.h: the C loop behind lapack.GesvStrided: count systems
+/* lapis_gesv_small.h: the C loops behind clib.GesvSmall and clib.GesvLoop: count systems
  * a_t x = b_t, matrix t of each operand t*stride elements after its first,
  * in one call. */
 #ifndef LAPIS_LAPACK_STRIDED_H

@@ -1,4 +1,4 @@
-/* lapis_strided.h: the C loop behind cblas.GemmStrided. One call runs
+/* lapis_gemm_strided.h: the C loop behind clib.GemmStrided. One call runs
  * count products c_t = alpha op(a_t) op(b_t) + beta c_t, matrix t of each
  * operand t*stride elements after its first (stride 0 repeats a matrix,
  * negative strides walk backwards), so that Go crosses into C once for

@@ -1,9 +1,11 @@
-// Command gen writes cblas/zblas.go: one generic dispatcher per BLAS
-// routine family (xgemm, xdot, ...) that calls the s, d, c or z CBLAS
-// routine for its element type, in column-major order (plus a row-major
-// xfooRow for the few families listed in rowMajor). Run it with
-// `go generate ./cblas`; scripts/test.sh fails when the checked-in file
-// differs from what it writes.
+// Command genblas writes internal/clib/zblas.go: one generic dispatcher
+// per BLAS routine family (Gemm for xgemm, Dot for xdot, ...) that calls
+// the s, d, c or z CBLAS routine for its element type, in column-major
+// order (plus a row-major FooRow for the few families listed in rowMajor),
+// with Go's types: int for the BLAS integer (the caller has checked that
+// it fits), clib's Trans, Uplo, Diag and Side for the enums. Run it with
+// `go generate ./internal/clib`; scripts/test.sh fails when the
+// checked-in file differs from what it writes.
 package main
 
 import (
@@ -105,11 +107,17 @@ var rowMajor = map[string]bool{
 	"xher": true, "xhpr": true, "xher2": true, "xhpr2": true,
 }
 
-var enumType = map[string]string{
-	"tr": "C.lapis_trans_t",
-	"up": "C.lapis_uplo_t",
-	"dg": "C.lapis_diag_t",
-	"sd": "C.lapis_side_t",
+// enumType is the Go type of each enum kind in the dispatchers.
+var enumType = map[string]string{"tr": "Trans", "up": "Uplo", "dg": "Diag", "sd": "Side"}
+
+// exported is the dispatcher's name for a family: xgemm is Gemm, ixamax
+// Iamax, xgemvRow GemvRow.
+func exported(name string) string {
+	name = strings.TrimPrefix(strings.TrimPrefix(name, "i"), "x")
+	if strings.HasPrefix(name, "amax") {
+		name = "i" + name
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
 }
 
 var types = [4]struct{ goType, cReal string }{
@@ -132,8 +140,8 @@ func parse(s string) []param {
 
 func main() {
 	var b bytes.Buffer
-	b.WriteString(genfile.Header("cblas/internal/gen"))
-	b.WriteString("package cblas\n\n")
+	b.WriteString(genfile.Header("internal/clib/internal/genblas"))
+	b.WriteString("package clib\n\n")
 	b.WriteString("/*\n")
 	b.WriteString("#include \"lapis_cblas.h\"\n\n")
 	b.WriteString("// Go calls each CBLAS routine through a static inline wrapper whose\n")
@@ -160,7 +168,7 @@ func main() {
 			}
 		}
 	}
-	b.WriteString("*/\nimport \"C\"\n\nimport \"unsafe\"\n\n")
+	b.WriteString("*/\nimport \"C\"\n\nimport (\n\t\"unsafe\"\n\n\t\"github.com/lapis-go/lapis/internal/scalar\"\n)\n\n")
 	for _, f := range families {
 		emit(&b, f, "C.CblasColMajor")
 		if rowMajor[f.name] {
@@ -231,11 +239,12 @@ func emit(b *bytes.Buffer, f family, order string) {
 	if order == "C.CblasRowMajor" {
 		name, orderDoc = f.name+"Row", " in row-major order"
 	}
+	name = exported(name)
 	var sig []string
 	for _, p := range ps {
 		switch p.kind {
 		case "i":
-			sig = append(sig, p.name+" C.blasint")
+			sig = append(sig, p.name+" int")
 		case "P":
 			sig = append(sig, p.name+" unsafe.Pointer")
 		case "T":
@@ -248,7 +257,7 @@ func emit(b *bytes.Buffer, f family, order string) {
 	}
 	ret := map[string]string{"": "", "T": " (ret T)", "R": " (ret float64)", "I": " (ret int)"}[f.ret]
 	fmt.Fprintf(b, "// %s calls cblas_?%s%s: %s.\n", name, strings.TrimPrefix(strings.TrimPrefix(f.name, "x"), "i"), orderDoc, f.doc)
-	fmt.Fprintf(b, "func %s[T Scalar](%s)%s {\n", name, strings.Join(sig, ", "), ret)
+	fmt.Fprintf(b, "func %s[T scalar.Type](%s)%s {\n", name, strings.Join(sig, ", "), ret)
 	b.WriteString("\tswitch any(*new(T)).(type) {\n")
 	for t, c := range f.c {
 		if c == "" {
@@ -263,7 +272,7 @@ func emit(b *bytes.Buffer, f family, order string) {
 		for _, p := range ps {
 			switch p.kind {
 			case "i":
-				args = append(args, p.name)
+				args = append(args, fmt.Sprintf("C.blasint(%s)", p.name))
 			case "P":
 				if complexT {
 					args = append(args, p.name)
@@ -279,7 +288,7 @@ func emit(b *bytes.Buffer, f family, order string) {
 			case "R":
 				args = append(args, fmt.Sprintf("%s(%s)", ty.cReal, p.name))
 			default:
-				args = append(args, p.name)
+				args = append(args, fmt.Sprintf("C.%s(%s)", cEnumType[p.kind], p.name))
 			}
 		}
 		fmt.Fprintf(b, "\tcase %s:\n", ty.goType)
@@ -297,7 +306,7 @@ func emit(b *bytes.Buffer, f family, order string) {
 			fmt.Fprintf(b, "\t\t%s\n", call)
 		}
 	}
-	b.WriteString("\tdefault:\n\t\tpanic(\"cblas: no cblas_?" + strings.TrimPrefix(f.name, "x") + " for this element type\") // unreachable: the typed layer checks\n")
+	b.WriteString("\tdefault:\n\t\tpanic(\"clib: no cblas_?" + strings.TrimPrefix(f.name, "x") + " for this element type\") // unreachable: cblas checks\n")
 	b.WriteString("\t}\n")
 	if f.ret != "" {
 		b.WriteString("\treturn ret\n")
