@@ -100,7 +100,7 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Te
 	}
 	// Gels on the copies; the finite-input rule reads the caller's a and b.
 	shape := a.Shape()[2:]
-	gerr := gels(op, shape, ac.View(), bc.View(), opts, newRule(op, shape, source[T]{"a", a, 0}, source[T]{"b", b, 0}))
+	gerr := gels(op, shape, ac.View(), bc.View(), opts, newRule(op, shape, source[T]{Name: "a", V: a}, source[T]{Name: "b", V: b}))
 	var perMatrix *Error
 	if gerr != nil && !errors.As(gerr, &perMatrix) {
 		return nil, gerr

@@ -7,7 +7,6 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/cond"
-	"github.com/lapis-go/lapis/internal/rt/link"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
@@ -133,9 +132,9 @@ func conditioned[T Scalar](op string, shape []int, a views.View[T], norms []floa
 		s, norm := factored(matrixAt(a, shape, t))
 		var cerr error
 		if inverse {
-			cerr = link.CheckInverse(op, norm, s, norms[t], opts...)
+			cerr = checkInverse(op, norm, s, norms[t], opts)
 		} else {
-			cerr = link.CheckCondition(op, norm, s, norms[t], opts...)
+			cerr = checkCondition(op, norm, s, norms[t], opts)
 		}
 		var le *lapack.Error
 		if errors.As(cerr, &le) {

@@ -93,9 +93,10 @@
 // matrices, one per run (Gemm, Gesv) or per matrix (other LAPACK)
 // otherwise, counted and refused in strict mode.
 //
-// batch itself has no cgo: its C loops are cblas's strided product and
-// lapack's strided solve, which those packages hand it through
-// internal/rt/link.
+// batch itself has no cgo: its C loops, the strided product and the
+// strided solve, are internal/strided's over internal/clib, and its
+// per-matrix rules (conditioning, finite input) are lapack's, from the
+// internal packages lapack uses too.
 //
 // # Aliasing
 //

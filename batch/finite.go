@@ -4,7 +4,7 @@ import (
 	"slices"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/rt/link"
+	"github.com/lapis-go/lapis/internal/finite"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/views"
 )
@@ -18,8 +18,7 @@ import (
 // matrices that is one block of memory in one pass of
 // scalar.AllFinite). A NaN or an infinity there is that matrix's error
 // in the *Error, matching lapis.ErrNotFinite, naming the operand and the
-// input's element (lapack's error, through internal/rt/link: one
-// implementation); the matrix is not computed (in place, its operands
+// input's element (internal/finite, lapack's scan too); the matrix is not computed (in place, its operands
 // keep their input; a To form's destination holds what it holds for any
 // failed matrix, the copy of its input) and the others are.
 //
@@ -32,11 +31,7 @@ import (
 // source is an input of a batch call for the rule: the batch holding it
 // (the caller's view when the call works on a copy of it) and the
 // triangle read ('L', 'U', or 0 for all).
-type source[T Scalar] struct {
-	name string
-	v    views.View[T]
-	tri  byte
-}
+type source[T Scalar] = finite.Input[T]
 
 // rule is the finite-input rule of one batch call, whose inputs are
 // srcs, each of batch shape shape. A nil rule does nothing.
@@ -61,14 +56,14 @@ func newRule[T Scalar](op string, shape []int, srcs ...source[T]) *rule[T] {
 	r := &rule[T]{op: op, shape: shape, srcs: srcs, scans: make([]scan[T], len(srcs))}
 	strides := make([][]int, len(srcs))
 	for i, s := range srcs {
-		strides[i] = batchStrides(s.v.Layout(), nil)
+		strides[i] = batchStrides(s.V.Layout(), nil)
 	}
 	var mst [][]int
 	r.mshape, mst = merge(shape, strides...)
 	for i, s := range srcs {
-		l := s.v.Layout()
-		r.scans[i] = scan[T]{data: s.v.Data(), off: l.Offset(), s0: l.Stride(0), s1: l.Stride(1),
-			rows: l.Dim(0), cols: l.Dim(1), bs: mst[i], tri: s.tri}
+		l := s.V.Layout()
+		r.scans[i] = scan[T]{data: s.V.Data(), off: l.Offset(), s0: l.Stride(0), s1: l.Stride(1),
+			rows: l.Dim(0), cols: l.Dim(1), bs: mst[i], tri: s.Tri}
 	}
 	return r
 }
@@ -109,11 +104,11 @@ func (r *rule[T]) finite(t int) bool {
 // notFinite is matrix t's error: lapack's rule on its inputs, which
 // names the first NaN or infinity.
 func (r *rule[T]) notFinite(t int) error {
-	ins := make([]link.Input[T], len(r.srcs))
+	ins := make([]finite.Input[T], len(r.srcs))
 	for i, s := range r.srcs {
-		ins[i] = link.Input[T]{Name: s.name, V: matrixAt(s.v, r.shape, t), Tri: s.tri}
+		ins[i] = finite.Input[T]{Name: s.Name, V: matrixAt(s.V, r.shape, t), Tri: s.Tri}
 	}
-	return link.CheckFinite(r.op, ins...)
+	return checkFinite(r.op, ins...)
 }
 
 // bad appends to dst, in order, the indices t in [lo, hi) of the
@@ -225,13 +220,13 @@ func (r *rule[T]) result(err error, nan bool) error {
 	if err != nil || !nan || r == nil {
 		return err
 	}
-	return link.NotFiniteError(r.op, "result", "NaN from finite input (an overflow inside LAPACK)")
+	return notFinite(r.op, "result", "NaN from finite input (an overflow inside LAPACK)")
 }
 
-// strided returns where the looks at a result read the matrix m: its
+// matrixElems returns where the looks at a result read the matrix m: its
 // element (i, j) at data[off + i*s0 + j*s1]. m is read through the
 // pointer and its layout copied once: a View is a large value.
-func strided[T Scalar](m *views.View[T]) (data []T, off, s0, s1, rows, cols int) {
+func matrixElems[T Scalar](m *views.View[T]) (data []T, off, s0, s1, rows, cols int) {
 	l := m.Layout()
 	return m.Data(), l.Offset(), l.Stride(0), l.Stride(1), l.Dim(0), l.Dim(1)
 }
@@ -239,7 +234,7 @@ func strided[T Scalar](m *views.View[T]) (data []T, off, s0, s1, rows, cols int)
 // nanDiagonal reports whether the diagonal of m (its min(rows, cols)
 // elements (i, i)) holds a NaN: O(n).
 func nanDiagonal[T Scalar](m *views.View[T]) bool {
-	d, off, s0, s1, r, c := strided(m)
+	d, off, s0, s1, r, c := matrixElems(m)
 	for i := range min(r, c) {
 		if x := d[off+i*(s0+s1)]; x != x {
 			return true
@@ -251,7 +246,7 @@ func nanDiagonal[T Scalar](m *views.View[T]) bool {
 // nanMatrix reports whether the matrix m (a solution, factors, an
 // inverse) holds a NaN.
 func nanMatrix[T Scalar](m *views.View[T]) bool {
-	d, off, s0, s1, r, c := strided(m)
+	d, off, s0, s1, r, c := matrixElems(m)
 	return nanAt(d, off, s0, s1, r, c)
 }
 

@@ -28,7 +28,7 @@ func BenchmarkNotFiniteScan(b *testing.B) {
 			paths = paths[1:]
 		}
 		b.Run(fmt.Sprintf("op=scan/n=%d/inputs=a,b", n), func(b *testing.B) {
-			rl := newRule("batch.Solve", shape, source[float64]{"a", a, 0}, source[float64]{"b", bb, 0})
+			rl := newRule("batch.Solve", shape, source[float64]{Name: "a", V: a}, source[float64]{Name: "b", V: bb})
 			var dst []int
 			for b.Loop() {
 				dst = rl.bad(0, count, dst[:0])
@@ -36,7 +36,7 @@ func BenchmarkNotFiniteScan(b *testing.B) {
 			benchSink = len(dst)
 		})
 		b.Run(fmt.Sprintf("op=scan/n=%d/inputs=a-lower", n), func(b *testing.B) {
-			rl := newRule("batch.Cholesky", shape, source[float64]{"a", a, 'L'})
+			rl := newRule("batch.Cholesky", shape, source[float64]{Name: "a", V: a, Tri: 'L'})
 			var dst []int
 			for b.Loop() {
 				dst = rl.bad(0, count, dst[:0])

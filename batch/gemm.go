@@ -7,7 +7,7 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/rt/errop"
-	"github.com/lapis-go/lapis/internal/rt/link"
+	"github.com/lapis-go/lapis/internal/strided"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -24,7 +24,7 @@ import (
 // is one matrix and a's and c's batches are row blocks, one gemm with M*B
 // rows). Otherwise the batch axes are merged where every operand steps
 // through them as one, and each run of matrices along the first remaining
-// axis is one cblas's strided product (internal/rt/link) call (no cgo call per matrix); chunks run
+// axis is one the strided product (internal/strided) call (no cgo call per matrix); chunks run
 // on up to lapis.Workers() goroutines when the matrices are small (each call
 // then on one OpenBLAS thread: see the package documentation), and as one
 // chunk under cblas's thread policy when they are large. Results do not depend on the split. Operands no
@@ -88,7 +88,7 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	if done, err := fold(alpha, a, b, beta, c, sa, sb, total, opts); done {
 		return err
 	}
-	// The rest runs as cblas's strided product (internal/rt/link) calls, one per run of matrices
+	// The rest runs as the strided product (internal/strided) calls, one per run of matrices
 	// along the first batch axis left after merging (usually one per
 	// chunk): cblas derives the BLAS description once per run and loops
 	// in C or on the Go-assembly kernel, with no cgo call per matrix.
@@ -102,7 +102,7 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	run(chunks, func(ch int) {
 		errs[ch] = runs(shape, st, ch*total/chunks, (ch+1)*total/chunks, []views.View[T]{a, b, c},
 			func(r []views.View[T]) error {
-				return errop.Rename(link.GemmStrided(alpha, r[0], r[1], beta, r[2], opts...), op)
+				return strided.Gemm(op, alpha, r[0], r[1], beta, r[2], opts...)
 			})
 	})
 	return errors.Join(errs...)

@@ -12,7 +12,6 @@ import (
 	"github.com/lapis-go/lapis"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
 	"github.com/lapis-go/lapis/internal/rt/errop"
-	"github.com/lapis-go/lapis/internal/rt/link"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
@@ -318,7 +317,7 @@ func Gesv[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 	if err != nil {
 		return err
 	}
-	return solve(op, shape, n, a, b, opts, newRule(op, shape, source[T]{"a", a, 0}, source[T]{"b", b, 0}))
+	return solve(op, shape, n, a, b, opts, newRule(op, shape, source[T]{Name: "a", V: a}, source[T]{Name: "b", V: b}))
 }
 
 // systems checks the batches of a solve, a ([n, n, B...]) and b ([n,
@@ -379,7 +378,7 @@ func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], chec
 				f, _ := views.FromColMajor(lu, n, n) // cannot fail
 				m = f.View()
 			}
-			return link.CheckCondition(op, lapack.OneNorm, m, anorm, opts...)
+			return checkCondition(op, lapack.OneNorm, m, anorm, opts)
 		}}
 	}
 	ta, tb := tinyOf(a, false), tinyOf(b, false)
@@ -397,13 +396,12 @@ func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], chec
 		if tc != nil {
 			anorm = matrixNorm(first(ra), opts)
 		}
-		failed, err := link.GesvStrided[T, *lapack.Error](ra, rb, opts...)
-		err = errop.Rename(err, op)
+		failed, err := gesvRun(op, ra, rb, opts)
 		if err == nil && failed[0] != nil {
 			err = failed[0]
 		}
 		if err == nil && tc != nil {
-			err = link.CheckCondition(op, lapack.OneNorm, first(ra), anorm, opts...)
+			err = checkCondition(op, lapack.OneNorm, first(ra), anorm, opts)
 		}
 		x := first(rb)
 		return rl.result(err, err == nil && nanMatrix(&x))
@@ -479,7 +477,7 @@ func vectorApart[T Scalar, E any](op, name string, s []E, vs ...views.View[T]) e
 }
 
 // stridedSolve runs Solve for batches whose matrices of a are not
-// row-major: as lapack's strided solve (internal/rt/link) calls, one per run of matrices along
+// row-major: as the strided solve (internal/strided) calls, one per run of matrices along
 // the first merged batch axis (usually one per chunk), so that small
 // systems are solved in one C loop with no cgo call each. done is false
 // for row-major a (then nothing was done).
@@ -567,9 +565,9 @@ func stridedRun[T Scalar](op string, rl *rule[T], t int, ra, rb views.View[T], o
 				sa, _ = ra.Slice(2, lo, hi, 1) // in range
 				sb, _ = rb.Slice(2, lo, hi, 1)
 			}
-			f, err := link.GesvStrided[T, *lapack.Error](sa, sb, opts...)
+			f, err := gesvRun(op, sa, sb, opts)
 			if err != nil {
-				return failed, errop.Rename(err, op)
+				return failed, err
 			}
 			for i, e := range f {
 				add(lo+i, e)
@@ -623,7 +621,7 @@ func Getrf[T Scalar](a views.View[T], ipiv []int32, opts ...lapis.Option) error 
 	if len(ipiv) < k*count(shape) {
 		return layout.Errorf(layout.ErrShape, op, "ipiv", "length %d, want %d (min(m, n) per matrix)", len(ipiv), k*count(shape))
 	}
-	rl := newRule(op, shape, source[T]{"a", a, 0})
+	rl := newRule(op, shape, source[T]{Name: "a", V: a})
 	return perMatrix(op, shape, []views.View[T]{a}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
 		if err := rl.check(t); err != nil {
 			return err
@@ -658,7 +656,7 @@ func inv[T Scalar](op string, shape []int, a views.View[T], opts []lapis.Option,
 		if check {
 			tc = &tinyCond[T]{inf: rowMajor, exact: func(t int, anorm float64, _ []T) error {
 				s, norm := factored(matrixAt(a, shape, t))
-				return link.CheckInverse(op, norm, s, anorm, opts...)
+				return checkInverse(op, norm, s, anorm, opts)
 			}}
 		}
 		return runTiny(op, tk.Inv, shape, tinyOf(a, rowMajor), nil, nil, tc, st, rl, func(t int) error {
@@ -706,7 +704,7 @@ func Potrf[T Scalar](uplo Uplo, a views.View[T], opts ...lapis.Option) error {
 	if err != nil {
 		return err
 	}
-	return cholesky(op, uplo, shape, a, opts, nil, newRule(op, shape, source[T]{"a", a, triangle(uplo)}))
+	return cholesky(op, uplo, shape, a, opts, nil, newRule(op, shape, source[T]{Name: "a", V: a, Tri: triangle(uplo)}))
 }
 
 // cholesky is Cholesky on the checked batch a, with st (CholeskyTo)
@@ -747,7 +745,7 @@ func Potrs[T Scalar](uplo Uplo, f, b views.View[T], opts ...lapis.Option) error 
 	if err != nil {
 		return err
 	}
-	return choleskySolve(op, uplo, shape, f, b, opts, nil, newRule(op, shape, source[T]{"f", f, triangle(uplo)}, source[T]{"b", b, 0}))
+	return choleskySolve(op, uplo, shape, f, b, opts, nil, newRule(op, shape, source[T]{Name: "f", V: f, Tri: triangle(uplo)}, source[T]{Name: "b", V: b}))
 }
 
 // choleskySolve is CholeskySolve on the checked batches, with st
@@ -795,7 +793,7 @@ func Geqrf[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 	if err := vectorApart(op, "tau", tau[:k*count(shape)], a); err != nil {
 		return err
 	}
-	rl := newRule(op, shape, source[T]{"a", a, 0})
+	rl := newRule(op, shape, source[T]{Name: "a", V: a})
 	return perMatrix(op, shape, []views.View[T]{a}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
 		if err := rl.check(t); err != nil {
 			return err
@@ -822,7 +820,7 @@ func Gels[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 	}
 	m, _ := dims(a)
 	read, _ := b.Slice(0, 0, min(m, b.Layout().Dim(0)), 1) // gels reads b's first m rows
-	return gels(op, shape, a, b, opts, newRule(op, shape, source[T]{"a", a, 0}, source[T]{"b", read, 0}))
+	return gels(op, shape, a, b, opts, newRule(op, shape, source[T]{Name: "a", V: a}, source[T]{Name: "b", V: read}))
 }
 
 // gels is Gels on the checked batches, rl the finite-input rule.
@@ -862,7 +860,7 @@ func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs []float64, 
 		slow := make([]bool, total)
 		// A matrix the rule refuses goes to lapack.LogDet, which refuses
 		// it too (its error, named op).
-		rl := newRule(op, shape, source[T]{"a", a, 0})
+		rl := newRule(op, shape, source[T]{Name: "a", V: a})
 		err = runTiny(op, tk.Det, shape, tinyOf(a, rowMajor), nil, det, nil, nil, rl, func(t int) error {
 			slow[t] = true
 			var err error
@@ -899,7 +897,7 @@ func Det[T Scalar](a views.View[T], opts ...lapis.Option) ([]T, error) {
 	det := make([]T, count(shape))
 	if n == a.Layout().Dim(1) && tinyApplies[T](n, opts) {
 		_, _, rowMajor := storage(first(a))
-		rl := newRule(op, shape, source[T]{"a", a, 0}) // as in LogDet
+		rl := newRule(op, shape, source[T]{Name: "a", V: a}) // as in LogDet
 		err = runTiny(op, tk.Det, shape, tinyOf(a, rowMajor), nil, det, nil, nil, rl, func(t int) error {
 			var err error
 			det[t], err = lapack.Det(matrixAt(a, shape, t), opts...)
@@ -937,7 +935,7 @@ func Gesdd[T Scalar, R lapack.Real](a views.View[T], s []R, u, vt views.View[T],
 	if err := vectorApart(op, "s", s[:k*count(shape)], a, u, vt); err != nil {
 		return err
 	}
-	rl := newRule(op, shape, source[T]{"a", a, 0})
+	rl := newRule(op, shape, source[T]{Name: "a", V: a})
 	return perMatrix(op, shape, []views.View[T]{a, u, vt}, m*n*k, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
 		if err := rl.check(t); err != nil {
 			return err
@@ -967,7 +965,7 @@ func Syevd[T Scalar, R lapack.Real](uplo Uplo, a views.View[T], w []R, opts ...l
 	if err := vectorApart(op, "w", w[:n*count(shape)], a); err != nil {
 		return err
 	}
-	rl := newRule(op, shape, source[T]{"a", a, triangle(uplo)})
+	rl := newRule(op, shape, source[T]{Name: "a", V: a, Tri: triangle(uplo)})
 	return perMatrix(op, shape, []views.View[T]{a}, 4*n*n*n, noScratch, func(t int, mats []views.View[T], _ struct{}) error {
 		if err := rl.check(t); err != nil {
 			return err

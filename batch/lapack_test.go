@@ -215,7 +215,7 @@ func testSolveBatch[T Scalar](t *testing.T) {
 				}
 			})
 			_, _, rowMajor := storage(first(a.v))
-			small := n <= 16 && !rowMajor // lapack's strided solve (internal/rt/link)'s own loop
+			small := n <= 16 && !rowMajor // the strided solve (internal/strided)'s own loop
 			switch {
 			case bc.kind == tm.RowPacked && n > 1:
 				// Factored through the storage (a^T) with "T": the same

@@ -47,7 +47,7 @@ func tinyOf[T Scalar](v views.View[T], transpose bool) tinyOperand[T] {
 // the conditioning check (check) or without, for a batch whose lane
 // groups the kernels read with whole-vector loads (vectorized:
 // tinyVectorized) or gather. Measured (BenchmarkTinySolvePath):
-// on whole-vector loads the kernels are faster than lapack's strided solve (internal/rt/link)'s
+// on whole-vector loads the kernels are faster than the strided solve (internal/strided)'s
 // C loop from order 2; gathering, the C loop is faster below order 5.
 // With the check, the kernels (which make it in their pass) are faster
 // from order 2 either way: the C loop is followed by the check in Go.

@@ -220,7 +220,7 @@ func tinyCompare[T float32 | float64](t *testing.T, name string, n, count, layou
 // BenchmarkTinySolvePath measures the crossover that tinySolveMin(false)
 // encodes: Solve without the conditioning check on 10000 float64 systems
 // (compact [n, n, 10000], one right-hand side, the copy that keeps a
-// included) by the tiny kernels (path=kernel) and by lapack's strided solve (internal/rt/link)'s
+// included) by the tiny kernels (path=kernel) and by the strided solve (internal/strided)'s
 // C loop (path=cloop), one worker.
 //
 //	go test -run '^$' -bench TinySolvePath -count 5 ./batch

@@ -57,7 +57,7 @@ func SolveTo[T Scalar](x, a, b views.View[T], opts ...lapis.Option) error {
 		return err // strict mode, as Solve refuses its b
 	}
 	// The rule reads the caller's a and b (x, when it is b, is written).
-	rl := newRule(op, shape, source[T]{"a", a, 0}, source[T]{"b", b, 0})
+	rl := newRule(op, shape, source[T]{Name: "a", V: a}, source[T]{Name: "b", V: b})
 	check := lapis.Configure(opts...).ConditionCheck
 	if tinySolves[T](a.Layout().Compact(), x, check, opts) {
 		l := a.Layout()
@@ -119,7 +119,7 @@ func InvTo[T Scalar](dst, a views.View[T], opts ...lapis.Option) error {
 		st = stageOf[T](copier(shape, dst, a, nil))
 		st.direct, st.ina = direct(dst, a, true), &a
 	}
-	return inv(op, shape, dst, opts, st, newRule(op, shape, source[T]{"a", a, 0}))
+	return inv(op, shape, dst, opts, st, newRule(op, shape, source[T]{Name: "a", V: a}))
 }
 
 // CholeskyTo writes the Cholesky factor of every positive definite
@@ -149,7 +149,7 @@ func CholeskyTo[T Scalar](uplo Uplo, dst, a views.View[T], opts ...lapis.Option)
 	}
 	st := stageOf[T](copier(shape, dst, a, zeroOpposite[T](uplo)))
 	st.direct, st.zero, st.ina = direct(dst, a, false), true, &a
-	return cholesky(op, uplo, shape, dst, opts, st, newRule(op, shape, source[T]{"a", a, triangle(uplo)}))
+	return cholesky(op, uplo, shape, dst, opts, st, newRule(op, shape, source[T]{Name: "a", V: a, Tri: triangle(uplo)}))
 }
 
 // CholeskySolveTo solves a x = b for every matrix into x (b's shape)
@@ -174,7 +174,7 @@ func CholeskySolveTo[T Scalar](uplo Uplo, x, f, b views.View[T], opts ...lapis.O
 		st = stageOf[T](copier(shape, x, b, nil))
 		st.direct, st.inb = direct(x, b, true), &b
 	}
-	return choleskySolve(op, uplo, shape, f, x, opts, st, newRule(op, shape, source[T]{"f", f, triangle(uplo)}, source[T]{"b", b, 0}))
+	return choleskySolve(op, uplo, shape, f, x, opts, st, newRule(op, shape, source[T]{Name: "f", V: f, Tri: triangle(uplo)}, source[T]{Name: "b", V: b}))
 }
 
 // systemsTo checks the batches of an out-of-place solve: a and b (named

@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/argcheck"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -18,9 +19,6 @@ func configure(opts []lapis.Option) config { return lapis.Configure(opts...) }
 // for.
 const IntBits = clib.IntBits
 
-// libraryIntBits is the width the linked library reports.
-var libraryIntBits = clib.LibraryIntBits
-
 // blasInt converts v for C, refusing values that do not fit (never
 // truncating). Errors match layout.ErrOverflow and name the argument as
 // arg+what (joined only on error, so that the call does not allocate).
@@ -33,10 +31,7 @@ func blasInt(op, arg, what string, v int) (int, error) {
 
 // blasIntErr is blasInt's error for v.
 func blasIntErr(op, arg, what string, v int) error {
-	if libraryIntBits != IntBits {
-		return layout.Errorf(lapis.ErrLibrary, op, arg+what, "lapis was compiled for %d-bit BLAS integers but the library uses %d-bit ones", IntBits, libraryIntBits)
-	}
-	return layout.Errorf(layout.ErrOverflow, op, arg+what, "%d does not fit the BLAS library's %d-bit integer", v, IntBits)
+	return argcheck.IntErr(op, arg+what, "BLAS", IntBits, v)
 }
 
 // elemPtr returns the address of v's element 0, or nil for an empty view.

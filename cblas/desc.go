@@ -3,6 +3,7 @@ package cblas
 import (
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/argcheck"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
@@ -276,7 +277,7 @@ func (d *vdesc[T]) outErr(op, name string, v *views.View[T], in *vdesc[T], inNam
 		return layout.Errorf(layout.ErrOverlap, op, name, "%s has indices sharing an element; it cannot be written", v.Layout().String())
 	}
 	if in != nil && d.overlaps(in) {
-		return overlapErr(op, name, inName)
+		return argcheck.Overlap(op, name, inName)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis/internal/scalar"
+	"github.com/lapis-go/lapis/internal/strided"
 	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/views"
 )
@@ -364,7 +365,7 @@ func stridedCases[T Scalar]() []guard.Case {
 								c := matLayout{false, 2}.spec("c", m, n).Batched(3, 3, rev)
 								name := fmt.Sprintf("gemmStrided/%s/%dx%dx%d/a:%s%sx%d/b:%s%s/reverse:%v", typ, m, n, k, la, conjName(ca), count, lb, conjName(cb), rev)
 								cs = append(cs, guard.Both(name, []guard.Spec{a, b, c}, tol, nil, func(_ *guard.Arena, v []views.View[T]) (any, error) {
-									return nil, gemmStrided(alpha, v[0], v[1], beta, v[2])
+									return nil, strided.Gemm("cblas.GemmStrided", alpha, v[0], v[1], beta, v[2])
 								})...)
 							}
 						}

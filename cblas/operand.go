@@ -1,10 +1,9 @@
 package cblas
 
 import (
-	"strings"
 	"unsafe"
 
-	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/argcheck"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
@@ -57,7 +56,7 @@ func checkRank[T Scalar](op, name string, v views.View[T], rank int) error {
 }
 
 func refuse(op, name string, l layout.Layout, why string) error {
-	return layout.Errorf(lapis.ErrCopyRefused, op, name, "%s (%s, class %v) needs a copy and strict mode is on", why, l.String(), l.Class())
+	return argcheck.Refused(op, name, l, why)
 }
 
 // Which transpose flags a routine accepts for an operand (besides "N").
@@ -126,23 +125,9 @@ func (o *output[T]) finish()  { o.back.finish() }
 func (o *output[T]) release() { o.back.release() }
 
 // checkOutput refuses an output with self-overlap or one that overlaps an
-// input; inNames names the inputs, separated by spaces ("a x").
+// input (internal/operand: the one rule).
 func checkOutput[T Scalar](op, name string, out views.View[T], inNames string, inputs ...views.View[T]) error {
-	if out.Layout().HasOverlap() {
-		return layout.Errorf(layout.ErrOverlap, op, name, "%s has indices sharing an element; it cannot be written", out.Layout().String())
-	}
-	for i, in := range inputs {
-		if views.Overlaps(out, in) {
-			return overlapErr(op, name, strings.Fields(inNames)[i])
-		}
-	}
-	return nil
-}
-
-// overlapErr is the error for an output that shares memory with the input
-// in.
-func overlapErr(op, out, in string) error {
-	return layout.Errorf(layout.ErrOverlap, op, out, "the output shares memory with the input %s; write the result to other memory", in)
+	return argcheck.CheckOutput(op, name, out, inNames, inputs...)
 }
 
 // vec is a vector operand as BLAS takes it: pointer and increment.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/rt/cond"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -90,7 +91,7 @@ func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...lapis.O
 }
 
 // gecon is Gecon named op; with fast it first tries the estimate on plain
-// triangular solves (invNormEst), and calls ?gecon only when that over-
+// triangular solves (cond.InvNormEst), and calls ?gecon only when that over-
 // or underflowed (checkCondition).
 func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, fast bool, opts []lapis.Option) (rcond float64, err error) {
 	if err := checkNorm(op, norm, true); err != nil {
@@ -112,7 +113,7 @@ func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, fast
 		return 0, err
 	}
 	if fast && n > 0 {
-		if est, ok := invNormEst[T](norm, n, oa.ptr, oa.ld); ok {
+		if est, ok := cond.InvNormEst[T](norm == InfNorm, n, oa.ptr, oa.ld); ok {
 			return (1 / est) / anorm, nil
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/rt/cond"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 )
 
@@ -142,12 +143,12 @@ func benchCondEstimate[T Scalar](b *testing.B, typ string) {
 					b.Fatal(err)
 				}
 			}},
-			{"norm-ns", func() { matrixNorm(src.Data(), n, false) }},
+			{"norm-ns", func() { cond.MatrixNorm(src.Data(), n, false) }},
 			{"lange-ns", func() { Lange(OneNorm, src.View()) }},
 			{"trsv-ns", func() { gecon("bench", OneNorm, lu.View(), anorm, true, nil) }},
 			{"gecon-ns", func() { gecon("bench", OneNorm, lu.View(), anorm, false, nil) }},
 			{"trsv2-ns", func() {
-				solveLU[T](false, n, unsafe.Pointer(unsafe.SliceData(lu.Data())), n, unsafe.Pointer(&x[0]))
+				cond.SolveLU[T](false, n, unsafe.Pointer(unsafe.SliceData(lu.Data())), n, unsafe.Pointer(&x[0]))
 			}},
 		}
 		b.Run(fmt.Sprintf("op=rcond/type=%s/n=%d/impl=parts", typ, n), func(b *testing.B) {

@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/rt/cond"
 	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/views"
 )
 
-// The estimate checkCondition makes above cond.Max (invNormEst on plain
+// The estimate checkCondition makes above cond.Max (cond.InvNormEst on plain
 // triangular solves) is checked against three references: the exact
 // reciprocal condition number of the stored matrix (its inverse computed
 // in float64 or complex128, where that is accurate), LAPACK's ?gecon on
@@ -409,7 +410,7 @@ func TestCondCheckBitwise(t *testing.T) {
 }
 
 // The norm the check takes in Go equals ?lange's, also where complex
-// moduli over- or underflow when squared; NaN propagates.
+// cond.Moduli over- or underflow when squared; NaN propagates.
 func testMatrixNorm[T Scalar](t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 54))
 	scales := []float64{1, 1e-300, 1e300, 0x1p-1070}
@@ -425,7 +426,7 @@ func testMatrixNorm[T Scalar](t *testing.T) {
 			}
 			a := tm.From[T](m, tm.ColPacked).V
 			for _, norm := range []Norm{OneNorm, InfNorm} {
-				got, want := matrixNorm(a.Data(), n, norm == InfNorm), must(Lange(norm, a))
+				got, want := cond.MatrixNorm(a.Data(), n, norm == InfNorm), must(Lange(norm, a))
 				if !(math.Abs(got-want) <= tol*want) || want == 0 {
 					t.Errorf("n=%d scale %g norm %c: %g, lange %g", n, sc, norm, got, want)
 				}
@@ -436,7 +437,7 @@ func testMatrixNorm[T Scalar](t *testing.T) {
 	m.Set(2, 3, complex(math.NaN(), 0))
 	a := tm.From[T](m, tm.ColPacked).V
 	for _, inf := range []bool{false, true} {
-		if r := matrixNorm(a.Data(), 5, inf); !math.IsNaN(r) {
+		if r := cond.MatrixNorm(a.Data(), 5, inf); !math.IsNaN(r) {
 			t.Errorf("NaN entry: norm %g, want NaN", r)
 		}
 	}

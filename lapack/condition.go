@@ -1,14 +1,9 @@
 package lapack
 
 import (
-	"fmt"
-	"math"
-	"unsafe"
-
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/rt/cond"
 	"github.com/lapis-go/lapis/internal/rt/errop"
-	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -28,20 +23,17 @@ import (
 // the error, and Routine what computed rcond: routineExact up to order
 // cond.Max, ?gecon (whose estimate it is) above. lu is not modified.
 func checkCondition[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, opts ...lapis.Option) error {
-	var m cond.Matrix[T]
-	small, n, err := condOperand("lapack.CheckCondition", "lu", norm, lu, &m)
+	n, err := condOperand("lapack.CheckCondition", "lu", norm, lu)
 	if err != nil || n == 0 || anorm == 0 {
 		return err // an empty or zero matrix: the factorisation reported it
 	}
-	if small {
-		return illConditionedBy[T](op, routineExact, "computed exactly in Go from the LU factors", 1/(anorm*m.InvNorm(norm == InfNorm)))
-	}
-	rcond, err := gecon("lapack.CheckCondition", norm, lu, anorm, true, opts)
+	rcond, routine, how, err := cond.LU(norm == InfNorm, lu, anorm, func() (float64, error) {
+		return gecon("lapack.CheckCondition", norm, lu, anorm, true, opts)
+	})
 	if err != nil {
 		return errop.Rename(err, op) // gecon's, as the caller's
 	}
-	routine := families["xgecon"].routines[scalar.Index[T]()]
-	return illConditionedBy[T](op, routine, "estimated from the LU factors as "+routine+" estimates it", rcond)
+	return illConditionedBy[T](op, routine, how, rcond)
 }
 
 // checkInverse is checkCondition for a matrix A whose inverse is already
@@ -51,63 +43,48 @@ func checkCondition[T Scalar](op string, norm Norm, lu views.View[T], anorm floa
 // ErrSingular) carrying Rcond when that is below machine epsilon. op
 // names the caller in the error.
 func checkInverse[T Scalar](op string, norm Norm, inv views.View[T], anorm float64, opts ...lapis.Option) error {
-	var m cond.Matrix[T]
-	small, n, err := condOperand("lapack.CheckInverse", "inv", norm, inv, &m)
+	n, err := condOperand("lapack.CheckInverse", "inv", norm, inv)
 	if err != nil || n == 0 || anorm == 0 {
 		return err
 	}
-	var inorm float64
-	if small {
-		inorm = m.Norm(norm == InfNorm)
-	} else {
-		var err error
-		if inorm, err = Lange(norm, inv, opts...); err != nil {
-			return errop.Rename(err, op)
-		}
+	rcond, how, err := cond.Inverse(norm == InfNorm, inv, anorm, func() (float64, error) { return Lange(norm, inv, opts...) })
+	if err != nil {
+		return errop.Rename(err, op)
 	}
-	return illConditioned[T](op, 1/(anorm*inorm))
+	return illConditionedBy[T](op, routineExact, how, rcond)
 }
 
 // condOperand checks checkCondition's and checkInverse's arguments (norm
-// OneNorm or InfNorm, v square) and returns v's order and whether it
-// loaded v into the caller's m for the Go computation (orders 1 to
-// cond.Max; as stored: conjugation changes neither norm).
-func condOperand[T Scalar](op, name string, norm Norm, v views.View[T], m *cond.Matrix[T]) (small bool, n int, err error) {
+// OneNorm or InfNorm, v square) and returns v's order.
+func condOperand[T Scalar](op, name string, norm Norm, v views.View[T]) (n int, err error) {
 	if err := checkNorm(op, norm, true); err != nil {
-		return false, 0, err
+		return 0, err
 	}
 	if v.Rank() != 2 || v.Layout().Dim(0) != v.Layout().Dim(1) {
-		return false, 0, layout.Errorf(layout.ErrShape, op, name, "shape %v, want a square matrix", v.Shape())
+		return 0, layout.Errorf(layout.ErrShape, op, name, "shape %v, want a square matrix", v.Shape())
 	}
-	n = v.Layout().Dim(0)
-	if n == 0 || n > cond.Max {
-		return false, n, nil
-	}
-	l := v.Layout()
-	m.Load(unsafe.Pointer(unsafe.SliceData(v.Data())), l.Offset(), l.Stride(0), l.Stride(1), n)
-	return true, n, nil
+	return v.Layout().Dim(0), nil
 }
 
 // routineExact is Error.Routine of an ErrIllConditioned error whose
 // reciprocal condition number lapis computed exactly rather than
 // estimated (Solve up to order cond.Max, in Go from the LU factors; Inv
 // from the inverse): no LAPACK routine ran for it.
-const routineExact = "exact rcond"
+const routineExact = cond.RoutineExact
 
 // illConditioned returns the ErrIllConditioned error of the function op
 // for rcond = 1 / (||A|| ||A^-1||) computed exactly from the inverse
 // (Inv), or nil when rcond is not below machine epsilon (NaN counts as
 // below: the factors or the inverse hold NaN).
 func illConditioned[T Scalar](op string, rcond float64) error {
-	return illConditionedBy[T](op, routineExact, "computed exactly from the inverse as 1 / (||a|| ||a^-1||)", rcond)
+	return illConditionedBy[T](op, routineExact, cond.HowInverse, rcond)
 }
 
 // illConditionedBy is illConditioned for an rcond that routine computed
 // as how says.
 func illConditionedBy[T Scalar](op, routine, how string, rcond float64) error {
-	if eps := scalar.Eps[T]() / 2; !(rcond < eps) && !math.IsNaN(rcond) {
+	if !cond.Ill[T](rcond) {
 		return nil
 	}
-	return &Error{Op: op, Routine: routine, Index: -1, Rank: -1, Rcond: rcond, kind: ErrIllConditioned,
-		detail: fmt.Sprintf("the reciprocal condition number, %s, is about %.3g, below machine epsilon: the result was written but may have no correct digits (the option lapis.NoConditionCheck() turns this check off)", how, rcond)}
+	return &Error{Op: op, Routine: routine, Index: -1, Rank: -1, Rcond: rcond, Err: ErrIllConditioned, Detail: cond.Detail(how, rcond)}
 }

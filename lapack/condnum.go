@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/finite"
 	"github.com/lapis-go/lapis/internal/rt/cond"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/pool"
@@ -79,7 +80,7 @@ func condSVD[T Scalar](op string, norm Norm, a views.View[T], opts []lapis.Optio
 		return Gesdd(JobNone, f.View(), s64, views.View[T]{}, views.View[T]{}, opts...)
 	})
 	if err != nil {
-		return 0, helperErr(op, err, input[T]{"a", a, 0})
+		return 0, helperErr(op, err, finite.All("a", a))
 	}
 	if s[k-1] == 0 {
 		return math.Inf(1), nil // singular, the zero matrix included
@@ -108,7 +109,7 @@ func condLU[T Scalar](op string, norm Norm, a views.View[T], opts []lapis.Option
 		return 0, err
 	}
 	defer lu.Release()
-	if err := checkFinite(op, input[T]{name: "a", v: a}); err != nil {
+	if err := checkFinite(op, finite.All("a", a)); err != nil {
 		return 0, err
 	}
 	if n == 0 {
@@ -125,15 +126,13 @@ func condLU[T Scalar](op string, norm Norm, a views.View[T], opts []lapis.Option
 	} else if err != nil {
 		return 0, err
 	}
-	var mat cond.Matrix[T]
-	small, _, err := condOperand(op, "lu", norm, lu.View(), &mat)
-	if err != nil {
+	if _, err := condOperand(op, "lu", norm, lu.View()); err != nil {
 		return 0, err
 	}
-	var rcond float64
-	if small {
-		rcond = 1 / (anorm * mat.InvNorm(norm == InfNorm))
-	} else if rcond, err = gecon(op, norm, lu.View(), anorm, true, opts); err != nil {
+	rcond, _, _, err := cond.LU(norm == InfNorm, lu.View(), anorm, func() (float64, error) {
+		return gecon(op, norm, lu.View(), anorm, true, opts)
+	})
+	if err != nil {
 		return 0, err
 	}
 	if !(rcond > 0) {

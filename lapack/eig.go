@@ -6,6 +6,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/finite"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/rt/threads"
@@ -245,7 +246,7 @@ func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr 
 		err = sliceApart(op, "w", w, &oa, &ol, &or)
 	}
 	if err == nil {
-		err = checkFinite(op, input[T]{"a", a, 0})
+		err = checkFinite(op, finite.All("a", a))
 	}
 	if err != nil {
 		releaseAll(&oa, &ol, &or)

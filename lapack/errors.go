@@ -76,31 +76,34 @@ type Error struct {
 	// documentation names it, or the operand holding a NaN or an infinity
 	// (an error matching lapis.ErrNotFinite, whose Routine is the helper:
 	// "Solve", "Cholesky", ...).
-	Arg  string
-	kind error
+	Arg string
+	// Err is the sentinel the error matches: ErrArgument, ErrSingular,
+	// ErrNotPositiveDefinite, ErrNoConvergence, ErrRankDeficient,
+	// ErrIllConditioned or lapis.ErrNotFinite (Unwrap returns it).
+	Err error
 	// Rcond is the estimated reciprocal condition number and Rank the
 	// numerical rank (-1 when not known) of an ErrRankDeficient error
 	// (Info is 0 and Index -1 there: LAPACK reported nothing).
 	Rcond float64
 	Rank  int
-	// detail, when set, is the error's explanation (for errors lapis finds
-	// rather than LAPACK's info).
-	detail string
+	// Detail, when set, is the error's explanation (for errors lapis finds
+	// rather than LAPACK's info: conditioning, rank, non-finite input).
+	Detail string
 }
 
 func (e *Error) Error() string {
 	head := e.head()
 	switch {
 	case e.Info < 0:
-		return fmt.Sprintf("%s: %v: argument %d (%s)", head, e.kind, -e.Info, e.Arg)
-	case errors.Is(e.kind, ErrSingular):
-		return fmt.Sprintf("%s: %v: zero pivot or diagonal element at index %d", head, e.kind, e.Index)
-	case e.detail != "":
-		return fmt.Sprintf("%s: %v: %s", head, e.kind, e.detail)
-	case errors.Is(e.kind, ErrNotPositiveDefinite):
-		return fmt.Sprintf("%s: %v: its leading minor of order %d is not positive definite", head, e.kind, e.Info)
+		return fmt.Sprintf("%s: %v: argument %d (%s)", head, e.Err, -e.Info, e.Arg)
+	case errors.Is(e.Err, ErrSingular):
+		return fmt.Sprintf("%s: %v: zero pivot or diagonal element at index %d", head, e.Err, e.Index)
+	case e.Detail != "":
+		return fmt.Sprintf("%s: %v: %s", head, e.Err, e.Detail)
+	case errors.Is(e.Err, ErrNotPositiveDefinite):
+		return fmt.Sprintf("%s: %v: its leading minor of order %d is not positive definite", head, e.Err, e.Info)
 	}
-	return fmt.Sprintf("%s: %v (info %d)", head, e.kind, e.Info)
+	return fmt.Sprintf("%s: %v (info %d)", head, e.Err, e.Info)
 }
 
 // head is the text's start: Op, then Routine unless it is Op's function
@@ -128,11 +131,11 @@ func (e *Error) WithOp(op string) error {
 // Is makes rank-deficiency and ill-conditioning errors match ErrSingular
 // too: such a matrix is singular to working precision.
 func (e *Error) Is(target error) bool {
-	return target == ErrSingular && (e.kind == ErrRankDeficient || e.kind == ErrIllConditioned)
+	return target == ErrSingular && (e.Err == ErrRankDeficient || e.Err == ErrIllConditioned)
 }
 
 // Unwrap returns the sentinel e matches.
-func (e *Error) Unwrap() error { return e.kind }
+func (e *Error) Unwrap() error { return e.Err }
 
 // infoErr turns the info a dispatcher of family fam returned for element
 // type T, called by the function op, into an error (nil for 0).
@@ -141,15 +144,15 @@ func infoErr[T Scalar](op, fam string, info int) error {
 		return nil
 	}
 	f := families[fam]
-	e := &Error{Op: op, Routine: f.routines[scalar.Index[T]()], Info: info, Index: info - 1, Rank: -1, kind: f.fail}
+	e := &Error{Op: op, Routine: f.routines[scalar.Index[T]()], Info: info, Index: info - 1, Rank: -1, Err: f.fail}
 	if info < 0 {
-		e.Index, e.kind = -1, ErrArgument
+		e.Index, e.Err = -1, ErrArgument
 		if args := f.args[scalar.Index[T]()/2]; -info <= len(args) {
 			e.Arg = args[-info-1]
 		}
 	}
-	if e.kind == nil { // LAPACK documents no info > 0 for this routine
-		e.kind = ErrArgument
+	if e.Err == nil { // LAPACK documents no info > 0 for this routine
+		e.Err = ErrArgument
 	}
 	return e
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/finite"
+	"github.com/lapis-go/lapis/internal/rt/cond"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/scalar"
@@ -50,7 +52,7 @@ func Expm[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], er
 	if err != nil {
 		return nil, err
 	}
-	if err := checkFinite(op, input[T]{name: "a", v: a}); err != nil {
+	if err := checkFinite(op, finite.All("a", a)); err != nil {
 		x.Release()
 		return nil, err
 	}
@@ -151,7 +153,7 @@ type term[T Scalar] struct {
 func combine[T Scalar](n int, dst []T, id float64, terms ...term[T]) {
 	cs := make([]T, len(terms))
 	for k, t := range terms {
-		cs[k] = fromFloat[T](t.c)
+		cs[k] = scalar.FromFloat[T](t.c)
 	}
 	for i := range dst {
 		var s T
@@ -160,7 +162,7 @@ func combine[T Scalar](n int, dst []T, id float64, terms ...term[T]) {
 		}
 		dst[i] = s
 	}
-	one := fromFloat[T](id)
+	one := scalar.FromFloat[T](id)
 	for i := 0; i < n; i++ {
 		dst[i*n+i] += one
 	}
@@ -174,12 +176,12 @@ func (e *expm[T]) run(a *views.Tensor[T]) (*views.Tensor[T], error) {
 	if scalar.Eps[T]() > 0x1p-52 {
 		degrees = expmSingle
 	}
-	e.norm = matrixNorm(d, n, false)
+	e.norm = cond.MatrixNorm(d, n, false)
 	norm := e.norm
 	if math.IsInf(norm, 1) { // float64 column sums beyond the largest float64
 		e.squarings = 64 // 2^64 > n: the scaled sums are finite
 		scaleExp2(d, -64)
-		norm = matrixNorm(d, n, false)
+		norm = cond.MatrixNorm(d, n, false)
 	}
 	last := degrees[len(degrees)-1]
 	if e.squarings == 0 {
@@ -213,7 +215,7 @@ func (e *expm[T]) run(a *views.Tensor[T]) (*views.Tensor[T], error) {
 
 // scaleExp2 multiplies d by 2^k: exact unless an element underflows.
 func scaleExp2[T Scalar](d []T, k int) {
-	f := fromFloat[T](math.Ldexp(1, k))
+	f := scalar.FromFloat[T](math.Ldexp(1, k))
 	for i := range d {
 		d[i] *= f
 	}

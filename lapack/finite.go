@@ -2,12 +2,11 @@ package lapack
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/finite"
 	"github.com/lapis-go/lapis/internal/rt/errop"
-	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -19,44 +18,21 @@ import (
 // routine will read before calling it (checkFinite: O(n^2) against its
 // O(n^3)) and return an error matching lapis.ErrNotFinite that names the
 // operand and its first NaN or infinity, with nothing written. Package
-// batch applies it per matrix through internal/rt/link.
+// batch applies it per matrix (internal/finite is the scan both use).
 
-// input is an operand a routine reads: all of it, or one triangle ('L'
-// or 'U') of a square matrix.
-type input[T Scalar] struct {
-	name string
-	v    views.View[T]
-	tri  byte
-}
+// input is an operand a routine reads (finite.Input).
+type input[T Scalar] = finite.Input[T]
 
 // checkFinite is the rule: it scans the operands ins, each once
-// (scalar.MatrixFinite, along its contiguous axis, stopping at the
-// first column or row that holds a NaN or an infinity; nothing is
-// copied or allocated), and returns the error for the first non-finite
-// element of the first operand that holds one, nil when all are
-// finite. Call it after the arguments are checked and before the first
-// LAPACK call. A view that is not of rank 1 or 2 is not scanned (its
-// rank is an argument error).
+// (finite.First: nothing is copied or allocated), and returns the error
+// for the first non-finite element of the first operand that holds one,
+// nil when all are finite. Call it after the arguments are checked and
+// before the first LAPACK call.
 func checkFinite[T Scalar](op string, ins ...input[T]) error {
-	for i := range ins {
-		if !ins[i].finite() {
-			return firstNonFinite(op, ins[i])
-		}
+	if name, detail, bad := finite.First(ins...); bad {
+		return notFinite(op, name, detail)
 	}
 	return nil
-}
-
-// finite reports whether in holds no NaN or infinity where it is read.
-func (in *input[T]) finite() bool {
-	data, l, _ := in.v.Ref() // nothing copied: a View and its Layout are large values
-	shape, strides := l.Axes()
-	switch len(shape) {
-	case 1:
-		return scalar.MatrixFinite(data, l.Origin(), strides[0], 0, shape[0], 1, 0)
-	case 2:
-		return scalar.MatrixFinite(data, l.Origin(), strides[0], strides[1], shape[0], shape[1], in.tri)
-	}
-	return true
 }
 
 // notFinite is the rule's error: an *Error, so that batch reports it per
@@ -66,46 +42,13 @@ func notFinite(op, name, detail string) error {
 	if routine == op {
 		routine = ""
 	}
-	return &Error{Op: op, Routine: routine, Index: -1, Rank: -1, Arg: name, kind: lapis.ErrNotFinite, detail: name + ": " + detail}
+	return &Error{Op: op, Routine: routine, Index: -1, Rank: -1, Arg: name, Err: lapis.ErrNotFinite, Detail: name + ": " + detail}
 }
 
 // resultNotFinite is the error of a helper whose result came out with a
 // NaN from finite input: an overflow inside LAPACK.
 func resultNotFinite(op string) error {
 	return notFinite(op, "result", "NaN from finite input (an overflow inside LAPACK)")
-}
-
-// firstNonFinite returns the error for in's first NaN or infinity
-// (column-major order), nil when it has none. It runs once the scan has
-// found one, and reads element by element.
-func firstNonFinite[T Scalar](op string, in input[T]) error {
-	v := in.v
-	if v.Rank() == 1 {
-		v, _ = v.Reshape(v.Len(), 1)
-	}
-	if v.Rank() != 2 || v.Len() == 0 {
-		return nil
-	}
-	rows, cols := v.Layout().Dim(0), v.Layout().Dim(1)
-	for j := range cols {
-		i0, i1 := 0, rows
-		switch in.tri {
-		case 'L':
-			i0 = j
-		case 'U':
-			i1 = min(j+1, rows)
-		}
-		for i := i0; i < i1; i++ {
-			if x := v.At(i, j); !scalar.IsFinite(x) {
-				where := fmt.Sprintf("element (%d, %d)", i, j)
-				if in.v.Rank() == 1 {
-					where = fmt.Sprintf("element %d", i)
-				}
-				return notFinite(op, in.name, fmt.Sprintf("%s is %v; the computation needs finite numbers", where, x))
-			}
-		}
-	}
-	return nil
 }
 
 // helperErr is the error of the helper op whose in-place routine
@@ -126,7 +69,7 @@ func helperErr[T Scalar](op string, err error, ins ...input[T]) error {
 // readTriangle is the input of a routine that reads uplo's triangle of a.
 func readTriangle[T Scalar](name string, a views.View[T], uplo Uplo) input[T] {
 	if uplo == Upper {
-		return input[T]{name, a, 'U'}
+		return input[T]{Name: name, V: a, Tri: 'U'}
 	}
-	return input[T]{name, a, 'L'}
+	return input[T]{Name: name, V: a, Tri: 'L'}
 }

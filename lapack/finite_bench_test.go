@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/finite"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -32,7 +33,7 @@ func BenchmarkNotFiniteScan(b *testing.B) {
 		wv, xv := w.View(), x.View()
 		b.Run(fmt.Sprintf("op=scan/n=%d/reads=a,b", n), func(b *testing.B) {
 			for b.Loop() {
-				scanSink = checkFinite("lapack.Solve", input[float64]{"a", av, 0}, input[float64]{"b", bv, 0})
+				scanSink = checkFinite("lapack.Solve", finite.All("a", av), finite.All("b", bv))
 			}
 		})
 		b.Run(fmt.Sprintf("op=scan/n=%d/reads=a-lower", n), func(b *testing.B) {

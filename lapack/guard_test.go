@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/scalar"
+	"github.com/lapis-go/lapis/internal/strided"
 	"github.com/lapis-go/lapis/internal/test/guard"
 	"github.com/lapis-go/lapis/views"
 )
@@ -301,14 +303,14 @@ func factorCases[T Scalar, R Real, C Complex]() []guard.Case {
 func gesvStridedCases[T Scalar]() []guard.Case {
 	var cs []guard.Case
 	typ := guard.TypeName[T]()
-	for _, n := range []int{1, 4, gesvSmall, gesvSmall + 1, 33} {
+	for _, n := range []int{1, 4, clib.GesvSmallMax, clib.GesvSmallMax + 1, 33} {
 		for _, l := range guardLayouts[T]() {
 			for _, rev := range []bool{false, true} {
 				a := l.spec("a", n, n).WithFill(guard.Dominant).Batched(3, 2, rev)
 				b := guardLayout{row: l.row, pad: 1}.spec("b", n, 2).Batched(3, 1, !rev)
 				name := fmt.Sprintf("gesvStrided/%s/n=%d/a:%s/reverse:%v", typ, n, l, rev)
 				cs = append(cs, guard.Both(name, []guard.Spec{a, b}, guardTol[T](), nil, func(ar *guard.Arena, v []views.View[T]) (any, error) {
-					failed, err := gesvStrided(v[0], v[1])
+					failed, err := strided.Gesv("lapack.GesvStrided", v[0], v[1])
 					return fmt.Sprint(failed), err
 				})...)
 			}

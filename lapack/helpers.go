@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/finite"
+	"github.com/lapis-go/lapis/internal/rt/cond"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/scalar"
@@ -144,7 +146,7 @@ func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T]
 	if err := copyFits[T](op, "b", n, bm.Layout().Dim(1)); err != nil {
 		return nil, err
 	}
-	if err := checkFinite(op, input[T]{"a", a, 0}, input[T]{"b", b, 0}); err != nil {
+	if err := checkFinite(op, finite.All("a", a), finite.All("b", b)); err != nil {
 		return nil, err
 	}
 	ipiv := pool.Get[int32](n)
@@ -201,13 +203,13 @@ func newCondCheck[T Scalar](op string, m views.View[T], trans Op, opts []lapis.O
 
 // workNorm is the norm of m, square and compact column-major (the
 // working copy of Solve or Inv, or Inv's result). It is taken in Go
-// (matrixNorm) up to order 64, where a cgo call costs more, and for the
-// complex types at every order (zlange's scaled moduli cost 8x as much);
+// (cond.MatrixNorm) up to order 64, where a cgo call costs more, and for the
+// complex types at every order (zlange's scaled cond.Moduli cost 8x as much);
 // real matrices above 64 go to ?lange, as fast as Go there
 // (BenchmarkCondEstimate).
 func workNorm[T Scalar](norm Norm, m views.View[T], opts []lapis.Option) float64 {
 	if l, n := m.Layout(), m.Layout().Dim(0); (scalar.Index[T]() >= 2 || n <= 64) && l.Offset() == 0 && (n <= 1 || l.Stride(0) == 1 && l.Stride(1) == n) {
-		return matrixNorm(m.Data(), n, norm == InfNorm)
+		return cond.MatrixNorm(m.Data(), n, norm == InfNorm)
 	}
 	r, _ := Lange(norm, m, opts...)
 	return r
@@ -239,7 +241,7 @@ func (c condCheck[T]) checkInverse(inv views.View[T]) error {
 // that failure.
 func ownPivot[T Scalar](err error, a views.View[T], ipiv []int32, opts []lapis.Option) error {
 	var le *Error
-	if !errors.As(err, &le) || le.kind != ErrSingular {
+	if !errors.As(err, &le) || le.Err != ErrSingular {
 		return err
 	}
 	c := a.ToColMajor()
@@ -264,7 +266,7 @@ func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], err
 	if err != nil {
 		return nil, err
 	}
-	if err := checkFinite(op, input[T]{"a", a, 0}); err != nil {
+	if err := checkFinite(op, finite.All("a", a)); err != nil {
 		inv.Release()
 		return nil, err
 	}
@@ -295,7 +297,7 @@ func Det[T Scalar](a views.View[T], opts ...lapis.Option) (T, error) {
 	if err != nil {
 		return 0, errop.Rename(err, "lapack.Det")
 	}
-	return sign * fromFloat[T](math.Exp(logAbs)), nil
+	return sign * scalar.FromFloat[T](math.Exp(logAbs)), nil
 }
 
 // LogDet returns the determinant of the n x n view a as sign *
@@ -310,7 +312,7 @@ func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs float64, si
 		return 0, 0, err
 	}
 	defer lu.Release()
-	if err := checkFinite(op, input[T]{"a", a, 0}); err != nil {
+	if err := checkFinite(op, finite.All("a", a)); err != nil {
 		return 0, 0, err
 	}
 	ipiv := pool.Get[int32](n)
@@ -331,7 +333,7 @@ func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs float64, si
 		}
 		av := scalar.Abs(v)
 		logAbs += math.Log(av)
-		sign *= v / fromFloat[T](av)
+		sign *= v / scalar.FromFloat[T](av)
 	}
 	if trans == ConjTrans { // det(a) = det(s^H) = conj(det(s))
 		sign = scalar.Conj(sign)
@@ -415,7 +417,7 @@ func CholeskySolve[T Scalar](l, b views.View[T], opts ...lapis.Option) (*views.T
 	if err := copyFits[T](op, "b", n, bm.Layout().Dim(1)); err != nil {
 		return nil, err
 	}
-	if err := checkFinite(op, readTriangle("l", l, Lower), input[T]{"b", b, 0}); err != nil {
+	if err := checkFinite(op, readTriangle("l", l, Lower), finite.All("b", b)); err != nil {
 		return nil, err
 	}
 	x := b.ToColMajor()
@@ -446,7 +448,7 @@ func LU[T Scalar](a views.View[T], opts ...lapis.Option) (perm []int, l, u *view
 	defer f.Release()
 	m, n := a.Layout().Dim(0), a.Layout().Dim(1)
 	k := min(m, n)
-	if err := checkFinite(op, input[T]{"a", a, 0}); err != nil {
+	if err := checkFinite(op, finite.All("a", a)); err != nil {
 		return nil, nil, nil, err
 	}
 	ipiv := make([]int32, k)
@@ -508,7 +510,7 @@ func QR[T Scalar](a views.View[T], opts ...lapis.Option) (q, r *views.Tensor[T],
 	}
 	m, n := a.Layout().Dim(0), a.Layout().Dim(1)
 	k := min(m, n)
-	if err := checkFinite(op, input[T]{"a", a, 0}); err != nil {
+	if err := checkFinite(op, finite.All("a", a)); err != nil {
 		f.Release()
 		return nil, nil, err
 	}
@@ -579,7 +581,7 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Te
 	k := min(m, n)
 	rank, rcond, err := gelsdAny(f.View(), xb.View(), k, limit, opts) // Gelsd scans a and b
 	if err != nil {
-		return nil, helperErr(op, err, input[T]{"a", a, 0}, input[T]{"b", b, 0})
+		return nil, helperErr(op, err, finite.All("a", a), finite.All("b", b))
 	}
 	shape := []int{n}
 	if b.Rank() == 2 {
@@ -590,8 +592,8 @@ func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Te
 	xm, _ := asMatrix(op, x.View())
 	_ = views.Copy(xm, xv)
 	if rank < k && lapis.Configure(opts...).ConditionCheck {
-		return x, &Error{Op: op, Routine: families["xgelsd"].routines[scalar.Index[T]()], Index: -1, Rank: rank, Rcond: rcond, kind: ErrRankDeficient,
-			detail: fmt.Sprintf("rank %d of %d (smallest over largest singular value %.3g, at most max(m, n) eps = %.3g); x is the minimum-norm solution (the option lapis.NoConditionCheck() accepts it)", rank, k, rcond, limit)}
+		return x, &Error{Op: op, Routine: families["xgelsd"].routines[scalar.Index[T]()], Index: -1, Rank: rank, Rcond: rcond, Err: ErrRankDeficient,
+			Detail: fmt.Sprintf("rank %d of %d (smallest over largest singular value %.3g, at most max(m, n) eps = %.3g); x is the minimum-norm solution (the option lapis.NoConditionCheck() accepts it)", rank, k, rcond, limit)}
 	}
 	if scalar.HasNaN(x.Data()) {
 		x.Release()
@@ -660,7 +662,7 @@ func SVD[T Scalar](a views.View[T], opts ...lapis.Option) (s []float64, u, vt *v
 	if err != nil {
 		u.Release()
 		vt.Release()
-		return nil, nil, nil, helperErr(op, err, input[T]{"a", a, 0})
+		return nil, nil, nil, helperErr(op, err, finite.All("a", a))
 	}
 	return s, u, vt, nil
 }
@@ -738,7 +740,7 @@ func Eig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v *vi
 		err = Geev(JobNone, JobVectors, f.View(), w, views.View[T]{}, vr.View(), opts...)
 	} // Geev scans a
 	if err != nil {
-		return nil, nil, helperErr(op, err, input[T]{"a", a, 0})
+		return nil, nil, helperErr(op, err, finite.All("a", a))
 	}
 	v, _ = views.Zeros[complex128](n, n)
 	vd, rd := v.Data(), vr.Data()
@@ -761,22 +763,6 @@ func Eig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v *vi
 }
 
 func errorsIsSingular(err error) bool { return errors.Is(err, ErrSingular) }
-
-// fromFloat converts a real to T.
-func fromFloat[T Scalar](f float64) T {
-	var t T
-	switch p := any(&t).(type) {
-	case *float32:
-		*p = float32(f)
-	case *float64:
-		*p = f
-	case *complex64:
-		*p = complex(float32(f), 0)
-	case *complex128:
-		*p = complex(f, 0)
-	}
-	return t
-}
 
 // toFloat returns the real part of x as float64.
 func toFloat[T Scalar](x T) float64 { return real(scalar.Complex128(x)) }

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/argcheck"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/coreset"
 	"github.com/lapis-go/lapis/internal/rt/errop"
@@ -25,9 +26,6 @@ import (
 
 // IntBits is the width of the LAPACK integer lapis was compiled for.
 const IntBits = clib.LAPACKIntBits
-
-// libraryIntBits is the width the linked library reports (lapis.Info).
-var libraryIntBits = clib.LibraryIntBits
 
 // Operand modes.
 const (
@@ -257,20 +255,7 @@ func (o *operand[T]) viewShape() (rows, cols int) {
 // fits checks that every value fits the LAPACK integer (never truncating)
 // and that the library's integer is the one lapis was compiled for. Errors
 // match layout.ErrOverflow or lapis.ErrLibrary and name the argument.
-func fits(op, name string, vals ...int) error {
-	if libraryIntBits != IntBits {
-		return layout.Errorf(lapis.ErrLibrary, op, name, "lapis was compiled for %d-bit LAPACK integers but the library uses %d-bit ones", IntBits, libraryIntBits)
-	}
-	if IntBits >= 64 {
-		return nil
-	}
-	for _, v := range vals {
-		if v > 1<<31-1 || v < -1<<31 {
-			return layout.Errorf(layout.ErrOverflow, op, name, "%d does not fit the LAPACK library's %d-bit integer", v, IntBits)
-		}
-	}
-	return nil
-}
+func fits(op, name string, vals ...int) error { return argcheck.FitsLAPACK(op, name, vals...) }
 
 // noOverlap checks that no two of the operands share memory (errors name
 // the later one).

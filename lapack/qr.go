@@ -7,6 +7,7 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/finite"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/internal/scalar"
@@ -278,8 +279,8 @@ func triangleRank[T Scalar](op, fam string, m, n int, p unsafe.Pointer, ld int) 
 	if rcond > limit {
 		return nil
 	}
-	return &Error{Op: op, Routine: families[fam].routines[scalar.Index[T]()], Index: -1, Rank: -1, Rcond: rcond, kind: ErrRankDeficient,
-		detail: fmt.Sprintf("the reciprocal condition number of its triangular factor is %.3g, at most max(m, n) eps = %.3g: x is not reliable (LeastSquares(a, b, lapis.NoConditionCheck()) gives the minimum-norm solution)", rcond, limit)}
+	return &Error{Op: op, Routine: families[fam].routines[scalar.Index[T]()], Index: -1, Rank: -1, Rcond: rcond, Err: ErrRankDeficient,
+		Detail: fmt.Sprintf("the reciprocal condition number of its triangular factor is %.3g, at most max(m, n) eps = %.3g: x is not reliable (LeastSquares(a, b, lapis.NoConditionCheck()) gives the minimum-norm solution)", rcond, limit)}
 }
 
 // Gelsd solves min |a x - b| with minimum |x| for any m x n view a, by
@@ -314,7 +315,7 @@ func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...l
 	}
 	if err == nil {
 		read, _ := b.Slice(0, 0, m, 1) // gelsd reads b's first m rows
-		err = checkFinite(op, input[T]{"a", a, 0}, input[T]{"b", read, 0})
+		err = checkFinite(op, finite.All("a", a), finite.All("b", read))
 	}
 	if err != nil {
 		releaseAll(&oa, &ob)

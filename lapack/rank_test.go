@@ -205,7 +205,7 @@ func testIllConditioned[T Scalar](t *testing.T) {
 	}
 	// Singular to working precision with no zero pivot: [[1 1] [1 1+eps]]
 	// (rcond about eps/4).
-	e := fromFloat[T](scalar.Eps[T]())
+	e := scalar.FromFloat[T](scalar.Eps[T]())
 	near := must(views.FromRows([][]T{{1, 1}, {1, 1 + e}}))
 	b2 := must(views.FromColMajor([]T{1, 2}, 2))
 	if x, err := Solve(near.View(), b2.View()); !errors.Is(err, ErrIllConditioned) || x == nil {

@@ -415,8 +415,8 @@ func checkFactor[T Scalar](op, fam string, f views.View[T], n int) error {
 		d := scalar.Complex128(f.At(i, i))
 		if !(real(d) > 0) || math.IsInf(real(d), 0) || imag(d) != 0 {
 			fm := families[fam]
-			return &Error{Op: op, Routine: fm.routines[scalar.Index[T]()], Info: i + 1, Index: i, Rank: -1, kind: ErrNotPositiveDefinite,
-				detail: fmt.Sprintf("diagonal element %d of the factor is %v, not positive: its Cholesky factorisation failed at the leading minor of order %d", i, f.At(i, i), i+1)}
+			return &Error{Op: op, Routine: fm.routines[scalar.Index[T]()], Info: i + 1, Index: i, Rank: -1, Err: ErrNotPositiveDefinite,
+				Detail: fmt.Sprintf("diagonal element %d of the factor is %v, not positive: its Cholesky factorisation failed at the leading minor of order %d", i, f.At(i, i), i+1)}
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/finite"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/internal/scalar"
@@ -106,7 +107,7 @@ func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[
 		err = noOverlap(op, []string{"a", "u", "vt"}, &oa, &ou, &ov)
 	}
 	if err == nil {
-		err = checkFinite(op, input[T]{"a", a, 0})
+		err = checkFinite(op, finite.All("a", a))
 	}
 	if err != nil {
 		releaseAll(&oa, &ou, &ov)
@@ -176,7 +177,7 @@ func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt view
 		err = noOverlap(op, []string{"a", "u", "vt"}, &oa, &ou, &ov)
 	}
 	if err == nil {
-		err = checkFinite(op, input[T]{"a", a, 0})
+		err = checkFinite(op, finite.All("a", a))
 	}
 	if err != nil {
 		releaseAll(&oa, &ou, &ov)

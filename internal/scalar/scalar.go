@@ -243,3 +243,19 @@ func span(tri byte, j, n int) (i0, i1 int) {
 	}
 	return 0, n
 }
+
+// FromFloat is the real number f as a T (imaginary part 0).
+func FromFloat[T Type](f float64) T {
+	var t T
+	switch p := any(&t).(type) {
+	case *float32:
+		*p = float32(f)
+	case *float64:
+		*p = f
+	case *complex64:
+		*p = complex(float32(f), 0)
+	case *complex128:
+		*p = complex(f, 0)
+	}
+	return t
+}

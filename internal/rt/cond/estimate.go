@@ -1,4 +1,4 @@
-package lapack
+package cond
 
 import (
 	"math"
@@ -6,14 +6,13 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis/internal/clib"
-	"github.com/lapis-go/lapis/internal/rt/cond"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/scalar"
 )
 
 // The condition estimate of checkCondition (Solve and batch.Gesv) for
-// orders above cond.Max: ||A^-1|| by Higham's refinement of Hager's method,
+// orders above Max: ||A^-1|| by Higham's refinement of Hager's method,
 // the algorithm of LAPACK's ?lacn2 that ?gecon runs, with each product by
 // A^-1 or A^-H made of two plain triangular solves (cblas_?trsv on the LU
 // factors) where gecon makes two scaled, overflow-guarded ?latrs solves,
@@ -28,7 +27,8 @@ import (
 // after the first pair.
 const invNormMaxIter = 5
 
-// invNormEst estimates ||A^-1|| in norm (OneNorm or InfNorm) for the n x
+// InvNormEst estimates ||A^-1|| in the one norm (inf false) or the
+// infinity norm for the n x
 // n matrix A = P L U (n >= 1) whose factors L (unit lower) and U are at
 // a, column-major with leading dimension lda, as getrf leaves them. The
 // pivots are not needed: A^-1 = U^-1 L^-1 P^T is B = U^-1 L^-1 with its
@@ -38,17 +38,17 @@ const invNormMaxIter = 5
 // (?lacn2 keeps the last product's norm even when it is smaller than
 // the one before). ok is false when a solve did not give finite values or
 // the estimate is 0; then est means nothing.
-func invNormEst[T Scalar](norm Norm, n int, a unsafe.Pointer, lda int) (est float64, ok bool) {
+func InvNormEst[T scalar.Type](inf bool, n int, a unsafe.Pointer, lda int) (est float64, ok bool) {
 	w := pool.Get[T](2 * n)
 	defer pool.Put(w)
 	x, sgn := w.Data[:n], w.Data[n:2*n]
-	abs := cond.AbsFunc[T]()
+	abs := AbsFunc[T]()
 	complexT := scalar.Index[T]() >= 2
 	// mul replaces x by M x (adjoint false) or M^H x, M = B for the one
 	// norm and B^H for the infinity norm, and returns ||x||_1 and whether
 	// it is finite.
 	mul := func(adjoint bool) (float64, bool) {
-		solveLU[T](adjoint != (norm == InfNorm), n, a, lda, unsafe.Pointer(&x[0]))
+		SolveLU[T](adjoint != inf, n, a, lda, unsafe.Pointer(&x[0]))
 		s := 0.0
 		for _, v := range x {
 			s += abs(v)
@@ -79,7 +79,7 @@ func invNormEst[T Scalar](norm Norm, n int, a unsafe.Pointer, lda int) (est floa
 		}
 		return j
 	}
-	inv := fromFloat[T](1 / float64(n))
+	inv := scalar.FromFloat[T](1 / float64(n))
 	for i := range x {
 		x[i] = inv
 	}
@@ -110,7 +110,7 @@ func invNormEst[T Scalar](norm Norm, n int, a unsafe.Pointer, lda int) (est floa
 		last := j
 		j = argmax()
 		// ?lacn2 compares x_last, signed, with |x_j|; ?zlacn2 |x_last|.
-		xl := toFloat(x[last])
+		xl := real(scalar.Complex128(x[last]))
 		if complexT {
 			xl = abs(x[last])
 		}
@@ -122,7 +122,7 @@ func invNormEst[T Scalar](norm Norm, n int, a unsafe.Pointer, lda int) (est floa
 	// catches matrices the iteration above underestimates.
 	alt := 1.0
 	for i := range x {
-		x[i] = fromFloat[T](alt * (1 + float64(i)/float64(n-1)))
+		x[i] = scalar.FromFloat[T](alt * (1 + float64(i)/float64(n-1)))
 		alt = -alt
 	}
 	e, ok := mul(false)
@@ -135,22 +135,22 @@ func invNormEst[T Scalar](norm Norm, n int, a unsafe.Pointer, lda int) (est floa
 
 // signOf is x/|x| (±1 for real types, sign of 0 is +1), or 1 when |x| is
 // below the smallest normal number (?lacn2's and ?zlacn2's choices).
-func signOf[T Scalar](x T, abs func(T) float64) T {
+func signOf[T scalar.Type](x T, abs func(T) float64) T {
 	if scalar.Index[T]() < 2 {
-		if abs(x) == 0 || !math.Signbit(toFloat(x)) {
-			return fromFloat[T](1)
+		if abs(x) == 0 || !math.Signbit(real(scalar.Complex128(x))) {
+			return scalar.FromFloat[T](1)
 		}
-		return fromFloat[T](-1)
+		return scalar.FromFloat[T](-1)
 	}
 	a := abs(x)
 	if a <= smallestNormal[T]() {
-		return fromFloat[T](1)
+		return scalar.FromFloat[T](1)
 	}
-	return x / fromFloat[T](a)
+	return x / scalar.FromFloat[T](a)
 }
 
 // smallestNormal is the smallest positive normal number of T's real type.
-func smallestNormal[T Scalar]() float64 {
+func smallestNormal[T scalar.Type]() float64 {
 	if scalar.Eps[T]() == 0x1p-23 {
 		return 0x1p-126
 	}
@@ -161,14 +161,14 @@ func smallestNormal[T Scalar]() float64 {
 // squared over- or underflows (|re| or |im| beyond 1e154 or below 1e-154).
 func fastAbs(z complex128) float64 { return math.Sqrt(real(z)*real(z) + imag(z)*imag(z)) }
 
-// matrixNorm is the one norm (inf false) or infinity norm of the compact
+// MatrixNorm is the one norm (inf false) or infinity norm of the compact
 // column-major n x n matrix d, in Go: the norm the check takes before the
-// factorisation. ?lange takes complex moduli with overflow-safe scaling,
+// factorisation. ?lange takes complex Moduli with overflow-safe scaling,
 // which made zlange cost a quarter of zgetrf at n = 100; here a complex
 // modulus is sqrt(re^2 + im^2), and a complex128 norm is taken again with
 // cmplx.Abs when the result may have lost entries to over- or underflow
 // (+Inf, or below 1e-140: entries below 1e-154 then square to 0).
-func matrixNorm[T Scalar](d []T, n int, inf bool) float64 {
+func MatrixNorm[T scalar.Type](d []T, n int, inf bool) float64 {
 	switch d := any(d).(type) {
 	case []float32:
 		return realNorm(d, n, inf)
@@ -213,9 +213,9 @@ func complexNorm[C complex64 | complex128](d []C, n int, inf bool) float64 {
 		if r := fastComplexNorm(d, n, inf); !math.IsInf(r, 1) && !(r < 1e-140) {
 			return r
 		}
-		// Some moduli may have over- or underflowed: take them with
+		// Some Moduli may have over- or underflowed: take them with
 		// scaling.
-		return realNorm(moduli(d), n, inf)
+		return realNorm(Moduli(d), n, inf)
 	}
 	return fastComplexNorm(d, n, inf)
 }
@@ -260,8 +260,8 @@ func maxRowSum[E any](d []E, n int, abs func(E) float64) float64 {
 	return maxOf(r)
 }
 
-// moduli returns |d_i| by cmplx.Abs (the rare path of complexNorm).
-func moduli[C complex64 | complex128](d []C) []float64 {
+// Moduli returns |d_i| by cmplx.Abs (the rare path of complexNorm).
+func Moduli[C complex64 | complex128](d []C) []float64 {
 	m := make([]float64, len(d))
 	for i, v := range d {
 		m[i] = cmplx.Abs(complex128(v))
@@ -287,10 +287,10 @@ func maxOf(r []float64) float64 {
 	return best
 }
 
-// solveLU replaces the n-vector x by U^-1 L^-1 x (adjoint false) or
+// SolveLU replaces the n-vector x by U^-1 L^-1 x (adjoint false) or
 // L^-H U^-H x (adjoint true) for the LU factors at a (leading dimension
 // lda): two cblas_?trsv calls.
-func solveLU[T Scalar](adjoint bool, n int, a unsafe.Pointer, lda int, x unsafe.Pointer) {
+func SolveLU[T scalar.Type](adjoint bool, n int, a unsafe.Pointer, lda int, x unsafe.Pointer) {
 	policy.Calls.Add(2)
 	if adjoint {
 		clib.Trsv[T](clib.Upper, clib.ConjTrans, clib.NonUnit, n, a, lda, x, 1)

@@ -1,4 +1,4 @@
-package cblas
+package strided_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/scalar"
+	"github.com/lapis-go/lapis/internal/strided"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -16,7 +17,7 @@ import (
 // runOf makes a run [rows, cols, n] over a NaN-padded buffer: matrices of
 // class kind (column- or row-major, or General), stride apart (negative:
 // the last matrix first in memory).
-func runOf[T Scalar](rng *rand.Rand, rows, cols, n int, kind tm.Kind, reverse bool) (views.View[T], []T) {
+func runOf[T scalar.Type](rng *rand.Rand, rows, cols, n int, kind tm.Kind, reverse bool) (views.View[T], []T) {
 	pad := 2
 	s0, s1, size := 1, rows+pad, (rows+pad)*cols
 	switch kind {
@@ -56,7 +57,7 @@ func TestGemmStrided(t *testing.T) {
 // testGemmStrided checks each product of a run against Gemm on that matrix,
 // for the kernel, tiny and BLAS paths, repeated inputs, reversed runs,
 // row-major and General operands.
-func testGemmStrided[T Scalar](t *testing.T) {
+func testGemmStrided[T scalar.Type](t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	kinds := []tm.Kind{tm.ColStrided, tm.RowPacked, tm.General}
 	for _, sz := range [][3]int{{4, 4, 4}, {3, 5, 2}, {20, 9, 70}} {
@@ -86,7 +87,7 @@ func testGemmStrided[T Scalar](t *testing.T) {
 			}
 			what := fmt.Sprintf("%dx%dx%d kinds %v %v %v case %d", m, n, k, ka, kb, kc, i)
 			s0 := lapis.ReadStats()
-			if err := gemmStrided(alpha, a, b, beta, c); err != nil {
+			if err := strided.Gemm("cblas.GemmStrided", alpha, a, b, beta, c); err != nil {
 				t.Fatal(what, err)
 			}
 			s1 := lapis.ReadStats()
@@ -111,11 +112,11 @@ func TestGemmStridedErrors(t *testing.T) {
 	cases := map[string]struct {
 		err, want error
 	}{
-		"rank":       {gemmStrided(1, must2(a.Index(2, 0)), b, 0, c), layout.ErrShape},
-		"count":      {gemmStrided(1, a, b3, 0, c), layout.ErrShape},
-		"repeated c": {gemmStrided(1, a, b, 0, must2(one.BroadcastTo(3, 2, 2))), layout.ErrOverlap},
-		"overlap":    {gemmStrided(1, a, b, 0, must2(a.Slice(1, 0, 2, 1))), layout.ErrOverlap},
-		"strict":     {gemmStrided(1, a, must2(b.Reverse(0)), 0, c, lapis.Strict(true)), lapis.ErrCopyRefused},
+		"rank":       {strided.Gemm("cblas.GemmStrided", 1, must2(a.Index(2, 0)), b, 0, c), layout.ErrShape},
+		"count":      {strided.Gemm("cblas.GemmStrided", 1, a, b3, 0, c), layout.ErrShape},
+		"repeated c": {strided.Gemm("cblas.GemmStrided", 1, a, b, 0, must2(one.BroadcastTo(3, 2, 2))), layout.ErrOverlap},
+		"overlap":    {strided.Gemm("cblas.GemmStrided", 1, a, b, 0, must2(a.Slice(1, 0, 2, 1))), layout.ErrOverlap},
+		"strict":     {strided.Gemm("cblas.GemmStrided", 1, a, must2(b.Reverse(0)), 0, c, lapis.Strict(true)), lapis.ErrCopyRefused},
 	}
 	for name, x := range cases {
 		if !errors.Is(x.err, x.want) {
@@ -123,3 +124,15 @@ func TestGemmStridedErrors(t *testing.T) {
 		}
 	}
 }
+
+// Scalar is the set of element types.
+type Scalar = scalar.Type
+
+func must[V any](v V, err error) V {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func must2[T Scalar](v views.View[T], err error) views.View[T] { return must(v, err) }
