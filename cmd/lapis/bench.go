@@ -18,7 +18,9 @@ import (
 
 // bench runs the families of package bench/family (family.All) and prints
 // them as Markdown tables, JSON (-json) or go test -bench text
-// (-benchfmt, for benchstat and bench/report); -out writes all three.
+// (-benchfmt, for benchstat and bench/report); -out writes all three. It
+// is the benchmarks' one harness: scripts/bench-*.sh run their families
+// through it.
 
 // intList parses "16,64,256".
 func intList(s string) ([]int, error) {
@@ -77,7 +79,8 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 		sizes[name] = v
 		return nil
 	})
-	budget := fs.Duration("time", 0, "time budget per measurement (default 100ms; 15ms with -quick)")
+	budget := fs.Duration("time", 0, "time budget per measurement, split over its -count batches (default 100ms; 15ms with -quick)")
+	count := fs.Int("count", 0, fmt.Sprintf("batches of calls per measurement, after a warm-up call; each figure is their median, numpy's too (default %d; 3 with -quick)", family.DefaultCount))
 	outDir := fs.String("out", "", "write bench.md, bench.json and bench.txt (go test -bench format) to this directory")
 	asJSON := fs.Bool("json", false, "print the measurements as JSON instead of tables")
 	benchfmt := fs.Bool("benchfmt", false, "print the measurements in go test -bench format (benchstat, bench/report) instead of tables")
@@ -95,6 +98,15 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if *budget > 0 {
 		o.Budget = *budget
+	}
+	switch {
+	case *count < 0:
+		fmt.Fprintf(stderr, "lapis bench: -count %d: want at least 1\n", *count)
+		return 2
+	case *count > 0:
+		o.Count = *count
+	case *quick:
+		o.Count = 3
 	}
 	if *famList != "" {
 		for _, name := range strings.Split(*famList, ",") {
@@ -122,7 +134,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "lapis bench:", err)
 		return 2
 	}
-	md := family.Markdown(o.Selected(), ms, numpyNote)
+	md := family.Markdown(o, ms, numpyNote)
 	js, err := json.MarshalIndent(ms, "", "  ")
 	if err != nil {
 		fmt.Fprintln(stderr, "lapis bench:", err)

@@ -337,7 +337,7 @@ func TestBench(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "BenchmarkFamilies/family=small/op=dgemm/n=4/impl=lapis-") || !strings.Contains(out, " ns/op") {
 		t.Errorf("-benchfmt: status %d:\n%s", code, out)
 	}
-	for _, bad := range [][]string{{"-sizes", "gemm=8,x"}, {"-sizes", "nosuch=8"}, {"-families", "gemm,nosuch"}} {
+	for _, bad := range [][]string{{"-sizes", "gemm=8,x"}, {"-sizes", "nosuch=8"}, {"-families", "gemm,nosuch"}, {"-count", "-1"}} {
 		if code, _, _ := runCLI(t, append([]string{"bench"}, bad...)...); code != 2 {
 			t.Errorf("bench %v: status %d, want 2", bad, code)
 		}
