@@ -107,7 +107,7 @@ type job struct {
 // (lapis.AutoThreads is 0, which there means "as set").
 const threadsDefault = -1
 
-// Family is one group of measurements: one table.
+// Family is one group of measurements: one table, one PNG.
 type Family struct {
 	Name, Title string
 	Unit        string
@@ -476,8 +476,9 @@ func figure(v float64) string {
 }
 
 // Markdown formats the measurements o made as Markdown, one table per
-// Family.
-func Markdown(o Options, ms []Measurement, numpyNote string) string {
+// Family; with charts set, each table is followed by a link to its chart
+// (ChartFile, beside the Markdown).
+func Markdown(o Options, ms []Measurement, numpyNote string, charts bool) string {
 	cThreads := cThreads()
 	info := lapis.Info()
 	var b strings.Builder
@@ -486,6 +487,9 @@ func Markdown(o Options, ms []Measurement, numpyNote string) string {
 	for _, f := range o.Selected() {
 		b.WriteString("\n")
 		b.WriteString(table(f, pick(ms, f.Name, "")))
+		if charts {
+			fmt.Fprintf(&b, "\n![%s: %s against n](%s)\n", f.Name, f.Unit, ChartFile(f))
+		}
 	}
 	return b.String()
 }

@@ -78,7 +78,7 @@ func TestFamilies(t *testing.T) {
 	if lines := strings.Count(out.String(), "\nBenchmarkFamilies/"); lines != len(ms) {
 		t.Errorf("WriteBenchmarks wrote %d benchmark lines for %d measurements:\n%s", lines, len(ms), out.String())
 	}
-	md := Markdown(o, ms, "numpy: "+fmt.Sprint(python != ""))
+	md := Markdown(o, ms, "numpy: "+fmt.Sprint(python != ""), false)
 	for _, f := range All() {
 		if !strings.Contains(md, "### "+f.Name+": ") {
 			t.Errorf("Markdown has no table for %s", f.Name)

@@ -17,7 +17,7 @@
 //	                               reference (bench/cref), gonum and numpy when python3 has it,
 //	                               each figure the median of -count batches: a Markdown table per
 //	                               family, JSON, or go test -bench text (benchstat, bench/report);
-//	                               -out writes all three
+//	                               -out writes all three and a chart per family (FAMILY.png)
 //
 // Run it without installing: go run github.com/lapis-go/lapis/cmd/lapis@latest info
 // (cgo and a BLAS are needed, as for lapis itself: README, "Use it in
