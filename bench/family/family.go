@@ -530,10 +530,11 @@ func copyJobs(e *env, n int) []job {
 func gemmJobs(e *env, n int) []job {
 	a, b, c := randoms(e.r, n*n), randoms(e.r, n*n), make([]float64, n*n)
 	av, bv, cv := colMajor(a, n, n), colMajor(b, n, n), colMajor(c, n, n)
+	sq := cref.Square(n, a, b, c)
 	flops := 2 * float64(n) * float64(n) * float64(n)
 	js := []job{
 		{op: "dgemm", impl: implLapis, work: flops, f: func() error { return cblas.Gemm(1.0, av, bv, 0.0, cv) }},
-		{op: "dgemm", impl: implC, work: flops, threads: e.cThreads, f: func() error { cref.Dgemm(1, n, a, b, c); return nil }},
+		{op: "dgemm", impl: implC, work: flops, threads: e.cThreads, f: func() error { cref.Dgemm(1, sq); return nil }},
 		{op: "dgemm", impl: implGonum, work: flops, f: func() error {
 			ref.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, b, n, a, n, 0, c, n)
 			return nil
@@ -545,11 +546,12 @@ func gemmJobs(e *env, n int) []job {
 func smallJobs(e *env, n int) []job {
 	a, b, c := randoms(e.r, n*n), randoms(e.r, n*n), make([]float64, n*n)
 	av, bv, cv := colMajor(a, n, n), colMajor(b, n, n), colMajor(c, n, n)
+	sq := cref.Square(n, a, b, c)
 	const reps = 100 // calls per cgo call of the C loop
 	js := []job{
 		{op: "dgemm", impl: implLapis, f: func() error { return cblas.Gemm(1.0, av, bv, 0.0, cv) }},
 		{op: "dgemm", impl: implLapisC, f: func() error { return cblas.Gemm(1.0, av, bv, 0.0, cv, lapis.ForceC()) }},
-		{op: "dgemm", impl: implC + " (loop in C)", per: reps, threads: e.cThreads, f: func() error { cref.Dgemm(reps, n, a, b, c); return nil }},
+		{op: "dgemm", impl: implC + " (loop in C)", per: reps, threads: e.cThreads, f: func() error { cref.Dgemm(reps, sq); return nil }},
 		{op: "dgemm", impl: implGonum, f: func() error {
 			ref.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, b, n, a, n, 0, c, n)
 			return nil
