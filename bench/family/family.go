@@ -483,7 +483,11 @@ func Markdown(o Options, ms []Measurement, numpyNote string, charts bool) string
 	info := lapis.Info()
 	var b strings.Builder
 	fmt.Fprintf(&b, "lapis bench: %s %s, %s kernels, thread policy %s, %s; GOMAXPROCS %d\n\n", info.Library, info.Version, info.Core, lapis.ThreadPolicy(), info.CPU, maxProcs())
-	fmt.Fprintf(&b, "Each figure is the median of %d batches of calls after a warm-up call. C is the linked library called from C on the same memory; it and numpy run %s per call (-threads N sets all three); %s.\n", o.count(), plural(cThreads, "OpenBLAS thread"), numpyNote)
+	each := fmt.Sprintf("the median of %d batches of calls", o.count())
+	if o.count() == 1 {
+		each = "one batch of calls"
+	}
+	fmt.Fprintf(&b, "Each figure is %s after a warm-up call. C is the linked library called from C on the same memory; it and numpy run %s per call (-threads N sets all three); %s.\n", each, plural(cThreads, "OpenBLAS thread"), numpyNote)
 	for _, f := range o.Selected() {
 		b.WriteString("\n")
 		b.WriteString(table(f, pick(ms, f.Name, "")))
