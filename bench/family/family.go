@@ -2,10 +2,11 @@
 // measurements `lapis bench` runs and prints (and BenchmarkFamilies runs
 // under go test -bench), each a table of lapis against its anchors in the
 // same run: the linked library called from C (bench/cref), gonum's pure
-// Go, and numpy when python3 has it. It links through bench/cref, so it
-// builds against any BLAS lapis does (-tags lapis_cgoflags included).
-// Package bench's benchmarks and scripts/bench-*.sh measure each family
-// further.
+// Go, and numpy when python3 has it (numpy_timer.py, the one numpy timer).
+// Each figure is the median of Options.Count batches; WriteChart draws a
+// family as a PNG. It links through bench/cref, so it builds against any
+// BLAS lapis does (-tags lapis_cgoflags included). Package bench's
+// benchmarks measure each family further; scripts/bench-*.sh run both.
 package family
 
 import (

@@ -9,8 +9,9 @@ import (
 )
 
 // BenchmarkFamilies runs the families of lapis bench under go test: every
-// job but numpy's (scripts/bench-*.sh run numpy), at the families' sizes
-// (-short: their quick sizes), named as WriteBenchmarks names them.
+// job but numpy's (only lapis bench runs numpy_timer.py), at the
+// families' sizes (-short: their quick sizes), named as WriteBenchmarks
+// names them.
 //
 //	go test -run '^$' -bench '^BenchmarkFamilies$/family=tiny' ./bench/family
 func BenchmarkFamilies(b *testing.B) {
