@@ -59,12 +59,9 @@ func BenchmarkBatchGemm(b *testing.B) {
 		}
 		run("kernel-loop", func() { cref.KernelLoop(c.count, c.n, a, bb, out) })
 		run("blas-loop", func() { cref.BLASLoop(c.count, c.n, a, bb, out) })
-		args := dgemmArgs{m: c.n, n: c.n, k: c.n, alpha: 1, lda: c.n, ldb: c.n, ldc: c.n}
 		run("go-cgo-loop", func() {
 			for t := range c.count {
-				g := args
-				g.a, g.b, g.c = a[t*nn:(t+1)*nn], bb[t*nn:(t+1)*nn], out[t*nn:(t+1)*nn]
-				dgemm(&g)
+				cref.Dgemm(1, cref.Square(c.n, a[t*nn:(t+1)*nn], bb[t*nn:(t+1)*nn], out[t*nn:(t+1)*nn]))
 			}
 		})
 		var impl gonum.Implementation

@@ -3,7 +3,7 @@
 // the same bytes, plain Go loops, gonum, and (through scripts/) numpy.
 // Benchmarks are named op=.../n=.../impl=... and report bytes moved (read +
 // write) per second (copies) or GFLOP/s (gemm); bench/report and
-// scripts/bench-copy.sh turn one run into tables of ratios. cref.go drives
-// cblas_dgemm directly through cgo: the C reference gemm is measured
-// against.
+// scripts/bench-copy.sh turn one run into tables of ratios. Package
+// bench/cref holds the C references (its Dgemm is the one C reference
+// gemm loop), shared with lapis bench (bench/family).
 package bench

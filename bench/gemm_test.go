@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/bench/cref"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -85,16 +86,16 @@ func (g *gemmCase) views() (a, b, c views.View[float64]) {
 	return g.view(g.a), g.view(g.b), g.view(g.c)
 }
 
-// cArgs is the same product as one cblas_dgemm call, in the storage order
-// of the data.
-func (g *gemmCase) cArgs() *dgemmArgs {
+// cArgs is the same product as one cblas_dgemm call of the C reference
+// (bench/cref), in the storage order of the data.
+func (g *gemmCase) cArgs() *cref.Gemm {
 	n := g.n
-	return &dgemmArgs{
-		rowMajor: g.rowMajor, transA: g.a.trans, transB: g.b.trans,
-		m: n, n: n, k: n, alpha: alpha, beta: beta,
-		a: g.a.buf[g.a.off:], lda: g.a.ld,
-		b: g.b.buf[g.b.off:], ldb: g.b.ld,
-		c: g.c.buf[g.c.off:], ldc: g.c.ld,
+	return &cref.Gemm{
+		RowMajor: g.rowMajor, TransA: g.a.trans, TransB: g.b.trans,
+		M: n, N: n, K: n, Alpha: alpha, Beta: beta,
+		A: g.a.buf[g.a.off:], LdA: g.a.ld,
+		B: g.b.buf[g.b.off:], LdB: g.b.ld,
+		C: g.c.buf[g.c.off:], LdC: g.c.ld,
 	}
 }
 
@@ -125,7 +126,7 @@ var printBLAS = sync.OnceFunc(func() {
 	cfg, core := blasConfig()
 	fmt.Printf("openblas: %s\nopenblas-core: %s\n", cfg, core)
 	x := make([]float64, 64)
-	dgemm(&dgemmArgs{m: 8, n: 8, k: 8, alpha: 1, a: x, lda: 8, b: x, ldb: 8, c: make([]float64, 64), ldc: 8})
+	cref.Dgemm(1, cref.Square(8, x, x, make([]float64, 64)))
 })
 
 // reportGFLOPS reports flops per product as GFLOP/s over the timed loop.
@@ -188,11 +189,11 @@ func BenchmarkGemm(b *testing.B) {
 			run("lapis", noCopy, func() { must(0, cblas.Gemm(alpha, a, bv, beta, c)) })
 			run("lapis-c", viaC, func() { must(0, cblas.Gemm(alpha, a, bv, beta, c, lapis.ForceC())) })
 			run("lapis-go", viaGo, func() { must(0, cblas.Gemm(alpha, a, bv, beta, c, lapis.ForcePureGo())) })
-			run("c", nil, func() { dgemm(args) })
+			run("c", nil, func() { cref.Dgemm(1, args) })
 			if n <= 16 {
 				b.Run(fmt.Sprintf("op=gemm/n=%d/layout=%s/impl=c-inloop", n, lay), func(b *testing.B) {
 					b.ReportAllocs()
-					dgemmReps(b.N, args)
+					cref.Dgemm(b.N, args)
 					reportGFLOPS(b, flops)
 				})
 			}
@@ -208,7 +209,7 @@ func BenchmarkGemm(b *testing.B) {
 	for _, impl := range []string{"lapis", "c"} {
 		b.Run(fmt.Sprintf("op=gemm/n=%d/layout=col/threads=2/impl=%s", n, impl), func(b *testing.B) {
 			defer setBLASThreads(setBLASThreads(2))
-			f := func() { dgemm(args) }
+			f := func() { cref.Dgemm(1, args) }
 			if impl == "lapis" {
 				f = func() { must(0, cblas.Gemm(alpha, a, bv, beta, c)) }
 			}

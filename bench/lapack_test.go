@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/bench/cref"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
@@ -139,7 +140,7 @@ func randDmat(rng *rand.Rand, r, c int) dmat { return newDmat(r, c, random(rng, 
 func spdDmat(rng *rand.Rand, n int) dmat {
 	a := random(rng, n*n)
 	s := make([]float64, n*n)
-	dgemm(&dgemmArgs{transA: true, m: n, n: n, k: n, alpha: 1, a: a, lda: n, b: a, ldb: n, c: s, ldc: n})
+	cref.Dgemm(1, &cref.Gemm{TransA: true, M: n, N: n, K: n, Alpha: 1, A: a, LdA: n, B: a, LdB: n, C: s, LdC: n})
 	for i := range n {
 		s[i+i*n] += float64(n)
 	}

@@ -2,7 +2,8 @@
 // C programmer would write, on the Go memory the lapis measurements use,
 // each timed loop inside one cgo call where the loop is the point (so no
 // cgo crossing is counted per call). bench's benchmarks and cmd/lapis's
-// bench verb both use them; they link the library lapis links
+// bench verb (bench/family) both use them; it is the one C reference
+// gemm loop (Dgemm). They link the library lapis links
 // (link_pkgconfig.go, or -tags lapis_cgoflags). Slices must not be empty.
 package cref
 
@@ -25,10 +26,15 @@ package cref
 #cgo noescape lapis_cref_dsyevd
 #cgo nocallback lapis_cref_dsyevd
 
-// reps calls of c = a b (n x n x n, column-major) from C: OpenBLAS alone.
-static void lapis_cref_dgemm_reps(int reps, blasint n, const double *a, const double *b, double *c) {
+// reps calls of cblas_dgemm from C, the library alone: c = alpha op(a)
+// op(b) + beta c, m x n c, row- or column-major (BLAS's order argument).
+static void lapis_cref_dgemm_reps(int reps, int row_major, int trans_a, int trans_b,
+		blasint m, blasint n, blasint k, double alpha, const double *a, blasint lda,
+		const double *b, blasint ldb, double beta, double *c, blasint ldc) {
 	for (int r = 0; r < reps; r++) {
-		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a, n, b, n, 0.0, c, n);
+		cblas_dgemm(row_major ? CblasRowMajor : CblasColMajor,
+			trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
+			m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 	}
 }
 
@@ -106,9 +112,39 @@ import "C"
 
 import "fmt"
 
-// Dgemm makes reps calls of c = a b (n x n) inside one cgo call.
-func Dgemm(reps, n int, a, b, c []float64) {
-	C.lapis_cref_dgemm_reps(C.int(reps), C.blasint(n), (*C.double)(&a[0]), (*C.double)(&b[0]), (*C.double)(&c[0]))
+// Gemm is one cblas_dgemm call: C = Alpha op(A) op(B) + Beta C with M x N
+// C and inner dimension K, in row-major or column-major storage (BLAS's
+// order argument), op transposing when TransA or TransB is set.
+type Gemm struct {
+	RowMajor       bool
+	TransA, TransB bool
+	M, N, K        int
+	Alpha, Beta    float64
+	A, B, C        []float64
+	LdA, LdB, LdC  int
+}
+
+// Square is the column-major n x n x n product c = a b.
+func Square(n int, a, b, c []float64) *Gemm {
+	return &Gemm{M: n, N: n, K: n, Alpha: 1, A: a, B: b, C: c, LdA: n, LdB: n, LdC: n}
+}
+
+// Dgemm makes reps calls of g inside one cgo call (reps = 1: one call, as
+// a cgo binding makes it; more: the library's own cost, no cgo crossing
+// per call).
+func Dgemm(reps int, g *Gemm) {
+	C.lapis_cref_dgemm_reps(C.int(reps), cbool(g.RowMajor), cbool(g.TransA), cbool(g.TransB),
+		C.blasint(g.M), C.blasint(g.N), C.blasint(g.K),
+		C.double(g.Alpha), (*C.double)(&g.A[0]), C.blasint(g.LdA),
+		(*C.double)(&g.B[0]), C.blasint(g.LdB),
+		C.double(g.Beta), (*C.double)(&g.C[0]), C.blasint(g.LdC))
+}
+
+func cbool(t bool) C.int {
+	if t {
+		return 1
+	}
+	return 0
 }
 
 // Transpose writes src^T to dst (n x n, column-major).

@@ -2,15 +2,17 @@
 // measurements `lapis bench` runs and prints (and BenchmarkFamilies runs
 // under go test -bench), each a table of lapis against its anchors in the
 // same run: the linked library called from C (bench/cref), gonum's pure
-// Go, and numpy when python3 has it. It links through bench/cref, so it
-// builds against any BLAS lapis does (-tags lapis_cgoflags included).
-// Package bench's benchmarks and scripts/bench-*.sh measure each family
-// further.
+// Go, and numpy when python3 has it (numpy_timer.py, the one numpy timer).
+// Each figure is the median of Options.Count batches; WriteChart draws a
+// family as a PNG. It links through bench/cref, so it builds against any
+// BLAS lapis does (-tags lapis_cgoflags included). Package bench's
+// benchmarks measure each family further; scripts/bench-*.sh run both.
 package family
 
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -49,7 +51,7 @@ type Measurement struct {
 	Impl    string  `json:"impl"`   // lapis, C, gonum (pure Go), numpy, ...
 	N       int     `json:"n"`
 	Count   int     `json:"count,omitempty"` // matrices per call (batch, tiny)
-	Seconds float64 `json:"seconds"`         // per call, the best of three batches
+	Seconds float64 `json:"seconds"`         // per call, the median of Options.Count batches
 	Value   float64 `json:"value"`           // in Unit
 	Unit    string  `json:"unit"`            // the Family's unit
 }
@@ -151,33 +153,53 @@ type Options struct {
 	Families []string         // names to run (nil: all)
 	Sizes    map[string][]int // per family; missing: the family's Defaults or Quick sizes
 	Quick    bool
-	Budget   time.Duration // per measurement
+	Budget   time.Duration // per measurement, split over Count batches
+	Count    int           // batches per measurement, each figure their median (0: DefaultCount)
 	Progress io.Writer     // a progress line while running; nil: none
 	Numpy    string        // python3 with numpy ("": none; FindNumpy)
 }
 
-// timeOp returns the seconds one call of f takes: after a first call
-// (warm-up), the best of three batches each about budget/4 long (one or
-// two calls when a call takes longer than budget/2).
-func timeOp(budget time.Duration, f func()) float64 {
+// DefaultCount is Options.Count when it is 0.
+const DefaultCount = 5
+
+// count is o.Count, or DefaultCount when unset.
+func (o Options) count() int {
+	if o.Count > 0 {
+		return o.Count
+	}
+	return DefaultCount
+}
+
+// timeOp returns the seconds one call of f takes: after a first call (the
+// warm-up), the median of count batches of calls, each batch about
+// budget/count long (one call when a call takes longer). numpy_timer.py
+// times numpy's calls by the same rule.
+func timeOp(budget time.Duration, count int, f func()) float64 {
+	count = max(1, count)
 	t0 := time.Now()
 	f()
 	first := time.Since(t0)
-	if first >= budget/2 {
-		t0 = time.Now()
-		f()
-		return min(first, time.Since(t0)).Seconds()
-	}
-	reps := max(1, int(budget/4/max(first, time.Nanosecond)))
-	best := math.Inf(1)
-	for range 3 {
+	reps := max(1, int(budget/time.Duration(count)/max(first, time.Nanosecond)))
+	times := make([]float64, count)
+	for i := range times {
 		t0 = time.Now()
 		for range reps {
 			f()
 		}
-		best = min(best, time.Since(t0).Seconds()/float64(reps))
+		times[i] = time.Since(t0).Seconds() / float64(reps)
 	}
-	return best
+	return median(times)
+}
+
+// median returns the median of xs (the mean of the middle two when their
+// number is even), sorting xs.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	k := len(xs)
+	if k%2 == 1 {
+		return xs[k/2]
+	}
+	return (xs[k/2-1] + xs[k/2]) / 2
 }
 
 // colMajor returns an m x n column-major view over data (no copy).
@@ -224,15 +246,16 @@ func (o Options) Selected() []Family {
 	return out
 }
 
-// Run measures every selected Family and returns the measurements.
+// Run measures every selected Family and returns the measurements. Each
+// family's numpy jobs run in one Python process right after its Go jobs.
 func Run(o Options) ([]Measurement, error) {
 	e := &env{r: rand.New(rand.NewPCG(41, 43)), cThreads: cThreads(), numpy: o.Numpy != ""}
 	var ms []Measurement
-	var pending []numpyJob
 	var gerr error
 	fams := o.Selected()
 	start := time.Now()
 	for fi, f := range fams {
+		var pending []numpyJob
 		sizes := o.sizesOf(f)
 		for si, n := range sizes {
 			for _, j := range f.jobs(e, n) {
@@ -245,7 +268,7 @@ func Run(o Options) ([]Measurement, error) {
 				if o.Progress != nil {
 					fmt.Fprintf(o.Progress, "\rbench %5.1fs  %d/%d %-7s  n=%-5d (%d/%d)  %-7s %-34s", time.Since(start).Seconds(), fi+1, len(fams), f.Name, n, si+1, len(sizes), j.op, j.impl)
 				}
-				s, err := measure(o.Budget, j)
+				s, err := measure(o.Budget, o.count(), j)
 				if err != nil && gerr == nil {
 					gerr = fmt.Errorf("%s %s n=%d %s: %w", f.Name, j.op, n, j.impl, err)
 				}
@@ -253,12 +276,13 @@ func Run(o Options) ([]Measurement, error) {
 				ms = append(ms, m)
 			}
 		}
-	}
-	if len(pending) > 0 {
-		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "\rbench %5.1fs  numpy: %d measurements in one %s process%-40s", time.Since(start).Seconds(), len(pending), o.Numpy, "")
+		if len(pending) == 0 {
+			continue
 		}
-		secs, err := runNumpy(o.Numpy, pending, o.Budget, e.cThreads)
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "\rbench %5.1fs  %d/%d %-7s  numpy: %d measurements in one %s process%-20s", time.Since(start).Seconds(), fi+1, len(fams), f.Name, len(pending), o.Numpy, "")
+		}
+		secs, err := runNumpy(o.Numpy, pending, o.Budget, o.count(), e.cThreads)
 		if err != nil {
 			return nil, err
 		}
@@ -285,10 +309,10 @@ func cThreads() int {
 }
 
 // measure times j under its thread setting and load.
-func measure(budget time.Duration, j job) (float64, error) {
+func measure(budget time.Duration, count int, j job) (float64, error) {
 	defer j.setUp()()
 	var err error
-	s := timeOp(budget, func() {
+	s := timeOp(budget, count, func() {
 		if e := j.f(); e != nil && err == nil {
 			err = e
 		}
@@ -452,16 +476,25 @@ func figure(v float64) string {
 	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
-// Markdown formats the measurements as Markdown, one table per Family.
-func Markdown(fams []Family, ms []Measurement, numpyNote string) string {
+// Markdown formats the measurements o made as Markdown, one table per
+// Family; with charts set, each table is followed by a link to its chart
+// (ChartFile, beside the Markdown).
+func Markdown(o Options, ms []Measurement, numpyNote string, charts bool) string {
 	cThreads := cThreads()
 	info := lapis.Info()
 	var b strings.Builder
 	fmt.Fprintf(&b, "lapis bench: %s %s, %s kernels, thread policy %s, %s; GOMAXPROCS %d\n\n", info.Library, info.Version, info.Core, lapis.ThreadPolicy(), info.CPU, maxProcs())
-	fmt.Fprintf(&b, "C is the linked library called from C on the same memory; it and numpy run %s per call (-threads N sets all three); %s.\n", plural(cThreads, "OpenBLAS thread"), numpyNote)
-	for _, f := range fams {
+	each := fmt.Sprintf("the median of %d batches of calls", o.count())
+	if o.count() == 1 {
+		each = "one batch of calls"
+	}
+	fmt.Fprintf(&b, "Each figure is %s after a warm-up call. C is the linked library called from C on the same memory; it and numpy run %s per call (-threads N sets all three); %s.\n", each, plural(cThreads, "OpenBLAS thread"), numpyNote)
+	for _, f := range o.Selected() {
 		b.WriteString("\n")
 		b.WriteString(table(f, pick(ms, f.Name, "")))
+		if charts {
+			fmt.Fprintf(&b, "\n![%s: %s against n](%s)\n", f.Name, f.Unit, ChartFile(f))
+		}
 	}
 	return b.String()
 }
@@ -502,10 +535,11 @@ func copyJobs(e *env, n int) []job {
 func gemmJobs(e *env, n int) []job {
 	a, b, c := randoms(e.r, n*n), randoms(e.r, n*n), make([]float64, n*n)
 	av, bv, cv := colMajor(a, n, n), colMajor(b, n, n), colMajor(c, n, n)
+	sq := cref.Square(n, a, b, c)
 	flops := 2 * float64(n) * float64(n) * float64(n)
 	js := []job{
 		{op: "dgemm", impl: implLapis, work: flops, f: func() error { return cblas.Gemm(1.0, av, bv, 0.0, cv) }},
-		{op: "dgemm", impl: implC, work: flops, threads: e.cThreads, f: func() error { cref.Dgemm(1, n, a, b, c); return nil }},
+		{op: "dgemm", impl: implC, work: flops, threads: e.cThreads, f: func() error { cref.Dgemm(1, sq); return nil }},
 		{op: "dgemm", impl: implGonum, work: flops, f: func() error {
 			ref.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, b, n, a, n, 0, c, n)
 			return nil
@@ -517,11 +551,12 @@ func gemmJobs(e *env, n int) []job {
 func smallJobs(e *env, n int) []job {
 	a, b, c := randoms(e.r, n*n), randoms(e.r, n*n), make([]float64, n*n)
 	av, bv, cv := colMajor(a, n, n), colMajor(b, n, n), colMajor(c, n, n)
+	sq := cref.Square(n, a, b, c)
 	const reps = 100 // calls per cgo call of the C loop
 	js := []job{
 		{op: "dgemm", impl: implLapis, f: func() error { return cblas.Gemm(1.0, av, bv, 0.0, cv) }},
 		{op: "dgemm", impl: implLapisC, f: func() error { return cblas.Gemm(1.0, av, bv, 0.0, cv, lapis.ForceC()) }},
-		{op: "dgemm", impl: implC + " (loop in C)", per: reps, threads: e.cThreads, f: func() error { cref.Dgemm(reps, n, a, b, c); return nil }},
+		{op: "dgemm", impl: implC + " (loop in C)", per: reps, threads: e.cThreads, f: func() error { cref.Dgemm(reps, sq); return nil }},
 		{op: "dgemm", impl: implGonum, f: func() error {
 			ref.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, b, n, a, n, 0, c, n)
 			return nil
@@ -678,11 +713,15 @@ func threadsJobs(e *env, n int) []job {
 	}
 }
 
-// numpy's side of bench: the jobs are timed in one Python process, after
-// the Go ones, by the script below (the same timing rule as timeOp, on
-// operands of the same shapes and kinds, made by numpy's own generator).
+// numpy's side of bench: each family's numpy jobs are timed in one Python
+// process, after its Go ones, by numpy_timer.py (the same timing rule as
+// timeOp, on operands of the same shapes and kinds, made by numpy's own
+// generator).
 
-// numpyJob is one numpy measurement: what to time (JSON to the script),
+//go:embed numpy_timer.py
+var numpyTimer string
+
+// numpyJob is one numpy measurement: what to time (JSON to the timer),
 // and where its result goes.
 type numpyJob struct {
 	Family string `json:"Family"`
@@ -693,33 +732,40 @@ type numpyJob struct {
 	index  int // in the measurements
 }
 
-// FindNumpy returns the first of python3 (on PATH) and /usr/bin/python3
+// FindNumpy returns the first of Debian's /usr/bin/python3 (numpy from
+// python3-numpy, on the system OpenBLAS lapis links) and python3 on PATH
 // that imports numpy, and a sentence for the report; "" when none does.
 func FindNumpy() (python, note string) {
-	for _, p := range []string{"python3", "/usr/bin/python3"} {
+	for _, p := range []string{"/usr/bin/python3", "python3"} {
 		out, err := exec.Command(p, "-c", "import numpy; print(numpy.__version__)").Output()
 		if err == nil {
 			return p, fmt.Sprintf("numpy %s (%s)", strings.TrimSpace(string(out)), p)
 		}
 	}
-	return "", "numpy: not found (python3 -c 'import numpy' fails), its column is skipped"
+	return "", "numpy: not found (/usr/bin/python3 -c 'import numpy' fails: apt-get install python3-numpy), its column is skipped"
 }
 
 // runNumpy times the jobs in one run of python and returns each one's
-// seconds per call. numpy's OpenBLAS runs threads threads per call.
-func runNumpy(python string, jobs []numpyJob, budget time.Duration, threads int) ([]float64, error) {
+// seconds per call. numpy's OpenBLAS runs threads threads per call, on
+// the kernel set lapis runs (OPENBLAS_CORETYPE), so that every column of
+// a table runs the same kernels.
+func runNumpy(python string, jobs []numpyJob, budget time.Duration, count, threads int) ([]float64, error) {
 	spec, err := json.Marshal(struct {
 		Budget float64    `json:"budget"`
+		Count  int        `json:"count"`
 		Jobs   []numpyJob `json:"jobs"`
-	}{budget.Seconds(), jobs})
+	}{budget.Seconds(), count, jobs})
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, python, "-c", numpyScript)
+	cmd := exec.CommandContext(ctx, python, "-c", numpyTimer)
 	cmd.Stdin = bytes.NewReader(spec)
 	cmd.Env = append(os.Environ(), "OPENBLAS_NUM_THREADS="+strconv.Itoa(threads), "OMP_NUM_THREADS="+strconv.Itoa(threads))
+	if set := lapis.KernelSet().InUse; set != "" {
+		cmd.Env = append(cmd.Env, "OPENBLAS_CORETYPE="+set)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -732,75 +778,6 @@ func runNumpy(python string, jobs []numpyJob, budget time.Duration, threads int)
 	}
 	return secs, nil
 }
-
-// numpyScript reads {"budget": s, "jobs": [...]} on stdin and prints the
-// seconds per call of each job as a JSON list. Operations match the Go
-// jobs: copy is np.ascontiguousarray(a.T) (numpy's transposing copy),
-// gemm and small a @ b, lapack np.linalg.solve (one right-hand side),
-// cholesky and eigh, batch and tiny np.matmul and np.linalg.solve on
-// (count, n, n) stacks. numpy's functions are out of place, so they pay
-// for their result's allocation where lapis restores its operands.
-const numpyScript = `
-import json, sys, time
-import numpy as np
-
-spec = json.load(sys.stdin)
-budget = spec["budget"]
-rng = np.random.default_rng(41)
-
-def timeop(f):
-    t = time.perf_counter(); f(); first = time.perf_counter() - t
-    if first >= budget / 2:
-        t = time.perf_counter(); f()
-        return min(first, time.perf_counter() - t)
-    reps = max(1, int(budget / 4 / max(first, 1e-9)))
-    best = float("inf")
-    for _ in range(3):
-        t = time.perf_counter()
-        for _ in range(reps):
-            f()
-        best = min(best, (time.perf_counter() - t) / reps)
-    return best
-
-def rand(*shape):
-    return rng.random(shape) * 2 - 1
-
-def spd(n):
-    m = rand(n, n)
-    return m @ m.T + n * np.eye(n)
-
-def make(j):
-    fam, op, n, count = j["Family"], j["op"], j["n"], j["count"]
-    if fam == "copy":
-        a = rand(n, n)
-        return lambda: np.ascontiguousarray(a.T)
-    if fam in ("gemm", "small"):
-        a, b = rand(n, n), rand(n, n)
-        return lambda: a @ b
-    if fam == "lapack":
-        if op == "dgesv":
-            a, b = rand(n, n) + n * np.eye(n), rand(n)
-            return lambda: np.linalg.solve(a, b)
-        if op == "dpotrf":
-            a = spd(n)
-            return lambda: np.linalg.cholesky(a)
-        if op == "dsyevd":
-            m = rand(n, n)
-            a = m + m.T
-            return lambda: np.linalg.eigh(a)
-    if fam in ("batch", "tiny"):
-        if op == "gemm":
-            a, b = rand(count, n, n), rand(count, n, n)
-            return lambda: np.matmul(a, b)
-        if op == "solve":
-            m = rand(count, n, n)
-            a = m @ m.transpose(0, 2, 1) + n * np.eye(n)
-            b = rand(count, n, 1)
-            return lambda: np.linalg.solve(a, b)
-    raise SystemExit("numpy: no job for %s %s" % (fam, op))
-
-json.dump([timeop(make(j)) for j in spec["jobs"]], sys.stdout)
-`
 
 // plural says "1 thread", "2 threads".
 func plural(n int, what string) string {

@@ -9,8 +9,9 @@ import (
 )
 
 // BenchmarkFamilies runs the families of lapis bench under go test: every
-// job but numpy's (scripts/bench-*.sh run numpy), at the families' sizes
-// (-short: their quick sizes), named as WriteBenchmarks names them.
+// job but numpy's (only lapis bench runs numpy_timer.py), at the
+// families' sizes (-short: their quick sizes), named as WriteBenchmarks
+// names them.
 //
 //	go test -run '^$' -bench '^BenchmarkFamilies$/family=tiny' ./bench/family
 func BenchmarkFamilies(b *testing.B) {
@@ -51,7 +52,7 @@ func BenchmarkFamilies(b *testing.B) {
 // that WriteBenchmarks writes a line for each.
 func TestFamilies(t *testing.T) {
 	python, _ := FindNumpy()
-	o := Options{Quick: true, Budget: time.Millisecond, Numpy: python, Sizes: map[string][]int{}}
+	o := Options{Quick: true, Budget: time.Millisecond, Count: 3, Numpy: python, Sizes: map[string][]int{}}
 	for _, f := range All() {
 		o.Sizes[f.Name] = f.Quick[:1]
 	}
@@ -78,7 +79,7 @@ func TestFamilies(t *testing.T) {
 	if lines := strings.Count(out.String(), "\nBenchmarkFamilies/"); lines != len(ms) {
 		t.Errorf("WriteBenchmarks wrote %d benchmark lines for %d measurements:\n%s", lines, len(ms), out.String())
 	}
-	md := Markdown(All(), ms, "numpy: "+fmt.Sprint(python != ""))
+	md := Markdown(o, ms, "numpy: "+fmt.Sprint(python != ""), false)
 	for _, f := range All() {
 		if !strings.Contains(md, "### "+f.Name+": ") {
 			t.Errorf("Markdown has no table for %s", f.Name)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -18,7 +19,9 @@ import (
 
 // bench runs the families of package bench/family (family.All) and prints
 // them as Markdown tables, JSON (-json) or go test -bench text
-// (-benchfmt, for benchstat and bench/report); -out writes all three.
+// (-benchfmt, for benchstat and bench/report); -out writes all three and
+// a chart per family (FAMILY.png). It is the benchmarks' one harness:
+// scripts/bench-*.sh run their families through it.
 
 // intList parses "16,64,256".
 func intList(s string) ([]int, error) {
@@ -77,8 +80,9 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 		sizes[name] = v
 		return nil
 	})
-	budget := fs.Duration("time", 0, "time budget per measurement (default 100ms; 15ms with -quick)")
-	outDir := fs.String("out", "", "write bench.md, bench.json and bench.txt (go test -bench format) to this directory")
+	budget := fs.Duration("time", 0, "time budget per measurement, split over its -count batches (default 100ms; 15ms with -quick)")
+	count := fs.Int("count", 0, fmt.Sprintf("batches of calls per measurement, after a warm-up call; each figure is their median, numpy's too (default %d; 3 with -quick)", family.DefaultCount))
+	outDir := fs.String("out", "", "write bench.md, bench.json, bench.txt (go test -bench format) and a chart per family (FAMILY.png) to this directory")
 	asJSON := fs.Bool("json", false, "print the measurements as JSON instead of tables")
 	benchfmt := fs.Bool("benchfmt", false, "print the measurements in go test -bench format (benchstat, bench/report) instead of tables")
 	threads := fs.Int("threads", 0, "OpenBLAS threads per call during the run (lapis.SetThreads; 0: lapis's default policy). The C reference and numpy get the same count")
@@ -95,6 +99,15 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if *budget > 0 {
 		o.Budget = *budget
+	}
+	switch {
+	case *count < 0:
+		fmt.Fprintf(stderr, "lapis bench: -count %d: want at least 1\n", *count)
+		return 2
+	case *count > 0:
+		o.Count = *count
+	case *quick:
+		o.Count = 3
 	}
 	if *famList != "" {
 		for _, name := range strings.Split(*famList, ",") {
@@ -122,7 +135,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "lapis bench:", err)
 		return 2
 	}
-	md := family.Markdown(o.Selected(), ms, numpyNote)
+	md := family.Markdown(o, ms, numpyNote, false)
 	js, err := json.MarshalIndent(ms, "", "  ")
 	if err != nil {
 		fmt.Fprintln(stderr, "lapis bench:", err)
@@ -142,17 +155,39 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, md)
 	}
 	if *outDir != "" {
-		if err := os.MkdirAll(*outDir, 0o755); err != nil {
+		if err := writeOut(*outDir, o, ms, numpyNote, js, txt.String()); err != nil {
 			fmt.Fprintln(stderr, "lapis bench:", err)
 			return 2
 		}
-		for name, data := range map[string][]byte{"bench.md": []byte(md), "bench.json": append(js, '\n'), "bench.txt": []byte(txt.String())} {
-			if err := os.WriteFile(filepath.Join(*outDir, name), data, 0o644); err != nil {
-				fmt.Fprintln(stderr, "lapis bench:", err)
-				return 2
-			}
-		}
-		fmt.Fprintf(stderr, "wrote bench.md, bench.json and bench.txt to %s\n", *outDir)
+		fmt.Fprintf(stderr, "wrote bench.md, bench.json, bench.txt and a chart per family (FAMILY.png) to %s\n", *outDir)
 	}
 	return 0
+}
+
+// writeOut writes bench's files to dir: bench.md (the tables, each with a
+// link to its chart), bench.json, bench.txt and FAMILY.png for each
+// family that measured something.
+func writeOut(dir string, o family.Options, ms []family.Measurement, numpyNote string, js []byte, txt string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	md := family.Markdown(o, ms, numpyNote, true)
+	type file struct {
+		name string
+		data []byte
+	}
+	files := []file{{"bench.md", []byte(md)}, {"bench.json", append(js, '\n')}, {"bench.txt", []byte(txt)}}
+	for _, f := range o.Selected() {
+		var png bytes.Buffer
+		if err := family.WriteChart(&png, f, ms); err != nil {
+			return err
+		}
+		files = append(files, file{family.ChartFile(f), png.Bytes()})
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -11,12 +11,13 @@
 //	                               WRONG or CRASH (with -known-ok: on any not a known defect
 //	                               of the library's version)
 //	lapis bench [-quick] [-families copy,gemm,...] [-sizes FAMILY=N,N,...] [-time 100ms]
-//	            [-threads N] [-nonumpy] [-out DIR] [-json | -benchfmt]
+//	            [-count 5] [-threads N] [-nonumpy] [-out DIR] [-json | -benchfmt]
 //	                               package bench/family's seven families (copy, gemm, small, lapack,
 //	                               batch, tiny, threads under a busy goroutine) against a C
-//	                               reference (bench/cref), gonum and numpy when python3 has it:
-//	                               a Markdown table per family, JSON, or go test -bench text
-//	                               (benchstat, bench/report); -out writes all three
+//	                               reference (bench/cref), gonum and numpy when python3 has it,
+//	                               each figure the median of -count batches: a Markdown table per
+//	                               family, JSON, or go test -bench text (benchstat, bench/report);
+//	                               -out writes all three and a chart per family (FAMILY.png)
 //
 // Run it without installing: go run github.com/lapis-go/lapis/cmd/lapis@latest info
 // (cgo and a BLAS are needed, as for lapis itself: README, "Use it in

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -271,7 +273,7 @@ func TestCheckReportsCrash(t *testing.T) {
 }
 
 // TestBench runs bench -quick with every family and checks the tables,
-// the files -out writes (Markdown, JSON, go test -bench text), -json and
+// the files -out writes (Markdown, JSON, go test -bench text, charts), -json and
 // -benchfmt, and that bad flags are refused.
 func TestBench(t *testing.T) {
 	dir := t.TempDir()
@@ -303,12 +305,33 @@ func TestBench(t *testing.T) {
 			t.Errorf("numpy (%s) is there but has no column", python)
 		}
 	}
-	if md, err := os.ReadFile(filepath.Join(dir, "bench.md")); err != nil || string(md) != out {
-		t.Errorf("bench.md differs from the printed tables: %v", err)
+	// bench.md is the printed tables with a link to each family's chart
+	// after its table; the charts are PNGs of the size WriteChart promises.
+	md, err := os.ReadFile(filepath.Join(dir, "bench.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unlinked := regexp.MustCompile(`\n\n!\[[^\n]*\]\(\w+\.png\)\n`).ReplaceAllString(string(md), "\n"); unlinked != out {
+		t.Errorf("bench.md less its chart links differs from the printed tables:\n%s", md)
 	}
 	var fromFile []family.Measurement
 	if data, err := os.ReadFile(filepath.Join(dir, "bench.json")); err != nil || json.Unmarshal(data, &fromFile) != nil || len(fromFile) == 0 {
 		t.Errorf("bench.json: %v, %d measurements", err, len(fromFile))
+	}
+	for _, f := range family.All() {
+		if !strings.Contains(string(md), "]("+family.ChartFile(f)+")") {
+			t.Errorf("bench.md does not link %s", family.ChartFile(f))
+		}
+		r, err := os.Open(filepath.Join(dir, family.ChartFile(f)))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		img, err := png.Decode(r)
+		r.Close()
+		if w, h := family.ChartSize(f, fromFile); err != nil || img.Bounds().Dx() != w || img.Bounds().Dy() != h {
+			t.Errorf("%s: %v, want a %d x %d PNG", family.ChartFile(f), err, w, h)
+		}
 	}
 	if txt, err := os.ReadFile(filepath.Join(dir, "bench.txt")); err != nil || strings.Count(string(txt), "\nBenchmarkFamilies/family=") != len(fromFile) {
 		t.Errorf("bench.txt: %v, want a benchmark line per measurement (%d):\n%s", err, len(fromFile), txt)
@@ -337,7 +360,7 @@ func TestBench(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "BenchmarkFamilies/family=small/op=dgemm/n=4/impl=lapis-") || !strings.Contains(out, " ns/op") {
 		t.Errorf("-benchfmt: status %d:\n%s", code, out)
 	}
-	for _, bad := range [][]string{{"-sizes", "gemm=8,x"}, {"-sizes", "nosuch=8"}, {"-families", "gemm,nosuch"}} {
+	for _, bad := range [][]string{{"-sizes", "gemm=8,x"}, {"-sizes", "nosuch=8"}, {"-families", "gemm,nosuch"}, {"-count", "-1"}} {
 		if code, _, _ := runCLI(t, append([]string{"bench"}, bad...)...); code != 2 {
 			t.Errorf("bench %v: status %d, want 2", bad, code)
 		}
