@@ -309,3 +309,98 @@ func toComplex[C Complex, T Scalar](re, im T) C {
 	}
 	return c
 }
+
+// EigSym returns the eigenvalues w (ascending, as float64 whatever T) and
+// orthonormal eigenvectors v (as columns: a v = v diag(w)) of the n x n
+// symmetric, for complex types Hermitian, view a, of which only the lower
+// triangle is read (lapis.UpperTriangle(): only the upper one). It uses
+// LAPACK's divide-and-conquer syevd/heevd.
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func EigSym[T Scalar](a views.View[T], opts ...lapis.Option) (w []float64, v *views.Tensor[T], err error) {
+	const op = "lapack.EigSym"
+	v, err = workCopy(op, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	uplo := triangleOf(opts)
+	w, err = withReals[T](a.Layout().Dim(0), func(w32 []float32, w64 []float64) error {
+		if w32 != nil {
+			return Syevd(JobVectors, uplo, v.View(), w32, opts...)
+		}
+		return Syevd(JobVectors, uplo, v.View(), w64, opts...)
+	}) // Syevd scans a's triangle
+	if err != nil {
+		v.Release()
+		return nil, nil, helperErr(op, err, readTriangle("a", a, uplo))
+	}
+	return w, v, nil
+}
+
+// withReals calls f with a slice of n reals of T's precision (the other
+// is nil) and returns them as float64.
+func withReals[T Scalar](n int, f func(r32 []float32, r64 []float64) error) ([]float64, error) {
+	out := make([]float64, n)
+	if scalar.Index[T]()%2 == 1 {
+		return out, f(nil, out)
+	}
+	r := pool.Get[float32](n)
+	defer pool.Put(r)
+	if r.Data == nil {
+		r.Data = []float32{} // non-nil: f tells the two apart
+	}
+	if err := f(r.Data, nil); err != nil {
+		return nil, err
+	}
+	for i, x := range r.Data {
+		out[i] = float64(x)
+	}
+	return out, nil
+}
+
+// Eig returns the eigenvalues w and right eigenvectors v (as columns,
+// a v = v diag(w), each of unit length) of the n x n view a, as complex128
+// whatever T (a real matrix has complex eigenpairs in general).
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func Eig[T Scalar](a views.View[T], opts ...lapis.Option) (w []complex128, v *views.Tensor[complex128], err error) {
+	const op = "lapack.Eig"
+	f, n, err := squareCopy(op, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Release()
+	vr := spareZeros[T](n, n)
+	defer vr.Release()
+	w = make([]complex128, n)
+	if scalar.Index[T]()%2 == 0 {
+		w64 := make([]complex64, n)
+		err = Geev(JobNone, JobVectors, f.View(), w64, views.View[T]{}, vr.View(), opts...)
+		for i, x := range w64 {
+			w[i] = complex128(x)
+		}
+	} else {
+		err = Geev(JobNone, JobVectors, f.View(), w, views.View[T]{}, vr.View(), opts...)
+	} // Geev scans a
+	if err != nil {
+		return nil, nil, helperErr(op, err, finite.All("a", a))
+	}
+	v, _ = views.Zeros[complex128](n, n)
+	vd, rd := v.Data(), vr.Data()
+	for j := 0; j < n; j++ {
+		if scalar.Index[T]() < 2 && imag(w[j]) != 0 && j+1 < n {
+			// A conjugate pair in two real columns (Geev).
+			for i := range n {
+				re, im := toFloat(rd[j*n+i]), toFloat(rd[(j+1)*n+i])
+				vd[j*n+i] = complex(re, im)
+				vd[(j+1)*n+i] = complex(re, -im)
+			}
+			j++
+			continue
+		}
+		for i := range n {
+			vd[j*n+i] = scalar.Complex128(rd[j*n+i])
+		}
+	}
+	return w, v, nil
+}

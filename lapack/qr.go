@@ -8,7 +8,9 @@ import (
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/finite"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
@@ -361,4 +363,135 @@ func pairOperands[T Scalar](op, an string, a views.View[T], am int, bn string, b
 		releaseAll(&oa, &ob)
 	}
 	return oa, ob, err
+}
+
+// QR returns the reduced QR factorisation a = q r of the m x n view a:
+// q m x k with orthonormal columns, r k x n upper triangular, k = min(m, n).
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func QR[T Scalar](a views.View[T], opts ...lapis.Option) (q, r *views.Tensor[T], err error) {
+	const op = "lapack.QR"
+	f, err := workCopy(op, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, n := a.Layout().Dim(0), a.Layout().Dim(1)
+	k := min(m, n)
+	if err := checkFinite(op, finite.All("a", a)); err != nil {
+		f.Release()
+		return nil, nil, err
+	}
+	tau := pool.Get[T](k)
+	defer pool.Put(tau)
+	if err := Geqrf(f.View(), tau.Data, opts...); err != nil {
+		f.Release()
+		return nil, nil, errop.Rename(err, op)
+	}
+	r = spareZeros[T](k, n)
+	rd, fd := r.Data(), f.Data()
+	for j := range n {
+		copy(rd[j*k:j*k+min(j+1, k)], fd[j*m:j*m+min(j+1, k)])
+	}
+	q = f
+	if k < n { // q is the first k columns: a prefix of the compact copy
+		q = spareZeros[T](m, k)
+		copy(q.Data(), fd[:m*k])
+		f.Release()
+	}
+	if err := Orgqr(q.View(), tau.Data, opts...); err != nil {
+		q.Release()
+		r.Release()
+		return nil, nil, errop.Rename(err, op)
+	}
+	if scalar.HasNaN(q.Data()) || scalar.HasNaN(r.Data()) {
+		q.Release()
+		r.Release()
+		return nil, nil, resultNotFinite(op)
+	}
+	return q, r, nil
+}
+
+// LeastSquares returns the minimum-norm x minimising |a x - b| for the
+// m x n view a and the m-vector or m x nrhs view b (x is n or n x nrhs),
+// by the SVD (Gelsd): singular values at most max(m, n) eps times the
+// largest count as zero. It asks for full rank: when a's numerical rank
+// is below min(m, n) it returns the minimum-norm x together with an error
+// matching ErrRankDeficient whose Rank and Rcond (smallest over largest
+// singular value) say what it found. With NoConditionCheck that is not
+// an error (x alone is returned). a and b are not modified.
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func LeastSquares[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+	const op = "lapack.LeastSquares"
+	bm, err := asMatrix(op, b)
+	if err != nil {
+		return nil, err
+	}
+	f, err := workCopy(op, a)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Release()
+	m, n := a.Layout().Dim(0), a.Layout().Dim(1)
+	if bm.Layout().Dim(0) != m {
+		return nil, layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's %d", bm.Layout().Dim(0), m)
+	}
+	nrhs := bm.Layout().Dim(1)
+	if err := copyFits[T](op, "b", max(m, n), nrhs+1); err != nil { // with spareZeros's spare column
+		return nil, err
+	}
+	xb := spareZeros[T](max(m, n), nrhs)
+	defer xb.Release()
+	top, _ := xb.View().Slice(0, 0, m, 1) // cannot fail: m <= max(m, n)
+	_ = views.Copy(top, bm)               // same shape, fresh memory
+	limit := float64(max(m, n)) * scalar.Eps[T]()
+	k := min(m, n)
+	rank, rcond, err := gelsdAny(f.View(), xb.View(), k, limit, opts) // Gelsd scans a and b
+	if err != nil {
+		return nil, helperErr(op, err, finite.All("a", a), finite.All("b", b))
+	}
+	shape := []int{n}
+	if b.Rank() == 2 {
+		shape = append(shape, nrhs)
+	}
+	x, _ := views.Zeros[T](shape...)
+	xv, _ := xb.View().Slice(0, 0, n, 1)
+	xm, _ := asMatrix(op, x.View())
+	_ = views.Copy(xm, xv)
+	if rank < k && lapis.Configure(opts...).ConditionCheck {
+		return x, &Error{Op: op, Routine: families["xgelsd"].routines[scalar.Index[T]()], Index: -1, Rank: rank, Rcond: rcond, Err: ErrRankDeficient,
+			Detail: fmt.Sprintf("rank %d of %d (smallest over largest singular value %.3g, at most max(m, n) eps = %.3g); x is the minimum-norm solution (the option lapis.NoConditionCheck() accepts it)", rank, k, rcond, limit)}
+	}
+	if scalar.HasNaN(x.Data()) {
+		x.Release()
+		return nil, resultNotFinite(op)
+	}
+	return x, nil
+}
+
+// gelsdAny calls Gelsd with singular values of T's real type and returns
+// the rank and the ratio of the smallest to the largest singular value.
+func gelsdAny[T Scalar](a, b views.View[T], k int, rcond float64, opts []lapis.Option) (rank int, ratio float64, err error) {
+	ratioOf := func(s0, sk float64) float64 {
+		if k == 0 || s0 == 0 {
+			return 0
+		}
+		return sk / s0
+	}
+	if scalar.Index[T]()%2 == 0 {
+		s := pool.Get[float32](k)
+		rank, err = Gelsd(a, b, s.Data, rcond, opts...)
+		if k > 0 {
+			ratio = ratioOf(float64(s.Data[0]), float64(s.Data[k-1]))
+		}
+		pool.Put(s)
+	} else {
+		s := pool.Get[float64](k)
+		rank, err = Gelsd(a, b, s.Data, rcond, opts...)
+		if k > 0 {
+			ratio = ratioOf(s.Data[0], s.Data[k-1])
+		}
+		pool.Put(s)
+	}
+	return rank, ratio, err
 }

@@ -1,6 +1,7 @@
 package lapack
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"unsafe"
@@ -8,7 +9,10 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/finite"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
@@ -420,4 +424,322 @@ func checkFactor[T Scalar](op, fam string, f views.View[T], n int) error {
 		}
 	}
 	return nil
+}
+
+// Solve returns x with a x = b for the n x n view a and the n-vector or
+// n x nrhs view b (x has b's shape), by LU with partial pivoting. A
+// singular a gives an error matching ErrSingular whose Index is the first
+// zero pivot of a's own factorisation P a = L U, whatever a's layout (a
+// row-major a is solved through its storage, and refactored as a when
+// that fails). An ill-conditioned a (estimated reciprocal condition number
+// below machine epsilon, checked after the factorisation) returns x
+// together with an error matching ErrIllConditioned (and ErrSingular)
+// that carries Rcond, unless lapis.NoConditionCheck() is passed.
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func Solve[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+	const op = "lapack.Solve"
+	bm, err := asMatrix(op, b)
+	if err != nil {
+		return nil, err
+	}
+	lu, trans, n, err := storageCopy(op, a)
+	if err != nil {
+		return nil, err
+	}
+	defer lu.Release()
+	if bm.Layout().Dim(0) != n {
+		return nil, layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's order %d", bm.Layout().Dim(0), n)
+	}
+	if err := copyFits[T](op, "b", n, bm.Layout().Dim(1)); err != nil {
+		return nil, err
+	}
+	if err := checkFinite(op, finite.All("a", a), finite.All("b", b)); err != nil {
+		return nil, err
+	}
+	ipiv := pool.Get[int32](n)
+	defer pool.Put(ipiv)
+	cond := newCondCheck(op, lu.View(), trans, opts)
+	if err := Getrf(lu.View(), ipiv.Data, opts...); err != nil {
+		if trans != NoTrans {
+			err = ownPivot(err, a, ipiv.Data, opts)
+		}
+		return nil, errop.Rename(err, op)
+	}
+	condErr := cond.check(lu.View())
+	x := b.ToColMajor()
+	xm, _ := asMatrix(op, x.View())
+	if err := Getrs(trans, lu.View(), ipiv.Data, xm, opts...); err != nil {
+		x.Release()
+		return nil, errop.Rename(err, op)
+	}
+	if condErr == nil && scalar.HasNaN(x.Data()) {
+		x.Release()
+		return nil, resultNotFinite(op)
+	}
+	return x, condErr
+}
+
+// ownPivot returns the error Getrf gives for a itself when err is the
+// singular error of its transpose's factorisation (Solve factors a
+// row-major a's storage): the zero pivots of a and a^T lie in different
+// places, and Error.Index must not depend on a's layout. It runs only on
+// that failure.
+func ownPivot[T Scalar](err error, a views.View[T], ipiv []int32, opts []lapis.Option) error {
+	var le *Error
+	if !errors.As(err, &le) || le.Err != ErrSingular {
+		return err
+	}
+	c := a.ToColMajor()
+	defer c.Release()
+	if own := Getrf(c.View(), ipiv, opts...); own != nil {
+		return own
+	}
+	return err // not singular in working precision after all: keep what LAPACK said
+}
+
+// Inv returns a^-1 for the n x n view a. A singular a gives an error
+// matching ErrSingular; an ill-conditioned one (reciprocal condition
+// number 1 / (||a||_1 ||a^-1||_1), from the computed inverse, below
+// machine epsilon) returns the computed inverse
+// together with an error matching ErrIllConditioned (and ErrSingular)
+// that carries Rcond, unless lapis.NoConditionCheck() is passed.
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func Inv[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+	const op = "lapack.Inv"
+	inv, n, err := squareCopy(op, a)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFinite(op, finite.All("a", a)); err != nil {
+		inv.Release()
+		return nil, err
+	}
+	ipiv := pool.Get[int32](n)
+	defer pool.Put(ipiv)
+	cond := newCondCheck(op, inv.View(), NoTrans, opts)
+	err = Getrf(inv.View(), ipiv.Data, opts...)
+	if err == nil {
+		err = Getri(inv.View(), ipiv.Data, opts...)
+	}
+	if err != nil {
+		inv.Release()
+		return nil, errop.Rename(err, op)
+	}
+	condErr := cond.checkInverse(inv.View())
+	if condErr == nil && scalar.HasNaN(inv.Data()) {
+		inv.Release()
+		return nil, resultNotFinite(op)
+	}
+	return inv, condErr
+}
+
+// Det returns the determinant of the n x n view a (1 for n = 0). It is
+// computed from the LU factorisation; see LogDet for large matrices, whose
+// determinant over- or underflows.
+func Det[T Scalar](a views.View[T], opts ...lapis.Option) (T, error) {
+	logAbs, sign, err := LogDet(a, opts...)
+	if err != nil {
+		return 0, errop.Rename(err, "lapack.Det")
+	}
+	return sign * scalar.FromFloat[T](math.Exp(logAbs)), nil
+}
+
+// LogDet returns the determinant of the n x n view a as sign *
+// exp(logAbs): sign is +1 or -1 for real types and has modulus 1 for
+// complex ones. A singular a gives sign 0 and logAbs -Inf (no error).
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs float64, sign T, err error) {
+	const op = "lapack.LogDet"
+	lu, trans, n, err := storageCopy(op, a)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer lu.Release()
+	if err := checkFinite(op, finite.All("a", a)); err != nil {
+		return 0, 0, err
+	}
+	ipiv := pool.Get[int32](n)
+	defer pool.Put(ipiv)
+	err = Getrf(lu.View(), ipiv.Data, opts...)
+	if errorsIsSingular(err) {
+		return math.Inf(-1), 0, nil
+	}
+	if err != nil {
+		return 0, 0, errop.Rename(err, op)
+	}
+	sign = 1
+	d := lu.Data()
+	for i := range n {
+		v := d[i*n+i]
+		if int(ipiv.Data[i]) != i+1 {
+			sign = -sign
+		}
+		av := scalar.Abs(v)
+		logAbs += math.Log(av)
+		sign *= v / scalar.FromFloat[T](av)
+	}
+	if trans == ConjTrans { // det(a) = det(s^H) = conj(det(s))
+		sign = scalar.Conj(sign)
+	}
+	if logAbs != logAbs || sign != sign {
+		return 0, 0, resultNotFinite(op)
+	}
+	return logAbs, sign, nil
+}
+
+// Cholesky returns the lower triangular L with L L^H = a for the n x n
+// positive definite (Hermitian) view a, of which only the lower triangle
+// is read (lapis.UpperTriangle(): only the upper one; FromSymDense's views hold
+// gonum's stored triangle in their lower one). An error matching
+// ErrNotPositiveDefinite names the failing minor.
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func Cholesky[T Scalar](a views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+	const op = "lapack.Cholesky"
+	l, err := workCopy(op, a)
+	if err != nil {
+		return nil, err
+	}
+	uplo := triangleOf(opts)
+	if err := checkFinite(op, readTriangle("a", a, uplo)); err != nil {
+		l.Release()
+		return nil, err
+	}
+	if err := Potrf(uplo, l.View(), opts...); err != nil {
+		l.Release()
+		return nil, errop.Rename(err, op)
+	}
+	n := a.Layout().Dim(0)
+	d := l.Data()
+	if uplo == Upper { // U^H U = a: L = U^H, into the lower triangle
+		for j := 0; j < n; j++ {
+			for i := j + 1; i < n; i++ {
+				d[i+j*n] = scalar.Conj(d[j+i*n])
+			}
+		}
+	}
+	for j := 1; j < n; j++ {
+		clear(d[j*n : j*n+j]) // above the diagonal
+	}
+	for j := range n { // a NaN anywhere in row i of L reaches l_ii
+		if x := d[j*n+j]; x != x {
+			l.Release()
+			return nil, resultNotFinite(op)
+		}
+	}
+	return l, nil
+}
+
+// CholeskySolve returns x with l l^H x = b for the lower triangular l that
+// Cholesky returns (only its lower triangle is read) and the n-vector or
+// n x nrhs view b (x has b's shape): the two triangular solves of Potrs on
+// a copy of b. l and b are not modified. A zero on l's diagonal (not a
+// factor Cholesky returns) is an error matching ErrNotPositiveDefinite, as
+// Potrs reports it.
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func CholeskySolve[T Scalar](l, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], error) {
+	const op = "lapack.CholeskySolve"
+	bm, err := asMatrix(op, b)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.CheckLive(op, "l"); err != nil {
+		return nil, err
+	}
+	if l.Rank() != 2 {
+		return nil, rankErr(op, "l", l, "2")
+	}
+	n, cols := l.Layout().Dim(0), l.Layout().Dim(1)
+	if n != cols {
+		return nil, layout.Errorf(layout.ErrShape, op, "l", "shape %v, want a square matrix", l.Shape())
+	}
+	if bm.Layout().Dim(0) != n {
+		return nil, layout.Errorf(layout.ErrShape, op, "b", "%d rows, want l's order %d", bm.Layout().Dim(0), n)
+	}
+	if err := copyFits[T](op, "b", n, bm.Layout().Dim(1)); err != nil {
+		return nil, err
+	}
+	if err := checkFinite(op, readTriangle("l", l, Lower), finite.All("b", b)); err != nil {
+		return nil, err
+	}
+	x := b.ToColMajor()
+	xm, _ := asMatrix(op, x.View())
+	if err := Potrs(Lower, l, xm, opts...); err != nil {
+		x.Release()
+		return nil, errop.Rename(err, op)
+	}
+	if scalar.HasNaN(x.Data()) {
+		x.Release()
+		return nil, resultNotFinite(op)
+	}
+	return x, nil
+}
+
+// LU returns the LU factorisation with partial pivoting of the m x n view
+// a: a[perm[i], :] = (l u)[i, :], l m x k unit lower triangular, u k x n
+// upper triangular (k = min(m, n)). A singular a is not an error here
+// (u has a zero on its diagonal; Solve and Inv report it).
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func LU[T Scalar](a views.View[T], opts ...lapis.Option) (perm []int, l, u *views.Tensor[T], err error) {
+	const op = "lapack.LU"
+	f, err := workCopy(op, a)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer f.Release()
+	m, n := a.Layout().Dim(0), a.Layout().Dim(1)
+	k := min(m, n)
+	if err := checkFinite(op, finite.All("a", a)); err != nil {
+		return nil, nil, nil, err
+	}
+	ipiv := make([]int32, k)
+	if err := Getrf(f.View(), ipiv, opts...); err != nil && !errorsIsSingular(err) {
+		return nil, nil, nil, errop.Rename(err, op)
+	}
+	perm, _ = Perm(ipiv, m) // Getrf's pivots are rows of a
+	l = spareZeros[T](m, k)
+	u = spareZeros[T](k, n)
+	ld, ud, fd := l.Data(), u.Data(), f.Data()
+	for j := range k {
+		ld[j*m+j] = 1
+		copy(ld[j*m+j+1:(j+1)*m], fd[j*m+j+1:(j+1)*m])
+	}
+	for j := range n {
+		copy(ud[j*k:j*k+min(j+1, k)], fd[j*m:j*m+min(j+1, k)])
+	}
+	if scalar.HasNaN(ld) || scalar.HasNaN(ud) {
+		l.Release()
+		u.Release()
+		return nil, nil, nil, resultNotFinite(op)
+	}
+	return perm, l, u, nil
+}
+
+// Perm turns LAPACK's 1-based row interchanges ipiv (row i was swapped
+// with row ipiv[i]-1, for i = 0, 1, ... in order) on m rows into the
+// permutation they make: the factored matrix's row i is the original's
+// row perm[i], i.e. a[perm[i], :] = (l u)[i, :]. Pivots that are not rows
+// (or more of them than rows) are an error matching layout.ErrBounds.
+func Perm(ipiv []int32, m int) ([]int, error) {
+	const op = "lapack.Perm"
+	if m < 0 || len(ipiv) > m {
+		return nil, layout.Errorf(layout.ErrBounds, op, "ipiv", "%d pivots for %d rows", len(ipiv), m)
+	}
+	if err := checkPivots(op, ipiv, m); err != nil {
+		return nil, err
+	}
+	perm := make([]int, m)
+	for i := range perm {
+		perm[i] = i
+	}
+	for i, p := range ipiv {
+		j := int(p) - 1
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	return perm, nil
 }

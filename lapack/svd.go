@@ -212,3 +212,41 @@ func svdVectors[T Scalar](op string, ju, jv Job, m, n int, u, vt views.View[T], 
 	}
 	return ou, ov, err
 }
+
+// SVD returns the reduced singular value decomposition a = u diag(s) vt of
+// the m x n view a: s the k = min(m, n) singular values, largest first
+// (as float64 whatever T), u m x k and vt k x n with orthonormal columns
+// and rows. It uses gesdd, or gesvd with the QRIteration option.
+//
+// Non-finite input: see "NaN and Inf" in the package documentation.
+func SVD[T Scalar](a views.View[T], opts ...lapis.Option) (s []float64, u, vt *views.Tensor[T], err error) {
+	const op = "lapack.SVD"
+	f, err := workCopy(op, a)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer f.Release()
+	m, n := a.Layout().Dim(0), a.Layout().Dim(1)
+	k := min(m, n)
+	u = spareZeros[T](m, k)
+	vt = spareZeros[T](k, n)
+	qr := lapis.Configure(opts...).QRIteration
+	s, err = withReals[T](k, func(s32 []float32, s64 []float64) error {
+		if qr {
+			if s32 != nil {
+				return Gesvd(JobSome, JobSome, f.View(), s32, u.View(), vt.View(), opts...)
+			}
+			return Gesvd(JobSome, JobSome, f.View(), s64, u.View(), vt.View(), opts...)
+		}
+		if s32 != nil {
+			return Gesdd(JobSome, f.View(), s32, u.View(), vt.View(), opts...)
+		}
+		return Gesdd(JobSome, f.View(), s64, u.View(), vt.View(), opts...)
+	}) // Gesdd and Gesvd scan a
+	if err != nil {
+		u.Release()
+		vt.Release()
+		return nil, nil, nil, helperErr(op, err, finite.All("a", a))
+	}
+	return s, u, vt, nil
+}
