@@ -3,7 +3,9 @@ package genfile
 import (
 	"fmt"
 	"go/format"
+	"log"
 	"os"
+	"strings"
 )
 
 // Header returns the line that marks a file as written by the generator
@@ -32,4 +34,29 @@ func WriteGo(path string, src []byte) error {
 		return fmt.Errorf("%s: format: %v\n%s", path, err, src)
 	}
 	return os.WriteFile(path, out, 0o644)
+}
+
+// Param is one parameter of a routine family's table, written
+// "name:kind".
+type Param struct{ Name, Kind string }
+
+// Params parses a family's parameter list ("n:i x:P incx:i"); a field
+// without a colon stops the generator.
+func Params(s string) []Param {
+	var ps []Param
+	for _, f := range strings.Fields(s) {
+		n, k, ok := strings.Cut(f, ":")
+		if !ok {
+			log.Fatalf("bad parameter %q", f)
+		}
+		ps = append(ps, Param{n, k})
+	}
+	return ps
+}
+
+// Exported is the Go name of the dispatcher of a family written xname
+// (xgemm: Gemm, xgemvRow: GemvRow).
+func Exported(name string) string {
+	name = strings.TrimPrefix(name, "x")
+	return strings.ToUpper(name[:1]) + name[1:]
 }

@@ -113,30 +113,19 @@ var enumType = map[string]string{"tr": "Trans", "up": "Uplo", "dg": "Diag", "sd"
 // exported is the dispatcher's name for a family: xgemm is Gemm, ixamax
 // Iamax, xgemvRow GemvRow.
 func exported(name string) string {
-	name = strings.TrimPrefix(strings.TrimPrefix(name, "i"), "x")
-	if strings.HasPrefix(name, "amax") {
-		name = "i" + name
+	if name == "ixamax" {
+		return "Iamax"
 	}
-	return strings.ToUpper(name[:1]) + name[1:]
+	return genfile.Exported(name)
 }
 
 var types = [4]struct{ goType, cReal string }{
 	{"float32", "C.float"}, {"float64", "C.double"}, {"complex64", "C.float"}, {"complex128", "C.double"},
 }
 
-type param struct{ name, kind string }
+type param = genfile.Param
 
-func parse(s string) []param {
-	var ps []param
-	for _, f := range strings.Fields(s) {
-		n, k, ok := strings.Cut(f, ":")
-		if !ok {
-			log.Fatalf("bad parameter %q", f)
-		}
-		ps = append(ps, param{n, k})
-	}
-	return ps
-}
+func parse(s string) []param { return genfile.Params(s) }
 
 func main() {
 	var b bytes.Buffer
@@ -194,7 +183,7 @@ func wrapper(b *bytes.Buffer, f family, t int, c string) {
 	}
 	for _, p := range parse(f.params) {
 		var ty string
-		switch p.kind {
+		switch p.Kind {
 		case "i":
 			ty = "blasint "
 		case "P":
@@ -210,9 +199,9 @@ func wrapper(b *bytes.Buffer, f family, t int, c string) {
 		case "R":
 			ty = real + " "
 		default:
-			ty = cEnumType[p.kind] + " "
+			ty = cEnumType[p.Kind] + " "
 		}
-		params, args = append(params, ty+p.name), append(args, p.name)
+		params, args = append(params, ty+p.Name), append(args, p.Name)
 	}
 	ret := "void"
 	switch {
@@ -242,17 +231,17 @@ func emit(b *bytes.Buffer, f family, order string) {
 	name = exported(name)
 	var sig []string
 	for _, p := range ps {
-		switch p.kind {
+		switch p.Kind {
 		case "i":
-			sig = append(sig, p.name+" int")
+			sig = append(sig, p.Name+" int")
 		case "P":
-			sig = append(sig, p.name+" unsafe.Pointer")
+			sig = append(sig, p.Name+" unsafe.Pointer")
 		case "T":
-			sig = append(sig, p.name+" T")
+			sig = append(sig, p.Name+" T")
 		case "R":
-			sig = append(sig, p.name+" float64")
+			sig = append(sig, p.Name+" float64")
 		default:
-			sig = append(sig, p.name+" "+enumType[p.kind])
+			sig = append(sig, p.Name+" "+enumType[p.Kind])
 		}
 	}
 	ret := map[string]string{"": "", "T": " (ret T)", "R": " (ret float64)", "I": " (ret int)"}[f.ret]
@@ -270,25 +259,25 @@ func emit(b *bytes.Buffer, f family, order string) {
 			args = append(args, order)
 		}
 		for _, p := range ps {
-			switch p.kind {
+			switch p.Kind {
 			case "i":
-				args = append(args, fmt.Sprintf("C.blasint(%s)", p.name))
+				args = append(args, fmt.Sprintf("C.blasint(%s)", p.Name))
 			case "P":
 				if complexT {
-					args = append(args, p.name)
+					args = append(args, p.Name)
 				} else {
-					args = append(args, fmt.Sprintf("(*%s)(%s)", ty.cReal, p.name))
+					args = append(args, fmt.Sprintf("(*%s)(%s)", ty.cReal, p.Name))
 				}
 			case "T":
 				if complexT {
-					args = append(args, fmt.Sprintf("unsafe.Pointer(&%s)", p.name))
+					args = append(args, fmt.Sprintf("unsafe.Pointer(&%s)", p.Name))
 				} else {
-					args = append(args, fmt.Sprintf("*(*%s)(unsafe.Pointer(&%s))", ty.cReal, p.name))
+					args = append(args, fmt.Sprintf("*(*%s)(unsafe.Pointer(&%s))", ty.cReal, p.Name))
 				}
 			case "R":
-				args = append(args, fmt.Sprintf("%s(%s)", ty.cReal, p.name))
+				args = append(args, fmt.Sprintf("%s(%s)", ty.cReal, p.Name))
 			default:
-				args = append(args, fmt.Sprintf("C.%s(%s)", cEnumType[p.kind], p.name))
+				args = append(args, fmt.Sprintf("C.%s(%s)", cEnumType[p.Kind], p.Name))
 			}
 		}
 		fmt.Fprintf(b, "\tcase %s:\n", ty.goType)

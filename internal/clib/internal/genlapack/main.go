@@ -104,13 +104,9 @@ type param struct {
 
 func parse(s string) []param {
 	var ps []param
-	for _, f := range strings.Fields(s) {
-		n, k, ok := strings.Cut(f, ":")
-		if !ok {
-			log.Fatalf("bad parameter %q", f)
-		}
-		k, only, _ := strings.Cut(k, "/")
-		ps = append(ps, param{n, k, only})
+	for _, f := range genfile.Params(s) {
+		k, only, _ := strings.Cut(f.Kind, "/")
+		ps = append(ps, param{f.Name, k, only})
 	}
 	return ps
 }
@@ -182,10 +178,7 @@ func arg(i int, def string) string {
 }
 
 // exported is the dispatcher's name for a family: xgetrf is Getrf.
-func exported(name string) string {
-	name = strings.TrimPrefix(name, "x")
-	return strings.ToUpper(name[:1]) + name[1:]
-}
+func exported(name string) string { return genfile.Exported(name) }
 
 func emit(b *bytes.Buffer, f family) {
 	ps := parse(f.params)
