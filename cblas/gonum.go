@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 
+	"github.com/lapis-go/lapis/internal/blasgo"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/views"
@@ -228,9 +229,9 @@ func gnDot[T Scalar](op string, conjX bool, n int, x []T, incX int, y []T, incY 
 	if gnShort(n, incY, len(y)) {
 		panic(gnShortY)
 	}
-	if complexStridedDot[T](n, incX, incY) { // OpenBLAS over-reads: see complexStridedDot
+	if blasgo.ComplexStridedDot[T](n, incX, incY) { // OpenBLAS over-reads: see blasgo.ComplexStridedDot
 		policy.Small.Add(1)
-		return dotGo[T](n, first0[T](gnPtr(x), n, incX), incX, first0[T](gnPtr(y), n, incY), incY, conjX)
+		return blasgo.Dot[T](n, blasgo.First0[T](gnPtr(x), n, incX), incX, blasgo.First0[T](gnPtr(y), n, incY), incY, conjX)
 	}
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
@@ -305,7 +306,7 @@ func gnAsum[T Scalar](op string, n int, x []T, incX int) float64 {
 	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
 	policy.Calls.Add(1)
-	return asumC[T](cn, gnPtr(x), cx)
+	return blasgo.AsumC[T](cn, gnPtr(x), cx)
 }
 
 // gnIamax returns -1 for n == 0 or a negative incX, as gonum does.
@@ -327,7 +328,7 @@ func gnIamax[T Scalar](op string, n int, x []T, incX int) int {
 	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
 	policy.Calls.Add(2)
-	return iamaxC[T](cn, gnPtr(x), cx)
+	return blasgo.IamaxC[T](cn, gnPtr(x), cx)
 }
 
 // gnCheckPair runs the checks of the two-vector routines (swap, copy,
@@ -381,7 +382,7 @@ func gnAxpy[T Scalar](op string, n int, alpha T, x []T, incX int, y []T, incY in
 		// kernels store y's real part before they read x's (see Axpy).
 		inc := max(incX, -incX)
 		policy.Small.Add(1)
-		axpyGo(n, alpha, gnPtr(x), inc, gnPtr(y), inc, false)
+		blasgo.Axpy(n, alpha, gnPtr(x), inc, gnPtr(y), inc, false)
 		return
 	}
 	cn, cx, cy := gnInt(op, "n", n), gnInt(op, "incX", incX), gnInt(op, "incY", incY)
@@ -416,7 +417,7 @@ func gnScal[T Scalar](op string, n int, alpha T, x []T, incX int) {
 	}
 	if alpha != alpha { // a NaN part: see Scal
 		policy.Small.Add(1)
-		scalGo(n, alpha, gnPtr(x), incX)
+		blasgo.Scal(n, alpha, gnPtr(x), incX)
 		return
 	}
 	cn, cx := gnInt(op, "n", n), gnInt(op, "incX", incX)
@@ -533,14 +534,14 @@ func gnGemv[T Scalar](op string, tA blas.Transpose, m, n int, alpha T, a []T, ld
 	cm, cn, clda := gnInt(op, "m", m), gnInt(op, "n", n), gnInt(op, "lda", lda)
 	cx, cy := gnInt(op, "incX", incX), gnInt(op, "incY", incY)
 	policy.Calls.Add(1)
-	// OpenBLAS's complex gemv kernels over-read: see overReadSafe.
-	overReadSafe[T](vec{ptr: gnPtr(x), inc: cx}, lenX, vec{ptr: gnPtr(y), inc: cy}, lenY, func(px, py vec) {
+	// OpenBLAS's complex gemv kernels over-read: see blasgo.OverReadSafe.
+	blasgo.OverReadSafe[T](gnPtr(x), cx, lenX, gnPtr(y), cy, lenY, func(px unsafe.Pointer, ix int, py unsafe.Pointer, iy int) {
 		if cplx && tA == blas.ConjTrans {
 			// A^H x: the column-major reading would need conj(A^T).
-			clib.GemvRow[T](clib.ConjTrans, cm, cn, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
+			clib.GemvRow[T](clib.ConjTrans, cm, cn, alpha, gnPtr(a), clda, px, ix, beta, py, iy)
 			return
 		}
-		clib.Gemv[T](gnFlipTrans(tA), cn, cm, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
+		clib.Gemv[T](gnFlipTrans(tA), cn, cm, alpha, gnPtr(a), clda, px, ix, beta, py, iy)
 	})
 }
 
@@ -745,7 +746,7 @@ func gnHemv[T Scalar](op string, ul blas.Uplo, n int, alpha T, a []T, lda int, x
 	if !gnCheckMV(n, alpha, x, incX, beta, y, incY) {
 		return
 	}
-	if !views.IsComplex[T]() && realSymvOverRead { // see Symv
+	if !views.IsComplex[T]() && blasgo.RealSymvOverRead { // see Symv
 		policy.Small.Add(1)
 		switch al := any(alpha).(type) {
 		case float32:
@@ -759,9 +760,9 @@ func gnHemv[T Scalar](op string, ul blas.Uplo, n int, alpha T, a []T, lda int, x
 	policy.Calls.Add(1)
 	if views.IsComplex[T]() {
 		// A^T = conj(A): no column-major form. The kernels over-read x and
-		// y: see overReadSafe.
-		overReadSafe[T](vec{ptr: gnPtr(x), inc: cx}, n, vec{ptr: gnPtr(y), inc: cy}, n, func(px, py vec) {
-			clib.HemvRow[T](gnUplo(ul), cn, alpha, gnPtr(a), clda, px.ptr, px.inc, beta, py.ptr, py.inc)
+		// y: see blasgo.OverReadSafe.
+		blasgo.OverReadSafe[T](gnPtr(x), cx, n, gnPtr(y), cy, n, func(px unsafe.Pointer, ix int, py unsafe.Pointer, iy int) {
+			clib.HemvRow[T](gnUplo(ul), cn, alpha, gnPtr(a), clda, px, ix, beta, py, iy)
 		})
 		return
 	}

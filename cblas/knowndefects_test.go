@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/blasgo"
 	"github.com/lapis-go/lapis/internal/rt/version"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -107,15 +108,16 @@ func nrm2Infs() string {
 }
 
 // TestScasum checks complex64 Asum for every length up to 40 (the tail
-// cases casumDefect names) on the C path, as the linked library runs it
-// and with the Go sum lapis takes where the library is known to be wrong.
+// cases blasgo.CasumDefect names) on the C path, as the linked library
+// runs it and with the Go sum lapis takes where the library is known to
+// be wrong.
 func TestScasum(t *testing.T) {
-	t.Logf("casumDefect: %q", casumDefect())
-	for _, defect := range []string{casumDefect(), "forced"} {
-		saved := casumDefect
-		casumDefect = func() string { return defect }
+	t.Logf("blasgo.CasumDefect: %q", blasgo.CasumDefect())
+	for _, defect := range []string{blasgo.CasumDefect(), "forced"} {
+		saved := blasgo.CasumDefect
+		blasgo.CasumDefect = func() string { return defect }
 		testScasum(t, defect)
-		casumDefect = saved
+		blasgo.CasumDefect = saved
 	}
 }
 
