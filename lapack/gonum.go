@@ -9,6 +9,7 @@ import (
 
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/rt/cint"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
@@ -113,7 +114,7 @@ var gnBLAS cblas.Gonum
 // gnFits panics, with lapis's message (gonum has none: its integers are
 // Go ints), if a value does not fit LAPACK's integer.
 func gnFits(vals ...int) {
-	if err := fits("lapack.Gonum", "argument", vals...); err != nil {
+	if err := cint.LAPACK("lapack.Gonum", "argument", vals...); err != nil {
 		panic(err.Error())
 	}
 }

@@ -2,10 +2,9 @@ package lapack
 
 import "github.com/lapis-go/lapis/internal/rt/link"
 
-// The strided-batch solve, the conditioning checks, the integer check
-// and the finite-input rule are package batch's, through internal/rt/link.
+// The strided-batch solve, the conditioning checks and the finite-input
+// rule are package batch's, through internal/rt/link.
 func init() {
-	link.SetFits(fits)
 	link.SetNotFinite(notFinite)
 	registerLinks[float32]()
 	registerLinks[float64]()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/rt/cint"
 	"github.com/lapis-go/lapis/internal/rt/coreset"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
@@ -25,9 +26,6 @@ import (
 
 // IntBits is the width of the LAPACK integer lapis was compiled for.
 const IntBits = clib.LAPACKIntBits
-
-// libraryIntBits is the width the linked library reports (lapis.Info).
-var libraryIntBits = clib.LibraryIntBits
 
 // Operand modes.
 const (
@@ -133,7 +131,7 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg lapis.Con
 			return o, layout.Errorf(lapis.ErrCopyRefused, op, name, "%s (class %v%s) needs a copy and strict mode is on", l.String(), l.Class(), conjNote(conj))
 		}
 		rows, cols := l.Dim(0), l.Dim(1)
-		if err := fits(op, name, rows, cols, max(1, rows)); err != nil {
+		if err := cint.LAPACK(op, name, rows, cols, max(1, rows)); err != nil {
 			return o, err // before the copy, not after it
 		}
 		spareCols := 0
@@ -148,7 +146,7 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg lapis.Con
 			o.ptr = unsafe.Pointer(&o.buf.Data[0])
 		}
 	}
-	if err := fits(op, name, o.rows, o.cols, o.ld); err != nil {
+	if err := cint.LAPACK(op, name, o.rows, o.cols, o.ld); err != nil {
 		o.release()
 		return o, err
 	}
@@ -252,24 +250,6 @@ func (o *operand[T]) viewShape() (rows, cols int) {
 		return o.rows, o.cols
 	}
 	return o.cols, o.rows
-}
-
-// fits checks that every value fits the LAPACK integer (never truncating)
-// and that the library's integer is the one lapis was compiled for. Errors
-// match layout.ErrOverflow or lapis.ErrLibrary and name the argument.
-func fits(op, name string, vals ...int) error {
-	if libraryIntBits != IntBits {
-		return layout.Errorf(lapis.ErrLibrary, op, name, "lapis was compiled for %d-bit LAPACK integers but the library uses %d-bit ones", IntBits, libraryIntBits)
-	}
-	if IntBits >= 64 {
-		return nil
-	}
-	for _, v := range vals {
-		if v > 1<<31-1 || v < -1<<31 {
-			return layout.Errorf(layout.ErrOverflow, op, name, "%d does not fit the LAPACK library's %d-bit integer", v, IntBits)
-		}
-	}
-	return nil
 }
 
 // noOverlap checks that no two of the operands share memory (errors name

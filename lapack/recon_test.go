@@ -1050,20 +1050,6 @@ func TestIllegalArgument(t *testing.T) {
 	}
 }
 
-// TestFits: integers beyond LAPACK's are errors, never truncated.
-func TestFits(t *testing.T) {
-	err := fits("op", "a", 3, 1<<31)
-	if IntBits == 32 && !errors.Is(err, layout.ErrOverflow) {
-		t.Fatalf("2^31 with 32-bit LAPACK integers: %v", err)
-	}
-	if IntBits == 64 && err != nil {
-		t.Fatalf("2^31 with 64-bit LAPACK integers: %v", err)
-	}
-	if err := fits("op", "a", 1<<31-1, -1<<31); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestEdgeArguments: arguments at the edges are refused before LAPACK
 // sees them, each error naming the argument as the caller knows it (more
 // reflectors than Q has rows, a negative norm, w inside a, b's rows

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/rt/cint"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
@@ -69,7 +70,7 @@ func gesvStrided[T Scalar](a, b views.View[T], opts ...lapis.Option) (failed map
 		err = rb.prepare(op, "b", b, cfg)
 	}
 	if err == nil {
-		err = fits(op, "a", n, nrhs, ra.ld, rb.ld)
+		err = cint.LAPACK(op, "a", n, nrhs, ra.ld, rb.ld)
 	}
 	if err != nil {
 		ra.release()

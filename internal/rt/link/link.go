@@ -73,23 +73,6 @@ func CheckInverse[T views.Scalar, N any](op string, norm N, inv views.View[T], a
 	return get[Check[T, N], T](&checkInv, "CheckInverse")(op, norm, inv, anorm, opts...)
 }
 
-// Fits is lapack's check that extents fit the LAPACK library's integer
-// (and that the library's integer is the one lapis was compiled for).
-type Fits func(op, name string, vals ...int) error
-
-var fits Fits
-
-// SetFits registers lapack's check.
-func SetFits(f Fits) { fits = f }
-
-// FitsLAPACK calls the registered check.
-func FitsLAPACK(op, name string, vals ...int) error {
-	if fits == nil {
-		panic("lapis: internal/rt/link.FitsLAPACK is not registered")
-	}
-	return fits(op, name, vals...)
-}
-
 // Input is an operand a computation will read, for lapack's
 // finite-input rule (lapack/finite.go): all of V, or its triangle Tri
 // ('L' or 'U') of a square matrix.
