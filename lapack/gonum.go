@@ -12,6 +12,7 @@ import (
 	"github.com/lapis-go/lapis/internal/rt/cint"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
+	"github.com/lapis-go/lapis/internal/rt/wspace"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -168,7 +169,7 @@ func (c *gnCopy) ptr() unsafe.Pointer {
 	if c.buf == nil {
 		return nil
 	}
-	return ptrOf(c.buf.Data)
+	return clib.Ptr(c.buf.Data)
 }
 
 func (c *gnCopy) ldOr1() int { return max(1, c.ld) }
@@ -189,42 +190,27 @@ type gnWork struct {
 func gnWorkspace(work []float64, lwork, need int) gnWork {
 	need = max(1, need)
 	if lwork >= need {
-		return gnWork{ptr: ptrOf(work), n: lwork}
+		return gnWork{ptr: clib.Ptr(work), n: lwork}
 	}
 	b := pool.Get[float64](need)
-	return gnWork{buf: b, ptr: ptrOf(b.Data), n: need}
+	return gnWork{buf: b, ptr: clib.Ptr(b.Data), n: need}
 }
 
 func (w gnWork) put() { pool.Put(w.buf) }
 
 // gnInts returns LAPACK integers holding k[i]+add.
-func gnInts(k []int, add int) ints {
-	b := getInts(len(k))
+func gnInts(k []int, add int) wspace.Ints {
+	b := wspace.GetInts(len(k))
 	for i, v := range k {
-		b.set(i, v+add)
+		b.Set(i, v+add)
 	}
 	return b
 }
 
-func (b ints) set(i, v int) {
-	if b.b32 != nil {
-		b.b32.Data[i] = int32(v)
-	} else {
-		b.b64.Data[i] = int64(v)
-	}
-}
-
-func (b ints) get(i int) int {
-	if b.b32 != nil {
-		return int(b.b32.Data[i])
-	}
-	return int(b.b64.Data[i])
-}
-
-// store writes b[i]+add into k.
-func (b ints) store(k []int, add int) {
+// gnStore writes b[i]+add into k.
+func gnStore(b wspace.Ints, k []int, add int) {
 	for i := range k {
-		k[i] = b.get(i) + add
+		k[i] = b.Get(i) + add
 	}
 }
 
@@ -278,7 +264,7 @@ func gnBool(b bool) int {
 
 // gnQuery runs a workspace query of a real routine and returns its work size.
 func gnQuery(call func(work, iwork unsafe.Pointer)) int {
-	return query[float64](func(work, _, iwork unsafe.Pointer) { call(work, iwork) }).work
+	return wspace.Query[float64](func(work, _, iwork unsafe.Pointer) { call(work, iwork) }).Work
 }
 
 // Linear systems.
@@ -306,13 +292,13 @@ func (Gonum) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (ok bool) {
 	}
 	gnFits(m, n, lda)
 	c := gnColMajor(m, n, a, lda, true)
-	p := getInts(mn)
+	p := wspace.GetInts(mn)
 	policy.Lapack.Add(1)
-	info := clib.Getrf[float64](m, n, c.ptr(), c.ld, p.ptr())
-	p.store(ipiv, -1)
+	info := clib.Getrf[float64](m, n, c.ptr(), c.ld, p.Ptr())
+	gnStore(p, ipiv, -1)
 	c.store(m, n, a, lda)
 	c.put()
-	p.put()
+	p.Put()
 	return info == 0
 }
 
@@ -415,10 +401,10 @@ func (Gonum) Dgetri(n int, a []float64, lda int, ipiv []int, work []float64, lwo
 	c := gnColMajor(n, n, a, lda, true)
 	p := gnInts(ipiv, 1)
 	policy.Lapack.Add(1)
-	info := clib.Getri[float64](n, c.ptr(), c.ld, p.ptr(), ptrOf(work), lwork)
+	info := clib.Getri[float64](n, c.ptr(), c.ld, p.Ptr(), clib.Ptr(work), lwork)
 	c.store(n, n, a, lda)
 	c.put()
-	p.put()
+	p.Put()
 	return info == 0
 }
 
@@ -460,8 +446,8 @@ func (Gonum) Dgecon(norm gonumlapack.MatrixNorm, n int, a []float64, lda int, an
 		return 0
 	}
 	gnFits(n, lda)
-	isgn := getInts(n)
-	defer isgn.put()
+	isgn := wspace.GetInts(n)
+	defer isgn.Put()
 	return gnGecon(norm == gonumlapack.MaxColumnSum, n, a, lda, anorm, work, isgn)
 }
 
@@ -474,7 +460,7 @@ func (Gonum) Dgecon(norm gonumlapack.MatrixNorm, n int, a []float64, lda int, an
 //	U x = b      'Lower', 'Transpose', 'Non-unit' on S
 //	U^T x = b    'Lower', 'No transpose', 'Non-unit' on S
 //	L^T x = b    'Upper', 'No transpose', 'Unit' on S
-func gnGecon(oneNorm bool, n int, a []float64, lda int, anorm float64, work []float64, isgn ints) float64 {
+func gnGecon(oneNorm bool, n int, a []float64, lda int, anorm float64, work []float64, isgn wspace.Ints) float64 {
 	smlnum := dlamchS
 	kase1 := 2
 	if oneNorm {
@@ -488,20 +474,20 @@ func gnGecon(oneNorm bool, n int, a []float64, lda int, anorm float64, work []fl
 		sl, su float64
 		normin = byte('N')
 	)
-	pa := ptrOf(a)
+	pa := clib.Ptr(a)
 	for {
 		policy.Lapack.Add(1)
-		clib.Lacn2[float64](n, ptrOf(v), ptrOf(x), isgn.ptr(), &ainvnm, &kase, unsafe.Pointer(&isave[0]))
+		clib.Lacn2[float64](n, clib.Ptr(v), clib.Ptr(x), isgn.Ptr(), &ainvnm, &kase, unsafe.Pointer(&isave[0]))
 		if kase == 0 {
 			break
 		}
 		policy.Lapack.Add(2)
 		if kase == kase1 { // x = U^-1 L^-1 x
-			clib.Latrs[float64]('U', 'T', 'U', normin, n, pa, lda, ptrOf(x), &sl, ptrOf(cnl))
-			clib.Latrs[float64]('L', 'T', 'N', normin, n, pa, lda, ptrOf(x), &su, ptrOf(cnu))
+			clib.Latrs[float64]('U', 'T', 'U', normin, n, pa, lda, clib.Ptr(x), &sl, clib.Ptr(cnl))
+			clib.Latrs[float64]('L', 'T', 'N', normin, n, pa, lda, clib.Ptr(x), &su, clib.Ptr(cnu))
 		} else { // x = L^-T U^-T x
-			clib.Latrs[float64]('L', 'N', 'N', normin, n, pa, lda, ptrOf(x), &su, ptrOf(cnu))
-			clib.Latrs[float64]('U', 'N', 'U', normin, n, pa, lda, ptrOf(x), &sl, ptrOf(cnl))
+			clib.Latrs[float64]('L', 'N', 'N', normin, n, pa, lda, clib.Ptr(x), &su, clib.Ptr(cnu))
+			clib.Latrs[float64]('U', 'N', 'U', normin, n, pa, lda, clib.Ptr(x), &sl, clib.Ptr(cnl))
 		}
 		normin = 'Y'
 		// Divide x by 1/(sl su) if that cannot overflow.
@@ -568,7 +554,7 @@ func (Gonum) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) (ok bool) {
 	}
 	gnFits(n, lda)
 	policy.Lapack.Add(1)
-	return clib.Potrf[float64](gnUploT(ul), n, ptrOf(a), lda) == 0
+	return clib.Potrf[float64](gnUploT(ul), n, clib.Ptr(a), lda) == 0
 }
 
 // Dpotri computes A^-1 from Dpotrf's factor: dpotri with the other
@@ -590,7 +576,7 @@ func (Gonum) Dpotri(ul blas.Uplo, n int, a []float64, lda int) (ok bool) {
 	}
 	gnFits(n, lda)
 	policy.Lapack.Add(1)
-	return clib.Potri[float64](gnUploT(ul), n, ptrOf(a), lda) == 0
+	return clib.Potri[float64](gnUploT(ul), n, clib.Ptr(a), lda) == 0
 }
 
 // Dpotrs solves A X = B from Dpotrf's factor: dpotrs's two triangular
@@ -654,11 +640,11 @@ func (Gonum) Dpocon(ul blas.Uplo, n int, a []float64, lda int, anorm float64, wo
 		return 0
 	}
 	gnFits(n, lda)
-	iw := getInts(n)
+	iw := wspace.GetInts(n)
 	var rcond float64
 	policy.Lapack.Add(1)
-	clib.Pocon[float64](gnUploT(ul), n, ptrOf(a), lda, anorm, &rcond, ptrOf(work), iw.ptr(), nil)
-	iw.put()
+	clib.Pocon[float64](gnUploT(ul), n, clib.Ptr(a), lda, anorm, &rcond, clib.Ptr(work), iw.Ptr(), nil)
+	iw.Put()
 	return rcond
 }
 
@@ -685,11 +671,11 @@ func (Gonum) Dpstrf(ul blas.Uplo, n int, a []float64, lda int, piv []int, tol fl
 		panic(shortWork)
 	}
 	gnFits(n, lda)
-	p := getInts(n)
+	p := wspace.GetInts(n)
 	policy.Lapack.Add(1)
-	info := clib.Pstrf[float64](gnUploT(ul), n, ptrOf(a), lda, p.ptr(), &rank, tol, ptrOf(work))
-	p.store(piv, -1)
-	p.put()
+	info := clib.Pstrf[float64](gnUploT(ul), n, clib.Ptr(a), lda, p.Ptr(), &rank, tol, clib.Ptr(work))
+	gnStore(p, piv, -1)
+	p.Put()
 	return rank, info == 0
 }
 
@@ -715,7 +701,7 @@ func (Gonum) Dpbtrf(ul blas.Uplo, n, kd int, ab []float64, ldab int) (ok bool) {
 	}
 	gnFits(n, kd, ldab)
 	policy.Lapack.Add(1)
-	return clib.Pbtrf[float64](gnUploT(ul), n, kd, ptrOf(ab), ldab) == 0
+	return clib.Pbtrf[float64](gnUploT(ul), n, kd, clib.Ptr(ab), ldab) == 0
 }
 
 // Dpbtrs solves A X = B from Dpbtrf's factor: dpbtrs's banded triangular
@@ -784,10 +770,10 @@ func (Gonum) Dpbcon(ul blas.Uplo, n, kd int, ab []float64, ldab int, anorm float
 		return 0
 	}
 	gnFits(n, kd, ldab)
-	iw := getInts(n)
+	iw := wspace.GetInts(n)
 	policy.Lapack.Add(1)
-	clib.Pbcon[float64](gnUploT(ul), n, kd, ptrOf(ab), ldab, anorm, &rcond, ptrOf(work), iw.ptr(), nil)
-	iw.put()
+	clib.Pbcon[float64](gnUploT(ul), n, kd, clib.Ptr(ab), ldab, anorm, &rcond, clib.Ptr(work), iw.Ptr(), nil)
+	iw.Put()
 	return rcond
 }
 
@@ -812,7 +798,7 @@ func (Gonum) Dtrtri(ul blas.Uplo, diag blas.Diag, n int, a []float64, lda int) (
 	}
 	gnFits(n, lda)
 	policy.Lapack.Add(1)
-	return clib.Trtri[float64](gnUploT(ul), gnDiag(diag), n, ptrOf(a), lda) == 0
+	return clib.Trtri[float64](gnUploT(ul), gnDiag(diag), n, clib.Ptr(a), lda) == 0
 }
 
 // Dtrtrs solves op(A) X = B for a triangular A: dtrtrs's singularity
@@ -928,11 +914,11 @@ func (Gonum) Dtrcon(norm gonumlapack.MatrixNorm, ul blas.Uplo, diag blas.Diag, n
 		panic(shortIWork)
 	}
 	gnFits(n, lda)
-	iw := getInts(n)
+	iw := wspace.GetInts(n)
 	var rcond float64
 	policy.Lapack.Add(1)
-	clib.Trcon[float64](gnNormT(norm), gnUploT(ul), gnDiag(diag), n, ptrOf(a), lda, &rcond, ptrOf(work), iw.ptr(), nil)
-	iw.put()
+	clib.Trcon[float64](gnNormT(norm), gnUploT(ul), gnDiag(diag), n, clib.Ptr(a), lda, &rcond, clib.Ptr(work), iw.Ptr(), nil)
+	iw.Put()
 	return rcond
 }
 
@@ -967,7 +953,7 @@ func (Gonum) Dlange(norm gonumlapack.MatrixNorm, m, n int, a []float64, lda int,
 	}
 	gnFits(m, n, lda)
 	policy.Lapack.Add(1)
-	return clib.Lange[float64](gnNormT(norm), n, m, ptrOf(a), lda, ptrOf(work))
+	return clib.Lange[float64](gnNormT(norm), n, m, clib.Ptr(a), lda, clib.Ptr(work))
 }
 
 // Dlantr returns a norm of the m x n trapezoidal A: dlantr on S = A^T
@@ -997,7 +983,7 @@ func (Gonum) Dlantr(norm gonumlapack.MatrixNorm, ul blas.Uplo, diag blas.Diag, m
 	}
 	gnFits(m, n, lda)
 	policy.Lapack.Add(1)
-	return clib.Lantr[float64](gnNormT(norm), gnUploT(ul), gnDiag(diag), n, m, ptrOf(a), lda, ptrOf(work))
+	return clib.Lantr[float64](gnNormT(norm), gnUploT(ul), gnDiag(diag), n, m, clib.Ptr(a), lda, clib.Ptr(work))
 }
 
 // Dlansy returns a norm of the symmetric A: dlansy with the other
@@ -1023,7 +1009,7 @@ func (Gonum) Dlansy(norm gonumlapack.MatrixNorm, ul blas.Uplo, n int, a []float6
 	}
 	gnFits(n, lda)
 	policy.Lapack.Add(1)
-	return clib.Lansy[float64](byte(norm), gnUploT(ul), n, ptrOf(a), lda, ptrOf(work))
+	return clib.Lansy[float64](byte(norm), gnUploT(ul), n, clib.Ptr(a), lda, clib.Ptr(work))
 }
 
 // Permutations.
@@ -1066,6 +1052,6 @@ func gnLapm(forward bool, m, n int, x []float64, ldx int, k []int, lenK int, f f
 	gnFits(m, n, ldx)
 	p := gnInts(k, 1)
 	policy.Lapack.Add(1)
-	f(gnBool(forward), n, m, ptrOf(x), ldx, p.ptr())
-	p.put()
+	f(gnBool(forward), n, m, clib.Ptr(x), ldx, p.Ptr())
+	p.Put()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/rt/wspace"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/views"
 )
@@ -62,7 +63,7 @@ func gnQRLQ(m, n int, a []float64, lda int, tau, work []float64, lwork, minWork 
 		panic(shortTau)
 	}
 	policy.Lapack.Add(1)
-	f(n, m, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
+	f(n, m, clib.Ptr(a), lda, clib.Ptr(tau), clib.Ptr(work), lwork)
 }
 
 // Dorgqr generates the m x n Q of Dgeqrf: dorglq on S = Q^T, no copy.
@@ -101,7 +102,7 @@ func (Gonum) Dorgqr(m, n, k int, a []float64, lda int, tau, work []float64, lwor
 		panic(badLenTau)
 	}
 	policy.Lapack.Add(1)
-	clib.Orglq[float64](n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
+	clib.Orglq[float64](n, m, k, clib.Ptr(a), lda, clib.Ptr(tau), clib.Ptr(work), lwork)
 }
 
 // Dorglq generates the m x n Q of Dgelqf: dorgqr on S = Q^T, no copy.
@@ -138,7 +139,7 @@ func (Gonum) Dorglq(m, n, k int, a []float64, lda int, tau, work []float64, lwor
 		panic(shortTau)
 	}
 	policy.Lapack.Add(1)
-	clib.Orgqr[float64](n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
+	clib.Orgqr[float64](n, m, k, clib.Ptr(a), lda, clib.Ptr(tau), clib.Ptr(work), lwork)
 }
 
 // Dormqr computes op(Q) C or C op(Q), Q from Dgeqrf: dormlq on C^T with
@@ -195,7 +196,7 @@ func (Gonum) Dormqr(side blas.Side, trans blas.Transpose, m, n, k int, a []float
 		panic(shortC)
 	}
 	policy.Lapack.Add(1)
-	clib.Ormlq[float64](gnSideT(side), gnTrans(trans), n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(c), ldc, ptrOf(work), lwork)
+	clib.Ormlq[float64](gnSideT(side), gnTrans(trans), n, m, k, clib.Ptr(a), lda, clib.Ptr(tau), clib.Ptr(c), ldc, clib.Ptr(work), lwork)
 }
 
 // Dormlq computes op(Q) C or C op(Q), Q from Dgelqf: dormqr on C^T with
@@ -252,7 +253,7 @@ func (Gonum) Dormlq(side blas.Side, trans blas.Transpose, m, n, k int, a []float
 		panic(shortC)
 	}
 	policy.Lapack.Add(1)
-	clib.Ormqr[float64](gnSideT(side), gnTrans(trans), n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(c), ldc, ptrOf(work), lwork)
+	clib.Ormqr[float64](gnSideT(side), gnTrans(trans), n, m, k, clib.Ptr(a), lda, clib.Ptr(tau), clib.Ptr(c), ldc, clib.Ptr(work), lwork)
 }
 
 // Dgeqp3 computes A P = Q R with column pivoting (through a column-major
@@ -297,17 +298,17 @@ func (Gonum) Dgeqp3(m, n int, a []float64, lda int, jpvt []int, tau, work []floa
 			panic(badJpvt)
 		}
 	}
-	p := getInts(n)
+	p := wspace.GetInts(n)
 	for j, v := range jpvt {
-		p.set(j, gnBool(v >= 0)) // gonum: >= 0 leads, -1 is free; LAPACK: nonzero leads
+		p.Set(j, gnBool(v >= 0)) // gonum: >= 0 leads, -1 is free; LAPACK: nonzero leads
 	}
 	c := gnColMajor(m, n, a, lda, true)
 	policy.Lapack.Add(1)
-	clib.Geqp3[float64](m, n, c.ptr(), c.ld, p.ptr(), ptrOf(tau), ptrOf(work), lwork, nil)
+	clib.Geqp3[float64](m, n, c.ptr(), c.ld, p.Ptr(), clib.Ptr(tau), clib.Ptr(work), lwork, nil)
 	c.store(m, n, a, lda)
 	c.put()
-	p.store(jpvt, -1)
-	p.put()
+	gnStore(p, jpvt, -1)
+	p.Put()
 }
 
 // Dgels solves least squares or minimum norm problems with op(A), A of
@@ -358,13 +359,13 @@ func (Gonum) Dgels(trans blas.Transpose, m, n, nrhs int, a []float64, lda int, b
 		panic(shortB)
 	}
 	var cb gnCopy
-	bp := ptrOf(b)
+	bp := clib.Ptr(b)
 	if nrhs > 1 || ldb > 1 {
 		cb = gnColMajor(mx, nrhs, b, ldb, true)
 		bp = cb.ptr()
 	}
 	policy.Lapack.Add(1)
-	info := clib.Gels[float64](tr, n, m, nrhs, ptrOf(a), lda, bp, mx, ptrOf(work), lwork)
+	info := clib.Gels[float64](tr, n, m, nrhs, clib.Ptr(a), lda, bp, mx, clib.Ptr(work), lwork)
 	cb.store(mx, nrhs, b, ldb)
 	cb.put()
 	return info == 0
@@ -505,17 +506,17 @@ func gnSVDFor(jobU, jobVT gonumlapack.SVDJob, m, n int, qr bool) gnSVD {
 // remembered per shape and job (shared with SVD's queries).
 func (sv gnSVD) query(m, n int) int {
 	if sv.qr {
-		return workspaceSize(wsKey{fam: "xgesvd", typ: scalar.Index[float64](), dims: [4]int{m, n}, opts: [3]byte{sv.job, sv.job}}, func() wsSize {
-			return query[float64](func(w, _, _ unsafe.Pointer) {
+		return wspace.Remember(wspace.Key{Fam: "xgesvd", Type: scalar.Index[float64](), Dims: [4]int{m, n}, Opts: [3]byte{sv.job, sv.job}}, func() wspace.Sizes {
+			return wspace.Query[float64](func(w, _, _ unsafe.Pointer) {
 				clib.Gesvd[float64](sv.job, sv.job, m, n, nil, m, nil, nil, m, nil, max(1, sv.vrows), w, -1, nil)
 			})
-		}).work
+		}).Work
 	}
-	return workspaceSize(wsKey{fam: "xgesdd", typ: scalar.Index[float64](), dims: [4]int{m, n}, opts: [3]byte{sv.job}}, func() wsSize {
-		return query[float64](func(w, _, iw unsafe.Pointer) {
+	return wspace.Remember(wspace.Key{Fam: "xgesdd", Type: scalar.Index[float64](), Dims: [4]int{m, n}, Opts: [3]byte{sv.job}}, func() wspace.Sizes {
+		return wspace.Query[float64](func(w, _, iw unsafe.Pointer) {
 			clib.Gesdd[float64](sv.job, m, n, nil, m, nil, nil, m, nil, max(1, sv.vrows), w, -1, nil, iw)
 		})
-	}).work
+	}).Work
 }
 
 // run computes the SVD of the column-major ca into s, cu and cvt, with the
@@ -525,11 +526,11 @@ func (sv gnSVD) run(m, n int, ca *gnCopy, s []float64, cu, cvt *gnCopy, work []f
 	defer w.put()
 	policy.Lapack.Add(1)
 	if sv.qr {
-		return clib.Gesvd[float64](sv.job, sv.job, m, n, ca.ptr(), ca.ld, ptrOf(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), w.ptr, w.n, nil)
+		return clib.Gesvd[float64](sv.job, sv.job, m, n, ca.ptr(), ca.ld, clib.Ptr(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), w.ptr, w.n, nil)
 	}
-	iw := getInts(8 * min(m, n))
-	defer iw.put()
-	return clib.Gesdd[float64](sv.job, m, n, ca.ptr(), ca.ld, ptrOf(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), w.ptr, w.n, nil, iw.ptr())
+	iw := wspace.GetInts(8 * min(m, n))
+	defer iw.Put()
+	return clib.Gesdd[float64](sv.job, m, n, ca.ptr(), ca.ld, clib.Ptr(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), w.ptr, w.n, nil, iw.Ptr())
 }
 
 // Dsyev computes the eigenvalues (ascending) and, if asked, orthonormal
@@ -557,11 +558,11 @@ func (Gonum) Dsyev(jobz gonumlapack.EVJob, ul blas.Uplo, n int, a []float64, lda
 	}
 	gnFits(n, lda, lwork)
 	job, uplo := byte(jobz), gnUploT(ul)
-	ws := workspaceSize(wsKey{fam: "xsyevd", typ: scalar.Index[float64](), dims: [4]int{n}, opts: [3]byte{job}}, func() wsSize {
-		return query[float64](func(w, _, iw unsafe.Pointer) { clib.Syevd[float64](job, uplo, n, nil, n, nil, w, -1, nil, 0, iw, -1) })
+	ws := wspace.Remember(wspace.Key{Fam: "xsyevd", Type: scalar.Index[float64](), Dims: [4]int{n}, Opts: [3]byte{job}}, func() wspace.Sizes {
+		return wspace.Query[float64](func(w, _, iw unsafe.Pointer) { clib.Syevd[float64](job, uplo, n, nil, n, nil, w, -1, nil, 0, iw, -1) })
 	})
 	if lwork == -1 {
-		work[0] = float64(max(3*n-1, ws.work))
+		work[0] = float64(max(3*n-1, ws.Work))
 		return true
 	}
 	switch {
@@ -570,12 +571,12 @@ func (Gonum) Dsyev(jobz gonumlapack.EVJob, ul blas.Uplo, n int, a []float64, lda
 	case len(w) < n:
 		panic(shortW)
 	}
-	wk := gnWorkspace(work, lwork, ws.work)
-	iw := getInts(ws.iwork)
+	wk := gnWorkspace(work, lwork, ws.Work)
+	iw := wspace.GetInts(ws.IWork)
 	policy.Lapack.Add(1)
-	info := clib.Syevd[float64](job, uplo, n, ptrOf(a), lda, ptrOf(w), wk.ptr, wk.n, nil, 0, iw.ptr(), max(1, ws.iwork))
+	info := clib.Syevd[float64](job, uplo, n, clib.Ptr(a), lda, clib.Ptr(w), wk.ptr, wk.n, nil, 0, iw.Ptr(), max(1, ws.IWork))
 	wk.put()
-	iw.put()
+	iw.Put()
 	if info == 0 && jobz == gonumlapack.EVCompute && n > 1 {
 		// S holds the eigenvectors as columns: a holds them as rows.
 		c := gnColMajor(n, n, a, lda, true) // copy of Z^T: the eigenvectors as rows
@@ -647,8 +648,8 @@ func (Gonum) Dgeev(jobvl gonumlapack.LeftEVJob, jobvr gonumlapack.RightEVJob, n 
 		cr = gnColMajor(n, n, vr, ldvr, false)
 	}
 	policy.Lapack.Add(1)
-	info := clib.Geev[float64](byte(jobvl), byte(jobvr), n, ca.ptr(), ca.ld, ptrOf(wr), ptrOf(wi), nil,
-		cl.ptr(), cl.ldOr1(), cr.ptr(), cr.ldOr1(), ptrOf(work), lwork, nil)
+	info := clib.Geev[float64](byte(jobvl), byte(jobvr), n, ca.ptr(), ca.ld, clib.Ptr(wr), clib.Ptr(wi), nil,
+		cl.ptr(), cl.ldOr1(), cr.ptr(), cr.ldOr1(), clib.Ptr(work), lwork, nil)
 	if info == 0 {
 		cl.store(n, n, vl, ldvl)
 		cr.store(n, n, vr, ldvr)
@@ -699,13 +700,13 @@ func (Gonum) Dggsvd3(jobU, jobV, jobQ gonumlapack.GSVDJob, m, n, p int, a []floa
 	gnFits(m, n, p, lda, ldb, ldu, ldv, ldq, lwork)
 	ju, jv, jq := byte(jobU), byte(jobV), byte(jobQ)
 	mm, pp, nn := max(1, m), max(1, p), max(1, n)
-	ws := workspaceSize(wsKey{fam: "xggsvd3", typ: scalar.Index[float64](), dims: [4]int{m, n, p}, opts: [3]byte{ju, jv, jq}}, func() wsSize {
+	ws := wspace.Remember(wspace.Key{Fam: "xggsvd3", Type: scalar.Index[float64](), Dims: [4]int{m, n, p}, Opts: [3]byte{ju, jv, jq}}, func() wspace.Sizes {
 		var kk, ll int
-		return query[float64](func(w, _, _ unsafe.Pointer) {
+		return wspace.Query[float64](func(w, _, _ unsafe.Pointer) {
 			clib.Ggsvd3[float64](ju, jv, jq, m, n, p, &kk, &ll, nil, mm, nil, pp, nil, nil, nil, mm, nil, pp, nil, nn, w, -1, nil, nil)
 		})
 	})
-	need := max(1, 2*n, ws.work)
+	need := max(1, 2*n, ws.Work)
 	work[0] = float64(need)
 	if lwork == -1 {
 		return 0, 0, true
@@ -739,11 +740,11 @@ func (Gonum) Dggsvd3(jobU, jobV, jobQ gonumlapack.GSVDJob, m, n, p int, a []floa
 		cq = gnColMajor(n, n, q, ldq, false)
 	}
 	wk := gnWorkspace(work, lwork, need)
-	iw := getInts(n)
+	iw := wspace.GetInts(n)
 	policy.Lapack.Add(1)
-	info := clib.Ggsvd3[float64](ju, jv, jq, m, n, p, &k, &l, ca.ptr(), ca.ld, cb.ptr(), cb.ld, ptrOf(alpha), ptrOf(beta),
-		cu.ptr(), cu.ldOr1(), cv.ptr(), cv.ldOr1(), cq.ptr(), cq.ldOr1(), wk.ptr, wk.n, nil, iw.ptr())
-	iw.store(iwork[:n], -1)
+	info := clib.Ggsvd3[float64](ju, jv, jq, m, n, p, &k, &l, ca.ptr(), ca.ld, cb.ptr(), cb.ld, clib.Ptr(alpha), clib.Ptr(beta),
+		cu.ptr(), cu.ldOr1(), cv.ptr(), cv.ldOr1(), cq.ptr(), cq.ldOr1(), wk.ptr, wk.n, nil, iw.Ptr())
+	gnStore(iw, iwork[:n], -1)
 	for _, c := range []struct {
 		c       *gnCopy
 		r, cols int
@@ -754,6 +755,6 @@ func (Gonum) Dggsvd3(jobU, jobV, jobQ gonumlapack.GSVDJob, m, n, p int, a []floa
 		c.c.put()
 	}
 	wk.put()
-	iw.put()
+	iw.Put()
 	return k, l, info == 0
 }

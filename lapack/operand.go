@@ -290,14 +290,6 @@ func sliceLen(op, name string, have, n int) error {
 	return nil
 }
 
-// ptrOf returns the address of s[0], nil for an empty slice.
-func ptrOf[E any](s []E) unsafe.Pointer {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Pointer(&s[0])
-}
-
 // rankErr is the error for an argument of the wrong rank (want: "2", "1
 // or 2"); a batch of matrices is sent to package batch, to the function
 // of op's name there when batch has one (inBatch).

@@ -13,6 +13,7 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/rt/wspace"
 	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
@@ -1009,11 +1010,7 @@ func TestPivotsChecked(t *testing.T) {
 // TestWorkspaceRemembered: a routine asks LAPACK for its workspace once
 // per shape, not once per call.
 func TestWorkspaceRemembered(t *testing.T) {
-	queries := func() int {
-		wsMu.Lock()
-		defer wsMu.Unlock()
-		return wsQueries
-	}
+	queries := wspace.Queries
 	a, _ := views.Zeros[float32](37, 23)
 	tau := make([]float32, 23)
 	before := queries()

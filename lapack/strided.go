@@ -10,6 +10,7 @@ import (
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/rt/threads"
+	"github.com/lapis-go/lapis/internal/rt/wspace"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -84,9 +85,9 @@ func gesvStrided[T Scalar](a, b views.View[T], opts ...lapis.Option) (failed map
 	if n <= gesvSmall && nrhs <= 1<<31-1 {                   // the small loop counts in C ints
 		clib.GesvSmall[T](count, n, nrhs, ra.strided(), rb.strided(), info.Data)
 	} else {
-		ipiv := getInts(n)
-		clib.GesvLoop[T](count, n, nrhs, ra.strided(), rb.strided(), ipiv.ptr(), info.Data)
-		ipiv.put()
+		ipiv := wspace.GetInts(n)
+		clib.GesvLoop[T](count, n, nrhs, ra.strided(), rb.strided(), ipiv.Ptr(), info.Data)
+		ipiv.Put()
 	}
 	th.End()
 	ra.finish()
