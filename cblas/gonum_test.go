@@ -9,6 +9,7 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/blasgo"
 	"github.com/lapis-go/lapis/internal/scalar"
+	"github.com/lapis-go/lapis/internal/test/known"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -25,7 +26,7 @@ var gnSuite = []struct {
 }{
 	// Level 1, float64.
 	{"Ddot", func(t *testing.T, g Gonum) { testblas.DdotTest(t, g) }},
-	{"Dnrm2", func(t *testing.T, g Gonum) { skipIf(t, nrm2Infs()); testblas.Dnrm2Test(t, g) }},
+	{"Dnrm2", func(t *testing.T, g Gonum) { known.Skip(t, known.Nrm2Infs()); testblas.Dnrm2Test(t, g) }},
 	{"Dasum", func(t *testing.T, g Gonum) { testblas.DasumTest(t, g) }},
 	{"Idamax", func(t *testing.T, g Gonum) { testblas.IdamaxTest(t, g) }},
 	{"Dswap", func(t *testing.T, g Gonum) { testblas.DswapTest(t, g) }},
@@ -34,10 +35,10 @@ var gnSuite = []struct {
 	// Drotg runs gonum's reference in Go (gnRotg): the whole test,
 	// extreme inputs included, whatever the library.
 	{"Drotg", func(t *testing.T, g Gonum) { testblas.DrotgTest(t, g, false) }},
-	{"Drotmg", func(t *testing.T, g Gonum) { skipIf(t, rotmgRescale()); testblas.DrotmgTest(t, g) }},
+	{"Drotmg", func(t *testing.T, g Gonum) { known.Skip(t, known.RotmgRescale()); testblas.DrotmgTest(t, g) }},
 	{"Drot", func(t *testing.T, g Gonum) { testblas.DrotTest(t, g) }},
 	{"Drotm", func(t *testing.T, g Gonum) { testblas.DrotmTest(t, g) }},
-	{"Dscal", func(t *testing.T, g Gonum) { skipIf(t, scalZeroNaN()); testblas.DscalTest(t, g) }},
+	{"Dscal", func(t *testing.T, g Gonum) { known.Skip(t, known.ScalZeroNaN()); testblas.DscalTest(t, g) }},
 
 	// Level 2, float64.
 	{"Dgemv", func(t *testing.T, g Gonum) { testblas.DgemvTest(t, g) }},
@@ -107,15 +108,6 @@ var gnSuite = []struct {
 	{"Zsyr2k", func(t *testing.T, g Gonum) { testblas.Zsyr2kTest(t, g) }},
 	{"Ztrmm", func(t *testing.T, g Gonum) { testblas.ZtrmmTest(t, g) }},
 	{"Ztrsm", func(t *testing.T, g Gonum) { testblas.ZtrsmTest(t, g) }},
-}
-
-// skipIf skips the test when why (a known library bug or convention, see
-// knownbugs_test.go) is not empty.
-func skipIf(t *testing.T, why string) {
-	t.Helper()
-	if why != "" {
-		t.Skip(why)
-	}
 }
 
 // TestGonumConformance runs gonum's testblas suite against Gonum and
