@@ -23,7 +23,8 @@ var levels = map[string]int{
 	"npy":     2,
 
 	// The gonum adapters, above the packages whose C layer they share.
-	"gonumblas": 4,
+	"gonumblas":   4,
+	"gonumlapack": 5,
 }
 
 // cgoFree are the packages that must build without cgo, with everything
