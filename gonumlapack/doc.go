@@ -10,12 +10,14 @@
 //
 // # Layout
 //
-//	blas64.Use(cblas.Gonum{})
-//	lapack64.Use(lapack.Gonum{})
-//
 // A row-major m x n matrix is the column-major n x m matrix S = A^T on the
-// same memory (leading dimension lda), so most methods are LAPACK on S
-// with no copy, through an identity:
+// same memory (leading dimension lda):
+//
+//	A, row-major (gonum)          S = A^T, column-major (LAPACK)
+//	a[i*lda+j] = A[i][j]          the same a[i*lda+j] = S[j][i]
+//	m rows of n, lda apart        m columns of n, lda apart
+//
+// so most methods are LAPACK on S with no copy, through an identity:
 //
 //	Dpotrf, Dpotri, Dpocon, Dpstrf   uplo swapped (A is symmetric: S = A)
 //	Dpbtrf, Dpbcon                   uplo swapped (gonum's row-major band
