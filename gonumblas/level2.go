@@ -25,8 +25,9 @@ func checkIncs(incX, incY int) {
 	}
 }
 
-func gemv[T scalar.Type](op string, tA blas.Transpose, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) {
-	checkTrans(tA)
+// checkGeneral checks gemv's and ger's m x n A and increments, in gonum's
+// order, and reports whether m and n are positive.
+func checkGeneral(m, n, lda, incX, incY int) bool {
 	if m < 0 {
 		panic(mLT0)
 	}
@@ -37,7 +38,12 @@ func gemv[T scalar.Type](op string, tA blas.Transpose, m, n int, alpha T, a []T,
 		panic(badLdA)
 	}
 	checkIncs(incX, incY)
-	if m == 0 || n == 0 {
+	return m > 0 && n > 0
+}
+
+func gemv[T scalar.Type](op string, tA blas.Transpose, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) {
+	checkTrans(tA)
+	if !checkGeneral(m, n, lda, incX, incY) {
 		return
 	}
 	lenX, lenY := m, n
@@ -324,17 +330,7 @@ func hpmv[T scalar.Type](op string, ul blas.Uplo, n int, alpha T, ap []T, x []T,
 // complex ones. Row-major A += alpha x y^T is column-major A^T += alpha
 // y x^T; gerc's A^T += alpha conj(y) x^T has no column-major form.
 func ger[T scalar.Type](op string, conj bool, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) {
-	if m < 0 {
-		panic(mLT0)
-	}
-	if n < 0 {
-		panic(nLT0)
-	}
-	if lda < max(1, n) {
-		panic(badLdA)
-	}
-	checkIncs(incX, incY)
-	if m == 0 || n == 0 {
+	if !checkGeneral(m, n, lda, incX, incY) {
 		return
 	}
 	if short(m, incX, len(x)) {

@@ -62,16 +62,14 @@ func gemm[T scalar.Type](op string, tA, tB blas.Transpose, m, n, k int, alpha T,
 	clib.Gemm[T](keepOp[T](tB), keepOp[T](tA), cn, cm, ck, alpha, clib.Ptr(b), cldb, clib.Ptr(a), clda, beta, clib.Ptr(c), cldc)
 }
 
-// symm is symm (herm false) and hemm (herm true): C^T = B^T A^T, with
-// A^T = A for symmetric A and A^T = conj(A), exactly the Hermitian matrix
-// the flipped triangle describes, for Hermitian A.
-func symm[T scalar.Type](op string, herm bool, s blas.Side, ul blas.Uplo, m, n int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+// checkSided checks symm's and trxm's shapes after their flags, in
+// gonum's order: A is m x m (side Left) or n x n (Right), B and C (withC)
+// m x n. It reports whether m and n are positive.
+func checkSided(s blas.Side, m, n, lenA, lda, lenB, ldb, lenC, ldc int, withC bool) bool {
 	na := m
 	if s == blas.Right {
 		na = n
 	}
-	checkSide(s)
-	checkUplo(ul)
 	switch {
 	case m < 0:
 		panic(mLT0)
@@ -81,22 +79,31 @@ func symm[T scalar.Type](op string, herm bool, s blas.Side, ul blas.Uplo, m, n i
 		panic(badLdA)
 	case ldb < max(1, n):
 		panic(badLdB)
-	case ldc < max(1, n):
+	case withC && ldc < max(1, n):
 		panic(badLdC)
 	}
 	if m == 0 || n == 0 {
-		return
+		return false
 	}
-	if len(a) < lda*(na-1)+na {
+	if lenA < lda*(na-1)+na {
 		panic(shortA)
 	}
-	if len(b) < ldb*(m-1)+n {
+	if lenB < ldb*(m-1)+n {
 		panic(shortB)
 	}
-	if len(c) < ldc*(m-1)+n {
+	if withC && lenC < ldc*(m-1)+n {
 		panic(shortC)
 	}
-	if alpha == 0 && beta == 1 {
+	return true
+}
+
+// symm is symm (herm false) and hemm (herm true): C^T = B^T A^T, with
+// A^T = A for symmetric A and A^T = conj(A), exactly the Hermitian matrix
+// the flipped triangle describes, for Hermitian A.
+func symm[T scalar.Type](op string, herm bool, s blas.Side, ul blas.Uplo, m, n int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	checkSide(s)
+	checkUplo(ul)
+	if !checkSided(s, m, n, len(a), lda, len(b), ldb, len(c), ldc, true) || alpha == 0 && beta == 1 {
 		return
 	}
 	cm, cn := fit(op, "m", m), fit(op, "n", n)
@@ -222,32 +229,12 @@ func her2k[T scalar.Type](op string, ul blas.Uplo, t blas.Transpose, n, k int, a
 // trxm is trmm (solve false) and trsm (solve true): B^T = alpha B^T
 // op(A)^T, and op(A)^T is the same op of S.
 func trxm[T scalar.Type](op string, solve bool, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int) {
-	na := m
-	if s == blas.Right {
-		na = n
-	}
 	checkSide(s)
 	checkUplo(ul)
 	checkTrans(tA)
 	checkDiag(d)
-	switch {
-	case m < 0:
-		panic(mLT0)
-	case n < 0:
-		panic(nLT0)
-	case lda < max(1, na):
-		panic(badLdA)
-	case ldb < max(1, n):
-		panic(badLdB)
-	}
-	if m == 0 || n == 0 {
+	if !checkSided(s, m, n, len(a), lda, len(b), ldb, 0, 0, false) {
 		return
-	}
-	if len(a) < lda*(na-1)+na {
-		panic(shortA)
-	}
-	if len(b) < ldb*(m-1)+n {
-		panic(shortB)
 	}
 	cm, cn, clda, cldb := fit(op, "m", m), fit(op, "n", n), fit(op, "lda", lda), fit(op, "ldb", ldb)
 	f := clib.Trmm[T]

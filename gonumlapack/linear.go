@@ -14,6 +14,68 @@ import (
 
 // Linear systems.
 
+func checkUplo(ul blas.Uplo) {
+	if ul != blas.Upper && ul != blas.Lower {
+		panic(badUplo)
+	}
+}
+
+func checkTrans(t blas.Transpose) {
+	if t != blas.NoTrans && t != blas.Trans && t != blas.ConjTrans {
+		panic(badTrans)
+	}
+}
+
+func checkDiag(d blas.Diag) {
+	if d != blas.NonUnit && d != blas.Unit {
+		panic(badDiag)
+	}
+}
+
+// checkSquare checks the n x n A after the routine's flags, in gonum's
+// order (n, lda, then a's length when n > 0), and reports whether n > 0.
+func checkSquare(n int, a []float64, lda int) bool {
+	switch {
+	case n < 0:
+		panic(nLT0)
+	case lda < max(1, n):
+		panic(badLdA)
+	}
+	if n == 0 {
+		return false
+	}
+	if len(a) < (n-1)*lda+n {
+		panic(shortA)
+	}
+	return true
+}
+
+// checkSolve checks the n x n A and the n x nrhs B of a solve after the
+// routine's flags, in gonum's order, and reports whether there is
+// anything to solve.
+func checkSolve(n, nrhs int, a []float64, lda int, b []float64, ldb int) bool {
+	switch {
+	case n < 0:
+		panic(nLT0)
+	case nrhs < 0:
+		panic(nrhsLT0)
+	case lda < max(1, n):
+		panic(badLdA)
+	case ldb < max(1, nrhs):
+		panic(badLdB)
+	}
+	if n == 0 || nrhs == 0 {
+		return false
+	}
+	switch {
+	case len(a) < (n-1)*lda+n:
+		panic(shortA)
+	case len(b) < (n-1)*ldb+nrhs:
+		panic(shortB)
+	}
+	return true
+}
+
 // Dgetrf computes A = P L U in place (row pivoting: through a column-major
 // copy of a).
 func (Implementation) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (ok bool) {
@@ -51,27 +113,11 @@ func (Implementation) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (ok boo
 // algorithm (row interchanges, two triangular solves) on lapis's BLAS, no
 // copy.
 func (Implementation) Dgetrs(trans blas.Transpose, n, nrhs int, a []float64, lda int, ipiv []int, b []float64, ldb int) {
-	switch {
-	case trans != blas.NoTrans && trans != blas.Trans && trans != blas.ConjTrans:
-		panic(badTrans)
-	case n < 0:
-		panic(nLT0)
-	case nrhs < 0:
-		panic(nrhsLT0)
-	case lda < max(1, n):
-		panic(badLdA)
-	case ldb < max(1, nrhs):
-		panic(badLdB)
-	}
-	if n == 0 || nrhs == 0 {
+	checkTrans(trans)
+	if !checkSolve(n, nrhs, a, lda, b, ldb) {
 		return
 	}
-	switch {
-	case len(a) < (n-1)*lda+n:
-		panic(shortA)
-	case len(b) < (n-1)*ldb+nrhs:
-		panic(shortB)
-	case len(ipiv) != n:
+	if len(ipiv) != n {
 		panic(badLenIpiv)
 	}
 	// One right-hand side (Dense.Solve with a vector) is a column of
@@ -283,19 +329,9 @@ func rscl(x []float64, sa float64) {
 // Dpotrf computes the Cholesky factorisation of the symmetric A in place:
 // dpotrf on S = A with the other triangle, no copy.
 func (Implementation) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) (ok bool) {
-	switch {
-	case ul != blas.Upper && ul != blas.Lower:
-		panic(badUplo)
-	case n < 0:
-		panic(nLT0)
-	case lda < max(1, n):
-		panic(badLdA)
-	}
-	if n == 0 {
+	checkUplo(ul)
+	if !checkSquare(n, a, lda) {
 		return true
-	}
-	if len(a) < (n-1)*lda+n {
-		panic(shortA)
 	}
 	fits(n, lda)
 	policy.Lapack.Add(1)
@@ -305,19 +341,9 @@ func (Implementation) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) (ok bool
 // Dpotri computes A^-1 from Dpotrf's factor: dpotri with the other
 // triangle, no copy.
 func (Implementation) Dpotri(ul blas.Uplo, n int, a []float64, lda int) (ok bool) {
-	switch {
-	case ul != blas.Upper && ul != blas.Lower:
-		panic(badUplo)
-	case n < 0:
-		panic(nLT0)
-	case lda < max(1, n):
-		panic(badLdA)
-	}
-	if n == 0 {
+	checkUplo(ul)
+	if !checkSquare(n, a, lda) {
 		return true
-	}
-	if len(a) < (n-1)*lda+n {
-		panic(shortA)
 	}
 	fits(n, lda)
 	policy.Lapack.Add(1)
@@ -327,26 +353,9 @@ func (Implementation) Dpotri(ul blas.Uplo, n int, a []float64, lda int) (ok bool
 // Dpotrs solves A X = B from Dpotrf's factor: dpotrs's two triangular
 // solves on lapis's BLAS, no copy.
 func (Implementation) Dpotrs(ul blas.Uplo, n, nrhs int, a []float64, lda int, b []float64, ldb int) {
-	switch {
-	case ul != blas.Upper && ul != blas.Lower:
-		panic(badUplo)
-	case n < 0:
-		panic(nLT0)
-	case nrhs < 0:
-		panic(nrhsLT0)
-	case lda < max(1, n):
-		panic(badLdA)
-	case ldb < max(1, nrhs):
-		panic(badLdB)
-	}
-	if n == 0 || nrhs == 0 {
+	checkUplo(ul)
+	if !checkSolve(n, nrhs, a, lda, b, ldb) {
 		return
-	}
-	switch {
-	case len(a) < (n-1)*lda+n:
-		panic(shortA)
-	case len(b) < (n-1)*ldb+nrhs:
-		panic(shortB)
 	}
 	if ul == blas.Upper {
 		blasImpl.Dtrsm(blas.Left, blas.Upper, blas.Trans, blas.NonUnit, n, nrhs, 1, a, lda, b, ldb)
@@ -360,9 +369,8 @@ func (Implementation) Dpotrs(ul blas.Uplo, n, nrhs int, a []float64, lda int, b 
 // Dpocon estimates the reciprocal condition number of A from Dpotrf's
 // factor: dpocon with the other triangle, no copy.
 func (Implementation) Dpocon(ul blas.Uplo, n int, a []float64, lda int, anorm float64, work []float64, iwork []int) float64 {
+	checkUplo(ul)
 	switch {
-	case ul != blas.Upper && ul != blas.Lower:
-		panic(badUplo)
 	case n < 0:
 		panic(nLT0)
 	case lda < max(1, n):
@@ -396,9 +404,8 @@ func (Implementation) Dpocon(ul blas.Uplo, n int, a []float64, lda int, anorm fl
 // Dpstrf computes the Cholesky factorisation with complete pivoting of the
 // positive semidefinite A: dpstrf with the other triangle, no copy.
 func (Implementation) Dpstrf(ul blas.Uplo, n int, a []float64, lda int, piv []int, tol float64, work []float64) (rank int, ok bool) {
+	checkUplo(ul)
 	switch {
-	case ul != blas.Upper && ul != blas.Lower:
-		panic(badUplo)
 	case n < 0:
 		panic(nLT0)
 	case lda < max(1, n):
@@ -428,9 +435,8 @@ func (Implementation) Dpstrf(ul blas.Uplo, n int, a []float64, lda int, piv []in
 // A in gonum's row-major band storage, which is LAPACK's band storage of
 // the other triangle: dpbtrf, no copy.
 func (Implementation) Dpbtrf(ul blas.Uplo, n, kd int, ab []float64, ldab int) (ok bool) {
+	checkUplo(ul)
 	switch {
-	case ul != blas.Upper && ul != blas.Lower:
-		panic(badUplo)
 	case n < 0:
 		panic(nLT0)
 	case kd < 0:
@@ -452,9 +458,8 @@ func (Implementation) Dpbtrf(ul blas.Uplo, n, kd int, ab []float64, ldab int) (o
 // Dpbtrs solves A X = B from Dpbtrf's factor: dpbtrs's banded triangular
 // solves on lapis's BLAS, no copy.
 func (Implementation) Dpbtrs(ul blas.Uplo, n, kd, nrhs int, ab []float64, ldab int, b []float64, ldb int) {
+	checkUplo(ul)
 	switch {
-	case ul != blas.Upper && ul != blas.Lower:
-		panic(badUplo)
 	case n < 0:
 		panic(nLT0)
 	case kd < 0:
@@ -488,9 +493,8 @@ func (Implementation) Dpbtrs(ul blas.Uplo, n, kd, nrhs int, ab []float64, ldab i
 // Dpbcon estimates the reciprocal condition number of a band A from
 // Dpbtrf's factor: dpbcon on the other triangle's band storage, no copy.
 func (Implementation) Dpbcon(ul blas.Uplo, n, kd int, ab []float64, ldab int, anorm float64, work []float64, iwork []int) (rcond float64) {
+	checkUplo(ul)
 	switch {
-	case ul != blas.Upper && ul != blas.Lower:
-		panic(badUplo)
 	case n < 0:
 		panic(nLT0)
 	case kd < 0:
@@ -525,21 +529,10 @@ func (Implementation) Dpbcon(ul blas.Uplo, n, kd int, ab []float64, ldab int, an
 // Dtrtri computes the inverse of the triangular A in place: dtrtri with
 // the other triangle, no copy.
 func (Implementation) Dtrtri(ul blas.Uplo, diag blas.Diag, n int, a []float64, lda int) (ok bool) {
-	switch {
-	case ul != blas.Upper && ul != blas.Lower:
-		panic(badUplo)
-	case diag != blas.NonUnit && diag != blas.Unit:
-		panic(badDiag)
-	case n < 0:
-		panic(nLT0)
-	case lda < max(1, n):
-		panic(badLdA)
-	}
-	if n == 0 {
+	checkUplo(ul)
+	checkDiag(diag)
+	if !checkSquare(n, a, lda) {
 		return true
-	}
-	if len(a) < (n-1)*lda+n {
-		panic(shortA)
 	}
 	fits(n, lda)
 	policy.Lapack.Add(1)
@@ -549,13 +542,10 @@ func (Implementation) Dtrtri(ul blas.Uplo, diag blas.Diag, n int, a []float64, l
 // Dtrtrs solves op(A) X = B for a triangular A: dtrtrs's singularity
 // check and triangular solve on lapis's BLAS, no copy.
 func (Implementation) Dtrtrs(ul blas.Uplo, trans blas.Transpose, diag blas.Diag, n, nrhs int, a []float64, lda int, b []float64, ldb int) (ok bool) {
+	checkUplo(ul)
+	checkTrans(trans)
+	checkDiag(diag)
 	switch {
-	case ul != blas.Upper && ul != blas.Lower:
-		panic(badUplo)
-	case trans != blas.NoTrans && trans != blas.Trans && trans != blas.ConjTrans:
-		panic(badTrans)
-	case diag != blas.NonUnit && diag != blas.Unit:
-		panic(badDiag)
 	case n < 0:
 		panic(nLT0)
 	case nrhs < 0:
@@ -588,13 +578,10 @@ func (Implementation) Dtrtrs(ul blas.Uplo, trans blas.Transpose, diag blas.Diag,
 // Dtbtrs solves op(A) X = B for a triangular band A: dtbtrs's singularity
 // check and banded solves on lapis's BLAS, no copy.
 func (Implementation) Dtbtrs(ul blas.Uplo, trans blas.Transpose, diag blas.Diag, n, kd, nrhs int, a []float64, lda int, b []float64, ldb int) (ok bool) {
+	checkUplo(ul)
+	checkTrans(trans)
+	checkDiag(diag)
 	switch {
-	case ul != blas.Upper && ul != blas.Lower:
-		panic(badUplo)
-	case trans != blas.NoTrans && trans != blas.Trans && trans != blas.ConjTrans:
-		panic(badTrans)
-	case diag != blas.NonUnit && diag != blas.Unit:
-		panic(badDiag)
 	case n < 0:
 		panic(nLT0)
 	case kd < 0:

@@ -48,11 +48,9 @@ func (Implementation) Dlange(norm lapack.MatrixNorm, m, n int, a []float64, lda 
 // with the other triangle and the transposed norm, no copy.
 func (Implementation) Dlantr(norm lapack.MatrixNorm, ul blas.Uplo, diag blas.Diag, m, n int, a []float64, lda int, work []float64) float64 {
 	checkNorm(norm)
+	checkUplo(ul)
+	checkDiag(diag)
 	switch {
-	case ul != blas.Upper && ul != blas.Lower:
-		panic(badUplo)
-	case diag != blas.Unit && diag != blas.NonUnit:
-		panic(badDiag)
 	case m < 0:
 		panic(mLT0)
 	case n < 0:
@@ -78,9 +76,8 @@ func (Implementation) Dlantr(norm lapack.MatrixNorm, ul blas.Uplo, diag blas.Dia
 // triangle, no copy.
 func (Implementation) Dlansy(norm lapack.MatrixNorm, ul blas.Uplo, n int, a []float64, lda int, work []float64) float64 {
 	checkNorm(norm)
+	checkUplo(ul)
 	switch {
-	case ul != blas.Upper && ul != blas.Lower:
-		panic(badUplo)
 	case n < 0:
 		panic(nLT0)
 	case lda < max(1, n):

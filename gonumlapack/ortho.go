@@ -317,9 +317,8 @@ func (Implementation) Dgeqp3(m, n int, a []float64, lda int, jpvt []int, tau, wo
 func (Implementation) Dgels(trans blas.Transpose, m, n, nrhs int, a []float64, lda int, b []float64, ldb int, work []float64, lwork int) bool {
 	mn := min(m, n)
 	minwrk := mn + max(mn, nrhs)
+	checkTrans(trans)
 	switch {
-	case trans != blas.NoTrans && trans != blas.Trans && trans != blas.ConjTrans:
-		panic(badTrans)
 	case m < 0:
 		panic(mLT0)
 	case n < 0:
