@@ -62,7 +62,7 @@ run_one() {
   fi
   local start=$SECONDS rc=0
   (cd "$pkg" && "${env[@]}" "$work/$pkg.test" -test.count=1 "${skip[@]}" >"$log" 2>&1) || rc=$?
-  printf '%-12s %-7s %s %3ds\n' "$set" "$pkg" "$([ $rc = 0 ] && echo ok || echo FAIL)" $((SECONDS - start)) | tee -a "$work/summary"
+  printf '%-12s %-11s %s %3ds\n' "$set" "$pkg" "$([ $rc = 0 ] && echo ok || echo FAIL)" $((SECONDS - start)) | tee -a "$work/summary"
   if [ $rc != 0 ]; then
     echo "---- $set $pkg:"; grep -E -- '--- FAIL|_test.go:|run.go:|panic|SIG' "$log" | head -20
   fi
