@@ -80,14 +80,14 @@ func Info() LibraryInfo {
 		IntBits:        clib.IntBits,
 		LibraryIntBits: clib.LibraryIntBits,
 		Threads:        Threads(),
-		Variant:      threads.Lib().String(),
-		Policy:       ThreadPolicy(),
-		CPU:          cpuName(),
-		L1D:          cpuid.CPU.Cache.L1D,
-		L2:           cpuid.CPU.Cache.L2,
-		L3:           cpuid.CPU.Cache.L3,
-		CacheLine:    cpuid.CPU.CacheLine,
-		LogicalCores: cpuid.CPU.LogicalCores,
+		Variant:        threads.Lib().String(),
+		Policy:         ThreadPolicy(),
+		CPU:            cpuName(),
+		L1D:            cpuid.CPU.Cache.L1D,
+		L2:             cpuid.CPU.Cache.L2,
+		L3:             cpuid.CPU.Cache.L3,
+		CacheLine:      cpuid.CPU.CacheLine,
+		LogicalCores:   cpuid.CPU.LogicalCores,
 	}
 	for _, f := range []cpuid.FeatureID{cpuid.SSE2, cpuid.AVX, cpuid.FMA3, cpuid.AVX2, cpuid.AVX512F, cpuid.AVX512DQ, cpuid.AVX512VL, cpuid.ASIMD, cpuid.SVE} {
 		if cpuid.CPU.Supports(f) {

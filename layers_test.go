@@ -21,6 +21,10 @@ var levels = map[string]int{
 	"fortran": 5,
 	"dist":    5,
 	"npy":     2,
+
+	// The gonum adapters, above the packages whose C layer they share.
+	"gonumblas":   4,
+	"gonumlapack": 5,
 }
 
 // cgoFree are the packages that must build without cgo, with everything

@@ -10,16 +10,16 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	gonumblas "gonum.org/v1/gonum/blas/gonum"
-	gonumlapack "gonum.org/v1/gonum/lapack"
+	goblas "gonum.org/v1/gonum/blas/gonum"
+	glapack "gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/netlib/lapack/netlib"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/lapack"
+	"github.com/lapis-go/lapis/gonumblas"
+	"github.com/lapis-go/lapis/gonumlapack"
 )
 
 // BenchmarkGonumMat times gonum/mat's own decompositions and solve, the
@@ -29,9 +29,9 @@ import (
 //	impl=gonum   gonum's pure-Go BLAS and LAPACK (mat's defaults)
 //	impl=netlib  gonum/netlib's LAPACK (LAPACKE's row-major entry points on
 //	             the linked OpenBLAS) with lapis's BLAS
-//	impl=lapis   lapack.Gonum with lapis's BLAS: the two lines
-//	             blas64.Use(cblas.Gonum{}); lapack64.Use(lapack.Gonum{})
-//	impl=lapis-dc  (svd only) lapack.Gonum{DivideAndConquer: true}: Dgesvd
+//	impl=lapis   gonumlapack with lapis's BLAS: the two lines
+//	             blas64.Use(gonumblas.Implementation{}); lapack64.Use(gonumlapack.Implementation{})
+//	impl=lapis-dc  (svd only) gonumlapack.Implementation{DivideAndConquer: true}: Dgesvd
 //	             by dgesdd instead of dgesvd (gonum's algorithm, the
 //	             default)
 //
@@ -62,7 +62,7 @@ func oneThreadGonum(b *testing.B) {
 	}
 	b.Cleanup(func() {
 		_ = lapis.SetThreads(threads)
-		blas64.Use(gonumblas.Implementation{})
+		blas64.Use(goblas.Implementation{})
 		lapack64.Use(gonum.Implementation{})
 	})
 }
@@ -108,13 +108,13 @@ func BenchmarkGonumMat(b *testing.B) {
 	impls := []struct {
 		name string
 		b    blas.Float64
-		l    gonumlapack.Float64
+		l    glapack.Float64
 		only string // the one op it runs, or every op
 	}{
-		{"gonum", gonumblas.Implementation{}, gonum.Implementation{}, ""},
-		{"netlib", cblas.Gonum{}, netlib.Implementation{}, ""},
-		{"lapis", cblas.Gonum{}, lapack.Gonum{}, ""},
-		{"lapis-dc", cblas.Gonum{}, lapack.Gonum{DivideAndConquer: true}, "svd"},
+		{"gonum", goblas.Implementation{}, gonum.Implementation{}, ""},
+		{"netlib", gonumblas.Implementation{}, netlib.Implementation{}, ""},
+		{"lapis", gonumblas.Implementation{}, gonumlapack.Implementation{}, ""},
+		{"lapis-dc", gonumblas.Implementation{}, gonumlapack.Implementation{DivideAndConquer: true}, "svd"},
 	}
 	for _, n := range []int{100, 500} {
 		for _, op := range gonumMatOps(n) {
@@ -151,8 +151,8 @@ func BenchmarkGonumMat(b *testing.B) {
 //	go test -run '^$' -bench GonumMatPaired -benchtime 4s ./bench
 func BenchmarkGonumMatPaired(b *testing.B) {
 	oneThreadGonum(b)
-	blas64.Use(cblas.Gonum{})
-	impls := [2]gonumlapack.Float64{netlib.Implementation{}, lapack.Gonum{}}
+	blas64.Use(gonumblas.Implementation{})
+	impls := [2]glapack.Float64{netlib.Implementation{}, gonumlapack.Implementation{}}
 	for _, n := range []int{100, 500} {
 		for _, op := range gonumMatOps(n) {
 			if op.name != "eigen" && op.name != "lu" && op.name != "solve" {

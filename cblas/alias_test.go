@@ -2,9 +2,7 @@ package cblas
 
 import (
 	"errors"
-	"math/cmplx"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/lapis-go/lapis"
@@ -12,7 +10,6 @@ import (
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
-	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // TestExactAliasing: Axpy(a, y, y) is y = (1+a) y element by element on
@@ -89,27 +86,6 @@ func testExactAliasing[T Scalar](t *testing.T) {
 	if tm.IsComplex[T]() {
 		if err := Swap(x, x.Conj()); !errors.Is(err, layout.ErrOverlap) {
 			t.Errorf("Swap(x, conj(x)): %v, want ErrOverlap", err)
-		}
-	}
-}
-
-// TestGonumAxpyAliased: the gonum adapter's ?axpy with x and y one slice
-// agrees with gonum's pure Go.
-func TestGonumAxpyAliased(t *testing.T) {
-	for _, inc := range []int{1, 2, -1} {
-		n := 5
-		y := make([]complex128, 1+(n-1)*max(inc, -inc))
-		for i := range y {
-			y[i] = complex(float64(i+1), float64(2*i-3))
-		}
-		want := slices.Clone(y)
-		alpha := complex(0.5, -1.25)
-		gonum.Implementation{}.Zaxpy(n, alpha, want, inc, want, inc)
-		Gonum{}.Zaxpy(n, alpha, y, inc, y, inc)
-		for i := range y {
-			if cmplx.Abs(y[i]-want[i]) > 1e-15*cmplx.Abs(want[i]) {
-				t.Fatalf("inc %d: Zaxpy(a, y, y)[%d] = %v, gonum %v", inc, i, y[i], want[i])
-			}
 		}
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/argcheck"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/rt/cint"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -20,19 +20,9 @@ func configure(opts []lapis.Option) config { return lapis.Configure(opts...) }
 const IntBits = clib.IntBits
 
 // blasInt converts v for C, refusing values that do not fit (never
-// truncating). Errors match layout.ErrOverflow and name the argument as
-// arg+what (joined only on error, so that the call does not allocate).
-func blasInt(op, arg, what string, v int) (int, error) {
-	if clib.Fits(v) {
-		return v, nil // inlined: the common case costs a compare
-	}
-	return 0, blasIntErr(op, arg, what, v)
-}
-
-// blasIntErr is blasInt's error for v.
-func blasIntErr(op, arg, what string, v int) error {
-	return argcheck.IntErr(op, arg+what, "BLAS", IntBits, v)
-}
+// truncating): internal/rt/cint's check, which the gonum adapters share.
+// Errors match layout.ErrOverflow and name the argument as arg+what.
+func blasInt(op, arg, what string, v int) (int, error) { return cint.BLAS(op, arg, what, v) }
 
 // elemPtr returns the address of v's element 0, or nil for an empty view.
 func elemPtr[T Scalar](v views.View[T]) unsafe.Pointer {

@@ -39,7 +39,7 @@ func forTypes(fs ...func() []guard.Case) []guard.Case {
 // -race (where the other groups run a sample): a reversed complex128 vector
 // of 8 elements against the guard, conjugated, dotted with a forward one
 // (cblas_zdotc_sub, which OpenBLAS 0.3.21 makes read one element past the
-// vectors; lapis computes such dots in Go: see complexStridedDot).
+// vectors; lapis computes such dots in Go: see blasgo.ComplexStridedDot).
 func zdotcReversedCases() []guard.Case {
 	x, y := guard.Vec("x", 8, -1).WithConj(true), guard.Vec("y", 8, 1)
 	return guard.Both("Dot/complex128/n=8/x:-1 conj/y:1", []guard.Spec{x, y}, tolOf[complex128](), nil,

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/blasgo"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -35,7 +36,7 @@ func BenchmarkIamax(b *testing.B) {
 		b.Run(fmt.Sprintf("op=iamax/n=%d/impl=go", n), func(b *testing.B) {
 			b.SetBytes(int64(8 * n))
 			for b.Loop() {
-				iamaxGo[float64](n, unsafe.Pointer(&d[0]), 1)
+				blasgo.Iamax[float64](n, unsafe.Pointer(&d[0]), 1)
 			}
 		})
 	}

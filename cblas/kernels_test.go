@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/blasgo"
 	"github.com/lapis-go/lapis/internal/rt/coreset"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/views"
@@ -178,7 +179,7 @@ func TestKernelSetConsistent(t *testing.T) {
 	if runtime.GOARCH == "amd64" && lapis.Info().Library == "OpenBLAS" && strings.Contains(lapis.Info().Config, "DYNAMIC_ARCH") && !slices.Contains(sets, k.InUse) {
 		t.Errorf("KernelSets %v lacks the set in use, %s", sets, k.InUse)
 	}
-	if realSymvOverRead != coreset.RealSymvOverRead(k.InUse) {
-		t.Errorf("realSymvOverRead %v on %s", realSymvOverRead, k.InUse)
+	if blasgo.RealSymvOverRead != coreset.RealSymvOverRead(k.InUse) {
+		t.Errorf("blasgo.RealSymvOverRead %v on %s", blasgo.RealSymvOverRead, k.InUse)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/blasgo"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/scalar"
@@ -24,8 +25,8 @@ import (
 // level1Small is Dot's and Iamax's, axpySmall Axpy's and scalSmall Scal's
 // (Go's loops are scalar, OpenBLAS's AVX2 ones catch up by 64-128
 // elements). nrm2Small is every length: OpenBLAS 0.3.21's ?nrm2 on x86-64
-// runs on the x87 unit and was 2.5-3.5x slower than nrm2Go at n = 1024 and
-// 8192, both types.
+// runs on the x87 unit and was 2.5-3.5x slower than blasgo.Nrm2 at n =
+// 1024 and 8192, both types.
 var (
 	level1Small = 128
 	axpySmall   = 64
@@ -80,9 +81,9 @@ func Dot[T Scalar](x, y views.View[T], opts ...lapis.Option) (T, error) {
 		yd.flip()
 	}
 	var s T
-	if complexStridedDot[T](n, xd.inc, yd.inc) || goPath(cfg, n, level1Small) {
+	if blasgo.ComplexStridedDot[T](n, xd.inc, yd.inc) || goPath(cfg, n, level1Small) {
 		policy.Small.Add(1)
-		s = dotGo[T](n, xd.p, xd.inc, yd.p, yd.inc, xd.conj)
+		s = blasgo.Dot[T](n, xd.p, xd.inc, yd.p, yd.inc, xd.conj)
 	} else {
 		var err error
 		if s, err = dotC(op, &x, &y, &xd, &yd, cfg); err != nil {
@@ -151,7 +152,7 @@ func Axpy[T Scalar](alpha T, x, y views.View[T], opts ...lapis.Option) error {
 	// store y's real part before they read x's for the imaginary one.
 	if goPath(cfg, n, axpySmall) || yd.same(&xd) {
 		policy.Small.Add(1)
-		axpyGo(n, alpha, xd.p, xd.inc, yd.p, yd.inc, xd.conj)
+		blasgo.Axpy(n, alpha, xd.p, xd.inc, yd.p, yd.inc, xd.conj)
 		return nil
 	}
 	xv, xt, err := xd.arg(op, "x", &x, false, cfg)
@@ -201,7 +202,7 @@ func Scal[T Scalar](alpha T, x views.View[T], opts ...lapis.Option) error {
 	// every kernel set and in zscal on Prescott to Sandybridge.
 	if alpha == 0 || alpha != alpha || goPath(cfg, xd.n, scalSmall) {
 		policy.Small.Add(1)
-		scalGo(xd.n, alpha, xd.p, xd.inc)
+		blasgo.Scal(xd.n, alpha, xd.p, xd.inc)
 		return nil
 	}
 	xd.forward()
@@ -263,12 +264,12 @@ func reduce[T Scalar](op string, x *views.View[T], cfg config, small int, goF fu
 // NaN if an element has a NaN part, else +Inf if one is infinite).
 // Errors match layout.ErrShape.
 func Nrm2[T Scalar](x views.View[T], opts ...lapis.Option) (float64, error) {
-	return reduce("cblas.Nrm2", &x, configure(opts), nrm2Small, nrm2Go[T], clib.Nrm2[T])
+	return reduce("cblas.Nrm2", &x, configure(opts), nrm2Small, blasgo.Nrm2[T], clib.Nrm2[T])
 }
 
 // Asum returns sum_i |Re x[i]| + |Im x[i]| for the rank-1 view x.
 func Asum[T Scalar](x views.View[T], opts ...lapis.Option) (float64, error) {
-	return reduce("cblas.Asum", &x, configure(opts), 0, nil, asumC[T])
+	return reduce("cblas.Asum", &x, configure(opts), 0, nil, blasgo.AsumC[T])
 }
 
 // Iamax returns the index of the element of the rank-1 view x with the
@@ -294,7 +295,7 @@ func Iamax[T Scalar](x views.View[T], opts ...lapis.Option) (int, error) {
 	// maxima, not the first; a stride of 0 has one element to look at.
 	if n == 1 || s <= 0 || goPath(cfg, n, level1Small) {
 		policy.Small.Add(1)
-		return iamaxGo[T](n, xd.p, s), nil
+		return blasgo.Iamax[T](n, xd.p, s), nil
 	}
 	xv, _, err := xd.arg(op, "x", &x, true, cfg) // s > 0: never a copy
 	if err != nil {
@@ -305,21 +306,7 @@ func Iamax[T Scalar](x views.View[T], opts ...lapis.Option) (int, error) {
 		return -1, err
 	}
 	policy.Calls.Add(2)
-	return iamaxC[T](N, xv.ptr, xv.inc), nil
-}
-
-// iamaxC is i?amax by the library, held to iamaxGo's rule. Libraries agree
-// with reference BLAS except where NaN is involved, and there they differ
-// (OpenBLAS 0.3.21's Haswell kernels return the first NaN for some
-// positions and ignore it for others). ?asum is NaN exactly when an
-// element is, so one more library pass, far cheaper than a Go scan, tells
-// whether the library's answer stands; when it does not, the elements are
-// scanned in Go.
-func iamaxC[T Scalar](n int, p unsafe.Pointer, inc int) int {
-	if !math.IsNaN(asumC[T](n, p, inc)) {
-		return clib.Iamax[T](n, p, inc)
-	}
-	return iamaxGo[T](int(n), p, int(inc))
+	return blasgo.IamaxC[T](N, xv.ptr, xv.inc), nil
 }
 
 // abs1 is |Re x| + |Im x|, the measure of i?amax.

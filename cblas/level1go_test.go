@@ -7,15 +7,17 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/blasgo"
 	"github.com/lapis-go/lapis/internal/scalar"
+	"github.com/lapis-go/lapis/internal/test/known"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/views"
 )
 
-// The pure-Go level-1 paths (dotGo, axpyGo, scalGo, nrm2Go) against the
-// library, on every type, strides of both signs, conjugated views, lengths
-// on both sides of the thresholds and the unrolled loops' blocks of four;
-// each call counted on the path it was sent to.
+// The pure-Go level-1 paths (internal/blasgo's Dot, Axpy, Scal, Nrm2)
+// against the library, on every type, strides of both signs, conjugated
+// views, lengths on both sides of the thresholds and the unrolled loops'
+// blocks of four; each call counted on the path it was sent to.
 
 var level1Lengths = []int{1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 127, 128, 129, 300}
 
@@ -90,8 +92,8 @@ func testLevel1Go[T views.Scalar](t *testing.T, rng *rand.Rand) {
 					// Dot: a strided complex dot is always computed in Go.
 					var dg, dc T
 					counted(t, name+" Dot go", true, func() { dg, _ = Dot(xv, yv, lapis.ForcePureGo()) })
-					counted(t, name+" Dot c", complexStridedDot[T](n, sx, sy), func() { dc, _ = Dot(xv, yv, lapis.ForceC()) })
-					counted(t, name+" Dot", n <= level1Small || complexStridedDot[T](n, sx, sy), func() { _, _ = Dot(xv, yv) })
+					counted(t, name+" Dot c", blasgo.ComplexStridedDot[T](n, sx, sy), func() { dc, _ = Dot(xv, yv, lapis.ForceC()) })
+					counted(t, name+" Dot", n <= level1Small || blasgo.ComplexStridedDot[T](n, sx, sy), func() { _, _ = Dot(xv, yv) })
 					scale := 0.0 // sum |x||y|: the result may cancel
 					for i, v := range values1(yv) {
 						scale += tm.Abs(xv.At(i)) * tm.Abs(v)
@@ -215,7 +217,7 @@ func testNrm2Special[T views.Scalar](t *testing.T, rng *rand.Rand) {
 func TestNrm2Special(t *testing.T) {
 	// The comparison is with the library's nrm2; lapis's own Nrm2 runs in
 	// Go and gives +Inf there whatever the library.
-	skipIf(t, nrm2Infs())
+	known.Skip(t, known.Nrm2Infs())
 	rng := rand.New(rand.NewPCG(31, 31))
 	testNrm2Special[float64](t, rng)
 	testNrm2Special[float32](t, rng)
@@ -259,7 +261,7 @@ func testScalSpecial[T views.Scalar](t *testing.T, rng *rand.Rand) {
 }
 
 func TestScalSpecial(t *testing.T) {
-	// scalGo copies OpenBLAS 0.3.21's special values (the library Debian 12
+	// blasgo.Scal copies OpenBLAS 0.3.21's special values (the library Debian 12
 	// ships); other libraries choose their own (0.3.29's zscal turns
 	// (NaN+2i)*(1+0i) into (-0+2i), the reference multiplies NaN by 0), so
 	// the comparison is for that library only.

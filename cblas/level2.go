@@ -1,7 +1,10 @@
 package cblas
 
 import (
+	"unsafe"
+
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/blasgo"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/scalar"
@@ -72,8 +75,8 @@ func Gemv[T Scalar](alpha T, a, x views.View[T], beta T, y views.View[T], opts .
 		return err
 	}
 	policy.Calls.Add(1)
-	overReadSafe[T](xv, n, yo.vec, m, func(x, y vec) { // c/zgemv_n over-reads x
-		clib.Gemv(am.trans, M, N, alpha, am.ptr, am.ld, x.ptr, x.inc, beta, y.ptr, y.inc)
+	blasgo.OverReadSafe[T](xv.ptr, xv.inc, n, yo.vec.ptr, yo.vec.inc, m, func(x unsafe.Pointer, incX int, y unsafe.Pointer, incY int) { // c/zgemv_n over-reads x
+		clib.Gemv(am.trans, M, N, alpha, am.ptr, am.ld, x, incX, beta, y, incY)
 	})
 	yo.finish()
 	return nil
@@ -188,7 +191,7 @@ func symv[T Scalar](op string, uplo Uplo, alpha T, a, x views.View[T], beta T, y
 		yo.release()
 		return err
 	}
-	if !views.IsComplex[T]() && realSymvOverRead {
+	if !views.IsComplex[T]() && blasgo.RealSymvOverRead {
 		// The kernel set's ssymv and dsymv read past a and y
 		// (coreset.RealSymvOverRead): gonum computes it instead.
 		policy.Small.Add(1)
@@ -197,8 +200,8 @@ func symv[T Scalar](op string, uplo Uplo, alpha T, a, x views.View[T], beta T, y
 		return nil
 	}
 	policy.Calls.Add(1)
-	overReadSafe[T](xv, n, yo.vec, n, func(x, y vec) { // chemv over-reads x, zhemv y
-		clib.Hemv(uplo.c(), N, alpha, am.ptr, am.ld, x.ptr, x.inc, beta, y.ptr, y.inc)
+	blasgo.OverReadSafe[T](xv.ptr, xv.inc, n, yo.vec.ptr, yo.vec.inc, n, func(x unsafe.Pointer, incX int, y unsafe.Pointer, incY int) { // chemv over-reads x, zhemv y
+		clib.Hemv(uplo.c(), N, alpha, am.ptr, am.ld, x, incX, beta, y, incY)
 	})
 	yo.finish()
 	return nil

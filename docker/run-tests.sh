@@ -79,8 +79,8 @@ if [ -n "${LAPIS_PREBUILT:-}" ]; then
   # each run fails unless openblas_get_corename() then says <set>).
   for set in ${LAPIS_ARM64_SETS:-}; do
     echo "== kernel set $set (OPENBLAS_CORETYPE=$set)"
-    OPENBLAS_CORETYPE=$set LAPIS_TEST_WANT_CORE=$set run_prebuilt '^(cblas|lapack|batch)$' -test.short \
-      -test.run "${LAPIS_SETS_RUN:-TestGuard|TestBatchOps|TestScal|TestLevel2|TestKernel|TestGonumConformance}" || rc=1
+    OPENBLAS_CORETYPE=$set LAPIS_TEST_WANT_CORE=$set run_prebuilt '^(cblas|lapack|batch|gonumblas)$' -test.short \
+      -test.run "${LAPIS_SETS_RUN:-TestGuard|TestBatchOps|TestScal|TestLevel2|TestKernel|TestConformance}" || rc=1
   done
   echo "== lapis check -known-ok"
   check_rc=0
@@ -125,7 +125,7 @@ case "${LAPIS_LINK:-openblas}" in
       fi
       echo "== kernel set $set (OPENBLAS_CORETYPE=$set LAPIS_OPENBLAS_CORE=off)"
       OPENBLAS_CORETYPE=$set LAPIS_OPENBLAS_CORE=off LAPIS_TEST_WANT_CORE=$set \
-        go test -count=1 $short -tags "$tags" -run 'TestGuard|TestBatchOps|TestScal|TestLevel2|TestKernel|TestGonumConformance' ./cblas ./lapack ./batch || rc=1
+        go test -count=1 $short -tags "$tags" -run 'TestGuard|TestBatchOps|TestScal|TestLevel2|TestKernel|TestConformance' ./cblas ./lapack ./batch ./gonumblas || rc=1
     done ;;
 esac
 echo "== lapis check -known-ok"

@@ -10,6 +10,7 @@ import (
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
+	"github.com/lapis-go/lapis/internal/rt/wspace"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -73,9 +74,9 @@ func Lange[T Scalar](norm Norm, a views.View[T], opts ...lapis.Option) (float64,
 	if oa.trans != 'N' {
 		norm = norm.transposed()
 	}
-	var ws wsSize
+	var ws wspace.Sizes
 	if norm == InfNorm {
-		ws.rwork = oa.rows
+		ws.RWork = oa.rows
 	}
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
@@ -121,7 +122,7 @@ func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, fast
 			return (1 / est) / anorm, nil
 		}
 	}
-	w := getWorkspace[T](wsSize{work: 4 * n, rwork: 2 * n, iwork: n})
+	w := getWorkspace[T](wspace.Sizes{Work: 4 * n, RWork: 2 * n, IWork: n})
 	policy.Lapack.Add(1)
 	info := clib.Gecon[T](byte(norm), n, oa.ptr, oa.ld, anorm, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
 	w.put()
@@ -150,7 +151,7 @@ func Pocon[T Scalar](uplo Uplo, f views.View[T], anorm float64, opts ...lapis.Op
 	if err != nil {
 		return 0, err
 	}
-	w := getWorkspace[T](wsSize{work: 3 * n, rwork: n, iwork: n})
+	w := getWorkspace[T](wspace.Sizes{Work: 3 * n, RWork: n, IWork: n})
 	policy.Lapack.Add(1)
 	info := clib.Pocon[T](uploChar(uplo, &of), n, of.ptr, of.ld, anorm, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
 	w.put()

@@ -149,15 +149,15 @@
 //
 // # gonum
 //
-// Gonum implements gonum's lapack.Float64 (row-major, zero-based
-// pivots, gonum's panics and workspace queries) on the same LAPACK; with
-// cblas.Gonum for BLAS, two lines put an existing gonum/mat program on
-// OpenBLAS:
+// Package gonumlapack implements gonum's lapack.Float64 (row-major,
+// zero-based pivots, gonum's panics and workspace queries) on the same
+// LAPACK; with package gonumblas for BLAS, two lines put an existing
+// gonum/mat program on OpenBLAS:
 //
-//	blas64.Use(cblas.Gonum{})
-//	lapack64.Use(lapack.Gonum{})
+//	blas64.Use(gonumblas.Implementation{})
+//	lapack64.Use(gonumlapack.Implementation{})
 //
-// Gonum's documentation lists, per method, the identity that lets LAPACK
+// Its documentation lists, per method, the identity that lets LAPACK
 // take gonum's row-major storage in place, or the copy made where LAPACK
 // has none.
 package lapack

@@ -10,6 +10,7 @@ import (
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/rt/threads"
+	"github.com/lapis-go/lapis/internal/rt/wspace"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -60,15 +61,15 @@ func Syevd[T Scalar, R Real](jobz Job, uplo Uplo, a views.View[T], w []R, opts .
 		return err
 	}
 	jz, ul := byte(jobz), uploChar(uplo, &oa)
-	ws := workspaceSize(wsKey{fam: "xsyevd", typ: scalar.Index[T](), dims: [4]int{n}, opts: [3]byte{jz, ul}}, func() wsSize {
-		return query[T](func(work, rwork, iwork unsafe.Pointer) {
-			clib.Syevd[T](jz, ul, n, oa.ptr, oa.ld, ptrOf(w), work, -1, rwork, -1, iwork, -1)
+	ws := wspace.Remember(wspace.Key{Fam: "xsyevd", Type: scalar.Index[T](), Dims: [4]int{n}, Opts: [3]byte{jz, ul}}, func() wspace.Sizes {
+		return wspace.Query[T](func(work, rwork, iwork unsafe.Pointer) {
+			clib.Syevd[T](jz, ul, n, oa.ptr, oa.ld, clib.Ptr(w), work, -1, rwork, -1, iwork, -1)
 		})
 	})
 	wk := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, n))
-	info := clib.Syevd[T](jz, ul, n, oa.ptr, oa.ld, ptrOf(w), wk.workPtr(), max(1, ws.work), wk.rworkPtr(), max(1, ws.rwork), wk.iworkPtr(), max(1, ws.iwork))
+	info := clib.Syevd[T](jz, ul, n, oa.ptr, oa.ld, clib.Ptr(w), wk.workPtr(), max(1, ws.Work), wk.rworkPtr(), max(1, ws.RWork), wk.iworkPtr(), max(1, ws.IWork))
 	th.End()
 	wk.put()
 	oa.finish()
@@ -174,21 +175,21 @@ func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w 
 	if rng.kind != 'I' {
 		il, iu = 1, max(1, n)
 	}
-	isuppz := getInts(2 * max(1, n))
-	ws := workspaceSize(wsKey{fam: "xsyevr", typ: scalar.Index[T](), dims: [4]int{n}, opts: [3]byte{jz, rg, ul}}, func() wsSize {
-		return query[T](func(work, rwork, iwork unsafe.Pointer) {
+	isuppz := wspace.GetInts(2 * max(1, n))
+	ws := wspace.Remember(wspace.Key{Fam: "xsyevr", Type: scalar.Index[T](), Dims: [4]int{n}, Opts: [3]byte{jz, rg, ul}}, func() wspace.Sizes {
+		return wspace.Query[T](func(work, rwork, iwork unsafe.Pointer) {
 			var m int
-			clib.Syevr[T](jz, rg, ul, n, oa.ptr, oa.ld, rng.lo, rng.hi, il, iu, 0, &m, ptrOf(w), oz.ptr, oz.ld, isuppz.ptr(), work, -1, rwork, -1, iwork, -1)
+			clib.Syevr[T](jz, rg, ul, n, oa.ptr, oa.ld, rng.lo, rng.hi, il, iu, 0, &m, clib.Ptr(w), oz.ptr, oz.ld, isuppz.Ptr(), work, -1, rwork, -1, iwork, -1)
 		})
 	})
 	wk := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, n))
-	info := clib.Syevr[T](jz, rg, ul, n, oa.ptr, oa.ld, rng.lo, rng.hi, il, iu, 0, &found, ptrOf(w), oz.ptr, oz.ld, isuppz.ptr(),
-		wk.workPtr(), max(1, ws.work), wk.rworkPtr(), max(1, ws.rwork), wk.iworkPtr(), max(1, ws.iwork))
+	info := clib.Syevr[T](jz, rg, ul, n, oa.ptr, oa.ld, rng.lo, rng.hi, il, iu, 0, &found, clib.Ptr(w), oz.ptr, oz.ld, isuppz.Ptr(),
+		wk.workPtr(), max(1, ws.Work), wk.rworkPtr(), max(1, ws.RWork), wk.iworkPtr(), max(1, ws.IWork))
 	th.End()
 	wk.put()
-	isuppz.put()
+	isuppz.Put()
 	finishAll(&oa, &oz)
 	return found, infoErr[T](op, "xsyevr", info)
 }
@@ -256,22 +257,22 @@ func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr 
 	// Real types get the eigenvalues as (wr, wi) in a pooled buffer of 2n
 	// reals; complex ones write w directly.
 	var parts *pool.Buf[T]
-	wr, wi, wc := unsafe.Pointer(nil), unsafe.Pointer(nil), ptrOf(w)
+	wr, wi, wc := unsafe.Pointer(nil), unsafe.Pointer(nil), clib.Ptr(w)
 	if scalar.Index[T]() < 2 {
 		parts = pool.Get[T](2 * max(1, n))
 		clear(parts.Data) // on failure LAPACK leaves some unset
-		wr, wi = ptrOf(parts.Data), ptrOf(parts.Data[max(1, n):])
+		wr, wi = clib.Ptr(parts.Data), clib.Ptr(parts.Data[max(1, n):])
 	}
-	ws := workspaceSize(wsKey{fam: "xgeev", typ: scalar.Index[T](), dims: [4]int{n}, opts: [3]byte{jl, jr}}, func() wsSize {
-		return query[T](func(work, rwork, _ unsafe.Pointer) {
+	ws := wspace.Remember(wspace.Key{Fam: "xgeev", Type: scalar.Index[T](), Dims: [4]int{n}, Opts: [3]byte{jl, jr}}, func() wspace.Sizes {
+		return wspace.Query[T](func(work, rwork, _ unsafe.Pointer) {
 			clib.Geev[T](jl, jr, n, oa.ptr, oa.ld, wr, wi, wc, ol.ptr, ol.ld, or.ptr, or.ld, work, -1, rwork)
 		})
 	})
-	ws.rwork = 2 * n
+	ws.RWork = 2 * n
 	wk := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, n))
-	info := clib.Geev[T](jl, jr, n, oa.ptr, oa.ld, wr, wi, wc, ol.ptr, ol.ld, or.ptr, or.ld, wk.workPtr(), max(1, ws.work), wk.rworkPtr())
+	info := clib.Geev[T](jl, jr, n, oa.ptr, oa.ld, wr, wi, wc, ol.ptr, ol.ld, or.ptr, or.ld, wk.workPtr(), max(1, ws.Work), wk.rworkPtr())
 	th.End()
 	wk.put()
 	if parts != nil {

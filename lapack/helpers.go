@@ -3,6 +3,7 @@ package lapack
 import (
 	"errors"
 
+	"github.com/lapis-go/lapis/internal/rt/cint"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
@@ -94,7 +95,7 @@ func spareZeros[T Scalar](rows, cols int) *views.Tensor[T] {
 // copyFits checks, before a working copy of a rows x cols matrix is made,
 // that its extents fit the LAPACK integer and its buffer can be allocated.
 func copyFits[T Scalar](op, name string, rows, cols int) error {
-	if err := fits(op, name, rows, cols); err != nil {
+	if err := cint.LAPACK(op, name, rows, cols); err != nil {
 		return err
 	}
 	return pool.Check[T](op, name, rows, cols)

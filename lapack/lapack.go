@@ -1,7 +1,5 @@
 package lapack
 
-//go:generate go run ./internal/gen zlapack.go
-
 import (
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"

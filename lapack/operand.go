@@ -6,8 +6,8 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/argcheck"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/rt/cint"
 	"github.com/lapis-go/lapis/internal/rt/coreset"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
@@ -131,7 +131,7 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg lapis.Con
 			return o, layout.Errorf(lapis.ErrCopyRefused, op, name, "%s (class %v%s) needs a copy and strict mode is on", l.String(), l.Class(), conjNote(conj))
 		}
 		rows, cols := l.Dim(0), l.Dim(1)
-		if err := fits(op, name, rows, cols, max(1, rows)); err != nil {
+		if err := cint.LAPACK(op, name, rows, cols, max(1, rows)); err != nil {
 			return o, err // before the copy, not after it
 		}
 		spareCols := 0
@@ -146,7 +146,7 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg lapis.Con
 			o.ptr = unsafe.Pointer(&o.buf.Data[0])
 		}
 	}
-	if err := fits(op, name, o.rows, o.cols, o.ld); err != nil {
+	if err := cint.LAPACK(op, name, o.rows, o.cols, o.ld); err != nil {
 		o.release()
 		return o, err
 	}
@@ -252,11 +252,6 @@ func (o *operand[T]) viewShape() (rows, cols int) {
 	return o.cols, o.rows
 }
 
-// fits checks that every value fits the LAPACK integer (never truncating)
-// and that the library's integer is the one lapis was compiled for. Errors
-// match layout.ErrOverflow or lapis.ErrLibrary and name the argument.
-func fits(op, name string, vals ...int) error { return argcheck.FitsLAPACK(op, name, vals...) }
-
 // noOverlap checks that no two of the operands share memory (errors name
 // the later one).
 func noOverlap[T Scalar](op string, names []string, ops ...*operand[T]) error {
@@ -293,14 +288,6 @@ func sliceLen(op, name string, have, n int) error {
 		return layout.Errorf(layout.ErrShape, op, name, "length %d, want at least %d", have, n)
 	}
 	return nil
-}
-
-// ptrOf returns the address of s[0], nil for an empty slice.
-func ptrOf[E any](s []E) unsafe.Pointer {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Pointer(&s[0])
 }
 
 // rankErr is the error for an argument of the wrong rank (want: "2", "1

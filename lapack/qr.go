@@ -12,6 +12,7 @@ import (
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/rt/threads"
+	"github.com/lapis-go/lapis/internal/rt/wspace"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -60,13 +61,13 @@ func qrlq[T Scalar](op, fam string, f qrFunc, a views.View[T], tau []T, opts []l
 		oa.release()
 		return err
 	}
-	ws := workspaceSize(wsKey{fam: fam, typ: scalar.Index[T](), dims: [4]int{m, n}}, func() wsSize {
-		return query[T](func(work, _, _ unsafe.Pointer) { f(m, n, oa.ptr, oa.ld, ptrOf(tau), work, -1) })
+	ws := wspace.Remember(wspace.Key{Fam: fam, Type: scalar.Index[T](), Dims: [4]int{m, n}}, func() wspace.Sizes {
+		return wspace.Query[T](func(work, _, _ unsafe.Pointer) { f(m, n, oa.ptr, oa.ld, clib.Ptr(tau), work, -1) })
 	})
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(m, n, min(m, n)))
-	info := f(m, n, oa.ptr, oa.ld, ptrOf(tau), w.workPtr(), max(1, ws.work))
+	info := f(m, n, oa.ptr, oa.ld, clib.Ptr(tau), w.workPtr(), max(1, ws.Work))
 	th.End()
 	w.put()
 	oa.finish()
@@ -98,13 +99,13 @@ func Orgqr[T Scalar](a views.View[T], tau []T, opts ...lapis.Option) error {
 		oa.release()
 		return err
 	}
-	ws := workspaceSize(wsKey{fam: "xorgqr", typ: scalar.Index[T](), dims: [4]int{m, n, k}}, func() wsSize {
-		return query[T](func(work, _, _ unsafe.Pointer) { clib.Orgqr[T](m, n, k, oa.ptr, oa.ld, ptrOf(tau), work, -1) })
+	ws := wspace.Remember(wspace.Key{Fam: "xorgqr", Type: scalar.Index[T](), Dims: [4]int{m, n, k}}, func() wspace.Sizes {
+		return wspace.Query[T](func(work, _, _ unsafe.Pointer) { clib.Orgqr[T](m, n, k, oa.ptr, oa.ld, clib.Ptr(tau), work, -1) })
 	})
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(m, n, k))
-	info := clib.Orgqr[T](m, n, k, oa.ptr, oa.ld, ptrOf(tau), w.workPtr(), max(1, ws.work))
+	info := clib.Orgqr[T](m, n, k, oa.ptr, oa.ld, clib.Ptr(tau), w.workPtr(), max(1, ws.Work))
 	th.End()
 	w.put()
 	oa.finish()
@@ -170,15 +171,15 @@ func Ormqr[T Scalar](side Side, trans Op, q views.View[T], tau []T, c views.View
 		return err
 	}
 	tr := byte(trans)
-	ws := workspaceSize(wsKey{fam: "xormqr", typ: scalar.Index[T](), dims: [4]int{m, n, k}, opts: [3]byte{sideC, tr}}, func() wsSize {
-		return query[T](func(work, _, _ unsafe.Pointer) {
-			clib.Ormqr[T](sideC, tr, m, n, k, oq.ptr, oq.ld, ptrOf(tau), oc.ptr, oc.ld, work, -1)
+	ws := wspace.Remember(wspace.Key{Fam: "xormqr", Type: scalar.Index[T](), Dims: [4]int{m, n, k}, Opts: [3]byte{sideC, tr}}, func() wspace.Sizes {
+		return wspace.Query[T](func(work, _, _ unsafe.Pointer) {
+			clib.Ormqr[T](sideC, tr, m, n, k, oq.ptr, oq.ld, clib.Ptr(tau), oc.ptr, oc.ld, work, -1)
 		})
 	})
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(m, n, k))
-	info := clib.Ormqr[T](sideC, tr, m, n, k, oq.ptr, oq.ld, ptrOf(tau), oc.ptr, oc.ld, w.workPtr(), max(1, ws.work))
+	info := clib.Ormqr[T](sideC, tr, m, n, k, oq.ptr, oq.ld, clib.Ptr(tau), oc.ptr, oc.ld, w.workPtr(), max(1, ws.Work))
 	th.End()
 	w.put()
 	finishAll(&oq, &oc)
@@ -235,15 +236,15 @@ func Gels[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 		return err
 	}
 	nrhs := ob.cols
-	ws := workspaceSize(wsKey{fam: "xgels", typ: scalar.Index[T](), dims: [4]int{oa.rows, oa.cols, nrhs}, opts: [3]byte{oa.trans}}, func() wsSize {
-		return query[T](func(work, _, _ unsafe.Pointer) {
+	ws := wspace.Remember(wspace.Key{Fam: "xgels", Type: scalar.Index[T](), Dims: [4]int{oa.rows, oa.cols, nrhs}, Opts: [3]byte{oa.trans}}, func() wspace.Sizes {
+		return wspace.Query[T](func(work, _, _ unsafe.Pointer) {
 			clib.Gels[T](oa.trans, oa.rows, oa.cols, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, work, -1)
 		})
 	})
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(oa.rows, oa.cols, min(oa.rows, oa.cols)+nrhs))
-	info := clib.Gels[T](oa.trans, oa.rows, oa.cols, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, w.workPtr(), max(1, ws.work))
+	info := clib.Gels[T](oa.trans, oa.rows, oa.cols, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, w.workPtr(), max(1, ws.Work))
 	th.End()
 	w.put()
 	err = infoErr[T](op, "xgels", info)
@@ -270,7 +271,7 @@ func triangleRank[T Scalar](op, fam string, m, n int, p unsafe.Pointer, ld int) 
 		uplo = 'L'
 	}
 	var rcond float64
-	w := getWorkspace[T](wsSize{work: 3 * k, rwork: k, iwork: k})
+	w := getWorkspace[T](wspace.Sizes{Work: 3 * k, RWork: k, IWork: k})
 	policy.Lapack.Add(1)
 	info := clib.Trcon[T]('1', uplo, 'N', k, p, ld, &rcond, w.workPtr(), w.iworkPtr(), w.rworkPtr())
 	w.put()
@@ -332,18 +333,18 @@ func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...l
 		ob = operand[T]{ptr: unsafe.Pointer(&scratch.Data()[0]), rows: max(m, n), cols: 1, ld: max(m, n), trans: 'N'}
 		nrhs = 1
 	}
-	ws := workspaceSize(wsKey{fam: "xgelsd", typ: scalar.Index[T](), dims: [4]int{m, n, nrhs}}, func() wsSize {
-		return query[T](func(work, rwork, iwork unsafe.Pointer) {
+	ws := wspace.Remember(wspace.Key{Fam: "xgelsd", Type: scalar.Index[T](), Dims: [4]int{m, n, nrhs}}, func() wspace.Sizes {
+		return wspace.Query[T](func(work, rwork, iwork unsafe.Pointer) {
 			var r int
-			clib.Gelsd[T](m, n, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, ptrOf(s), rcond, &r, work, -1, rwork, iwork)
+			clib.Gelsd[T](m, n, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, clib.Ptr(s), rcond, &r, work, -1, rwork, iwork)
 		})
 	})
-	ws.iwork = max(ws.iwork, 1)
-	ws.rwork = max(ws.rwork, 1)
+	ws.IWork = max(ws.IWork, 1)
+	ws.RWork = max(ws.RWork, 1)
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(m, n, min(m, n)+nrhs))
-	info := clib.Gelsd[T](m, n, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, ptrOf(s), rcond, &rank, w.workPtr(), max(1, ws.work), w.rworkPtr(), w.iworkPtr())
+	info := clib.Gelsd[T](m, n, nrhs, oa.ptr, oa.ld, ob.ptr, ob.ld, clib.Ptr(s), rcond, &rank, w.workPtr(), max(1, ws.Work), w.rworkPtr(), w.iworkPtr())
 	th.End()
 	w.put()
 	finishAll(&oa, &ob)

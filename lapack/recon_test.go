@@ -13,6 +13,7 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/rt/wspace"
 	"github.com/lapis-go/lapis/internal/scalar"
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
 	"github.com/lapis-go/lapis/layout"
@@ -1009,11 +1010,7 @@ func TestPivotsChecked(t *testing.T) {
 // TestWorkspaceRemembered: a routine asks LAPACK for its workspace once
 // per shape, not once per call.
 func TestWorkspaceRemembered(t *testing.T) {
-	queries := func() int {
-		wsMu.Lock()
-		defer wsMu.Unlock()
-		return wsQueries
-	}
+	queries := wspace.Queries
 	a, _ := views.Zeros[float32](37, 23)
 	tau := make([]float32, 23)
 	before := queries()
@@ -1047,20 +1044,6 @@ func TestIllegalArgument(t *testing.T) {
 	info = clib.Gesdd[complex64]('A', 2, 2, nil, 0, nil, nil, 1, nil, 1, nil, -1, nil, nil)
 	if err := infoErr[complex64]("lapack.Gesdd", "xgesdd", info); !errors.As(err, &le) || le.Arg != "lda" || le.Routine != "cgesdd" {
 		t.Fatalf("info %d: %v", info, err)
-	}
-}
-
-// TestFits: integers beyond LAPACK's are errors, never truncated.
-func TestFits(t *testing.T) {
-	err := fits("op", "a", 3, 1<<31)
-	if IntBits == 32 && !errors.Is(err, layout.ErrOverflow) {
-		t.Fatalf("2^31 with 32-bit LAPACK integers: %v", err)
-	}
-	if IntBits == 64 && err != nil {
-		t.Fatalf("2^31 with 64-bit LAPACK integers: %v", err)
-	}
-	if err := fits("op", "a", 1<<31-1, -1<<31); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/rt/threads"
+	"github.com/lapis-go/lapis/internal/rt/wspace"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -154,14 +155,14 @@ func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...lapis.Option) error
 		return err
 	}
 	p := pivotsFor(ipiv, n, true)
-	ws := workspaceSize(wsKey{fam: "xgetri", typ: scalar.Index[T](), dims: [4]int{n}}, func() wsSize {
-		return query[T](func(work, _, _ unsafe.Pointer) { clib.Getri[T](n, oa.ptr, oa.ld, p.ptr(), work, -1) })
+	ws := wspace.Remember(wspace.Key{Fam: "xgetri", Type: scalar.Index[T](), Dims: [4]int{n}}, func() wspace.Sizes {
+		return wspace.Query[T](func(work, _, _ unsafe.Pointer) { clib.Getri[T](n, oa.ptr, oa.ld, p.ptr(), work, -1) })
 	})
-	ws.work = max(1, n, ws.work)
+	ws.Work = max(1, n, ws.Work)
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, n))
-	info := clib.Getri[T](n, oa.ptr, oa.ld, p.ptr(), w.workPtr(), ws.work)
+	info := clib.Getri[T](n, oa.ptr, oa.ld, p.ptr(), w.workPtr(), ws.Work)
 	th.End()
 	w.put()
 	p.done(false)
@@ -339,13 +340,13 @@ func sysv[T Scalar](op, fam string, f sysvFunc, uplo Uplo, a, b views.View[T], i
 	}
 	ul := uploChar(uplo, &oa)
 	p := pivotsFor(ipiv, n, false)
-	ws := workspaceSize(wsKey{fam: fam, typ: scalar.Index[T](), dims: [4]int{n, ob.cols}, opts: [3]byte{ul}}, func() wsSize {
-		return query[T](func(work, _, _ unsafe.Pointer) { f(ul, n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld, work, -1) })
+	ws := wspace.Remember(wspace.Key{Fam: fam, Type: scalar.Index[T](), Dims: [4]int{n, ob.cols}, Opts: [3]byte{ul}}, func() wspace.Sizes {
+		return wspace.Query[T](func(work, _, _ unsafe.Pointer) { f(ul, n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld, work, -1) })
 	})
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(n, n, n+ob.cols))
-	info := f(ul, n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld, w.workPtr(), max(1, ws.work))
+	info := f(ul, n, ob.cols, oa.ptr, oa.ld, p.ptr(), ob.ptr, ob.ld, w.workPtr(), max(1, ws.Work))
 	th.End()
 	w.put()
 	p.done(true)

@@ -8,6 +8,7 @@ import (
 	"github.com/lapis-go/lapis/internal/finite"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/threads"
+	"github.com/lapis-go/lapis/internal/rt/wspace"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -114,22 +115,22 @@ func Gesdd[T Scalar, R Real](jobz Job, a views.View[T], s []R, u, vt views.View[
 		return err
 	}
 	mn, mx := min(m, n), max(m, n)
-	ws := workspaceSize(wsKey{fam: "xgesdd", typ: scalar.Index[T](), dims: [4]int{m, n}, opts: [3]byte{byte(jobz)}}, func() wsSize {
-		return query[T](func(work, rwork, iwork unsafe.Pointer) {
-			clib.Gesdd[T](byte(jobz), m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, work, -1, rwork, iwork)
+	ws := wspace.Remember(wspace.Key{Fam: "xgesdd", Type: scalar.Index[T](), Dims: [4]int{m, n}, Opts: [3]byte{byte(jobz)}}, func() wspace.Sizes {
+		return wspace.Query[T](func(work, rwork, iwork unsafe.Pointer) {
+			clib.Gesdd[T](byte(jobz), m, n, oa.ptr, oa.ld, clib.Ptr(s), ou.ptr, ou.ld, ov.ptr, ov.ld, work, -1, rwork, iwork)
 		})
 	})
-	ws.iwork = 8 * mn
+	ws.IWork = 8 * mn
 	if scalar.Index[T]() >= 2 { // LAPACK's documented lrwork (3.7 and later are smaller)
-		ws.rwork = 7 * mn
+		ws.RWork = 7 * mn
 		if jobz != JobNone {
-			ws.rwork = max(5*mn*mn+7*mn, 2*mx*mn+2*mn*mn+mn)
+			ws.RWork = max(5*mn*mn+7*mn, 2*mx*mn+2*mn*mn+mn)
 		}
 	}
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(m, n, min(m, n)))
-	info := clib.Gesdd[T](byte(jobz), m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, w.workPtr(), max(1, ws.work), w.rworkPtr(), w.iworkPtr())
+	info := clib.Gesdd[T](byte(jobz), m, n, oa.ptr, oa.ld, clib.Ptr(s), ou.ptr, ou.ld, ov.ptr, ov.ld, w.workPtr(), max(1, ws.Work), w.rworkPtr(), w.iworkPtr())
 	th.End()
 	w.put()
 	finishAll(&oa, &ou, &ov)
@@ -184,16 +185,16 @@ func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt view
 		return err
 	}
 	ju, jv := byte(jobu), byte(jobvt)
-	ws := workspaceSize(wsKey{fam: "xgesvd", typ: scalar.Index[T](), dims: [4]int{m, n}, opts: [3]byte{ju, jv}}, func() wsSize {
-		return query[T](func(work, rwork, _ unsafe.Pointer) {
-			clib.Gesvd[T](ju, jv, m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, work, -1, rwork)
+	ws := wspace.Remember(wspace.Key{Fam: "xgesvd", Type: scalar.Index[T](), Dims: [4]int{m, n}, Opts: [3]byte{ju, jv}}, func() wspace.Sizes {
+		return wspace.Query[T](func(work, rwork, _ unsafe.Pointer) {
+			clib.Gesvd[T](ju, jv, m, n, oa.ptr, oa.ld, clib.Ptr(s), ou.ptr, ou.ld, ov.ptr, ov.ld, work, -1, rwork)
 		})
 	})
-	ws.rwork = 5 * min(m, n)
+	ws.RWork = 5 * min(m, n)
 	w := getWorkspace[T](ws)
 	policy.Lapack.Add(1)
 	th := threads.Begin(threads.Lapack, flops(m, n, min(m, n)))
-	info := clib.Gesvd[T](ju, jv, m, n, oa.ptr, oa.ld, ptrOf(s), ou.ptr, ou.ld, ov.ptr, ov.ld, w.workPtr(), max(1, ws.work), w.rworkPtr())
+	info := clib.Gesvd[T](ju, jv, m, n, oa.ptr, oa.ld, clib.Ptr(s), ou.ptr, ou.ld, ov.ptr, ov.ld, w.workPtr(), max(1, ws.Work), w.rworkPtr())
 	th.End()
 	w.put()
 	finishAll(&oa, &ou, &ov)

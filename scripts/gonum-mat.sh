@@ -2,9 +2,9 @@
 # gonum-mat.sh: gonum/mat's own test suite, and those of the gonum
 # packages that reach BLAS and LAPACK through it (stat, optimize, graph,
 # spatial, ...: $clients below), with lapis as both BLAS and LAPACK
-# (blas64.Use(cblas.Gonum{}), cblas128.Use(cblas.Gonum{}),
-# lapack64.Use(lapack.Gonum{})): a drop-in must keep the answers gonum's
-# own clients pin.
+# (blas64.Use(gonumblas.Implementation{}), cblas128.Use(gonumblas.
+# Implementation{}), lapack64.Use(gonumlapack.Implementation{})): a
+# drop-in must keep the answers gonum's own clients pin.
 #
 # It copies the gonum module go.mod pins out of the module cache into a
 # temporary directory (the cache is read-only: copy, then chmod), points
@@ -92,23 +92,23 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/lapack"
+	"github.com/lapis-go/lapis/gonumblas"
+	"github.com/lapis-go/lapis/gonumlapack"
 )
 
 // Every test of this package runs with lapis as BLAS and LAPACK.
 func init() {
-	blas64.Use(cblas.Gonum{})
-	lapack64.Use(lapack.Gonum{})
+	blas64.Use(gonumblas.Implementation{})
+	lapack64.Use(gonumlapack.Implementation{})
 }
 
-// TestLapisUse checks that the switch took: blas64 reports cblas.Gonum,
+// TestLapisUse checks that the switch took: blas64 reports gonumblas,
 // and a Cholesky factorisation (lapack64.Potrf) and an SVD
 // (lapack64.Gesvd) reach lapis's LAPACK (its call counter moves; lapack64
 // has no accessor for its implementation).
 func TestLapisUse(t *testing.T) {
-	if impl, ok := blas64.Implementation().(cblas.Gonum); !ok {
-		t.Fatalf("blas64.Implementation() is %T, want cblas.Gonum", impl)
+	if impl, ok := blas64.Implementation().(gonumblas.Implementation); !ok {
+		t.Fatalf("blas64.Implementation() is %T, want gonumblas.Implementation", impl)
 	}
 	before := lapis.ReadStats().Lapack
 	var chol mat.Cholesky
@@ -120,7 +120,7 @@ func TestLapisUse(t *testing.T) {
 		t.Fatal("SVD failed")
 	}
 	if got := lapis.ReadStats().Lapack - before; got < 2 {
-		t.Fatalf("lapis made %d LAPACK calls for a Cholesky and an SVD, want at least 2: lapack64 is not using lapack.Gonum", got)
+		t.Fatalf("lapis made %d LAPACK calls for a Cholesky and an SVD, want at least 2: lapack64 is not using gonumlapack", got)
 	}
 }
 EOF
@@ -140,15 +140,15 @@ import (
 	"gonum.org/v1/gonum/blas/cblas128"
 	"gonum.org/v1/gonum/lapack/lapack64"
 
-	"github.com/lapis-go/lapis/cblas"
-	"github.com/lapis-go/lapis/lapack"
+	"github.com/lapis-go/lapis/gonumblas"
+	"github.com/lapis-go/lapis/gonumlapack"
 )
 
 // Every test of this package runs with lapis as BLAS and LAPACK.
 func init() {
-	blas64.Use(cblas.Gonum{})
-	cblas128.Use(cblas.Gonum{})
-	lapack64.Use(lapack.Gonum{})
+	blas64.Use(gonumblas.Implementation{})
+	cblas128.Use(gonumblas.Implementation{})
+	lapack64.Use(gonumlapack.Implementation{})
 }
 EOF2
 done

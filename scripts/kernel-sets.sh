@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# kernel-sets.sh: the cblas, lapack and batch suites (guard tables in
-# full) under each OpenBLAS kernel set this machine can execute, with
+# kernel-sets.sh: the cblas, lapack, batch, gonumblas and gonumlapack
+# suites (guard tables in full) under each OpenBLAS kernel set this machine can execute, with
 # lapis's switch off (LAPIS_OPENBLAS_CORE=off, OPENBLAS_CORETYPE=<set>),
 # and once under lapis's own choice (neither variable set). Each run
 # checks that it is on the set it was given (LAPIS_TEST_WANT_CORE).
@@ -12,7 +12,7 @@
 # The sets: Prescott stands for the x86-64-v1 family (Core2, Penryn,
 # Barcelona, ... behaved alike in 0.3.21: docs/kernels.md; SETS runs
 # them), then Nehalem, Sandybridge, Haswell, Zen, SkylakeX and Cooperlake.
-# gonum's testlapack suite (16 s a run) runs on the SSE and AVX sets
+# gonum's testlapack suite (gonumlapack, 16 s a run) runs on the SSE and AVX sets
 # (Prescott, Nehalem, Sandybridge), where LAPACK's results differ most
 # from the host's, and under lapis's default; the AVX2 and AVX-512 sets
 # skip it. DEFAULT=0 leaves out the run under lapis's default (test.sh
@@ -23,11 +23,12 @@ cd "$(dirname "$0")/.."
 
 want=${SETS:-"Prescott Nehalem Sandybridge Haswell Zen SkylakeX Cooperlake"}
 full=" Prescott Nehalem Sandybridge default "
+pkgs="cblas lapack batch gonumblas gonumlapack"
 jobs=${JOBS:-2}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for p in cblas lapack batch; do
+for p in $pkgs; do
   go test -c -o "$work/$p.test" "./$p"
 done
 go build -o "$work/lapis" ./cmd/lapis
@@ -61,7 +62,7 @@ run_one() {
   fi
   local start=$SECONDS rc=0
   (cd "$pkg" && "${env[@]}" "$work/$pkg.test" -test.count=1 "${skip[@]}" >"$log" 2>&1) || rc=$?
-  printf '%-12s %-7s %s %3ds\n' "$set" "$pkg" "$([ $rc = 0 ] && echo ok || echo FAIL)" $((SECONDS - start)) | tee -a "$work/summary"
+  printf '%-12s %-11s %s %3ds\n' "$set" "$pkg" "$([ $rc = 0 ] && echo ok || echo FAIL)" $((SECONDS - start)) | tee -a "$work/summary"
   if [ $rc != 0 ]; then
     echo "---- $set $pkg:"; grep -E -- '--- FAIL|_test.go:|run.go:|panic|SIG' "$log" | head -20
   fi
@@ -74,7 +75,7 @@ runs=("${sets[@]}")
 [ "${DEFAULT:-1}" = 0 ] || runs+=(default)
 rc=0
 for s in "${runs[@]}"; do
-  for p in cblas lapack batch; do
+  for p in $pkgs; do
     echo "$s $p"
   done
 done | xargs -P "$jobs" -L 1 bash -c 'run_one $0 $1' || rc=$?
@@ -82,4 +83,4 @@ if [ $rc != 0 ]; then
   echo "kernel-sets.sh: failures above"
   exit 1
 fi
-echo "kernel-sets.sh: ${runs[*]} (lapis's default here: $default), cblas lapack batch: all ok"
+echo "kernel-sets.sh: ${runs[*]} (lapis's default here: $default), $pkgs: all ok"

@@ -99,7 +99,7 @@ var (
 	// split across goroutines; smaller copies never start one. A variable
 	// so that tests can force the parallel path on small inputs. It was
 	// 64Ki: a 500 x 500 copy then split in two, and the LAPACK call after
-	// it (lapack.Gonum's Dgetrf) ran 1.33x netlib's time instead of 1.05x
+	// it (gonumlapack's Dgetrf) ran 1.33x netlib's time instead of 1.05x
 	// with one goroutine, on the shared 2-core machine (the waiting
 	// goroutine resumes on the helper's thread, away from the half of the
 	// data its own core's cache holds, and a second core is not free).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/gonumblas"
 	"github.com/lapis-go/lapis/internal/rt/coreset"
 	"github.com/lapis-go/lapis/internal/rt/version"
 	"github.com/lapis-go/lapis/internal/scalar"
@@ -273,7 +274,7 @@ func asumCheck(t *tally) {
 			t.status = statusAvoided
 		}
 		t.notes = append(t.notes, why+" (not called for complex64); LAPACK's complex64 routines that call scasum inside OpenBLAS (?latrs: ?gecon, ?trcon) are still affected: lapis moves OpenBLAS off these sets unless told not to (LAPIS_OPENBLAS_CORE=off, OPENBLAS_CORETYPE); use OpenBLAS >= 0.3.25 or let lapis choose")
-		t.workaround = "complex64 Asum (and Iamax's NaN test, Gonum.Scasum) is summed in Go on these kernels (internal/rt/coreset.CasumDefect)"
+		t.workaround = "complex64 Asum (and Iamax's NaN test, gonumblas's Scasum) is summed in Go on these kernels (internal/rt/coreset.CasumDefect)"
 	}
 }
 
@@ -408,12 +409,12 @@ func fromC[T views.Scalar](z complex128) T {
 	return x
 }
 
-// rotgCheck compares lapis's Drotg and Srotg (cblas.Gonum) with gonum's
+// rotgCheck compares lapis's Drotg and Srotg (gonumblas) with gonum's
 // on pairs near the ends of the range. lapis computes them in Go for every
 // library, so the library's own ?rotg is not called (cmd/lapis has no
 // cgo of its own to call it): its version says whether it is affected.
 func rotgCheck(t *tally) {
-	var g cblas.Gonum
+	var g gonumblas.Implementation
 	for _, p := range [][2]float64{{3, 4}, {-3, 4}, {0, 0}, {0, 5}, {5, 0}, {4.49e307, 2.2e-308}, {2.2e-308, 4.49e307}, {1e300, 1e300}, {-1e300, 1e-300}, {1e-300, 1e-300}, {3e-310, 4e-310}} {
 		c, s, r, z := g.Drotg(p[0], p[1])
 		wc, ws, wr, wz := ref.Drotg(p[0], p[1])

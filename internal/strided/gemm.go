@@ -7,6 +7,7 @@ import (
 	"github.com/lapis-go/lapis/internal/argcheck"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/kernel/gemm"
+	"github.com/lapis-go/lapis/internal/rt/cint"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/internal/scalar"
@@ -83,7 +84,7 @@ func Gemm[T scalar.Type](op string, alpha T, a, b views.View[T], beta T, c views
 		err = pc.output(op, "c", c, beta != 0, cfg)
 	}
 	if err == nil {
-		err = argcheck.FitsBLAS(op, []string{"m", "n", "k", na + " leading dimension", nb + " leading dimension", "c leading dimension"},
+		err = fitsBLAS(op, []string{"m", "n", "k", na + " leading dimension", nb + " leading dimension", "c leading dimension"},
 			m, n, k, pa.LD, pb.LD, pc.LD)
 	}
 	if err != nil {
@@ -152,4 +153,15 @@ func scale[T scalar.Type](m, n int, beta T, c unsafe.Pointer, ld int) {
 			col[i] *= beta
 		}
 	}
+}
+
+// fitsBLAS checks each value against the BLAS integer (cint.BLAS);
+// names[i] names vals[i] in the error.
+func fitsBLAS(op string, names []string, vals ...int) error {
+	for i, v := range vals {
+		if _, err := cint.BLAS(op, names[i], "", v); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -70,7 +70,7 @@ var families = []family{
 	{"xtrmm", "side:sd uplo:up transA:tr diag:dg m:i n:i alpha:T a:P lda:i b:P ldb:i", "", true, [4]string{"strmm", "dtrmm", "ctrmm", "ztrmm"}, "B = alpha op(A) B (or B op(A)), A triangular"},
 	{"xtrsm", "side:sd uplo:up transA:tr diag:dg m:i n:i alpha:T a:P lda:i b:P ldb:i", "", true, [4]string{"strsm", "dtrsm", "ctrsm", "ztrsm"}, "B = alpha op(A)^-1 B (or B op(A)^-1), A triangular"},
 
-	// The rest of gonum's blas interfaces, for the Gonum adapter: the real
+	// The rest of gonum's blas interfaces, for gonumblas: the real
 	// rotations and mixed-precision dots, band and packed Level 2.
 	{"xrotg", "a:P b:P c:P s:P", "", false, [4]string{"srotg", "drotg", "", ""}, "a Givens rotation: a, b = r, z"},
 	{"xrotmg", "d1:P d2:P b1:P b2:T p:P", "", false, [4]string{"srotmg", "drotmg", "", ""}, "a modified Givens rotation into p"},
@@ -94,8 +94,8 @@ var families = []family{
 }
 
 // rowMajor lists the families that also get a <name>Row dispatcher, which
-// passes CblasRowMajor instead of CblasColMajor. The Gonum adapter
-// (gonum.go) reads gonum's row-major matrices as their column-major
+// passes CblasRowMajor instead of CblasColMajor. The gonum adapter
+// (gonumblas) reads gonum's row-major matrices as their column-major
 // transposes; these are the complex cases where that reading would need
 // conjugated data (op(A) = A^H of a general, triangular or banded matrix;
 // x y^H; a Hermitian matrix, whose transpose is its conjugate), which

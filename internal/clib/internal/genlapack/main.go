@@ -84,7 +84,7 @@ var families = []family{
 	{"xlansy", "norm:c uplo:c n:i a:P lda:i work:R", "R", [4]string{"slansy", "dlansy", "clansy", "zlansy"}, "", "a norm of a symmetric A"},
 	{"xlapmr", "forwrd:i m:i n:i x:P ldx:i k:I", "V", [4]string{"slapmr", "dlapmr", "clapmr", "zlapmr"}, "", "permute the rows of X"},
 	{"xlapmt", "forwrd:i m:i n:i x:P ldx:i k:I", "V", [4]string{"slapmt", "dlapmt", "clapmt", "zlapmt"}, "", "permute the columns of X"},
-	// ?gecon's steps, for Gonum.Dgecon on the stored transpose of
+	// ?gecon's steps, for gonumlapack's Dgecon on the stored transpose of
 	// getrf's factors (?latrs is declared in lapis_lapack.h).
 	{"xlacn2", "n:i v:P x:P isgn:I/R est:rio kase:iio isave:I", "V", [4]string{"slacn2", "dlacn2", "clacn2", "zlacn2"}, "", "one step of the 1-norm estimator (reverse communication)"},
 	{"xlatrs", "uplo:c trans:c diag:c normin:c n:i a:P lda:i x:P scale:ro cnorm:R", "", [4]string{"slatrs", "dlatrs", "clatrs", "zlatrs"}, "", "op(A) x = s b, A triangular, with scaling against overflow"},

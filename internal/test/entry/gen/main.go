@@ -30,7 +30,7 @@ import (
 
 // packages are the public packages, as paths below the module root ("" is
 // the root package lapis).
-var packages = []string{"", "layout", "views", "cblas", "lapack", "batch", "npy", "fortran", "dist"}
+var packages = []string{"", "layout", "views", "cblas", "lapack", "batch", "npy", "fortran", "dist", "gonumblas", "gonumlapack"}
 
 const module = "github.com/lapis-go/lapis"
 

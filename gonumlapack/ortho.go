@@ -1,35 +1,36 @@
-package lapack
+package gonumlapack
 
 import (
 	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
-	gonumlapack "gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack"
 
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/rt/wspace"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/views"
 )
 
-// Gonum's orthogonal factorisations, least squares, singular values and
-// eigenvalues (see Gonum for which copy).
+// The orthogonal factorisations, least squares, singular values and
+// eigenvalues (the package documentation says which copy).
 
 // Dgeqrf computes A = Q R in place: dgelqf on S = A^T = R^T Q^T, the same
 // reflectors and tau, no copy.
-func (Gonum) Dgeqrf(m, n int, a []float64, lda int, tau, work []float64, lwork int) {
-	gnQRLQ(m, n, a, lda, tau, work, lwork, n, true, clib.Gelqf[float64])
+func (Implementation) Dgeqrf(m, n int, a []float64, lda int, tau, work []float64, lwork int) {
+	qrlq(m, n, a, lda, tau, work, lwork, n, true, clib.Gelqf[float64])
 }
 
 // Dgelqf computes A = L Q in place: dgeqrf on S = A^T = Q^T L^T, no copy.
-func (Gonum) Dgelqf(m, n int, a []float64, lda int, tau, work []float64, lwork int) {
-	gnQRLQ(m, n, a, lda, tau, work, lwork, m, false, clib.Geqrf[float64])
+func (Implementation) Dgelqf(m, n int, a []float64, lda int, tau, work []float64, lwork int) {
+	qrlq(m, n, a, lda, tau, work, lwork, m, false, clib.Geqrf[float64])
 }
 
-// gnQRLQ is Dgeqrf and Dgelqf: gonum's checks (the least lwork minWork;
+// qrlq is Dgeqrf and Dgelqf: gonum's checks (the least lwork minWork;
 // len(tau) exactly min(m, n) when tauExact, at least otherwise), then f,
 // the other factorisation, on the transposed storage.
-func gnQRLQ(m, n int, a []float64, lda int, tau, work []float64, lwork, minWork int, tauExact bool, f qrFunc) {
+func qrlq(m, n int, a []float64, lda int, tau, work []float64, lwork, minWork int, tauExact bool, f func(m, n int, a unsafe.Pointer, lda int, tau, work unsafe.Pointer, lwork int) int) {
 	switch {
 	case m < 0:
 		panic(mLT0)
@@ -47,9 +48,9 @@ func gnQRLQ(m, n int, a []float64, lda int, tau, work []float64, lwork, minWork 
 		work[0] = 1
 		return
 	}
-	gnFits(m, n, lda, lwork)
+	fits(m, n, lda, lwork)
 	if lwork == -1 {
-		work[0] = float64(max(minWork, gnQuery(func(w, _ unsafe.Pointer) { f(n, m, nil, lda, nil, w, -1) })))
+		work[0] = float64(max(minWork, query(func(w, _ unsafe.Pointer) { f(n, m, nil, lda, nil, w, -1) })))
 		return
 	}
 	if len(a) < (m-1)*lda+n {
@@ -62,11 +63,11 @@ func gnQRLQ(m, n int, a []float64, lda int, tau, work []float64, lwork, minWork 
 		panic(shortTau)
 	}
 	policy.Lapack.Add(1)
-	f(n, m, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
+	f(n, m, clib.Ptr(a), lda, clib.Ptr(tau), clib.Ptr(work), lwork)
 }
 
 // Dorgqr generates the m x n Q of Dgeqrf: dorglq on S = Q^T, no copy.
-func (Gonum) Dorgqr(m, n, k int, a []float64, lda int, tau, work []float64, lwork int) {
+func (Implementation) Dorgqr(m, n, k int, a []float64, lda int, tau, work []float64, lwork int) {
 	switch {
 	case m < 0:
 		panic(mLT0)
@@ -89,9 +90,9 @@ func (Gonum) Dorgqr(m, n, k int, a []float64, lda int, tau, work []float64, lwor
 		work[0] = 1
 		return
 	}
-	gnFits(m, n, k, lda, lwork)
+	fits(m, n, k, lda, lwork)
 	if lwork == -1 {
-		work[0] = float64(max(n, gnQuery(func(w, _ unsafe.Pointer) { clib.Orglq[float64](n, m, k, nil, n, nil, w, -1) })))
+		work[0] = float64(max(n, query(func(w, _ unsafe.Pointer) { clib.Orglq[float64](n, m, k, nil, n, nil, w, -1) })))
 		return
 	}
 	switch {
@@ -101,11 +102,11 @@ func (Gonum) Dorgqr(m, n, k int, a []float64, lda int, tau, work []float64, lwor
 		panic(badLenTau)
 	}
 	policy.Lapack.Add(1)
-	clib.Orglq[float64](n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
+	clib.Orglq[float64](n, m, k, clib.Ptr(a), lda, clib.Ptr(tau), clib.Ptr(work), lwork)
 }
 
 // Dorglq generates the m x n Q of Dgelqf: dorgqr on S = Q^T, no copy.
-func (Gonum) Dorglq(m, n, k int, a []float64, lda int, tau, work []float64, lwork int) {
+func (Implementation) Dorglq(m, n, k int, a []float64, lda int, tau, work []float64, lwork int) {
 	switch {
 	case m < 0:
 		panic(mLT0)
@@ -126,9 +127,9 @@ func (Gonum) Dorglq(m, n, k int, a []float64, lda int, tau, work []float64, lwor
 		work[0] = 1
 		return
 	}
-	gnFits(m, n, k, lda, lwork)
+	fits(m, n, k, lda, lwork)
 	if lwork == -1 {
-		work[0] = float64(max(m, gnQuery(func(w, _ unsafe.Pointer) { clib.Orgqr[float64](n, m, k, nil, lda, nil, w, -1) })))
+		work[0] = float64(max(m, query(func(w, _ unsafe.Pointer) { clib.Orgqr[float64](n, m, k, nil, lda, nil, w, -1) })))
 		return
 	}
 	switch {
@@ -138,14 +139,14 @@ func (Gonum) Dorglq(m, n, k int, a []float64, lda int, tau, work []float64, lwor
 		panic(shortTau)
 	}
 	policy.Lapack.Add(1)
-	clib.Orgqr[float64](n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(work), lwork)
+	clib.Orgqr[float64](n, m, k, clib.Ptr(a), lda, clib.Ptr(tau), clib.Ptr(work), lwork)
 }
 
 // Dormqr computes op(Q) C or C op(Q), Q from Dgeqrf: dormlq on C^T with
 // the side swapped and trans kept, no copy. Transposing C flips trans,
 // and the product dormlq forms from the same reflectors, H(k)...H(1), is
 // Q^T: the two flips cancel.
-func (Gonum) Dormqr(side blas.Side, trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, work []float64, lwork int) {
+func (Implementation) Dormqr(side blas.Side, trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, work []float64, lwork int) {
 	left := side == blas.Left
 	nq, nw := n, m
 	if left {
@@ -179,10 +180,10 @@ func (Gonum) Dormqr(side blas.Side, trans blas.Transpose, m, n, k int, a []float
 		work[0] = 1
 		return
 	}
-	gnFits(m, n, k, lda, ldc, lwork)
+	fits(m, n, k, lda, ldc, lwork)
 	if lwork == -1 {
-		work[0] = float64(max(nw, gnQuery(func(w, _ unsafe.Pointer) {
-			clib.Ormlq[float64](gnSideT(side), gnTrans(trans), n, m, k, nil, lda, nil, nil, ldc, w, -1)
+		work[0] = float64(max(nw, query(func(w, _ unsafe.Pointer) {
+			clib.Ormlq[float64](sideT(side), transChar(trans), n, m, k, nil, lda, nil, nil, ldc, w, -1)
 		})))
 		return
 	}
@@ -195,12 +196,12 @@ func (Gonum) Dormqr(side blas.Side, trans blas.Transpose, m, n, k int, a []float
 		panic(shortC)
 	}
 	policy.Lapack.Add(1)
-	clib.Ormlq[float64](gnSideT(side), gnTrans(trans), n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(c), ldc, ptrOf(work), lwork)
+	clib.Ormlq[float64](sideT(side), transChar(trans), n, m, k, clib.Ptr(a), lda, clib.Ptr(tau), clib.Ptr(c), ldc, clib.Ptr(work), lwork)
 }
 
 // Dormlq computes op(Q) C or C op(Q), Q from Dgelqf: dormqr on C^T with
 // the side swapped and trans kept (as Dormqr), no copy.
-func (Gonum) Dormlq(side blas.Side, trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, work []float64, lwork int) {
+func (Implementation) Dormlq(side blas.Side, trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, work []float64, lwork int) {
 	left := side == blas.Left
 	nw := m
 	if left {
@@ -234,10 +235,10 @@ func (Gonum) Dormlq(side blas.Side, trans blas.Transpose, m, n, k int, a []float
 		work[0] = 1
 		return
 	}
-	gnFits(m, n, k, lda, ldc, lwork)
+	fits(m, n, k, lda, ldc, lwork)
 	if lwork == -1 {
-		work[0] = float64(max(nw, gnQuery(func(w, _ unsafe.Pointer) {
-			clib.Ormqr[float64](gnSideT(side), gnTrans(trans), n, m, k, nil, lda, nil, nil, ldc, w, -1)
+		work[0] = float64(max(nw, query(func(w, _ unsafe.Pointer) {
+			clib.Ormqr[float64](sideT(side), transChar(trans), n, m, k, nil, lda, nil, nil, ldc, w, -1)
 		})))
 		return
 	}
@@ -252,12 +253,12 @@ func (Gonum) Dormlq(side blas.Side, trans blas.Transpose, m, n, k int, a []float
 		panic(shortC)
 	}
 	policy.Lapack.Add(1)
-	clib.Ormqr[float64](gnSideT(side), gnTrans(trans), n, m, k, ptrOf(a), lda, ptrOf(tau), ptrOf(c), ldc, ptrOf(work), lwork)
+	clib.Ormqr[float64](sideT(side), transChar(trans), n, m, k, clib.Ptr(a), lda, clib.Ptr(tau), clib.Ptr(c), ldc, clib.Ptr(work), lwork)
 }
 
 // Dgeqp3 computes A P = Q R with column pivoting (through a column-major
 // copy of a: LAPACK has no row-pivoted LQ).
-func (Gonum) Dgeqp3(m, n int, a []float64, lda int, jpvt []int, tau, work []float64, lwork int) {
+func (Implementation) Dgeqp3(m, n int, a []float64, lda int, jpvt []int, tau, work []float64, lwork int) {
 	minmn := min(m, n)
 	iws := 3*n + 1
 	if minmn == 0 {
@@ -279,9 +280,9 @@ func (Gonum) Dgeqp3(m, n int, a []float64, lda int, jpvt []int, tau, work []floa
 		work[0] = 1
 		return
 	}
-	gnFits(m, n, lda, lwork)
+	fits(m, n, lda, lwork)
 	if lwork == -1 {
-		work[0] = float64(max(iws, gnQuery(func(w, _ unsafe.Pointer) { clib.Geqp3[float64](m, n, nil, m, nil, nil, w, -1, nil) })))
+		work[0] = float64(max(iws, query(func(w, _ unsafe.Pointer) { clib.Geqp3[float64](m, n, nil, m, nil, nil, w, -1, nil) })))
 		return
 	}
 	switch {
@@ -297,28 +298,27 @@ func (Gonum) Dgeqp3(m, n int, a []float64, lda int, jpvt []int, tau, work []floa
 			panic(badJpvt)
 		}
 	}
-	p := getInts(n)
+	p := wspace.GetInts(n)
 	for j, v := range jpvt {
-		p.set(j, gnBool(v >= 0)) // gonum: >= 0 leads, -1 is free; LAPACK: nonzero leads
+		p.Set(j, boolInt(v >= 0)) // gonum: >= 0 leads, -1 is free; LAPACK: nonzero leads
 	}
-	c := gnColMajor(m, n, a, lda, true)
+	c := colMajor(m, n, a, lda, true)
 	policy.Lapack.Add(1)
-	clib.Geqp3[float64](m, n, c.ptr(), c.ld, p.ptr(), ptrOf(tau), ptrOf(work), lwork, nil)
+	clib.Geqp3[float64](m, n, c.ptr(), c.ld, p.Ptr(), clib.Ptr(tau), clib.Ptr(work), lwork, nil)
 	c.store(m, n, a, lda)
 	c.put()
-	p.store(jpvt, -1)
-	p.put()
+	storeInts(p, jpvt, -1)
+	p.Put()
 }
 
 // Dgels solves least squares or minimum norm problems with op(A), A of
 // full rank: dgels on S = A^T with trans swapped (a in place); b through
 // a column-major copy unless it is one contiguous column.
-func (Gonum) Dgels(trans blas.Transpose, m, n, nrhs int, a []float64, lda int, b []float64, ldb int, work []float64, lwork int) bool {
+func (Implementation) Dgels(trans blas.Transpose, m, n, nrhs int, a []float64, lda int, b []float64, ldb int, work []float64, lwork int) bool {
 	mn := min(m, n)
 	minwrk := mn + max(mn, nrhs)
+	checkTrans(trans)
 	switch {
-	case trans != blas.NoTrans && trans != blas.Trans && trans != blas.ConjTrans:
-		panic(badTrans)
 	case m < 0:
 		panic(mLT0)
 	case n < 0:
@@ -342,13 +342,13 @@ func (Gonum) Dgels(trans blas.Transpose, m, n, nrhs int, a []float64, lda int, b
 		work[0] = 1
 		return true
 	}
-	gnFits(m, n, nrhs, lda, ldb, lwork)
+	fits(m, n, nrhs, lda, ldb, lwork)
 	tr := byte('T') // op(A) = A = S^T
 	if trans != blas.NoTrans {
 		tr = 'N'
 	}
 	if lwork == -1 {
-		work[0] = float64(max(minwrk, gnQuery(func(w, _ unsafe.Pointer) { clib.Gels[float64](tr, n, m, nrhs, nil, lda, nil, mx, w, -1) })))
+		work[0] = float64(max(minwrk, query(func(w, _ unsafe.Pointer) { clib.Gels[float64](tr, n, m, nrhs, nil, lda, nil, mx, w, -1) })))
 		return true
 	}
 	switch {
@@ -357,14 +357,14 @@ func (Gonum) Dgels(trans blas.Transpose, m, n, nrhs int, a []float64, lda int, b
 	case len(b) < (mx-1)*ldb+nrhs:
 		panic(shortB)
 	}
-	var cb gnCopy
-	bp := ptrOf(b)
+	var cb colCopy
+	bp := clib.Ptr(b)
 	if nrhs > 1 || ldb > 1 {
-		cb = gnColMajor(mx, nrhs, b, ldb, true)
+		cb = colMajor(mx, nrhs, b, ldb, true)
 		bp = cb.ptr()
 	}
 	policy.Lapack.Add(1)
-	info := clib.Gels[float64](tr, n, m, nrhs, ptrOf(a), lda, bp, mx, ptrOf(work), lwork)
+	info := clib.Gels[float64](tr, n, m, nrhs, clib.Ptr(a), lda, bp, mx, clib.Ptr(work), lwork)
 	cb.store(mx, nrhs, b, ldb)
 	cb.put()
 	return info == 0
@@ -396,19 +396,19 @@ func (Gonum) Dgels(trans blas.Transpose, m, n, nrhs int, a []float64, lda int, b
 // A^T, which picks other signs than on A even for small matrices, where
 // gonum/mat's TestSVD pins them. The copies cost O(mn + m^2 + n^2) next to
 // the SVD's O(mn min(m, n)).
-func (g Gonum) Dgesvd(jobU, jobVT gonumlapack.SVDJob, m, n int, a []float64, lda int, s, u []float64, ldu int, vt []float64, ldvt int, work []float64, lwork int) (ok bool) {
-	if jobU == gonumlapack.SVDOverwrite || jobVT == gonumlapack.SVDOverwrite {
+func (g Implementation) Dgesvd(jobU, jobVT lapack.SVDJob, m, n int, a []float64, lda int, s, u []float64, ldu int, vt []float64, ldvt int, work []float64, lwork int) (ok bool) {
+	if jobU == lapack.SVDOverwrite || jobVT == lapack.SVDOverwrite {
 		panic(noSVDO)
 	}
-	wantua := jobU == gonumlapack.SVDAll
-	wantus := jobU == gonumlapack.SVDStore
-	if !(wantua || wantus || jobU == gonumlapack.SVDNone) {
+	wantua := jobU == lapack.SVDAll
+	wantus := jobU == lapack.SVDStore
+	if !(wantua || wantus || jobU == lapack.SVDNone) {
 		panic(badSVDJob)
 	}
-	wantva := jobVT == gonumlapack.SVDAll
-	wantvs := jobVT == gonumlapack.SVDStore
+	wantva := jobVT == lapack.SVDAll
+	wantvs := jobVT == lapack.SVDStore
 	wantvas := wantva || wantvs
-	if !(wantva || wantvs || jobVT == gonumlapack.SVDNone) {
+	if !(wantva || wantvs || jobVT == lapack.SVDNone) {
 		panic(badSVDJob)
 	}
 	minmn := min(m, n)
@@ -436,8 +436,8 @@ func (g Gonum) Dgesvd(jobU, jobVT gonumlapack.SVDJob, m, n int, a []float64, lda
 		work[0] = 1
 		return true
 	}
-	gnFits(m, n, lda, ldu, ldvt, lwork)
-	sv := gnSVDFor(jobU, jobVT, m, n, !g.DivideAndConquer)
+	fits(m, n, lda, ldu, ldvt, lwork)
+	sv := svdFor(jobU, jobVT, m, n, !g.DivideAndConquer)
 	if lwork == -1 {
 		work[0] = float64(max(minwork, sv.query(m, n)))
 		return true
@@ -454,17 +454,17 @@ func (g Gonum) Dgesvd(jobU, jobVT gonumlapack.SVDJob, m, n int, a []float64, lda
 	if (len(vt) < (n-1)*ldvt+n && wantva) || (len(vt) < (minmn-1)*ldvt+n && wantvs) {
 		panic(shortVT)
 	}
-	ca := gnColMajor(m, n, a, lda, true)
-	var cu, cvt gnCopy
+	ca := colMajor(m, n, a, lda, true)
+	var cu, cvt colCopy
 	if sv.job != 'N' {
-		cu = gnColMajor(m, sv.ucols, nil, 0, false)
-		cvt = gnColMajor(sv.vrows, n, nil, 0, false)
+		cu = colMajor(m, sv.ucols, nil, 0, false)
+		cvt = colMajor(sv.vrows, n, nil, 0, false)
 	}
 	info := sv.run(m, n, &ca, s, &cu, &cvt, work, lwork)
 	if info > 0 && !sv.qr {
 		// ?bdsdc did not converge: ?gesvd on a fresh copy of a.
 		sv.qr = true
-		_ = views.Copy(ca.v, gnRow(m, n, a, lda))
+		_ = views.Copy(ca.v, rowView(m, n, a, lda))
 		info = sv.run(m, n, &ca, s, &cu, &cvt, work, lwork)
 	}
 	if wantua || wantus {
@@ -479,57 +479,57 @@ func (g Gonum) Dgesvd(jobU, jobVT gonumlapack.SVDJob, m, n int, a []float64, lda
 	return info == 0
 }
 
-// gnSVD is how Gonum.Dgesvd computes: the job of ?gesdd ('N', 'S' or
+// svdPlan is how Implementation.Dgesvd computes: the job of ?gesdd ('N', 'S' or
 // 'A'; the same letter for both sides of ?gesvd) and the shape of the U
 // and VT it writes, m x ucols and vrows x n, which hold what the caller's
 // jobs ask for.
-type gnSVD struct {
+type svdPlan struct {
 	job          byte
 	ucols, vrows int
 	qr           bool // ?gesvd instead of ?gesdd
 }
 
-func gnSVDFor(jobU, jobVT gonumlapack.SVDJob, m, n int, qr bool) gnSVD {
+func svdFor(jobU, jobVT lapack.SVDJob, m, n int, qr bool) svdPlan {
 	minmn := min(m, n)
-	sv := gnSVD{job: 'S', ucols: minmn, vrows: minmn, qr: qr}
+	sv := svdPlan{job: 'S', ucols: minmn, vrows: minmn, qr: qr}
 	switch {
-	case jobU == gonumlapack.SVDNone && jobVT == gonumlapack.SVDNone:
-		sv = gnSVD{job: 'N', qr: qr}
-	case (jobU == gonumlapack.SVDAll && m > n) || (jobVT == gonumlapack.SVDAll && n > m):
-		sv = gnSVD{job: 'A', ucols: m, vrows: n, qr: qr}
+	case jobU == lapack.SVDNone && jobVT == lapack.SVDNone:
+		sv = svdPlan{job: 'N', qr: qr}
+	case (jobU == lapack.SVDAll && m > n) || (jobVT == lapack.SVDAll && n > m):
+		sv = svdPlan{job: 'A', ucols: m, vrows: n, qr: qr}
 	}
 	return sv
 }
 
 // query returns LAPACK's optimal workspace for the routine sv.run calls,
 // remembered per shape and job (shared with SVD's queries).
-func (sv gnSVD) query(m, n int) int {
+func (sv svdPlan) query(m, n int) int {
 	if sv.qr {
-		return workspaceSize(wsKey{fam: "xgesvd", typ: scalar.Index[float64](), dims: [4]int{m, n}, opts: [3]byte{sv.job, sv.job}}, func() wsSize {
-			return query[float64](func(w, _, _ unsafe.Pointer) {
+		return wspace.Remember(wspace.Key{Fam: "xgesvd", Type: scalar.Index[float64](), Dims: [4]int{m, n}, Opts: [3]byte{sv.job, sv.job}}, func() wspace.Sizes {
+			return wspace.Query[float64](func(w, _, _ unsafe.Pointer) {
 				clib.Gesvd[float64](sv.job, sv.job, m, n, nil, m, nil, nil, m, nil, max(1, sv.vrows), w, -1, nil)
 			})
-		}).work
+		}).Work
 	}
-	return workspaceSize(wsKey{fam: "xgesdd", typ: scalar.Index[float64](), dims: [4]int{m, n}, opts: [3]byte{sv.job}}, func() wsSize {
-		return query[float64](func(w, _, iw unsafe.Pointer) {
+	return wspace.Remember(wspace.Key{Fam: "xgesdd", Type: scalar.Index[float64](), Dims: [4]int{m, n}, Opts: [3]byte{sv.job}}, func() wspace.Sizes {
+		return wspace.Query[float64](func(w, _, iw unsafe.Pointer) {
 			clib.Gesdd[float64](sv.job, m, n, nil, m, nil, nil, m, nil, max(1, sv.vrows), w, -1, nil, iw)
 		})
-	}).work
+	}).Work
 }
 
 // run computes the SVD of the column-major ca into s, cu and cvt, with the
 // caller's work when it is long enough.
-func (sv gnSVD) run(m, n int, ca *gnCopy, s []float64, cu, cvt *gnCopy, work []float64, lwork int) int {
-	w := gnWorkspace(work, lwork, sv.query(m, n))
+func (sv svdPlan) run(m, n int, ca *colCopy, s []float64, cu, cvt *colCopy, work []float64, lwork int) int {
+	w := workspace(work, lwork, sv.query(m, n))
 	defer w.put()
 	policy.Lapack.Add(1)
 	if sv.qr {
-		return clib.Gesvd[float64](sv.job, sv.job, m, n, ca.ptr(), ca.ld, ptrOf(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), w.ptr, w.n, nil)
+		return clib.Gesvd[float64](sv.job, sv.job, m, n, ca.ptr(), ca.ld, clib.Ptr(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), w.ptr, w.n, nil)
 	}
-	iw := getInts(8 * min(m, n))
-	defer iw.put()
-	return clib.Gesdd[float64](sv.job, m, n, ca.ptr(), ca.ld, ptrOf(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), w.ptr, w.n, nil, iw.ptr())
+	iw := wspace.GetInts(8 * min(m, n))
+	defer iw.Put()
+	return clib.Gesdd[float64](sv.job, m, n, ca.ptr(), ca.ld, clib.Ptr(s), cu.ptr(), cu.ldOr1(), cvt.ptr(), cvt.ldOr1(), w.ptr, w.n, nil, iw.Ptr())
 }
 
 // Dsyev computes the eigenvalues (ascending) and, if asked, orthonormal
@@ -537,9 +537,9 @@ func (sv gnSVD) run(m, n int, ca *gnCopy, s []float64, cu, cvt *gnCopy, work []f
 // contract as gonum's QR-iteration Dsyev) on S = A with the other
 // triangle; the eigenvectors it writes as columns of S are transposed in
 // place through a pooled buffer (one copy).
-func (Gonum) Dsyev(jobz gonumlapack.EVJob, ul blas.Uplo, n int, a []float64, lda int, w, work []float64, lwork int) (ok bool) {
+func (Implementation) Dsyev(jobz lapack.EVJob, ul blas.Uplo, n int, a []float64, lda int, w, work []float64, lwork int) (ok bool) {
 	switch {
-	case jobz != gonumlapack.EVNone && jobz != gonumlapack.EVCompute:
+	case jobz != lapack.EVNone && jobz != lapack.EVCompute:
 		panic(badEVJob)
 	case ul != blas.Upper && ul != blas.Lower:
 		panic(badUplo)
@@ -555,13 +555,13 @@ func (Gonum) Dsyev(jobz gonumlapack.EVJob, ul blas.Uplo, n int, a []float64, lda
 	if n == 0 {
 		return true
 	}
-	gnFits(n, lda, lwork)
-	job, uplo := byte(jobz), gnUploT(ul)
-	ws := workspaceSize(wsKey{fam: "xsyevd", typ: scalar.Index[float64](), dims: [4]int{n}, opts: [3]byte{job}}, func() wsSize {
-		return query[float64](func(w, _, iw unsafe.Pointer) { clib.Syevd[float64](job, uplo, n, nil, n, nil, w, -1, nil, 0, iw, -1) })
+	fits(n, lda, lwork)
+	job, uplo := byte(jobz), uploT(ul)
+	ws := wspace.Remember(wspace.Key{Fam: "xsyevd", Type: scalar.Index[float64](), Dims: [4]int{n}, Opts: [3]byte{job}}, func() wspace.Sizes {
+		return wspace.Query[float64](func(w, _, iw unsafe.Pointer) { clib.Syevd[float64](job, uplo, n, nil, n, nil, w, -1, nil, 0, iw, -1) })
 	})
 	if lwork == -1 {
-		work[0] = float64(max(3*n-1, ws.work))
+		work[0] = float64(max(3*n-1, ws.Work))
 		return true
 	}
 	switch {
@@ -570,17 +570,17 @@ func (Gonum) Dsyev(jobz gonumlapack.EVJob, ul blas.Uplo, n int, a []float64, lda
 	case len(w) < n:
 		panic(shortW)
 	}
-	wk := gnWorkspace(work, lwork, ws.work)
-	iw := getInts(ws.iwork)
+	wk := workspace(work, lwork, ws.Work)
+	iw := wspace.GetInts(ws.IWork)
 	policy.Lapack.Add(1)
-	info := clib.Syevd[float64](job, uplo, n, ptrOf(a), lda, ptrOf(w), wk.ptr, wk.n, nil, 0, iw.ptr(), max(1, ws.iwork))
+	info := clib.Syevd[float64](job, uplo, n, clib.Ptr(a), lda, clib.Ptr(w), wk.ptr, wk.n, nil, 0, iw.Ptr(), max(1, ws.IWork))
 	wk.put()
-	iw.put()
-	if info == 0 && jobz == gonumlapack.EVCompute && n > 1 {
+	iw.Put()
+	if info == 0 && jobz == lapack.EVCompute && n > 1 {
 		// S holds the eigenvectors as columns: a holds them as rows.
-		c := gnColMajor(n, n, a, lda, true) // copy of Z^T: the eigenvectors as rows
+		c := colMajor(n, n, a, lda, true) // copy of Z^T: the eigenvectors as rows
 		v := c.v.T()
-		_ = views.Copy(gnRow(n, n, a, lda), v) // same shape, fresh memory
+		_ = views.Copy(rowView(n, n, a, lda), v) // same shape, fresh memory
 		c.put()
 	}
 	return info == 0
@@ -590,17 +590,17 @@ func (Gonum) Dsyev(jobz gonumlapack.EVJob, ul blas.Uplo, n int, a []float64, lda
 // eigenvectors of the general A (through column-major copies: a in, vl
 // and vr out). first is LAPACK's info: the eigenvalues from first on
 // converged; eigenvectors only when first == 0.
-func (Gonum) Dgeev(jobvl gonumlapack.LeftEVJob, jobvr gonumlapack.RightEVJob, n int, a []float64, lda int, wr, wi []float64, vl []float64, ldvl int, vr []float64, ldvr int, work []float64, lwork int) (first int) {
-	wantvl := jobvl == gonumlapack.LeftEVCompute
-	wantvr := jobvr == gonumlapack.RightEVCompute
+func (Implementation) Dgeev(jobvl lapack.LeftEVJob, jobvr lapack.RightEVJob, n int, a []float64, lda int, wr, wi []float64, vl []float64, ldvl int, vr []float64, ldvr int, work []float64, lwork int) (first int) {
+	wantvl := jobvl == lapack.LeftEVCompute
+	wantvr := jobvr == lapack.RightEVCompute
 	minwrk := max(1, 3*n)
 	if wantvl || wantvr {
 		minwrk = max(1, 4*n)
 	}
 	switch {
-	case jobvl != gonumlapack.LeftEVCompute && jobvl != gonumlapack.LeftEVNone:
+	case jobvl != lapack.LeftEVCompute && jobvl != lapack.LeftEVNone:
 		panic(badLeftEVJob)
-	case jobvr != gonumlapack.RightEVCompute && jobvr != gonumlapack.RightEVNone:
+	case jobvr != lapack.RightEVCompute && jobvr != lapack.RightEVNone:
 		panic(badRightEVJob)
 	case n < 0:
 		panic(nLT0)
@@ -619,9 +619,9 @@ func (Gonum) Dgeev(jobvl gonumlapack.LeftEVJob, jobvr gonumlapack.RightEVJob, n 
 		work[0] = 1
 		return 0
 	}
-	gnFits(n, lda, ldvl, ldvr, lwork)
+	fits(n, lda, ldvl, ldvr, lwork)
 	if lwork == -1 {
-		work[0] = float64(max(minwrk, gnQuery(func(w, _ unsafe.Pointer) {
+		work[0] = float64(max(minwrk, query(func(w, _ unsafe.Pointer) {
 			clib.Geev[float64](byte(jobvl), byte(jobvr), n, nil, n, nil, nil, nil, nil, n, nil, n, w, -1, nil)
 		})))
 		return 0
@@ -638,17 +638,17 @@ func (Gonum) Dgeev(jobvl gonumlapack.LeftEVJob, jobvr gonumlapack.RightEVJob, n 
 	case len(vr) < (n-1)*ldvr+n && wantvr:
 		panic(shortVR)
 	}
-	ca := gnColMajor(n, n, a, lda, true)
-	var cl, cr gnCopy
+	ca := colMajor(n, n, a, lda, true)
+	var cl, cr colCopy
 	if wantvl {
-		cl = gnColMajor(n, n, vl, ldvl, false)
+		cl = colMajor(n, n, vl, ldvl, false)
 	}
 	if wantvr {
-		cr = gnColMajor(n, n, vr, ldvr, false)
+		cr = colMajor(n, n, vr, ldvr, false)
 	}
 	policy.Lapack.Add(1)
-	info := clib.Geev[float64](byte(jobvl), byte(jobvr), n, ca.ptr(), ca.ld, ptrOf(wr), ptrOf(wi), nil,
-		cl.ptr(), cl.ldOr1(), cr.ptr(), cr.ldOr1(), ptrOf(work), lwork, nil)
+	info := clib.Geev[float64](byte(jobvl), byte(jobvr), n, ca.ptr(), ca.ld, clib.Ptr(wr), clib.Ptr(wi), nil,
+		cl.ptr(), cl.ldOr1(), cr.ptr(), cr.ldOr1(), clib.Ptr(work), lwork, nil)
 	if info == 0 {
 		cl.store(n, n, vl, ldvl)
 		cr.store(n, n, vr, ldvr)
@@ -662,16 +662,16 @@ func (Gonum) Dgeev(jobvl gonumlapack.LeftEVJob, jobvr gonumlapack.RightEVJob, n 
 // Dggsvd3 computes the generalized SVD of (A, B) (through column-major
 // copies: a and b in and out, u, v and q out). iwork receives gonum's
 // zero-based sorting pivots.
-func (Gonum) Dggsvd3(jobU, jobV, jobQ gonumlapack.GSVDJob, m, n, p int, a []float64, lda int, b []float64, ldb int, alpha, beta, u []float64, ldu int, v []float64, ldv int, q []float64, ldq int, work []float64, lwork int, iwork []int) (k, l int, ok bool) {
-	wantu := jobU == gonumlapack.GSVDU
-	wantv := jobV == gonumlapack.GSVDV
-	wantq := jobQ == gonumlapack.GSVDQ
+func (Implementation) Dggsvd3(jobU, jobV, jobQ lapack.GSVDJob, m, n, p int, a []float64, lda int, b []float64, ldb int, alpha, beta, u []float64, ldu int, v []float64, ldv int, q []float64, ldq int, work []float64, lwork int, iwork []int) (k, l int, ok bool) {
+	wantu := jobU == lapack.GSVDU
+	wantv := jobV == lapack.GSVDV
+	wantq := jobQ == lapack.GSVDQ
 	switch {
-	case !wantu && jobU != gonumlapack.GSVDNone:
+	case !wantu && jobU != lapack.GSVDNone:
 		panic(badGSVDJob + "U")
-	case !wantv && jobV != gonumlapack.GSVDNone:
+	case !wantv && jobV != lapack.GSVDNone:
 		panic(badGSVDJob + "V")
-	case !wantq && jobQ != gonumlapack.GSVDNone:
+	case !wantq && jobQ != lapack.GSVDNone:
 		panic(badGSVDJob + "Q")
 	case m < 0:
 		panic(mLT0)
@@ -696,16 +696,16 @@ func (Gonum) Dggsvd3(jobU, jobV, jobQ gonumlapack.GSVDJob, m, n, p int, a []floa
 	case len(work) < max(1, lwork):
 		panic(shortWork)
 	}
-	gnFits(m, n, p, lda, ldb, ldu, ldv, ldq, lwork)
+	fits(m, n, p, lda, ldb, ldu, ldv, ldq, lwork)
 	ju, jv, jq := byte(jobU), byte(jobV), byte(jobQ)
 	mm, pp, nn := max(1, m), max(1, p), max(1, n)
-	ws := workspaceSize(wsKey{fam: "xggsvd3", typ: scalar.Index[float64](), dims: [4]int{m, n, p}, opts: [3]byte{ju, jv, jq}}, func() wsSize {
+	ws := wspace.Remember(wspace.Key{Fam: "xggsvd3", Type: scalar.Index[float64](), Dims: [4]int{m, n, p}, Opts: [3]byte{ju, jv, jq}}, func() wspace.Sizes {
 		var kk, ll int
-		return query[float64](func(w, _, _ unsafe.Pointer) {
+		return wspace.Query[float64](func(w, _, _ unsafe.Pointer) {
 			clib.Ggsvd3[float64](ju, jv, jq, m, n, p, &kk, &ll, nil, mm, nil, pp, nil, nil, nil, mm, nil, pp, nil, nn, w, -1, nil, nil)
 		})
 	})
-	need := max(1, 2*n, ws.work)
+	need := max(1, 2*n, ws.Work)
 	work[0] = float64(need)
 	if lwork == -1 {
 		return 0, 0, true
@@ -726,26 +726,26 @@ func (Gonum) Dggsvd3(jobU, jobV, jobQ gonumlapack.GSVDJob, m, n, p int, a []floa
 	case len(beta) != n:
 		panic(badLenBeta)
 	}
-	ca := gnColMajor(m, n, a, lda, true)
-	cb := gnColMajor(p, n, b, ldb, true)
-	var cu, cv, cq gnCopy
+	ca := colMajor(m, n, a, lda, true)
+	cb := colMajor(p, n, b, ldb, true)
+	var cu, cv, cq colCopy
 	if wantu {
-		cu = gnColMajor(m, m, u, ldu, false)
+		cu = colMajor(m, m, u, ldu, false)
 	}
 	if wantv {
-		cv = gnColMajor(p, p, v, ldv, false)
+		cv = colMajor(p, p, v, ldv, false)
 	}
 	if wantq {
-		cq = gnColMajor(n, n, q, ldq, false)
+		cq = colMajor(n, n, q, ldq, false)
 	}
-	wk := gnWorkspace(work, lwork, need)
-	iw := getInts(n)
+	wk := workspace(work, lwork, need)
+	iw := wspace.GetInts(n)
 	policy.Lapack.Add(1)
-	info := clib.Ggsvd3[float64](ju, jv, jq, m, n, p, &k, &l, ca.ptr(), ca.ld, cb.ptr(), cb.ld, ptrOf(alpha), ptrOf(beta),
-		cu.ptr(), cu.ldOr1(), cv.ptr(), cv.ldOr1(), cq.ptr(), cq.ldOr1(), wk.ptr, wk.n, nil, iw.ptr())
-	iw.store(iwork[:n], -1)
+	info := clib.Ggsvd3[float64](ju, jv, jq, m, n, p, &k, &l, ca.ptr(), ca.ld, cb.ptr(), cb.ld, clib.Ptr(alpha), clib.Ptr(beta),
+		cu.ptr(), cu.ldOr1(), cv.ptr(), cv.ldOr1(), cq.ptr(), cq.ldOr1(), wk.ptr, wk.n, nil, iw.Ptr())
+	storeInts(iw, iwork[:n], -1)
 	for _, c := range []struct {
-		c       *gnCopy
+		c       *colCopy
 		r, cols int
 		dst     []float64
 		ld      int
@@ -754,6 +754,6 @@ func (Gonum) Dggsvd3(jobU, jobV, jobQ gonumlapack.GSVDJob, m, n, p int, a []floa
 		c.c.put()
 	}
 	wk.put()
-	iw.put()
+	iw.Put()
 	return k, l, info == 0
 }

@@ -1,4 +1,4 @@
-package lapack_test
+package gonumlapack_test
 
 import (
 	"fmt"
@@ -6,17 +6,17 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	gonumlapack "gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/lapack"
+	"github.com/lapis-go/lapis/gonumlapack"
 )
 
 // gesvd runs impl's Dgesvd on a copy of the row-major m x n a (lda n),
 // with a workspace query first, and returns s, u (m x m or m x k, ldu m)
 // and vt (n x n or k x n, ldvt n).
-func gesvd(t *testing.T, impl gonumlapack.Float64, jobU, jobVT gonumlapack.SVDJob, m, n int, a []float64) (s, u, vt []float64) {
+func gesvd(t *testing.T, impl lapack.Float64, jobU, jobVT lapack.SVDJob, m, n int, a []float64) (s, u, vt []float64) {
 	t.Helper()
 	a = append([]float64(nil), a...)
 	s = make([]float64, min(m, n))
@@ -37,13 +37,13 @@ func gesvd(t *testing.T, impl gonumlapack.Float64, jobU, jobVT gonumlapack.SVDJo
 	return s, u, vt
 }
 
-// TestGonumDgesvdVectors pins what the package docs promise about
+// TestDgesvdVectors pins what the package docs promise about
 // Dgesvd's singular vectors: by default (?gesvd) the same as gonum's at
 // every size; with DivideAndConquer (?gesdd) the same as gonum's pure-Go
 // Dgesvd for min(m, n) <= 25 unless 1.6 <= max/min < 11/6, and up to the
 // sign of each pair otherwise; and U and VT the same whichever jobs ask
 // for them.
-func TestGonumDgesvdVectors(t *testing.T) {
+func TestDgesvdVectors(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(5, 7))
 	for _, tc := range []struct {
 		m, n     int
@@ -69,9 +69,9 @@ func TestGonumDgesvdVectors(t *testing.T) {
 			for i := range a {
 				a[i] = rnd.NormFloat64()
 			}
-			impl := lapack.Gonum{DivideAndConquer: !tc.qr}
-			s, u, vt := gesvd(t, impl, gonumlapack.SVDStore, gonumlapack.SVDStore, m, n, a)
-			ws, wu, wvt := gesvd(t, gonum.Implementation{}, gonumlapack.SVDStore, gonumlapack.SVDStore, m, n, a)
+			impl := gonumlapack.Implementation{DivideAndConquer: !tc.qr}
+			s, u, vt := gesvd(t, impl, lapack.SVDStore, lapack.SVDStore, m, n, a)
+			ws, wu, wvt := gesvd(t, gonum.Implementation{}, lapack.SVDStore, lapack.SVDStore, m, n, a)
 			const tol = 1e-10
 			flips := 0
 			for j := range k {
@@ -104,9 +104,9 @@ func TestGonumDgesvdVectors(t *testing.T) {
 
 			// One-sided and full jobs give the U and VT of the two-sided
 			// thin job (the same LAPACK computation, the rest discarded).
-			_, u1, _ := gesvd(t, impl, gonumlapack.SVDStore, gonumlapack.SVDNone, m, n, a)
-			_, _, vt1 := gesvd(t, impl, gonumlapack.SVDNone, gonumlapack.SVDStore, m, n, a)
-			_, ua, vta := gesvd(t, impl, gonumlapack.SVDAll, gonumlapack.SVDAll, m, n, a)
+			_, u1, _ := gesvd(t, impl, lapack.SVDStore, lapack.SVDNone, m, n, a)
+			_, _, vt1 := gesvd(t, impl, lapack.SVDNone, lapack.SVDStore, m, n, a)
+			_, ua, vta := gesvd(t, impl, lapack.SVDAll, lapack.SVDAll, m, n, a)
 			sameBlock(t, "U from job (S, N)", u1, u, m, m, k, 0)
 			sameBlock(t, "U from job (A, A)", ua, u, m, m, k, tol)
 			sameBlock(t, "VT from job (N, S)", vt1, vt, n, k, n, 0)
@@ -129,11 +129,11 @@ func sameBlock(t *testing.T, what string, got, want []float64, ld, rows, cols in
 	}
 }
 
-// BenchmarkGonumDgesvd times Gonum.Dgesvd's two algorithms, ?gesvd (the
+// BenchmarkGonumDgesvd times Implementation.Dgesvd's two algorithms, ?gesvd (the
 // default) and ?gesdd (DivideAndConquer), with the jobs mat.SVD passes for
 // SVDThin (S, S) and SVDFull (A, A), on a square matrix:
 //
-//	go test -run '^$' -bench GonumDgesvd -count 3 ./lapack | go run ./bench/report -ratios gesvd/gesdd
+//	go test -run '^$' -bench GonumDgesvd -count 3 ./gonumlapack | go run ./bench/report -ratios gesvd/gesdd
 func BenchmarkGonumDgesvd(b *testing.B) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{100, 500} {
@@ -141,11 +141,11 @@ func BenchmarkGonumDgesvd(b *testing.B) {
 		for i := range a {
 			a[i] = 2*rnd.Float64() - 1
 		}
-		for _, job := range []gonumlapack.SVDJob{gonumlapack.SVDStore, gonumlapack.SVDAll} {
+		for _, job := range []lapack.SVDJob{lapack.SVDStore, lapack.SVDAll} {
 			for _, impl := range []struct {
 				name string
-				l    lapack.Gonum
-			}{{"gesdd", lapack.Gonum{DivideAndConquer: true}}, {"gesvd", lapack.Gonum{}}} {
+				l    gonumlapack.Implementation
+			}{{"gesdd", gonumlapack.Implementation{DivideAndConquer: true}}, {"gesvd", gonumlapack.Implementation{}}} {
 				b.Run(fmt.Sprintf("op=dgesvd/job=%c/n=%d/impl=%s", job, n, impl.name), func(b *testing.B) {
 					s, u, vt := make([]float64, n), make([]float64, n*n), make([]float64, n*n)
 					work := []float64{0}

@@ -1,42 +1,20 @@
-package cblas
+package blasgo
 
 import (
 	"math"
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/rt/pool"
-	"github.com/lapis-go/lapis/views"
+	"github.com/lapis-go/lapis/internal/scalar"
 )
 
-// The pure-Go level-1 loops, shared by the view-level routines (Dot,
-// Axpy, Scal, Nrm2, Iamax) and the gonum adapter. A vector is the address of its
-// element 0 and a signed stride in elements, so that a negative stride
-// walks backwards from there (not BLAS's convention of a pointer to the
-// lowest address).
+// The pure-Go level-1 loops. A vector is the address of its element 0 and
+// a signed stride in elements, so that a negative stride walks backwards
+// from there (not BLAS's convention of a pointer to the lowest address;
+// First0 converts).
 
-// complexStridedDot reports whether a dot product of n elements of T with
-// increments incX and incY must be computed in Go rather than by the
-// library. OpenBLAS 0.3.21's cblas_{c,z}dot{u,c}_sub (kernel/x86_64/zdot.c,
-// with the Haswell, Sandybridge, Zen and SkylakeX kernels) read one
-// element beyond the vector whenever its increment is not 1: above the
-// last element for a positive increment, below the lowest for a negative
-// one, and that address may not be mapped (a SIGSEGV seen in lapis's own
-// suite; shown by guard_test.go with mmap guard pages). lapis never hands
-// such a call to the library, whatever its version: a strided vector is
-// memory-bound, so the Go loop costs little against the kernel's strided
-// path.
-func complexStridedDot[T Scalar](n, incX, incY int) bool {
-	var z T
-	switch any(z).(type) {
-	case complex64, complex128:
-		return n > 1 && (incX != 1 || incY != 1)
-	}
-	return false
-}
-
-// dotGo returns sum_i op(x_i) y_i over n elements, op conjugating when
+// Dot returns sum_i op(x_i) y_i over n elements, op conjugating when
 // conjX is set (a no-op for real types).
-func dotGo[T Scalar](n int, px unsafe.Pointer, sx int, py unsafe.Pointer, sy int, conjX bool) T {
+func Dot[T scalar.Type](n int, px unsafe.Pointer, sx int, py unsafe.Pointer, sy int, conjX bool) T {
 	var s T
 	if conjX {
 		switch p := any(&s).(type) {
@@ -63,7 +41,7 @@ func dotGo[T Scalar](n int, px unsafe.Pointer, sx int, py unsafe.Pointer, sy int
 // dotUnit is sum_i x[i] y[i] over contiguous vectors with four partial
 // sums, so that the additions do not wait on each other (one sum takes
 // four times as long from n = 16 on).
-func dotUnit[T Scalar](x, y []T) T {
+func dotUnit[T scalar.Type](x, y []T) T {
 	y = y[:len(x)]
 	var s0, s1, s2, s3 T
 	i := 0
@@ -93,9 +71,9 @@ func dotcPairs[F float32 | float64](n int, px unsafe.Pointer, sx int, py unsafe.
 	return re, im
 }
 
-// axpyGo computes y_i += alpha op(x_i) over n elements, op conjugating
+// Axpy computes y_i += alpha op(x_i) over n elements, op conjugating
 // when conjX is set (a no-op for real types).
-func axpyGo[T Scalar](n int, alpha T, px unsafe.Pointer, sx int, py unsafe.Pointer, sy int, conjX bool) {
+func Axpy[T scalar.Type](n int, alpha T, px unsafe.Pointer, sx int, py unsafe.Pointer, sy int, conjX bool) {
 	if conjX {
 		switch a := any(alpha).(type) {
 		case complex64:
@@ -132,13 +110,13 @@ func axpycPairs[F float32 | float64](n int, ar, ai F, px unsafe.Pointer, sx int,
 	}
 }
 
-// scalGo computes x_i *= alpha over n elements the way OpenBLAS 0.3.21's
+// Scal computes x_i *= alpha over n elements the way OpenBLAS 0.3.21's
 // ?scal kernels do, so that both paths give the same special values: alpha
 // = 0 stores zeros (x is not read: NaN and Inf become 0), and a complex
 // alpha with a zero part multiplies by the other part alone (alpha = 2
 // turns (Inf, 0) into (Inf, 0), not the (Inf, NaN) of a full complex
 // product). TestScalSpecial holds the two paths to this.
-func scalGo[T Scalar](n int, alpha T, px unsafe.Pointer, sx int) {
+func Scal[T scalar.Type](n int, alpha T, px unsafe.Pointer, sx int) {
 	switch a := any(alpha).(type) {
 	case complex64:
 		scalPairs(n, real(a), imag(a), px, sx)
@@ -170,7 +148,7 @@ func scalGo[T Scalar](n int, alpha T, px unsafe.Pointer, sx int) {
 	}
 }
 
-// scalPairs is scalGo for complex elements stored as (re, im) pairs of F,
+// scalPairs is Scal for complex elements stored as (re, im) pairs of F,
 // alpha = ar + i ai.
 func scalPairs[F float32 | float64](n int, ar, ai F, px unsafe.Pointer, sx int) {
 	step := 2 * sx * int(unsafe.Sizeof(ar))
@@ -197,7 +175,7 @@ func scalPairs[F float32 | float64](n int, ar, ai F, px unsafe.Pointer, sx int) 
 	}
 }
 
-// nrm2Go is the Euclidean norm of n elements, without overflow or
+// Nrm2 is the Euclidean norm of n elements, without overflow or
 // harmful underflow, as BLAS computes it: NaN if an element has a NaN
 // part, otherwise +Inf if one has an infinite part. float32 and complex64
 // parts are squared and summed in float64, where they can neither
@@ -206,7 +184,7 @@ func scalPairs[F float32 | float64](n int, ar, ai F, px unsafe.Pointer, sx int) 
 // when that sum is not a finite number well above the underflow range
 // (NaN, Inf, huge or tiny elements) are they summed again, scaled, as
 // gonum's Dnrm2 and reference BLAS do.
-func nrm2Go[T Scalar](n int, px unsafe.Pointer, sx int) float64 {
+func Nrm2[T scalar.Type](n int, px unsafe.Pointer, sx int) float64 {
 	var z T
 	switch any(z).(type) {
 	case float32:
@@ -261,7 +239,7 @@ func sumSquares32(n int, px unsafe.Pointer, sx, parts int) float64 {
 	return s0 + s1
 }
 
-// nrm2Float64 is nrm2Go for elements of parts (1 or 2) float64 values.
+// nrm2Float64 is Nrm2 for elements of parts (1 or 2) float64 values.
 func nrm2Float64(n int, px unsafe.Pointer, sx, parts int) float64 {
 	var s float64
 	if parts == 1 && sx == 1 {
@@ -328,12 +306,12 @@ func nrm2Scaled(n int, px unsafe.Pointer, sx, parts int) float64 {
 	return scale * math.Sqrt(ssq)
 }
 
-// iamaxGo is the index of the largest |Re| + |Im| over n elements by the
+// Iamax is the index of the largest |Re| + |Im| over n elements by the
 // rule of reference BLAS (and gonum): the first index whose measure
 // exceeds that of every element before it, starting from element 0. A NaN
 // is therefore the answer only at index 0; elsewhere it never compares
 // greater and is passed over. It dispatches on T once, not per element.
-func iamaxGo[T Scalar](n int, px unsafe.Pointer, sx int) int {
+func Iamax[T scalar.Type](n int, px unsafe.Pointer, sx int) int {
 	var z T
 	switch any(z).(type) {
 	case float32:
@@ -346,7 +324,7 @@ func iamaxGo[T Scalar](n int, px unsafe.Pointer, sx int) int {
 	return iamaxParts[float64](n, px, sx, 2)
 }
 
-// iamaxParts is iamaxGo over elements of parts values of F each (1 for a
+// iamaxParts is Iamax over elements of parts values of F each (1 for a
 // real type, 2 for a complex one), measured by the sum of their moduli.
 func iamaxParts[F float32 | float64](n int, px unsafe.Pointer, sx, parts int) int {
 	var f F
@@ -369,70 +347,13 @@ func iamaxParts[F float32 | float64](n int, px unsafe.Pointer, sx, parts int) in
 	return arg
 }
 
-// first0 returns the address of element 0 of a BLAS vector given as its
+// First0 returns the address of element 0 of a BLAS vector given as its
 // lowest address p and increment inc (negative: element 0 is the last in
 // memory), n >= 1.
-func first0[T Scalar](p unsafe.Pointer, n, inc int) unsafe.Pointer {
+func First0[T scalar.Type](p unsafe.Pointer, n, inc int) unsafe.Pointer {
 	if inc >= 0 {
 		return p
 	}
 	var z T
 	return unsafe.Add(p, (n-1)*(-inc)*int(unsafe.Sizeof(z)))
-}
-
-// Complex level-2 kernels that read past their vectors. OpenBLAS 0.3.21's
-// Haswell kernels do, found by guard_test.go with mmap guard pages:
-// cgemv_n/zgemv_n (a column-major a, BLAS "N") read x one increment step
-// beyond its last element (below the first for a negative increment),
-// chemv reads x and zhemv y one element past the end; LAPACK's own calls
-// into them (clarf, clauu2) do the same on its operands (lapack's
-// operands keep slack for that). lapis hands these kernels its vectors
-// in pooled buffers with overReadSpare elements to spare after them, at
-// unit stride: O(n) copies against the O(n^2) of the product, done for
-// every complex call whatever the library version (no count, no strict
-// refusal: they are not layout copies).
-
-const overReadSpare = 4
-
-// padIn copies the n elements of the BLAS vector v into a pooled buffer,
-// in BLAS's order, and returns it as a unit-stride vector.
-func padIn[T Scalar](v vec, n int) (vec, *pool.Buf[T]) {
-	b := pool.Get[T](n + overReadSpare)
-	clear(b.Data[n:])
-	forBLAS[T](v, n, func(i int, p *T) { b.Data[i] = *p })
-	return vec{ptr: unsafe.Pointer(&b.Data[0]), inc: 1, n: n}, b
-}
-
-// overReadSafe runs call with the BLAS vectors x (nx elements, read) and
-// y (ny elements, read and written) as the library's complex level-2
-// kernels can take them: for complex T in pooled buffers with spare
-// elements (padIn), y copied back afterwards; for real T as they are.
-func overReadSafe[T Scalar](x vec, nx int, y vec, ny int, call func(x, y vec)) {
-	if !views.IsComplex[T]() {
-		call(x, y)
-		return
-	}
-	px, bx := padIn[T](x, nx)
-	py, by := padIn[T](y, ny)
-	call(px, py)
-	pool.Put(bx)
-	padOut[T](y, ny, by)
-}
-
-// padOut copies the padded vector b back into the BLAS vector dst and
-// returns b to the pool.
-func padOut[T Scalar](dst vec, n int, b *pool.Buf[T]) {
-	forBLAS[T](dst, n, func(i int, p *T) { *p = b.Data[i] })
-	pool.Put(b)
-}
-
-// forBLAS calls f with element i of the BLAS vector v (lowest address
-// v.ptr, increment v.inc: a negative increment starts from the end).
-func forBLAS[T Scalar](v vec, n int, f func(i int, p *T)) {
-	var z T
-	sz, inc := int(unsafe.Sizeof(z)), int(v.inc)
-	p0 := first0[T](v.ptr, n, inc)
-	for i := 0; i < n; i++ {
-		f(i, (*T)(unsafe.Add(p0, i*inc*sz)))
-	}
 }

@@ -1,4 +1,4 @@
-package lapack_test
+package gonumlapack_test
 
 import (
 	"fmt"
@@ -6,20 +6,20 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	gonumlapack "gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/lapack"
+	"github.com/lapis-go/lapis/gonumlapack"
 )
 
-// TestGonumDgecon checks Gonum.Dgecon, dgecon's algorithm on the stored
+// TestDgecon checks Implementation.Dgecon, dgecon's algorithm on the stored
 // transpose of the factors, against gonum's pure-Go Dgecon (the same
 // algorithm on gonum's storage) for both norms, on matrices whose 1- and
 // infinity-norm condition numbers differ by orders of magnitude, graded
 // ones that make dlatrs scale, and sizes across the block boundaries, with
 // lda > n; and that it copies nothing.
-func TestGonumDgecon(t *testing.T) {
+func TestDgecon(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 9))
 	for _, n := range []int{1, 2, 5, 31, 64, 65, 130} {
 		for _, kind := range []string{"random", "row", "graded"} {
@@ -47,14 +47,14 @@ func TestGonumDgecon(t *testing.T) {
 				ipiv := make([]int, n)
 				work := make([]float64, 4*n)
 				iwork := make([]int, n)
-				impls := []gonumlapack.Float64{lapack.Gonum{}, gonum.Implementation{}}
+				impls := []lapack.Float64{gonumlapack.Implementation{}, gonum.Implementation{}}
 				var got [2][2]float64
 				for k, impl := range impls {
 					f := append([]float64(nil), a...)
 					if !impl.Dgetrf(n, n, f, lda, ipiv) {
 						t.Skipf("%T: singular factor", impl) // not expected for these matrices
 					}
-					for l, norm := range []gonumlapack.MatrixNorm{gonumlapack.MaxColumnSum, gonumlapack.MaxRowSum} {
+					for l, norm := range []lapack.MatrixNorm{lapack.MaxColumnSum, lapack.MaxRowSum} {
 						anorm := impl.Dlange(norm, n, n, a, lda, work)
 						before := lapis.ReadStats().Copies
 						got[k][l] = impl.Dgecon(norm, n, f, lda, anorm, work, iwork)

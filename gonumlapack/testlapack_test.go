@@ -1,4 +1,4 @@
-package lapack_test
+package gonumlapack_test
 
 import (
 	"os"
@@ -9,19 +9,19 @@ import (
 	"gonum.org/v1/gonum/lapack/testlapack"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/lapack"
+	"github.com/lapis-go/lapis/gonumlapack"
 )
 
-// gonum's testlapack conformance suites, run against lapack.Gonum. Each
-// suite is one row: the method it tests and how to call it.
+// gonum's testlapack conformance suites, run against Implementation.
+// Each suite is one row: the method it tests and how to call it.
 
-// withRefs is lapack.Gonum plus the unblocked routines some suites call as
-// references for the blocked ones (DgeqrfTest compares Dgeqrf with
-// Dgeqr2, ...): they are not lapack.Float64 methods, so gonum's pure-Go
-// implementation answers them, and they never stand for the method a
-// suite tests.
+// withRefs is Implementation plus the unblocked routines some suites
+// call as references for the blocked ones (DgeqrfTest compares Dgeqrf
+// with Dgeqr2, ...): they are not lapack.Float64 methods, so gonum's
+// pure-Go implementation answers them, and they never stand for the
+// method a suite tests.
 type withRefs struct {
-	lapack.Gonum
+	gonumlapack.Implementation
 	ref gonum.Implementation
 }
 
@@ -56,7 +56,7 @@ func (w withRefs) Dorml2(s blas.Side, trans blas.Transpose, m, n, k int, a []flo
 // padded lda), not the algorithm, and add edge cases the blocked suites
 // lack. The workspace the unblocked routines take is too short for a
 // blocked call, so each call makes its own (a workspace query first).
-type unblocked struct{ lapack.Gonum }
+type unblocked struct{ gonumlapack.Implementation }
 
 func queryWork(least int, q func(work []float64)) []float64 {
 	w := make([]float64, 1)
@@ -116,7 +116,7 @@ func (u unblocked) Dorml2(s blas.Side, trans blas.Transpose, m, n, k int, a []fl
 
 // gesv answers DgesvTest, which lapack.Float64 has no method for, with
 // Dgetrf and Dgetrs (what gonum/mat does for a square solve).
-type gesv struct{ lapack.Gonum }
+type gesv struct{ gonumlapack.Implementation }
 
 func (g gesv) Dgesv(n, nrhs int, a []float64, lda int, ipiv []int, b []float64, ldb int) bool {
 	if !g.Dgetrf(n, n, a, lda, ipiv[:n]) {
@@ -178,9 +178,9 @@ var (
 // fullEnv makes every suite run, even under -race.
 const fullEnv = "LAPIS_TESTLAPACK_FULL"
 
-// TestTestlapack runs gonum's suites against lapack.Gonum: one for every
-// lapack.Float64 method that has one, and the unblocked routines' suites
-// through the blocked methods (see unblocked).
+// TestTestlapack runs gonum's suites against Implementation: one for
+// every lapack.Float64 method that has one, and the unblocked routines'
+// suites through the blocked methods (see unblocked).
 //
 // Under -race, where gonum's pure-Go checks and its padded test arrays (up
 // to 96 MB) cost about ten times more, the largest suites are skipped: the
@@ -221,7 +221,7 @@ func TestTestlapack(t *testing.T) {
 		// 0.3.29) differs by 1.03e-14 on mtype 5, just over 1e-13/10.
 		{"Dgesvd", false, "", func(t *testing.T) { testlapack.DgesvdTest(t, impl, 2e-13) }},
 		{"Dgesvd/QRIteration", false, "", func(t *testing.T) {
-			testlapack.DgesvdTest(t, withRefs{Gonum: lapack.Gonum{}}, 2e-13)
+			testlapack.DgesvdTest(t, withRefs{Implementation: gonumlapack.Implementation{}}, 2e-13)
 		}},
 		{"Dgesv", true, "", func(t *testing.T) { testlapack.DgesvTest(t, gesv{}) }},
 		{"Dgetrf", false, "Dgetf2, Dgesv and Dgetri", func(t *testing.T) { testlapack.DgetrfTest(t, impl) }},
@@ -264,7 +264,7 @@ func TestTestlapack(t *testing.T) {
 		{"Dorml2", true, "", func(t *testing.T) { testlapack.Dorml2Test(t, ub) }},
 	} {
 		t.Run(tc.suite, func(t *testing.T) {
-			if (lapack.RaceEnabled || testing.Short()) && !tc.race && !full {
+			if (raceEnabled || testing.Short()) && !tc.race && !full {
 				also := "lapis runs it under -race in no other suite of this file"
 				if tc.alsoIn != "" {
 					also = "lapis still runs it under -race in " + tc.alsoIn
@@ -278,7 +278,7 @@ func TestTestlapack(t *testing.T) {
 			tc.run(t)
 			after := lapis.ReadStats()
 			if after.Lapack == before.Lapack && after.Calls == before.Calls && after.Small == before.Small {
-				t.Errorf("testlapack.%sTest never reached the C library through lapack.Gonum", tc.suite)
+				t.Errorf("testlapack.%sTest never reached the C library through Implementation", tc.suite)
 			}
 			t.Logf("%d LAPACK calls, %d BLAS calls, %d operand copies",
 				after.Lapack-before.Lapack, after.Calls-before.Calls, after.Copies-before.Copies)

@@ -1,4 +1,4 @@
-package lapack_test
+package gonumlapack_test
 
 import (
 	"fmt"
@@ -9,15 +9,15 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack/gonum"
 
-	"github.com/lapis-go/lapis/lapack"
+	"github.com/lapis-go/lapis/gonumlapack"
 )
 
-// TestGonumDgetrsOneRHS checks Gonum.Dgetrs with one right-hand side (its
+// TestDgetrsOneRHS checks Implementation.Dgetrs with one right-hand side (its
 // ?trsv path; gonum's testlapack only solves nrhs >= 3) against gonum's
 // pure-Go Dgetrs on the same factors, for both transposes, sizes across
 // the block boundaries, lda > n and ldb > 1 (a strided column), with NaN
 // in b's padding that must survive.
-func TestGonumDgetrsOneRHS(t *testing.T) {
+func TestDgetrsOneRHS(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(5, 7))
 	for _, n := range []int{1, 2, 5, 64, 65, 130} {
 		for _, ldb := range []int{1, 3} {
@@ -29,7 +29,7 @@ func TestGonumDgetrsOneRHS(t *testing.T) {
 						a[i] = 2*rnd.Float64() - 1
 					}
 					ipiv := make([]int, n)
-					if !(lapack.Gonum{}).Dgetrf(n, n, a, lda, ipiv) {
+					if !(gonumlapack.Implementation{}).Dgetrf(n, n, a, lda, ipiv) {
 						t.Fatal("Dgetrf: singular")
 					}
 					b := make([]float64, (n-1)*ldb+1)
@@ -41,7 +41,7 @@ func TestGonumDgetrsOneRHS(t *testing.T) {
 					}
 					want := append([]float64(nil), b...)
 					gonum.Implementation{}.Dgetrs(trans, n, 1, a, lda, ipiv, want, ldb)
-					lapack.Gonum{}.Dgetrs(trans, n, 1, a, lda, ipiv, b, ldb)
+					gonumlapack.Implementation{}.Dgetrs(trans, n, 1, a, lda, ipiv, b, ldb)
 					for i, v := range b {
 						if i%ldb != 0 {
 							if !math.IsNaN(v) {

@@ -1,9 +1,10 @@
-package lapack
+package gonumlapack
 
-// The panic messages of lapack.Gonum: gonum's own (gonum.org/v1/gonum
+// The panic messages: gonum's own (gonum.org/v1/gonum
 // lapack/gonum, errors.go and dgesvd.go, BSD licence), so that a program
 // or test that checks them sees the same text whichever implementation
-// lapack64 uses. Only the messages Gonum's methods raise are copied.
+// lapack64 uses. Only the messages Implementation's methods raise are
+// copied.
 const (
 	badDiag       = "lapack: bad Diag"
 	badEVJob      = "lapack: bad EVJob"

@@ -1,0 +1,5 @@
+//go:build !race
+
+package gonumlapack_test
+
+const raceEnabled = false
