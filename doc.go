@@ -40,4 +40,18 @@
 // broken, matching a sentinel of package layout (ErrShape, ErrOverlap,
 // ErrOverflow, ...) or of this package (ErrCopyRefused, ErrReleased,
 // ErrUnsupported, ErrLibrary), and changes nothing.
+//
+// # Layouts and aliasing
+//
+// This package holds no data: its functions take no views. The rules
+// every package follows for the operands it takes are one: an output
+// that overlaps itself or an input is refused with layout.ErrOverlap
+// (exact aliasing is allowed only where a function's documentation says
+// so), and an operand BLAS or LAPACK cannot take as it is, as (pointer,
+// leading dimension, transpose flag), is copied, counted in
+// Stats.Copies, and refused in strict mode:
+//
+//	column-major [M, N], strides [1, LD]  ->  in place, "N"
+//	row-major    [M, N], strides [LD, 1]  ->  in place, "T" (or "C")
+//	anything else                         ->  a compact copy, counted
 package lapis

@@ -154,6 +154,19 @@
 // (examples/arpack's TestTwoSolvesAtOnce shows it). Such a library needs
 // the caller's lock, held for the whole solve, not for each call.
 //
+// # Aliasing
+//
+// Fortran forbids a routine's arguments to share memory when it writes
+// either (F2018 15.5.2.13; gfortran's matmul zeroes its result before it
+// reads an argument that aliases it), and a compiler may assume they do
+// not. ExplicitN and Call1 ... Call4 refuse, with an error matching
+// layout.ErrOverlap naming both, two arguments whose address ranges meet
+// when one is Out or InOut; In arguments may share memory with each
+// other. An Out or InOut view whose own elements overlap (a broadcast) is
+// refused the same way: it is never handed to Fortran as writable. A
+// compact copy made for a layout Fortran cannot take is the routine's
+// only view of that argument, and is copied back once the call returns.
+//
 // # Building
 //
 // cgo compiles .f90 files in a package directory with gfortran and links
