@@ -10,7 +10,7 @@ import (
 
 func TestRename(t *testing.T) {
 	a := layout.Errorf(layout.ErrShape, "cblas.Gemm", "b", "3 rows, want a's 2 columns")
-	b := layout.Errorf(layout.ErrOverflow, "cblas's strided product (internal/rt/link)", "m", "too big")
+	b := layout.Errorf(layout.ErrOverflow, "internal/strided.Gemm", "m", "too big")
 	for _, tc := range []struct {
 		in   error
 		want string
