@@ -6,9 +6,9 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/blasgo"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/cint"
-	"github.com/lapis-go/lapis/internal/rt/coreset"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
@@ -202,10 +202,8 @@ func hasSpare[T Scalar](v views.View[T], ld, mode int) bool {
 // (coreset.RealSymvOverRead: ssyevd and ssyevr read one element past
 // their matrix through them).
 func overReads[T Scalar](mode int) bool {
-	return views.IsComplex[T]() || mode&tridiagonal != 0 && realOverRead
+	return views.IsComplex[T]() || mode&tridiagonal != 0 && blasgo.RealSymvOverRead
 }
-
-var realOverRead = coreset.RealSymvOverRead(lapis.KernelSet().InUse)
 
 func (o *operand[T]) release() {
 	if o.buf != nil {
