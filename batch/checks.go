@@ -23,16 +23,13 @@ func gesvRun[T Scalar](op string, a, b views.View[T], opts []lapis.Option) (map[
 	if err != nil || len(infos) == 0 {
 		return nil, err
 	}
-	routine := routineName[T]("gesv")
+	routine := scalar.Prefix[T]() + "gesv"
 	failed := make(map[int]*lapack.Error, len(infos))
 	for t, info := range infos {
 		failed[t] = &lapack.Error{Op: op, Routine: routine, Info: info, Index: info - 1, Rank: -1, Err: lapack.ErrSingular}
 	}
 	return failed, nil
 }
-
-// routineName is LAPACK's name of routine for T ("dgesv").
-func routineName[T Scalar](routine string) string { return "sdcz"[scalar.Index[T]():][:1] + routine }
 
 // checkCondition is lapack's conditioning check of the LU factors lu
 // (Solve's): an ErrIllConditioned error when the reciprocal condition
@@ -41,7 +38,7 @@ func checkCondition[T Scalar](op string, norm lapack.Norm, lu views.View[T], ano
 	if lu.Layout().Dim(0) == 0 || anorm == 0 {
 		return nil
 	}
-	rcond, routine, how, err := cond.LU(norm == lapack.InfNorm, lu, anorm, func() (float64, error) {
+	rcond, routine, how, err := cond.LU(norm == lapack.InfNorm, lu, anorm, func(lu views.View[T]) (float64, error) {
 		return lapack.Gecon(norm, lu, anorm, opts...)
 	})
 	if err != nil {

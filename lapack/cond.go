@@ -92,13 +92,12 @@ func Lange[T Scalar](norm Norm, a views.View[T], opts ...lapis.Option) (float64,
 // precision. An anorm of +Inf gives 0 and NaN gives NaN, without error,
 // whatever the LAPACK version (see nonFiniteNorm).
 func Gecon[T Scalar](norm Norm, lu views.View[T], anorm float64, opts ...lapis.Option) (rcond float64, err error) {
-	return gecon("lapack.Gecon", norm, lu, anorm, false, opts)
+	return gecon("lapack.Gecon", norm, lu, anorm, opts)
 }
 
-// gecon is Gecon named op; with fast it first tries the estimate on plain
-// triangular solves (cond.InvNormEst), and calls ?gecon only when that over-
-// or underflowed (checkCondition).
-func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, fast bool, opts []lapis.Option) (rcond float64, err error) {
+// gecon is Gecon named op (the conditioning check's fallback, after
+// cond.Estimate's cheaper estimate).
+func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, opts []lapis.Option) (rcond float64, err error) {
 	if err := checkNorm(op, norm, true); err != nil {
 		return 0, err
 	}
@@ -116,11 +115,6 @@ func gecon[T Scalar](op string, norm Norm, lu views.View[T], anorm float64, fast
 	n, err := square(op, "lu", &oa)
 	if err != nil {
 		return 0, err
-	}
-	if fast && n > 0 {
-		if est, ok := cond.InvNormEst[T](norm == InfNorm, n, oa.ptr, oa.ld); ok {
-			return (1 / est) / anorm, nil
-		}
 	}
 	w := getWorkspace[T](wspace.Sizes{Work: 4 * n, RWork: 2 * n, IWork: n})
 	policy.Lapack.Add(1)
@@ -295,8 +289,8 @@ func condLU[T Scalar](op string, norm Norm, a views.View[T], opts []lapis.Option
 	if _, err := condOperand(op, "lu", norm, lu.View()); err != nil {
 		return 0, err
 	}
-	rcond, _, _, err := cond.LU(norm == InfNorm, lu.View(), anorm, func() (float64, error) {
-		return gecon(op, norm, lu.View(), anorm, true, opts)
+	rcond, _, _, err := cond.LU(norm == InfNorm, lu.View(), anorm, func(lu views.View[T]) (float64, error) {
+		return gecon(op, norm, lu, anorm, opts)
 	})
 	if err != nil {
 		return 0, err
@@ -326,8 +320,8 @@ func checkCondition[T Scalar](op string, norm Norm, lu views.View[T], anorm floa
 	if err != nil || n == 0 || anorm == 0 {
 		return err // an empty or zero matrix: the factorisation reported it
 	}
-	rcond, routine, how, err := cond.LU(norm == InfNorm, lu, anorm, func() (float64, error) {
-		return gecon("lapack.CheckCondition", norm, lu, anorm, true, opts)
+	rcond, routine, how, err := cond.LU(norm == InfNorm, lu, anorm, func(lu views.View[T]) (float64, error) {
+		return gecon("lapack.CheckCondition", norm, lu, anorm, opts)
 	})
 	if err != nil {
 		return errop.Rename(err, op) // gecon's, as the caller's

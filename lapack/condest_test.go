@@ -76,7 +76,9 @@ func condOf[T Scalar](t *testing.T, a views.View[T]) (f condFacts, ok bool) {
 	}
 	var err error
 	calls := lapis.ReadStats().Lapack
-	if f.est, err = gecon("test", OneNorm, lu.View(), anorm, true, nil); err != nil {
+	if f.est, err = cond.Estimate(false, lu.View(), anorm, func(lu views.View[T]) (float64, error) {
+		return gecon("test", OneNorm, lu, anorm, nil)
+	}); err != nil {
 		t.Fatal(err)
 	}
 	f.lapackCall = lapis.ReadStats().Lapack - calls

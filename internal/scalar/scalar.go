@@ -54,6 +54,10 @@ func IsComplex[T Type]() bool {
 	return false
 }
 
+// Prefix is the letter BLAS and LAPACK name T's routines with: "s", "d",
+// "c" or "z" ("d" + "gesv" is dgesv).
+func Prefix[T Type]() string { return [4]string{"s", "d", "c", "z"}[Index[T]()] }
+
 // Index numbers the four types: 0 float32, 1 float64, 2 complex64, 3
 // complex128 (the order of per-type tables).
 func Index[T Type]() int {

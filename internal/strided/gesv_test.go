@@ -81,7 +81,7 @@ func testGesvStrided[T Scalar](t *testing.T) {
 					err := lapack.Gesv(ai, bi, ipiv)
 					var le *lapack.Error
 					info, bad := failed[s]
-					if errors.As(err, &le) != bad || le != nil && (le.Info != info || le.Routine != "sdcz"[scalar.Index[T]():][:1]+"gesv") {
+					if errors.As(err, &le) != bad || le != nil && (le.Info != info || le.Routine != scalar.Prefix[T]()+"gesv") {
 						t.Fatalf("%s system %d: gesvStrided says %v, Gesv %v", what, s, failed[s], err)
 					}
 					got := tm.Of(must(b.Index(2, s)))

@@ -5,6 +5,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/views"
 )
@@ -36,30 +37,54 @@ func Detail(how string, rcond float64) string {
 // LU computes the reciprocal condition number of the n x n matrix A whose
 // LU factors (as getrf leaves them; the pivots are not needed) lu holds,
 // in the one norm (inf false) or the infinity norm, with anorm A's norm
-// taken before it was factored: exactly in Go up to order Max, else from
-// InvNormEst when lu is column-major and the estimate is trusted, else
-// from gecon (the caller's ?gecon on lu: it copies what LAPACK cannot
-// take). routine and how say what computed rcond, for the error. lu is
+// taken before it was factored: exactly in Go up to order Max, else by
+// Estimate. routine and how say what computed rcond, for the error. lu is
 // read as stored: conjugation changes neither norm.
-func LU[T scalar.Type](inf bool, lu views.View[T], anorm float64, gecon func() (float64, error)) (rcond float64, routine, how string, err error) {
-	n := lu.Layout().Dim(0)
-	if n <= Max {
+func LU[T scalar.Type](inf bool, lu views.View[T], anorm float64, gecon func(lu views.View[T]) (float64, error)) (rcond float64, routine, how string, err error) {
+	if n := lu.Layout().Dim(0); n <= Max {
 		var m Matrix[T]
 		load(&m, lu)
-		return 1 / (anorm * m.InvNorm(inf)), RoutineExact, "computed exactly in Go from the LU factors", nil
+		return 1 / (anorm * m.InvNorm(inf)), RoutineExact, howExact, nil
 	}
-	routine = "sdcz"[scalar.Index[T]():][:1] + "gecon"
-	how = "estimated from the LU factors as " + routine + " estimates it"
-	if l := lu.Layout(); lu.Len() > 0 {
-		if m, ok := l.Matrix(); ok && !m.Trans {
-			if est, ok := InvNormEst[T](inf, n, unsafe.Pointer(&lu.Data()[l.Offset()]), m.LD); ok {
-				return (1 / est) / anorm, routine, how, nil
-			}
-		}
-	}
-	rcond, err = gecon()
-	return rcond, routine, how, err
+	rcond, err = Estimate(inf, lu, anorm, gecon)
+	return rcond, geconName[scalar.Index[T]()], howGecon[scalar.Index[T]()], err
 }
+
+// Estimate is ?gecon's estimate of rcond from the LU factors lu (n >= 1)
+// made as cheaply as it can be: ||A^-1|| by InvNormEst on lu, or on a
+// compact copy of it (counted in lapis.Stats.Copies) when lu is not
+// column-major; when that estimate is not trusted, by gecon (the caller's
+// ?gecon) on the same column-major matrix.
+func Estimate[T scalar.Type](inf bool, lu views.View[T], anorm float64, gecon func(lu views.View[T]) (float64, error)) (float64, error) {
+	l := lu.Layout()
+	m, ok := l.Matrix()
+	if !ok || m.Trans {
+		tmp := lu.ToColMajor()
+		defer tmp.Release()
+		policy.Copies.Add(1)
+		lu = tmp.View()
+		l = lu.Layout()
+		m, _ = l.Matrix()
+	}
+	if est, ok := InvNormEst[T](inf, l.Dim(0), unsafe.Pointer(&lu.Data()[l.Offset()]), m.LD); ok {
+		return (1 / est) / anorm, nil
+	}
+	return gecon(lu)
+}
+
+// What computed rcond, for the error: Error.Routine and the words of its
+// explanation, per element type where ?gecon is named.
+const howExact = "computed exactly in Go from the LU factors"
+
+var (
+	geconName = [4]string{"sgecon", "dgecon", "cgecon", "zgecon"}
+	howGecon  = [4]string{
+		"estimated from the LU factors as sgecon estimates it",
+		"estimated from the LU factors as dgecon estimates it",
+		"estimated from the LU factors as cgecon estimates it",
+		"estimated from the LU factors as zgecon estimates it",
+	}
+)
 
 // Inverse computes rcond = 1 / (anorm ||inv||) exactly for a matrix A
 // whose inverse inv holds, in the one norm (inf false) or the infinity
