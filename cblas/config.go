@@ -1,13 +1,10 @@
 package cblas
 
 import (
-	"unsafe"
-
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/cint"
 	"github.com/lapis-go/lapis/layout"
-	"github.com/lapis-go/lapis/views"
 )
 
 // config is what a call's options resolve to.
@@ -23,14 +20,6 @@ const IntBits = clib.IntBits
 // truncating): internal/rt/cint's check, which the gonum adapters share.
 // Errors match layout.ErrOverflow and name the argument as arg+what.
 func blasInt(op, arg, what string, v int) (int, error) { return cint.BLAS(op, arg, what, v) }
-
-// elemPtr returns the address of v's element 0, or nil for an empty view.
-func elemPtr[T Scalar](v views.View[T]) unsafe.Pointer {
-	if v.Len() == 0 {
-		return nil
-	}
-	return unsafe.Pointer(&v.Data()[v.Layout().Offset()])
-}
 
 // blasInt2 converts two extents with blasInt.
 func blasInt2(op, an string, a int, bn string, b int) (A, B int, err error) {

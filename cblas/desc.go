@@ -3,8 +3,8 @@ package cblas
 import (
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/argcheck"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/operand"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/layout"
@@ -141,7 +141,7 @@ func (d *desc[T]) input(op, name string, v *views.View[T], allow int, cfg config
 	}
 	tmp = lv.ToColMajor()
 	policy.Copies.Add(1)
-	m.ptr, m.rows, m.cols, m.trans = elemPtr(tmp.View()), d.rows, d.cols, clib.NoTrans
+	m.ptr, m.rows, m.cols, m.trans = operand.ElemPtr(tmp.View()), d.rows, d.cols, clib.NoTrans
 	m.ld, err = blasInt(op, name, " leading dimension", max(1, d.rows))
 	if err != nil {
 		tmp.Release()
@@ -166,20 +166,20 @@ func (d *desc[T]) output(op, name string, v *views.View[T], load bool, cfg confi
 	if err := copyFits[T](op, name, d.rows, d.cols); err != nil {
 		return err
 	}
-	o.back = &copyBack[T]{dst: lv}
+	o.back = &operand.CopyBack[T]{Dst: lv}
 	if load {
-		o.back.tmp = lv.ToColMajor()
+		o.back.Tmp = lv.ToColMajor()
 	} else {
-		o.back.tmp, err = views.Zeros[T](d.rows, d.cols) // cannot fail: the shape is valid
+		o.back.Tmp, err = views.Zeros[T](d.rows, d.cols) // cannot fail: the shape is valid
 		if err != nil {
 			return err
 		}
 	}
 	policy.Copies.Add(1)
-	o.ptr, o.rows, o.cols, o.trans = elemPtr(o.back.tmp.View()), d.rows, d.cols, clib.NoTrans
+	o.ptr, o.rows, o.cols, o.trans = operand.ElemPtr(o.back.Tmp.View()), d.rows, d.cols, clib.NoTrans
 	o.ld, err = blasInt(op, name, " leading dimension", max(1, d.rows))
 	if err != nil {
-		o.back.release()
+		o.back.Release()
 	}
 	return err
 }
@@ -277,7 +277,7 @@ func (d *vdesc[T]) outErr(op, name string, v *views.View[T], in *vdesc[T], inNam
 		return layout.Errorf(layout.ErrOverlap, op, name, "%s has indices sharing an element; it cannot be written", v.Layout().String())
 	}
 	if in != nil && d.overlaps(in) {
-		return argcheck.Overlap(op, name, inName)
+		return operand.Overlap(op, name, inName)
 	}
 	return nil
 }

@@ -2,8 +2,8 @@ package cblas
 
 import (
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/argcheck"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/operand"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
@@ -46,10 +46,10 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 		return layout.Errorf(layout.ErrOverlap, op, "c", "%s has indices sharing an element; it cannot be written", c.Layout().String())
 	}
 	if dc.overlaps(&da) {
-		return argcheck.Overlap(op, "c", "a")
+		return operand.Overlap(op, "c", "a")
 	}
 	if dc.overlaps(&db) {
-		return argcheck.Overlap(op, "c", "b")
+		return operand.Overlap(op, "c", "b")
 	}
 	if m == 0 || n == 0 {
 		return nil // nothing to compute (BLAS would do nothing either)

@@ -3,8 +3,8 @@ package cblas
 import (
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/argcheck"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/operand"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
@@ -56,7 +56,7 @@ func checkRank[T Scalar](op, name string, v views.View[T], rank int) error {
 }
 
 func refuse(op, name string, l layout.Layout, why string) error {
-	return argcheck.Refused(op, name, l, why)
+	return operand.Refused(op, name, l, why)
 }
 
 // Which transpose flags a routine accepts for an operand (besides "N").
@@ -86,29 +86,7 @@ func matrixArgAllow[T Scalar](op, name string, v views.View[T], allow int, cfg c
 // words.
 type output[T Scalar] struct {
 	mat
-	back *copyBack[T]
-}
-
-// copyBack is a temporary standing in for the view dst during a call.
-type copyBack[T Scalar] struct {
-	dst views.View[T]
-	tmp *views.Tensor[T]
-}
-
-// finish copies a temporary back into the caller's view and frees it.
-func (b *copyBack[T]) finish() {
-	if b != nil && b.tmp != nil {
-		_ = views.Copy(b.dst, b.tmp.View()) // shapes equal, dst checked for self-overlap
-		b.release()
-	}
-}
-
-// release frees a temporary without copying it back (on error).
-func (b *copyBack[T]) release() {
-	if b != nil && b.tmp != nil {
-		b.tmp.Release()
-		b.tmp = nil
-	}
+	back *operand.CopyBack[T]
 }
 
 // outputArg describes the rank-2 output v, which the caller has already
@@ -121,13 +99,13 @@ func outputArg[T Scalar](op, name string, v views.View[T], load bool, cfg config
 	return o, err
 }
 
-func (o *output[T]) finish()  { o.back.finish() }
-func (o *output[T]) release() { o.back.release() }
+func (o *output[T]) finish()  { o.back.Finish() }
+func (o *output[T]) release() { o.back.Release() }
 
 // checkOutput refuses an output with self-overlap or one that overlaps an
 // input (internal/operand: the one rule).
 func checkOutput[T Scalar](op, name string, out views.View[T], inNames string, inputs ...views.View[T]) error {
-	return argcheck.CheckOutput(op, name, out, inNames, inputs...)
+	return operand.CheckOutput(op, name, out, inNames, inputs...)
 }
 
 // vec is a vector operand as BLAS takes it: pointer and increment.
@@ -148,7 +126,7 @@ func vectorArg[T Scalar](op, name string, v views.View[T], allowConj bool, cfg c
 		s = 1
 	}
 	if s != 0 && (allowConj || !v.IsConj()) {
-		x.ptr = elemPtr(v)
+		x.ptr = operand.ElemPtr(v)
 		if s < 0 && n > 0 {
 			// BLAS walks a negative increment from the last element.
 			x.ptr = unsafe.Pointer(&v.Data()[v.Layout().Offset()+(n-1)*s])
@@ -164,7 +142,7 @@ func vectorArg[T Scalar](op, name string, v views.View[T], allowConj bool, cfg c
 	}
 	tmp = v.ToColMajor()
 	policy.Copies.Add(1)
-	x.ptr, x.inc = elemPtr(tmp.View()), 1
+	x.ptr, x.inc = operand.ElemPtr(tmp.View()), 1
 	return x, tmp, nil
 }
 
@@ -194,7 +172,7 @@ func release[T Scalar](ts ...*views.Tensor[T]) {
 // back.
 type vout[T Scalar] struct {
 	vec
-	back *copyBack[T]
+	back *operand.CopyBack[T]
 }
 
 // outputVec describes the rank-1 output v (already checked by
@@ -207,14 +185,14 @@ func outputVec[T Scalar](op, name string, v views.View[T], cfg config) (o vout[T
 	if cfg.Strict {
 		return o, refuse(op, name, v.Layout(), "a conjugated output vector")
 	}
-	o.back = &copyBack[T]{dst: v, tmp: v.ToColMajor()}
+	o.back = &operand.CopyBack[T]{Dst: v, Tmp: v.ToColMajor()}
 	policy.Copies.Add(1)
-	o.vec = vec{ptr: elemPtr(o.back.tmp.View()), inc: 1, n: v.Len()}
+	o.vec = vec{ptr: operand.ElemPtr(o.back.Tmp.View()), inc: 1, n: v.Len()}
 	return o, nil
 }
 
-func (o *vout[T]) finish()  { o.back.finish() }
-func (o *vout[T]) release() { o.back.release() }
+func (o *vout[T]) finish()  { o.back.Finish() }
+func (o *vout[T]) release() { o.back.Release() }
 
 // checkSquare checks that v is a rank-2 n x n view and returns n.
 func checkSquare[T Scalar](op, name string, v views.View[T]) (int, error) {

@@ -4,9 +4,9 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/argcheck"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/kernel/gemm"
+	"github.com/lapis-go/lapis/internal/operand"
 	"github.com/lapis-go/lapis/internal/rt/cint"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/threads"
@@ -52,7 +52,7 @@ func Gemm[T scalar.Type](op string, alpha T, a, b views.View[T], beta T, c views
 	case lb.Dim(2) != count && lb.Dim(2) != 1:
 		return layout.Errorf(layout.ErrShape, op, "b", "%d matrices, want c's %d or 1", lb.Dim(2), count)
 	}
-	if err := argcheck.CheckOutput(op, "c", c, "a b", a, b); err != nil {
+	if err := operand.CheckOutput(op, "c", c, "a b", a, b); err != nil {
 		return err
 	}
 	if count == 0 || m == 0 || n == 0 {
@@ -84,8 +84,7 @@ func Gemm[T scalar.Type](op string, alpha T, a, b views.View[T], beta T, c views
 		err = pc.output(op, "c", c, beta != 0, cfg)
 	}
 	if err == nil {
-		err = fitsBLAS(op, []string{"m", "n", "k", na + " leading dimension", nb + " leading dimension", "c leading dimension"},
-			m, n, k, pa.LD, pb.LD, pc.LD)
+		err = fitsBLAS(op, na, nb, m, n, k, pa.LD, pb.LD, pc.LD)
 	}
 	if err != nil {
 		pa.release()
@@ -155,13 +154,23 @@ func scale[T scalar.Type](m, n int, beta T, c unsafe.Pointer, ld int) {
 	}
 }
 
-// fitsBLAS checks each value against the BLAS integer (cint.BLAS);
-// names[i] names vals[i] in the error.
-func fitsBLAS(op string, names []string, vals ...int) error {
+// fitsBLAS checks the sizes and leading dimensions of a run's product
+// against the BLAS integer (cint.BLAS); na and nb name the operands read
+// as a and b. The names are joined only on error: this runs for every
+// chunk of a batch.
+func fitsBLAS(op, na, nb string, m, n, k, lda, ldb, ldc int) error {
+	vals := [6]int{m, n, k, lda, ldb, ldc}
 	for i, v := range vals {
-		if _, err := cint.BLAS(op, names[i], "", v); err != nil {
-			return err
+		if clib.Fits(v) {
+			continue
 		}
+		name := [6]string{"m", "n", "k", na, nb, "c"}[i]
+		what := ""
+		if i >= 3 {
+			what = " leading dimension"
+		}
+		_, err := cint.BLAS(op, name, what, v)
+		return err
 	}
 	return nil
 }

@@ -4,8 +4,8 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/argcheck"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/operand"
 	"github.com/lapis-go/lapis/internal/rt/cint"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
@@ -44,10 +44,10 @@ func Gesv[T scalar.Type](op string, a, b views.View[T], opts ...lapis.Option) (f
 	case lb.Dim(2) != count:
 		return nil, layout.Errorf(layout.ErrShape, op, "b", "%d systems, a has %d", lb.Dim(2), count)
 	}
-	if err := argcheck.CheckOutput(op, "a", a, ""); err != nil {
+	if err := operand.CheckOutput(op, "a", a, ""); err != nil {
 		return nil, err
 	}
-	if err := argcheck.CheckOutput(op, "b", b, "a", a); err != nil {
+	if err := operand.CheckOutput(op, "b", b, "a", a); err != nil {
 		return nil, err
 	}
 	if count == 0 || n == 0 {

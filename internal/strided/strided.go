@@ -11,11 +11,9 @@
 package strided
 
 import (
-	"unsafe"
-
 	"github.com/lapis-go/lapis"
-	"github.com/lapis-go/lapis/internal/argcheck"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/operand"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/scalar"
@@ -30,13 +28,7 @@ import (
 type run[T scalar.Type] struct {
 	clib.Strided
 	trans int
-	back  *copyBack[T]
-}
-
-// copyBack is a temporary standing in for the run dst during a call.
-type copyBack[T scalar.Type] struct {
-	dst views.View[T]
-	tmp *views.Tensor[T]
+	back  *operand.CopyBack[T]
 }
 
 // matrix0 returns matrix 0 of a rank-3 run.
@@ -49,14 +41,6 @@ func matrix0[T scalar.Type](v views.View[T]) views.View[T] {
 func swap01[T scalar.Type](v views.View[T]) views.View[T] {
 	t, _ := v.Transpose(0, 1) // rank 3
 	return t
-}
-
-// elemPtr is the address of v's element 0, nil when v is empty.
-func elemPtr[T scalar.Type](v views.View[T]) unsafe.Pointer {
-	if v.Len() == 0 {
-		return nil
-	}
-	return unsafe.Pointer(&v.Data()[v.Layout().Offset()])
 }
 
 // input describes the input run v, which BLAS reads as op(stored).
@@ -74,7 +58,7 @@ func (r *run[T]) input(op, name string, v views.View[T], cfg lapis.Config) error
 	default:
 		return r.copied(op, name, v, true, cfg)
 	}
-	r.Ptr, r.Stride = elemPtr(f), runStride(v)
+	r.Ptr, r.Stride = operand.ElemPtr(f), runStride(v)
 	return nil
 }
 
@@ -84,7 +68,7 @@ func (r *run[T]) input(op, name string, v views.View[T], cfg lapis.Config) error
 func (r *run[T]) output(op, name string, v views.View[T], load bool, cfg lapis.Config) error {
 	f := matrix0(v)
 	if m, ok := f.Layout().Matrix(); ok && !m.Trans && !v.IsConj() {
-		r.Ptr, r.LD, r.Stride = elemPtr(f), m.LD, runStride(v)
+		r.Ptr, r.LD, r.Stride = operand.ElemPtr(f), m.LD, runStride(v)
 		return nil
 	}
 	return r.copied(op, name, v, load, cfg)
@@ -103,40 +87,30 @@ func runStride[T scalar.Type](v views.View[T]) int {
 // back in finish.
 func (r *run[T]) copied(op, name string, v views.View[T], load bool, cfg lapis.Config) (err error) {
 	if cfg.Strict {
-		return argcheck.Refused(op, name, matrix0(v).Layout(), "a layout BLAS cannot take as it is")
+		return operand.Refused(op, name, matrix0(v).Layout(), "a layout BLAS cannot take as it is")
 	}
 	src := v
 	if load && v.Layout().Dim(2) > 1 && v.Layout().Stride(2) == 0 {
 		src, _ = v.Slice(2, 0, 1, 1) // in range
 	}
-	r.back = &copyBack[T]{dst: v}
+	r.back = &operand.CopyBack[T]{Dst: v}
 	if load {
-		r.back.tmp = src.ToColMajor()
-	} else if r.back.tmp, err = views.Zeros[T](v.Shape()...); err != nil {
+		r.back.Tmp = src.ToColMajor()
+	} else if r.back.Tmp, err = views.Zeros[T](v.Shape()...); err != nil {
 		return err
 	}
 	policy.Copies.Add(1)
-	t := r.back.tmp.View()
+	t := r.back.Tmp.View()
 	r.LD, r.trans, r.Stride = max(1, t.Layout().Dim(0)), 0, runStride(t)
-	r.Ptr = elemPtr(t)
+	r.Ptr = operand.ElemPtr(t)
 	return nil
 }
 
 // release frees a copy without writing it back (inputs; errors).
-func (r *run[T]) release() {
-	if b := r.back; b != nil && b.tmp != nil {
-		b.tmp.Release()
-		b.tmp = nil
-	}
-}
+func (r *run[T]) release() { r.back.Release() }
 
 // finish copies an output's temporary back and frees it.
-func (r *run[T]) finish() {
-	if b := r.back; b != nil && b.tmp != nil {
-		_ = views.Copy(b.dst, b.tmp.View()) // shapes equal, dst checked for self-overlap
-		r.release()
-	}
-}
+func (r *run[T]) finish() { r.back.Finish() }
 
 // checkRuns checks that each named view is a live rank-3 view.
 func checkRuns[T scalar.Type](op string, names []string, vs ...views.View[T]) error {

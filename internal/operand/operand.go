@@ -1,12 +1,14 @@
-// Package argcheck holds the checks every package that hands views to C
-// makes of them (cblas, and batch through internal/strided), so that each
-// rule and its error text exist once: an output that overlaps itself or
-// an input, and an operand that would need a copy in strict mode. The
-// integer checks are internal/rt/cint's.
-package argcheck
+// Package operand holds what cblas and internal/strided (batch's runs)
+// share about a view they hand to C, so that each rule and its error text
+// exist once: an output that overlaps itself or an input is refused, an
+// operand that would need a copy is refused in strict mode, and a copy
+// that does stand in for a view during a call (CopyBack) is written back
+// and freed one way. The integer checks are internal/rt/cint's.
+package operand
 
 import (
 	"strings"
+	"unsafe"
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/scalar"
@@ -40,4 +42,35 @@ func Overlap(op, out, in string) error {
 // it matches lapis.ErrCopyRefused.
 func Refused(op, name string, l layout.Layout, why string) error {
 	return layout.Errorf(lapis.ErrCopyRefused, op, name, "%s (%s, class %v) needs a copy and strict mode is on", why, l.String(), l.Class())
+}
+
+// CopyBack is a compact temporary, Tmp, standing in for the view Dst
+// during a call into C. A nil *CopyBack (no temporary) does nothing.
+type CopyBack[T scalar.Type] struct {
+	Dst views.View[T]
+	Tmp *views.Tensor[T]
+}
+
+// Finish copies the temporary back into Dst and frees it.
+func (b *CopyBack[T]) Finish() {
+	if b != nil && b.Tmp != nil {
+		_ = views.Copy(b.Dst, b.Tmp.View()) // shapes equal, Dst checked for self-overlap
+		b.Release()
+	}
+}
+
+// Release frees the temporary without copying it back (inputs; errors).
+func (b *CopyBack[T]) Release() {
+	if b != nil && b.Tmp != nil {
+		b.Tmp.Release()
+		b.Tmp = nil
+	}
+}
+
+// ElemPtr returns the address of v's element 0, or nil for an empty view.
+func ElemPtr[T scalar.Type](v views.View[T]) unsafe.Pointer {
+	if v.Len() == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&v.Data()[v.Layout().Offset()])
 }
