@@ -3,7 +3,9 @@ package lapis
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/klauspost/cpuid/v2"
 
@@ -68,6 +70,16 @@ func cpuName() string {
 
 // Info returns facts about the linked library and the CPU.
 func Info() LibraryInfo {
+	info := fixedInfo()
+	info.Threads, info.Variant, info.Policy = Threads(), threads.Lib().String(), ThreadPolicy()
+	info.Features = slices.Clone(info.Features)
+	return info
+}
+
+// fixedInfo is what Info reports that cannot change while the program
+// runs (the library, its kernel set once chosen, the CPU), read once:
+// finding the library's file resolves links on disk.
+var fixedInfo = sync.OnceValue(func() LibraryInfo {
 	name, version := clib.Library()
 	info := LibraryInfo{
 		Library:        name,
@@ -79,9 +91,6 @@ func Info() LibraryInfo {
 		Parallel:       clib.Parallel(),
 		IntBits:        clib.IntBits,
 		LibraryIntBits: clib.LibraryIntBits,
-		Threads:        Threads(),
-		Variant:        threads.Lib().String(),
-		Policy:         ThreadPolicy(),
 		CPU:            cpuName(),
 		L1D:            cpuid.CPU.Cache.L1D,
 		L2:             cpuid.CPU.Cache.L2,
@@ -95,7 +104,7 @@ func Info() LibraryInfo {
 		}
 	}
 	return info
-}
+})
 
 // String formats the facts one per line.
 func (i LibraryInfo) String() string {
@@ -159,4 +168,4 @@ func KernelSet() KernelChoice { return kernelChoice }
 // can run, oldest first: the names LAPIS_OPENBLAS_CORE takes here. It is
 // nil for other libraries, builds without DYNAMIC_ARCH and CPUs that are
 // not x86-64.
-func KernelSets() []string { return kernelSets() }
+func KernelSets() []string { return slices.Clone(kernelSets()) }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/klauspost/cpuid/v2"
 
@@ -53,8 +54,8 @@ func chooseKernels(setting string) KernelChoice {
 }
 
 // kernelSets returns the kernel sets the linked OpenBLAS has and this CPU
-// can run, oldest first.
-func kernelSets() []string {
+// can run, oldest first, looked up once.
+var kernelSets = sync.OnceValue(func() []string {
 	if name, _ := clib.Library(); name != "OpenBLAS" || !clib.CoreSwitchable() || !strings.Contains(clib.Config(), "DYNAMIC_ARCH") {
 		return nil
 	}
@@ -66,4 +67,4 @@ func kernelSets() []string {
 		}
 	}
 	return sets
-}
+})
