@@ -220,7 +220,7 @@ func (r *rule[T]) result(err error, nan bool) error {
 	if err != nil || !nan || r == nil {
 		return err
 	}
-	return notFinite(r.op, "result", "NaN from finite input (an overflow inside LAPACK)")
+	return notFinite(r.op, "result", finite.Overflow)
 }
 
 // matrixElems returns where the looks at a result read the matrix m: its

@@ -48,7 +48,7 @@ func notFinite(op, name, detail string) error {
 // resultNotFinite is the error of a helper whose result came out with a
 // NaN from finite input: an overflow inside LAPACK.
 func resultNotFinite(op string) error {
-	return notFinite(op, "result", "NaN from finite input (an overflow inside LAPACK)")
+	return notFinite(op, "result", finite.Overflow)
 }
 
 // helperErr is the error of the helper op whose in-place routine

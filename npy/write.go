@@ -32,6 +32,9 @@ import (
 // errors of w are returned wrapped. On an error of w the output is
 // incomplete.
 func Write[T views.Scalar](w io.Writer, v views.View[T]) error {
+	if err := writable("npy.Write", "v", v); err != nil {
+		return err
+	}
 	return write(w, v, "npy.Write")
 }
 
@@ -69,10 +72,8 @@ func writable[T views.Scalar](op, name string, v views.View[T]) error {
 	return nil
 }
 
+// write writes v, which writable passed, as Write describes.
 func write[T views.Scalar](w io.Writer, v views.View[T], op string) error {
-	if err := writable(op, "v", v); err != nil {
-		return err
-	}
 	l := v.Layout()
 	n := l.Len()
 	var data []T

@@ -348,22 +348,6 @@ func toC[T views.Scalar](x []T) []complex128 {
 	return out
 }
 
-// fromFloat converts a real number to T.
-func fromFloat[T views.Scalar](f float64) T {
-	var x T
-	switch p := any(&x).(type) {
-	case *float32:
-		*p = float32(f)
-	case *float64:
-		*p = f
-	case *complex64:
-		*p = complex(float32(f), 0)
-	case *complex128:
-		*p = complex(f, 0)
-	}
-	return x
-}
-
 // logical returns the elements of the rank-1 or rank-2 view v in
 // column-major order, packed.
 func logical[T views.Scalar](v views.View[T]) []T {
@@ -376,7 +360,7 @@ func strided[T views.Scalar](x []T, inc int) views.View[T] {
 	n := len(x)
 	a := max(inc, -inc)
 	data := make([]T, max(1, 1+(n-1)*a))
-	nan := fromFloat[T](math.NaN())
+	nan := scalar.FromFloat[T](math.NaN())
 	for i := range data {
 		data[i] = nan
 	}
@@ -403,7 +387,7 @@ func strided[T views.Scalar](x []T, inc int) views.View[T] {
 func matrix[T views.Scalar](a []T, m, n, pad int) views.View[T] {
 	ld := max(1, m+pad)
 	data := make([]T, ld*n)
-	nan := fromFloat[T](math.NaN())
+	nan := scalar.FromFloat[T](math.NaN())
 	for j := 0; j < n; j++ {
 		for i := 0; i < ld; i++ {
 			if i < m {

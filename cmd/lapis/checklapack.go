@@ -45,7 +45,7 @@ func hermitian[T views.Scalar](r *rand.Rand, n int, spd bool, shift float64) []T
 		}
 	}
 	for i := 0; i < n; i++ {
-		a[i+i*n] = fromFloat[T](real(scalar.Complex128(a[i+i*n])) + shift)
+		a[i+i*n] = scalar.FromFloat[T](real(scalar.Complex128(a[i+i*n])) + shift)
 	}
 	return a
 }
@@ -64,7 +64,7 @@ func gesvT[T views.Scalar](t *tally) {
 		for _, nrhs := range []int{1, 3} {
 			a, b := randoms[T](r, n*n), randoms[T](r, n*nrhs)
 			for i := 0; i < n; i++ {
-				a[i+i*n] += fromFloat[T](float64(n))
+				a[i+i*n] += scalar.FromFloat[T](float64(n))
 			}
 			av, bv := matrix(a, n, n, 2), matrix(b, n, nrhs, 1)
 			where := fmt.Sprintf("%s n=%d nrhs=%d", typeName[T](), n, nrhs)
@@ -169,7 +169,7 @@ func syevdT[T views.Scalar](t *tally) {
 		vw := append([]T(nil), vd...)
 		for j := 0; j < n; j++ {
 			for i := 0; i < n; i++ {
-				vw[i+j*n] *= fromFloat[T](w[j])
+				vw[i+j*n] *= scalar.FromFloat[T](w[j])
 			}
 			if j > 0 && w[j] < w[j-1] {
 				t.fail(where, fmt.Errorf("eigenvalues not ascending: w[%d] = %g < w[%d] = %g", j, w[j], j-1, w[j-1]))
@@ -206,7 +206,7 @@ func svdT[T views.Scalar](t *tally) {
 		us := append([]T(nil), ud...)
 		for j := 0; j < k; j++ {
 			for i := 0; i < m; i++ {
-				us[i+j*m] *= fromFloat[T](s[j])
+				us[i+j*m] *= scalar.FromFloat[T](s[j])
 			}
 			if s[j] < 0 || (j > 0 && s[j] > s[j-1]) || cmplx.IsNaN(complex(s[j], 0)) {
 				t.fail(where, fmt.Errorf("singular values not descending and >= 0: %v", s))

@@ -107,7 +107,7 @@ func symvProbes[T views.Scalar](side guard.Side) []probeCase {
 						if hemv {
 							f = cblas.Hemv[T]
 						}
-						err := f(uplo, fromFloat[T](1), A, x, fromFloat[T](0.5), y, lapis.ForceC())
+						err := f(uplo, scalar.FromFloat[T](1), A, x, scalar.FromFloat[T](0.5), y, lapis.ForceC())
 						return toC(logical(y)), err
 					},
 				})
@@ -136,7 +136,7 @@ func syevdProbes[T views.Scalar](side guard.Side) []probeCase {
 						if i == j {
 							v += 4 * float64(n)
 						}
-						A.Set(fromFloat[T](v), i, j)
+						A.Set(scalar.FromFloat[T](v), i, j)
 					}
 				}
 				w, _, err := lapack.EigSym(A)
@@ -197,7 +197,7 @@ func gemvProbes[T views.Scalar](side guard.Side) []probeCase {
 				A := fill(guard.View[T](a, "a", []int{m, n}, []int{1, m}), 3)
 				x := fill(guard.View[T](a, "x", []int{n}, []int{incX}), 4)
 				y := fill(guard.View[T](a, "y", []int{m}, []int{incY}), 5)
-				err := cblas.Gemv(fromFloat[T](1), A, x, fromFloat[T](0.5), y, lapis.ForceC())
+				err := cblas.Gemv(scalar.FromFloat[T](1), A, x, scalar.FromFloat[T](0.5), y, lapis.ForceC())
 				return toC(logical(y)), err
 			},
 		})
@@ -212,7 +212,7 @@ func gemvProbes[T views.Scalar](side guard.Side) []probeCase {
 				A := fill(guard.View[T](a, "a", []int{n, n}, []int{1, n}), 3)
 				x := fill(guard.View[T](a, "x", []int{n}, []int{incX}), 4)
 				y := fill(guard.View[T](a, "y", []int{n}, []int{incY}), 5)
-				err := cblas.Hemv(cblas.Lower, fromFloat[T](1), A, x, fromFloat[T](0.5), y, lapis.ForceC())
+				err := cblas.Hemv(cblas.Lower, scalar.FromFloat[T](1), A, x, scalar.FromFloat[T](0.5), y, lapis.ForceC())
 				return toC(logical(y)), err
 			},
 		})

@@ -13,6 +13,10 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
+// Overflow is the rule's explanation for a result that came out with a
+// NaN from input the scan found finite; the error names "result".
+const Overflow = "NaN from finite input (an overflow inside LAPACK)"
+
 // Input is an operand a computation reads: all of V, or its triangle Tri
 // ('L' or 'U') of a square matrix. Name is the argument's name.
 type Input[T scalar.Type] struct {
