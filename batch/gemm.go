@@ -46,11 +46,8 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 		if err := x.v.CheckLive(op, x.name); err != nil {
 			return err
 		}
-		if x.v.IsZero() {
-			return errop.ZeroView(op, x.name)
-		}
-		if x.v.Rank() < 2 {
-			return layout.Errorf(layout.ErrShape, op, x.name, "rank %d, want at least 2 ([rows, cols, batch...])", x.v.Rank())
+		if err := rankAtLeast2(op, x.name, x.v); err != nil {
+			return err
 		}
 	}
 	la, lb, lc := a.Layout(), b.Layout(), c.Layout()
@@ -129,11 +126,8 @@ func Mul[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], 
 		if err := x.v.CheckLive(op, x.name); err != nil {
 			return nil, err
 		}
-		if x.v.IsZero() {
-			return nil, errop.ZeroView(op, x.name)
-		}
-		if x.v.Rank() < 2 {
-			return nil, layout.Errorf(layout.ErrShape, op, x.name, "rank %d, want at least 2 ([rows, cols, batch...])", x.v.Rank())
+		if err := rankAtLeast2(op, x.name, x.v); err != nil {
+			return nil, err
 		}
 	}
 	la, lb := a.Layout(), b.Layout()
@@ -281,3 +275,16 @@ func fold[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], sa, sb
 
 // fitsBLAS reports whether v fits the BLAS library's integer.
 func fitsBLAS(v int) bool { return cblas.IntBits == 64 || v <= math.MaxInt32 }
+
+// rankAtLeast2 is the error for the operand name when it is not a batch
+// of matrices ([rows, cols, batch...]), nil when it is: the zero View's
+// own error, or its rank's.
+func rankAtLeast2[T Scalar](op, name string, v *views.View[T]) error {
+	if v.Rank() >= 2 {
+		return nil
+	}
+	if v.IsZero() {
+		return errop.ZeroView(op, name)
+	}
+	return layout.Errorf(layout.ErrShape, op, name, "rank %d, want at least 2 ([rows, cols, batch...])", v.Rank())
+}

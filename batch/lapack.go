@@ -134,10 +134,10 @@ func checkOperands[T Scalar](op string, names []string, vs []views.View[T], writ
 				return nil, layout.Errorf(layout.ErrOverlap, op, names[i], "shares memory with %s", names[j])
 			}
 		}
-		if v.IsZero() {
-			return nil, errop.ZeroView(op, names[i])
-		}
 		if v.Rank() < 2 {
+			if v.IsZero() {
+				return nil, errop.ZeroView(op, names[i])
+			}
 			hint := ""
 			if f := readsBroadcast[op]; f != "" && names[i] == "b" && v.Rank() == 1 {
 				hint = "; " + f + " takes a vector b"

@@ -270,10 +270,10 @@ func destination[T Scalar](op, name string, dst views.View[T], names []string, i
 	if err := dst.CheckLive(op, name); err != nil {
 		return false, err
 	}
-	if dst.IsZero() {
-		return false, errop.ZeroView(op, name)
-	}
 	if !dst.Layout().SameShape(ins[0].Layout()) {
+		if dst.IsZero() {
+			return false, errop.ZeroView(op, name)
+		}
 		return false, layout.Errorf(layout.ErrShape, op, name, "shape %v, want %s's shape %v (the destination has the shape of the input whose results it receives)", dst.Shape(), names[0], ins[0].Shape())
 	}
 	if dst.Layout().HasOverlap() {

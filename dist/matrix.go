@@ -123,10 +123,10 @@ func (a *Matrix[T]) localLD(op string, local views.View[T]) (int, error) {
 	if err := local.CheckLive(op, "local"); err != nil {
 		return 0, err
 	}
-	if local.IsZero() {
-		return 0, errop.ZeroView(op, "local")
-	}
 	if local.Rank() != 2 || local.Layout().Dim(0) != a.mloc || local.Layout().Dim(1) != a.nloc {
+		if local.IsZero() {
+			return 0, errop.ZeroView(op, "local")
+		}
 		return 0, layout.Errorf(layout.ErrShape, op, "local", "shape %v is not this rank's %d x %d piece (LocalShape)", local.Shape(), a.mloc, a.nloc)
 	}
 	mm, ok := local.Layout().Matrix()
@@ -445,10 +445,10 @@ func (a *Matrix[T]) rootOperand(op, name string, v views.View[T], gather bool, o
 	if err := v.CheckLive(op, name); err != nil {
 		return err
 	}
-	if v.IsZero() {
-		return errop.ZeroView(op, name)
-	}
 	if v.Rank() != 2 || v.Layout().Dim(0) != a.m || v.Layout().Dim(1) != a.n {
+		if v.IsZero() {
+			return errop.ZeroView(op, name)
+		}
 		return layout.Errorf(layout.ErrShape, op, name, "shape %v on the root is not the matrix's %d x %d", v.Shape(), a.m, a.n)
 	}
 	if gather && v.Layout().HasOverlap() {
