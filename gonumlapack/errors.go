@@ -16,7 +16,6 @@ const (
 	badSide       = "lapack: bad Side"
 	badTrans      = "lapack: bad Trans"
 	badUplo       = "lapack: bad Uplo"
-	bothSVDOver   = "lapack: both jobU and jobVT are lapack.SVDOverwrite"
 	noSVDO        = "dgesvd: not coded for overwrite"
 	badJpvt       = "lapack: bad element of jpvt"
 	badLWork      = "lapack: insufficient declared workspace length"

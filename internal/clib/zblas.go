@@ -110,8 +110,6 @@ static inline void lapis_cblas_strsm(int order, lapis_side_t side, lapis_uplo_t 
 static inline void lapis_cblas_dtrsm(int order, lapis_side_t side, lapis_uplo_t uplo, lapis_trans_t transA, lapis_diag_t diag, blasint m, blasint n, double alpha, double *a, blasint lda, double *b, blasint ldb) { cblas_dtrsm(order, side, uplo, transA, diag, m, n, alpha, a, lda, b, ldb); }
 static inline void lapis_cblas_ctrsm(int order, lapis_side_t side, lapis_uplo_t uplo, lapis_trans_t transA, lapis_diag_t diag, blasint m, blasint n, const void *alpha, void *a, blasint lda, void *b, blasint ldb) { cblas_ctrsm(order, side, uplo, transA, diag, m, n, alpha, a, lda, b, ldb); }
 static inline void lapis_cblas_ztrsm(int order, lapis_side_t side, lapis_uplo_t uplo, lapis_trans_t transA, lapis_diag_t diag, blasint m, blasint n, const void *alpha, void *a, blasint lda, void *b, blasint ldb) { cblas_ztrsm(order, side, uplo, transA, diag, m, n, alpha, a, lda, b, ldb); }
-static inline void lapis_cblas_srotg(float *a, float *b, float *c, float *s) { cblas_srotg(a, b, c, s); }
-static inline void lapis_cblas_drotg(double *a, double *b, double *c, double *s) { cblas_drotg(a, b, c, s); }
 static inline void lapis_cblas_srotmg(float *d1, float *d2, float *b1, float b2, float *p) { cblas_srotmg(d1, d2, b1, b2, p); }
 static inline void lapis_cblas_drotmg(double *d1, double *d2, double *b1, double b2, double *p) { cblas_drotmg(d1, d2, b1, b2, p); }
 static inline void lapis_cblas_srotm(blasint n, float *x, blasint incx, float *y, blasint incy, float *p) { cblas_srotm(n, x, incx, y, incy, p); }
@@ -356,10 +354,6 @@ static inline void lapis_cblas_zhpr2(int order, lapis_uplo_t uplo, blasint n, co
 #cgo nocallback lapis_cblas_ctrsm
 #cgo noescape lapis_cblas_ztrsm
 #cgo nocallback lapis_cblas_ztrsm
-#cgo noescape lapis_cblas_srotg
-#cgo nocallback lapis_cblas_srotg
-#cgo noescape lapis_cblas_drotg
-#cgo nocallback lapis_cblas_drotg
 #cgo noescape lapis_cblas_srotmg
 #cgo nocallback lapis_cblas_srotmg
 #cgo noescape lapis_cblas_drotmg
@@ -714,18 +708,6 @@ func GercRow[T scalar.Type](m int, n int, alpha T, x unsafe.Pointer, incx int, y
 	}
 }
 
-// Symv calls cblas_?symv: y = alpha A x + beta y, A symmetric.
-func Symv[T scalar.Type](uplo Uplo, n int, alpha T, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int, beta T, y unsafe.Pointer, incy int) {
-	switch any(*new(T)).(type) {
-	case float32:
-		C.lapis_cblas_ssymv(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), C.blasint(incy))
-	case float64:
-		C.lapis_cblas_dsymv(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), C.blasint(lda), (*C.double)(x), C.blasint(incx), *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), C.blasint(incy))
-	default:
-		panic("clib: no cblas_?symv for this element type") // unreachable: cblas checks
-	}
-}
-
 // Hemv calls cblas_?hemv: y = alpha A x + beta y, A Hermitian.
 func Hemv[T scalar.Type](uplo Uplo, n int, alpha T, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int, beta T, y unsafe.Pointer, incy int) {
 	switch any(*new(T)).(type) {
@@ -822,18 +804,6 @@ func TrsvRow[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, a unsafe.P
 	}
 }
 
-// Syr calls cblas_?syr: A += alpha x x^T.
-func Syr[T scalar.Type](uplo Uplo, n int, alpha T, x unsafe.Pointer, incx int, a unsafe.Pointer, lda int) {
-	switch any(*new(T)).(type) {
-	case float32:
-		C.lapis_cblas_ssyr(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), C.blasint(incx), (*C.float)(a), C.blasint(lda))
-	case float64:
-		C.lapis_cblas_dsyr(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), C.blasint(incx), (*C.double)(a), C.blasint(lda))
-	default:
-		panic("clib: no cblas_?syr for this element type") // unreachable: cblas checks
-	}
-}
-
 // Her calls cblas_?her: A += alpha x x^H, alpha real.
 func Her[T scalar.Type](uplo Uplo, n int, alpha float64, x unsafe.Pointer, incx int, a unsafe.Pointer, lda int) {
 	switch any(*new(T)).(type) {
@@ -863,18 +833,6 @@ func HerRow[T scalar.Type](uplo Uplo, n int, alpha float64, x unsafe.Pointer, in
 		C.lapis_cblas_zher(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.blasint(n), C.double(alpha), x, C.blasint(incx), a, C.blasint(lda))
 	default:
 		panic("clib: no cblas_?her for this element type") // unreachable: cblas checks
-	}
-}
-
-// Syr2 calls cblas_?syr2: A += alpha x y^T + alpha y x^T.
-func Syr2[T scalar.Type](uplo Uplo, n int, alpha T, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int, a unsafe.Pointer, lda int) {
-	switch any(*new(T)).(type) {
-	case float32:
-		C.lapis_cblas_ssyr2(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy), (*C.float)(a), C.blasint(lda))
-	case float64:
-		C.lapis_cblas_dsyr2(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), C.blasint(incx), (*C.double)(y), C.blasint(incy), (*C.double)(a), C.blasint(lda))
-	default:
-		panic("clib: no cblas_?syr2 for this element type") // unreachable: cblas checks
 	}
 }
 
@@ -1054,18 +1012,6 @@ func Trsm[T scalar.Type](side Side, uplo Uplo, transA Trans, diag Diag, m int, n
 	}
 }
 
-// Rotg calls cblas_?rotg: a Givens rotation: a, b = r, z.
-func Rotg[T scalar.Type](a unsafe.Pointer, b unsafe.Pointer, c unsafe.Pointer, s unsafe.Pointer) {
-	switch any(*new(T)).(type) {
-	case float32:
-		C.lapis_cblas_srotg((*C.float)(a), (*C.float)(b), (*C.float)(c), (*C.float)(s))
-	case float64:
-		C.lapis_cblas_drotg((*C.double)(a), (*C.double)(b), (*C.double)(c), (*C.double)(s))
-	default:
-		panic("clib: no cblas_?rotg for this element type") // unreachable: cblas checks
-	}
-}
-
 // Rotmg calls cblas_?rotmg: a modified Givens rotation into p.
 func Rotmg[T scalar.Type](d1 unsafe.Pointer, d2 unsafe.Pointer, b1 unsafe.Pointer, b2 T, p unsafe.Pointer) {
 	switch any(*new(T)).(type) {
@@ -1144,18 +1090,6 @@ func GbmvRow[T scalar.Type](trans Trans, m int, n int, kl int, ku int, alpha T, 
 	}
 }
 
-// Sbmv calls cblas_?sbmv: y = alpha A x + beta y, A symmetric banded.
-func Sbmv[T scalar.Type](uplo Uplo, n int, k int, alpha T, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int, beta T, y unsafe.Pointer, incy int) {
-	switch any(*new(T)).(type) {
-	case float32:
-		C.lapis_cblas_ssbmv(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), C.blasint(k), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), C.blasint(incy))
-	case float64:
-		C.lapis_cblas_dsbmv(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), C.blasint(k), *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(a), C.blasint(lda), (*C.double)(x), C.blasint(incx), *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), C.blasint(incy))
-	default:
-		panic("clib: no cblas_?sbmv for this element type") // unreachable: cblas checks
-	}
-}
-
 // Hbmv calls cblas_?hbmv: y = alpha A x + beta y, A Hermitian banded.
 func Hbmv[T scalar.Type](uplo Uplo, n int, k int, alpha T, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int, beta T, y unsafe.Pointer, incy int) {
 	switch any(*new(T)).(type) {
@@ -1185,18 +1119,6 @@ func HbmvRow[T scalar.Type](uplo Uplo, n int, k int, alpha T, a unsafe.Pointer, 
 		C.lapis_cblas_zhbmv(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.blasint(n), C.blasint(k), unsafe.Pointer(&alpha), a, C.blasint(lda), x, C.blasint(incx), unsafe.Pointer(&beta), y, C.blasint(incy))
 	default:
 		panic("clib: no cblas_?hbmv for this element type") // unreachable: cblas checks
-	}
-}
-
-// Spmv calls cblas_?spmv: y = alpha A x + beta y, A symmetric packed.
-func Spmv[T scalar.Type](uplo Uplo, n int, alpha T, ap unsafe.Pointer, x unsafe.Pointer, incx int, beta T, y unsafe.Pointer, incy int) {
-	switch any(*new(T)).(type) {
-	case float32:
-		C.lapis_cblas_sspmv(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(ap), (*C.float)(x), C.blasint(incx), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), C.blasint(incy))
-	case float64:
-		C.lapis_cblas_dspmv(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(ap), (*C.double)(x), C.blasint(incx), *(*C.double)(unsafe.Pointer(&beta)), (*C.double)(y), C.blasint(incy))
-	default:
-		panic("clib: no cblas_?spmv for this element type") // unreachable: cblas checks
 	}
 }
 
@@ -1360,18 +1282,6 @@ func TpsvRow[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, ap unsafe.
 	}
 }
 
-// Spr calls cblas_?spr: A += alpha x x^T, A symmetric packed.
-func Spr[T scalar.Type](uplo Uplo, n int, alpha T, x unsafe.Pointer, incx int, ap unsafe.Pointer) {
-	switch any(*new(T)).(type) {
-	case float32:
-		C.lapis_cblas_sspr(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), C.blasint(incx), (*C.float)(ap))
-	case float64:
-		C.lapis_cblas_dspr(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), C.blasint(incx), (*C.double)(ap))
-	default:
-		panic("clib: no cblas_?spr for this element type") // unreachable: cblas checks
-	}
-}
-
 // Hpr calls cblas_?hpr: A += alpha x x^H, A Hermitian packed, alpha real.
 func Hpr[T scalar.Type](uplo Uplo, n int, alpha float64, x unsafe.Pointer, incx int, ap unsafe.Pointer) {
 	switch any(*new(T)).(type) {
@@ -1401,18 +1311,6 @@ func HprRow[T scalar.Type](uplo Uplo, n int, alpha float64, x unsafe.Pointer, in
 		C.lapis_cblas_zhpr(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.blasint(n), C.double(alpha), x, C.blasint(incx), ap)
 	default:
 		panic("clib: no cblas_?hpr for this element type") // unreachable: cblas checks
-	}
-}
-
-// Spr2 calls cblas_?spr2: A += alpha x y^T + alpha y x^T, A symmetric packed.
-func Spr2[T scalar.Type](uplo Uplo, n int, alpha T, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int, ap unsafe.Pointer) {
-	switch any(*new(T)).(type) {
-	case float32:
-		C.lapis_cblas_sspr2(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy), (*C.float)(ap))
-	case float64:
-		C.lapis_cblas_dspr2(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.double)(unsafe.Pointer(&alpha)), (*C.double)(x), C.blasint(incx), (*C.double)(y), C.blasint(incy), (*C.double)(ap))
-	default:
-		panic("clib: no cblas_?spr2 for this element type") // unreachable: cblas checks
 	}
 }
 

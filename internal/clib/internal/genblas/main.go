@@ -51,13 +51,10 @@ var families = []family{
 	{"xgemv", "trans:tr m:i n:i alpha:T a:P lda:i x:P incx:i beta:T y:P incy:i", "", true, [4]string{"sgemv", "dgemv", "cgemv", "zgemv"}, "y = alpha op(A) x + beta y"},
 	{"xgeru", "m:i n:i alpha:T x:P incx:i y:P incy:i a:P lda:i", "", true, [4]string{"sger", "dger", "cgeru", "zgeru"}, "A += alpha x y^T"},
 	{"xgerc", "m:i n:i alpha:T x:P incx:i y:P incy:i a:P lda:i", "", true, [4]string{"sger", "dger", "cgerc", "zgerc"}, "A += alpha x y^H"},
-	{"xsymv", "uplo:up n:i alpha:T a:P lda:i x:P incx:i beta:T y:P incy:i", "", true, [4]string{"ssymv", "dsymv", "", ""}, "y = alpha A x + beta y, A symmetric"},
 	{"xhemv", "uplo:up n:i alpha:T a:P lda:i x:P incx:i beta:T y:P incy:i", "", true, [4]string{"ssymv", "dsymv", "chemv", "zhemv"}, "y = alpha A x + beta y, A Hermitian"},
 	{"xtrmv", "uplo:up trans:tr diag:dg n:i a:P lda:i x:P incx:i", "", true, [4]string{"strmv", "dtrmv", "ctrmv", "ztrmv"}, "x = op(A) x, A triangular"},
 	{"xtrsv", "uplo:up trans:tr diag:dg n:i a:P lda:i x:P incx:i", "", true, [4]string{"strsv", "dtrsv", "ctrsv", "ztrsv"}, "x = op(A)^-1 x, A triangular"},
-	{"xsyr", "uplo:up n:i alpha:T x:P incx:i a:P lda:i", "", true, [4]string{"ssyr", "dsyr", "", ""}, "A += alpha x x^T"},
 	{"xher", "uplo:up n:i alpha:R x:P incx:i a:P lda:i", "", true, [4]string{"ssyr", "dsyr", "cher", "zher"}, "A += alpha x x^H, alpha real"},
-	{"xsyr2", "uplo:up n:i alpha:T x:P incx:i y:P incy:i a:P lda:i", "", true, [4]string{"ssyr2", "dsyr2", "", ""}, "A += alpha x y^T + alpha y x^T"},
 	{"xher2", "uplo:up n:i alpha:T x:P incx:i y:P incy:i a:P lda:i", "", true, [4]string{"ssyr2", "dsyr2", "cher2", "zher2"}, "A += alpha x y^H + conj(alpha) y x^H"},
 
 	{"xgemm", "transA:tr transB:tr m:i n:i k:i alpha:T a:P lda:i b:P ldb:i beta:T c:P ldc:i", "", true, [4]string{"sgemm", "dgemm", "cgemm", "zgemm"}, "C = alpha op(A) op(B) + beta C"},
@@ -72,24 +69,19 @@ var families = []family{
 
 	// The rest of gonum's blas interfaces, for gonumblas: the real
 	// rotations and mixed-precision dots, band and packed Level 2.
-	{"xrotg", "a:P b:P c:P s:P", "", false, [4]string{"srotg", "drotg", "", ""}, "a Givens rotation: a, b = r, z"},
 	{"xrotmg", "d1:P d2:P b1:P b2:T p:P", "", false, [4]string{"srotmg", "drotmg", "", ""}, "a modified Givens rotation into p"},
 	{"xrotm", "n:i x:P incx:i y:P incy:i p:P", "", false, [4]string{"srotm", "drotm", "", ""}, "the modified Givens rotation p"},
 	{"xsdsdot", "n:i alpha:T x:P incx:i y:P incy:i", "T", false, [4]string{"sdsdot", "", "", ""}, "alpha + x^T y accumulated in double"},
 	{"xdsdot", "n:i x:P incx:i y:P incy:i", "R", false, [4]string{"dsdot", "", "", ""}, "x^T y accumulated in double"},
 
 	{"xgbmv", "trans:tr m:i n:i kl:i ku:i alpha:T a:P lda:i x:P incx:i beta:T y:P incy:i", "", true, [4]string{"sgbmv", "dgbmv", "cgbmv", "zgbmv"}, "y = alpha op(A) x + beta y, A banded"},
-	{"xsbmv", "uplo:up n:i k:i alpha:T a:P lda:i x:P incx:i beta:T y:P incy:i", "", true, [4]string{"ssbmv", "dsbmv", "", ""}, "y = alpha A x + beta y, A symmetric banded"},
 	{"xhbmv", "uplo:up n:i k:i alpha:T a:P lda:i x:P incx:i beta:T y:P incy:i", "", true, [4]string{"ssbmv", "dsbmv", "chbmv", "zhbmv"}, "y = alpha A x + beta y, A Hermitian banded"},
-	{"xspmv", "uplo:up n:i alpha:T ap:P x:P incx:i beta:T y:P incy:i", "", true, [4]string{"sspmv", "dspmv", "", ""}, "y = alpha A x + beta y, A symmetric packed"},
 	{"xhpmv", "uplo:up n:i alpha:T ap:P x:P incx:i beta:T y:P incy:i", "", true, [4]string{"sspmv", "dspmv", "chpmv", "zhpmv"}, "y = alpha A x + beta y, A Hermitian packed"},
 	{"xtbmv", "uplo:up trans:tr diag:dg n:i k:i a:P lda:i x:P incx:i", "", true, [4]string{"stbmv", "dtbmv", "ctbmv", "ztbmv"}, "x = op(A) x, A triangular banded"},
 	{"xtbsv", "uplo:up trans:tr diag:dg n:i k:i a:P lda:i x:P incx:i", "", true, [4]string{"stbsv", "dtbsv", "ctbsv", "ztbsv"}, "x = op(A)^-1 x, A triangular banded"},
 	{"xtpmv", "uplo:up trans:tr diag:dg n:i ap:P x:P incx:i", "", true, [4]string{"stpmv", "dtpmv", "ctpmv", "ztpmv"}, "x = op(A) x, A triangular packed"},
 	{"xtpsv", "uplo:up trans:tr diag:dg n:i ap:P x:P incx:i", "", true, [4]string{"stpsv", "dtpsv", "ctpsv", "ztpsv"}, "x = op(A)^-1 x, A triangular packed"},
-	{"xspr", "uplo:up n:i alpha:T x:P incx:i ap:P", "", true, [4]string{"sspr", "dspr", "", ""}, "A += alpha x x^T, A symmetric packed"},
 	{"xhpr", "uplo:up n:i alpha:R x:P incx:i ap:P", "", true, [4]string{"sspr", "dspr", "chpr", "zhpr"}, "A += alpha x x^H, A Hermitian packed, alpha real"},
-	{"xspr2", "uplo:up n:i alpha:T x:P incx:i y:P incy:i ap:P", "", true, [4]string{"sspr2", "dspr2", "", ""}, "A += alpha x y^T + alpha y x^T, A symmetric packed"},
 	{"xhpr2", "uplo:up n:i alpha:T x:P incx:i y:P incy:i ap:P", "", true, [4]string{"sspr2", "dspr2", "chpr2", "zhpr2"}, "A += alpha x y^H + conj(alpha) y x^H, A Hermitian packed"},
 }
 
