@@ -247,24 +247,7 @@ func nanDiagonal[T Scalar](m *views.View[T]) bool {
 // inverse) holds a NaN.
 func nanMatrix[T Scalar](m *views.View[T]) bool {
 	d, off, s0, s1, r, c := matrixElems(m)
-	return nanAt(d, off, s0, s1, r, c)
-}
-
-func nanAt[T Scalar](d []T, off, s0, s1, rows, cols int) bool {
-	for j := range cols {
-		if s0 == 1 {
-			if scalar.HasNaN(d[off+j*s1:][:rows]) {
-				return true
-			}
-			continue
-		}
-		for i := range rows {
-			if x := d[off+i*s0+j*s1]; x != x {
-				return true
-			}
-		}
-	}
-	return false
+	return scalar.MatrixHasNaN(d, off, s0, s1, r, c)
 }
 
 // nanMatrices calls f with the index of every matrix of the run x
@@ -274,7 +257,7 @@ func nanMatrices[T Scalar](x *views.View[T], f func(i int)) {
 	d, off, s0, s1, s2 := x.Data(), l.Offset(), l.Stride(0), l.Stride(1), l.Stride(2)
 	rows, cols := l.Dim(0), l.Dim(1)
 	for i := range l.Dim(2) {
-		if nanAt(d, off+i*s2, s0, s1, rows, cols) {
+		if scalar.MatrixHasNaN(d, off+i*s2, s0, s1, rows, cols) {
 			f(i)
 		}
 	}

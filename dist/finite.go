@@ -149,13 +149,7 @@ func hasNaN[T Scalar](a *Matrix[T]) bool {
 	if a.mloc == 0 || a.nloc == 0 {
 		return false
 	}
-	data, off, ld := a.local.Data(), a.local.Layout().Offset(), int(a.desc[8])
-	for lj := 0; lj < a.nloc; lj++ {
-		if scalar.HasNaN(data[off+lj*ld : off+lj*ld+a.mloc]) {
-			return true
-		}
-	}
-	return false
+	return scalar.MatrixHasNaN(a.local.Data(), a.local.Layout().Offset(), 1, int(a.desc[8]), a.mloc, a.nloc)
 }
 
 // diagNaN reports whether the diagonal elements of a this rank holds

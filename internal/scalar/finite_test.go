@@ -121,3 +121,31 @@ func valueOf[T Type](x float64, imag bool) T {
 	}
 	return v
 }
+
+// TestMatrixHasNaN: each element of column- and row-strided matrices in
+// turn a NaN (a complex one in either part), against the answer by index.
+func TestMatrixHasNaN(t *testing.T) {
+	const rows, cols, pad = 5, 4, 2
+	for _, s := range [][2]int{{1, rows + pad}, {cols + pad, 1}, {2, 2*rows + 1}} {
+		d := make([]complex128, 1+(rows-1)*s[0]+(cols-1)*s[1]+pad)
+		if MatrixHasNaN(d, 1, s[0], s[1], rows, cols) {
+			t.Fatalf("strides %v: NaN in zeros", s)
+		}
+		for i := range rows {
+			for j := range cols {
+				for _, x := range []complex128{complex(math.NaN(), 0), complex(0, math.NaN())} {
+					k := 1 + i*s[0] + j*s[1]
+					d[k] = x
+					if !MatrixHasNaN(d, 1, s[0], s[1], rows, cols) {
+						t.Fatalf("strides %v: NaN at (%d, %d) not found", s, i, j)
+					}
+					d[k] = 0
+				}
+			}
+		}
+		d[0], d[len(d)-1] = complex(math.NaN(), 0), complex(math.NaN(), 0) // outside the matrix
+		if MatrixHasNaN(d, 1, s[0], s[1], rows, cols) {
+			t.Fatalf("strides %v: a NaN outside the matrix found", s)
+		}
+	}
+}

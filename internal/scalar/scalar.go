@@ -129,6 +129,26 @@ func HasNaN[T Type](xs []T) bool {
 	return false
 }
 
+// MatrixHasNaN reports whether the rows x cols matrix whose element
+// (i, j) is data[off + i*s0 + j*s1] holds a NaN (either part of a
+// complex one); columns of unit stride are scanned by HasNaN.
+func MatrixHasNaN[T Type](data []T, off, s0, s1, rows, cols int) bool {
+	for j := range cols {
+		if s0 == 1 {
+			if HasNaN(data[off+j*s1:][:rows]) {
+				return true
+			}
+			continue
+		}
+		for i := range rows {
+			if x := data[off+i*s0+j*s1]; x != x {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // AllFinite reports whether every element of xs (both parts, for
 // complex ones) is neither NaN nor infinite. It is the scan of lapis's
 // finite-input rule (package lapack's "NaN and Inf"): internal/kernel/
