@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack"
 
+	"github.com/lapis-go/lapis/internal/blasgo"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/wspace"
@@ -283,7 +284,7 @@ func gecon(oneNorm bool, n int, a []float64, lda int, anorm float64, work []floa
 		normin = 'Y'
 		// Divide x by 1/(sl su) if that cannot overflow.
 		if scale := sl * su; scale != 1 {
-			ix := blasImpl.Idamax(n, x, 1)
+			ix := blasgo.Iamax[float64](n, clib.Ptr(x), 1) // as Idamax, in Go: no cgo call per step
 			if scale < math.Abs(x[ix])*smlnum || scale == 0 {
 				return 0
 			}
