@@ -7,10 +7,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/lapis-go/lapis"
 	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
+	"github.com/lapis-go/lapis/internal/operand"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/lapack"
@@ -456,20 +456,9 @@ func refusedUpFront[T Scalar](op, name string, v views.View[T], opts []lapis.Opt
 // with any matrix of the batches: package lapack checks each matrix's
 // part of it against that matrix only.
 func vectorApart[T Scalar, E any](op, name string, s []E, vs ...views.View[T]) error {
-	if len(s) == 0 {
-		return nil
-	}
-	lo := uintptr(unsafe.Pointer(&s[0]))
-	hi := lo + uintptr(len(s))*unsafe.Sizeof(s[0])
+	ss := operand.SliceSpan(s)
 	for _, v := range vs {
-		l := v.Layout()
-		a, b, ok := l.Span()
-		if !ok {
-			continue
-		}
-		base := uintptr(unsafe.Pointer(unsafe.SliceData(v.Data())))
-		sz := unsafe.Sizeof(*new(T))
-		if vlo, vhi := base+uintptr(a)*sz, base+uintptr(b+1)*sz; lo < vhi && vlo < hi {
+		if ss.Overlaps(operand.ViewSpan(v)) {
 			return layout.Errorf(layout.ErrOverlap, op, name, "shares memory with a batch of matrices")
 		}
 	}

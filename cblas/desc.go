@@ -11,19 +11,12 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
-// desc is a rank-2 operand reduced to what the BLAS call and the checks
-// need, read from its view once: the hot path of small calls works on these
-// few words instead of re-reading (and copying) views and layouts. The
-// view itself is kept for the rare copy path.
+// desc is a rank-2 operand as cblas reads it: the shared description
+// (operand.Matrix) and whether Gemm's orientation swapped it for its
+// transpose. The view itself is kept by the caller for the rare copy path.
 type desc[T Scalar] struct {
-	ptr        unsafe.Pointer // element (0, 0); nil when empty
-	rows, cols int            // logical extents
-	ld         int
-	trans      bool // storage holds the transpose (a row-major view)
-	conj       bool
-	ok         bool    // layout.Matrix() describes it
-	lo, hi     uintptr // addresses reached, [lo, hi); lo == hi when empty
-	t          bool    // the operand is the transpose of *v (after orienting)
+	operand.Matrix[T]
+	t bool // the operand is the transpose of *v (after orienting)
 }
 
 // describe reads v, a rank-2 view.
@@ -32,59 +25,20 @@ func describe[T Scalar](v *views.View[T]) (d desc[T]) {
 	return d
 }
 
-// read fills d from v and reports whether v is a live view of rank 2 (d is
-// left empty otherwise; readErr says why). A BLAS-addressable view is read
-// through views.Matrix2, which copies neither the view nor its layout and
-// checks that the view is live; only a General one (or a wrong rank, or a
-// released view) reads the layout itself.
-func (d *desc[T]) read(v *views.View[T]) (ok bool) {
-	m, first, conj, ok := v.Matrix2()
-	if !ok {
-		if v.Rank() != 2 || v.CheckLive("", "") != nil {
-			return false
-		}
-		d.readGeneral(v)
-		return true
-	}
-	// Field by field: a composite literal is built on the stack and copied,
-	// which stalls on store forwarding.
-	d.rows, d.cols, d.ld, d.trans, d.conj, d.ok, d.t = m.Rows, m.Cols, m.LD, m.Trans, conj, true, false
-	d.ptr, d.lo, d.hi = nil, 0, 0
-	if first != nil {
-		// The stored matrix is r x c with leading dimension ld: its last
-		// element is r-1 + (c-1)*ld elements past the first.
-		r, c := m.Rows, m.Cols
-		if m.Trans {
-			r, c = c, r
-		}
-		d.ptr = unsafe.Pointer(first)
-		d.lo = uintptr(d.ptr)
-		d.hi = d.lo + uintptr(r+(c-1)*m.LD)*unsafe.Sizeof(*first)
-	}
-	return true
-}
-
-// readGeneral is read for a rank-2 view with no BLAS description.
-func (d *desc[T]) readGeneral(v *views.View[T]) {
-	l := v.Layout()
-	*d = desc[T]{rows: l.Dim(0), cols: l.Dim(1), conj: v.IsConj()}
-	if lo, hi, nonEmpty := l.Span(); nonEmpty {
-		base := unsafe.Pointer(unsafe.SliceData(v.Data()))
-		var z T
-		sz := unsafe.Sizeof(z)
-		d.ptr = unsafe.Add(base, uintptr(l.Offset())*sz)
-		d.lo, d.hi = uintptr(base)+uintptr(lo)*sz, uintptr(base)+uintptr(hi+1)*sz
-	}
+// read fills d from v and reports whether v is a live view of rank 2
+// (readErr says why not).
+func (d *desc[T]) read(v *views.View[T]) bool {
+	d.t = false
+	return d.Read(v)
 }
 
 // transpose makes d describe its transpose (metadata only).
 func (d *desc[T]) transpose() {
-	d.rows, d.cols, d.trans, d.t = d.cols, d.rows, !d.trans, !d.t
+	d.Transpose()
+	d.t = !d.t
 }
 
-func (d *desc[T]) overlaps(e *desc[T]) bool {
-	return d.lo < d.hi && e.lo < e.hi && d.lo < e.hi && e.lo < d.hi
-}
+func (d *desc[T]) overlaps(e *desc[T]) bool { return d.Span.Overlaps(e.Span) }
 
 // view returns the operand as a view of v, the view d was read from (for
 // the copy path).
@@ -92,7 +46,7 @@ func (d *desc[T]) view(v views.View[T]) views.View[T] {
 	if d.t {
 		v = v.T()
 	}
-	if d.conj != v.IsConj() {
+	if d.Conj != v.IsConj() {
 		v = v.Conj()
 	}
 	return v
@@ -102,13 +56,13 @@ func (d *desc[T]) view(v views.View[T]) views.View[T] {
 // it (allow: allowT, allowC; "N" is always allowed).
 func (d *desc[T]) flag(allow int) (clib.Trans, bool) {
 	switch {
-	case !d.ok:
+	case !d.BLAS:
 		return 0, false
-	case !d.trans:
-		return clib.NoTrans, !d.conj // BLAS has no "conjugate, no transpose"
+	case !d.Trans:
+		return clib.NoTrans, !d.Conj // BLAS has no "conjugate, no transpose"
 	case !views.IsComplex[T]():
 		return clib.DoTrans, allow != 0 // real: "T" and "C" are the same
-	case d.conj:
+	case d.Conj:
 		return clib.ConjTrans, allow&allowC != 0
 	}
 	return clib.DoTrans, allow&allowT != 0
@@ -121,11 +75,11 @@ func (d *desc[T]) flag(allow int) (clib.Trans, bool) {
 // calls on store forwarding.
 func (d *desc[T]) input(op, name string, v *views.View[T], allow int, cfg config, m *mat) (tmp *views.Tensor[T], err error) {
 	if trans, ok := d.flag(allow); ok {
-		m.ptr, m.rows, m.cols, m.trans = d.ptr, d.rows, d.cols, trans
-		if d.trans { // the stored matrix is the transpose
-			m.rows, m.cols = d.cols, d.rows
+		m.ptr, m.rows, m.cols, m.trans = d.Ptr, d.Rows, d.Cols, trans
+		if d.Trans { // the stored matrix is the transpose
+			m.rows, m.cols = d.Cols, d.Rows
 		}
-		m.ld, err = blasInt(op, name, " leading dimension", d.ld)
+		m.ld, err = blasInt(op, name, " leading dimension", d.LD)
 		return nil, err
 	}
 	lv := d.view(*v)
@@ -136,13 +90,13 @@ func (d *desc[T]) input(op, name string, v *views.View[T], allow int, cfg config
 		}
 		return nil, refuse(op, name, lv.Layout(), why)
 	}
-	if err := copyFits[T](op, name, d.rows, d.cols); err != nil {
+	if err := copyFits[T](op, name, d.Rows, d.Cols); err != nil {
 		return nil, err
 	}
 	tmp = lv.ToColMajor()
 	policy.Copies.Add(1)
-	m.ptr, m.rows, m.cols, m.trans = operand.ElemPtr(tmp.View()), d.rows, d.cols, clib.NoTrans
-	m.ld, err = blasInt(op, name, " leading dimension", max(1, d.rows))
+	m.ptr, m.rows, m.cols, m.trans = operand.ElemPtr(tmp.View()), d.Rows, d.Cols, clib.NoTrans
+	m.ld, err = blasInt(op, name, " leading dimension", max(1, d.Rows))
 	if err != nil {
 		tmp.Release()
 		tmp = nil
@@ -155,29 +109,29 @@ func (d *desc[T]) input(op, name string, v *views.View[T], allow int, cfg config
 // temporary that finish copies back. o is written in place, as input's m.
 func (d *desc[T]) output(op, name string, v *views.View[T], load bool, cfg config, o *output[T]) (err error) {
 	if trans, ok := d.flag(0); ok && trans == clib.NoTrans {
-		o.ptr, o.rows, o.cols, o.trans, o.back = d.ptr, d.rows, d.cols, clib.NoTrans, nil
-		o.ld, err = blasInt(op, name, " leading dimension", d.ld)
+		o.ptr, o.rows, o.cols, o.trans, o.back = d.Ptr, d.Rows, d.Cols, clib.NoTrans, nil
+		o.ld, err = blasInt(op, name, " leading dimension", d.LD)
 		return err
 	}
 	lv := d.view(*v)
 	if cfg.Strict {
 		return refuse(op, name, lv.Layout(), "an output BLAS cannot write in place")
 	}
-	if err := copyFits[T](op, name, d.rows, d.cols); err != nil {
+	if err := copyFits[T](op, name, d.Rows, d.Cols); err != nil {
 		return err
 	}
 	o.back = &operand.CopyBack[T]{Dst: lv}
 	if load {
 		o.back.Tmp = lv.ToColMajor()
 	} else {
-		o.back.Tmp, err = views.Zeros[T](d.rows, d.cols) // cannot fail: the shape is valid
+		o.back.Tmp, err = views.Zeros[T](d.Rows, d.Cols) // cannot fail: the shape is valid
 		if err != nil {
 			return err
 		}
 	}
 	policy.Copies.Add(1)
-	o.ptr, o.rows, o.cols, o.trans = operand.ElemPtr(o.back.Tmp.View()), d.rows, d.cols, clib.NoTrans
-	o.ld, err = blasInt(op, name, " leading dimension", max(1, d.rows))
+	o.ptr, o.rows, o.cols, o.trans = operand.ElemPtr(o.back.Tmp.View()), d.Rows, d.Cols, clib.NoTrans
+	o.ld, err = blasInt(op, name, " leading dimension", max(1, d.Rows))
 	if err != nil {
 		o.back.Release()
 	}
@@ -187,7 +141,7 @@ func (d *desc[T]) output(op, name string, v *views.View[T], load bool, cfg confi
 // selfOverlap reports whether an output's indices may share elements. A
 // layout that Matrix describes cannot; others are asked.
 func (d *desc[T]) selfOverlap(v *views.View[T]) bool {
-	return !d.ok && v.Layout().HasOverlap()
+	return !d.BLAS && v.Layout().HasOverlap()
 }
 
 // readErr is the error for the operand v that desc.read refused: a view
@@ -228,27 +182,21 @@ func (d *vdesc[T]) flip() {
 	}
 }
 
-// span returns the lowest and highest address of d's elements; ok is false
-// when d is empty.
-func (d *vdesc[T]) span() (lo, hi uintptr, ok bool) {
+// span returns the addresses of d's elements.
+func (d *vdesc[T]) span() operand.Span {
 	if d.n == 0 {
-		return 0, 0, false
+		return operand.Span{}
 	}
-	var z T
-	lo, hi = uintptr(d.p), uintptr(unsafe.Add(d.p, (d.n-1)*d.inc*int(unsafe.Sizeof(z))))
+	sz := unsafe.Sizeof(*new(T))
+	lo, hi := uintptr(d.p), uintptr(unsafe.Add(d.p, (d.n-1)*d.inc*int(sz)))
 	if d.inc < 0 {
 		lo, hi = hi, lo
 	}
-	return lo, hi, true
+	return operand.Span{Lo: lo, Hi: hi + sz}
 }
 
-// overlaps reports whether d and e share memory (as views.Overlaps: their
-// address ranges intersect).
-func (d *vdesc[T]) overlaps(e *vdesc[T]) bool {
-	alo, ahi, aok := d.span()
-	blo, bhi, bok := e.span()
-	return aok && bok && alo <= bhi && blo <= ahi
-}
+// overlaps reports whether d and e share memory.
+func (d *vdesc[T]) overlaps(e *vdesc[T]) bool { return d.span().Overlaps(e.span()) }
 
 // same reports whether d and e address the same elements in the same
 // order (exact aliasing; conjugation aside).

@@ -35,11 +35,11 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	case !dc.read(&c):
 		return readErr(op, "c", &c)
 	}
-	m, k, n := da.rows, da.cols, db.cols
-	if db.rows != k {
-		return layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's %d columns", db.rows, k)
+	m, k, n := da.Rows, da.Cols, db.Cols
+	if db.Rows != k {
+		return layout.Errorf(layout.ErrShape, op, "b", "%d rows, want a's %d columns", db.Rows, k)
 	}
-	if dc.rows != m || dc.cols != n {
+	if dc.Rows != m || dc.Cols != n {
 		return layout.Errorf(layout.ErrShape, op, "c", "shape %v, want [%d %d]", c.Shape(), m, n)
 	}
 	if dc.selfOverlap(&c) {
@@ -57,12 +57,12 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	cfg := configure(opts)
 	// Make c column-major and unconjugated where it can be: conj(c) =
 	// conj(alpha) conj(a) conj(b) + conj(beta) conj(c), and c^T = b^T a^T.
-	if dc.conj {
-		da.conj, db.conj, dc.conj = !da.conj, !db.conj, false
+	if dc.Conj {
+		da.Conj, db.Conj, dc.Conj = !da.Conj, !db.Conj, false
 		alpha, beta = scalar.Conj(alpha), scalar.Conj(beta)
 	}
 	pda, pdb, pa, pb, na, nb := &da, &db, &a, &b, "a", "b"
-	if dc.ok && dc.trans {
+	if dc.BLAS && dc.Trans {
 		pda, pdb, pa, pb, na, nb = pdb, pda, pb, pa, nb, na
 		pda.transpose()
 		pdb.transpose()

@@ -10,7 +10,7 @@ import (
 
 // uploChar is LAPACK's uplo for the triangle u of the view o was read
 // from: a view that went in transposed has its triangles swapped.
-func uploChar[T Scalar](u cblas.Uplo, o *operand[T]) byte {
+func uploChar[T Scalar](u cblas.Uplo, o *arg[T]) byte {
 	if (u == cblas.Lower) == (o.trans == 'N') {
 		return 'L'
 	}
@@ -32,7 +32,7 @@ func checkUplo(op string, u cblas.Uplo) error {
 }
 
 // square checks that the view o was read from is n x n and returns n.
-func square[T Scalar](op, name string, o *operand[T]) (int, error) {
+func square[T Scalar](op, name string, o *arg[T]) (int, error) {
 	r, c := o.viewShape()
 	if r != c {
 		return 0, layout.Errorf(layout.ErrShape, op, name, "shape [%d %d], want a square matrix", r, c)
@@ -41,7 +41,7 @@ func square[T Scalar](op, name string, o *operand[T]) (int, error) {
 }
 
 // rowsMatch checks that the view o was read from has n rows.
-func rowsMatch[T Scalar](op, name string, o *operand[T], n int, of string) error {
+func rowsMatch[T Scalar](op, name string, o *arg[T], n int, of string) error {
 	if r, _ := o.viewShape(); r != n {
 		return layout.Errorf(layout.ErrShape, op, name, "%d rows, want %d (%s)", r, n, of)
 	}
@@ -50,14 +50,14 @@ func rowsMatch[T Scalar](op, name string, o *operand[T], n int, of string) error
 
 // releaseAll drops every operand's copy without writing it back (the
 // error path before LAPACK ran).
-func releaseAll[T Scalar](ops ...*operand[T]) {
+func releaseAll[T Scalar](ops ...*arg[T]) {
 	for _, o := range ops {
 		o.release()
 	}
 }
 
 // finishAll writes back and releases every operand.
-func finishAll[T Scalar](ops ...*operand[T]) {
+func finishAll[T Scalar](ops ...*arg[T]) {
 	for _, o := range ops {
 		o.finish()
 	}

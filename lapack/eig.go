@@ -136,7 +136,7 @@ func Syevr[T Scalar, R Real](jobz Job, uplo Uplo, rng Range, a views.View[T], w 
 	if err == nil {
 		err = sliceLen(op, "w", len(w), n)
 	}
-	var oz operand[T]
+	var oz arg[T]
 	if err == nil {
 		err = z.CheckLive(op, "z") // a released z is a mistake even with JobNone
 	}
@@ -233,7 +233,7 @@ func Geev[T Scalar, C Complex](jobvl, jobvr Job, a views.View[T], w []C, vl, vr 
 	if err == nil {
 		err = sliceLen(op, "w", len(w), n)
 	}
-	var ol, or operand[T]
+	var ol, or arg[T]
 	if err == nil {
 		ol, err = vectorOperand(op, "vl", vl, n, n, jobvl == JobVectors, cfg)
 	}

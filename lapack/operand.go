@@ -8,6 +8,7 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/blasgo"
 	"github.com/lapis-go/lapis/internal/clib"
+	"github.com/lapis-go/lapis/internal/operand"
 	"github.com/lapis-go/lapis/internal/rt/cint"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
@@ -54,16 +55,17 @@ const (
 	hermitianSolve
 )
 
-// operand is a matrix as LAPACK takes it: the stored column-major rows x
-// cols matrix at ptr with leading dimension ld, read as op(stored) with
-// trans 'N', 'T' or 'C'; or a compact copy of the view (buf, tv) that
-// finish writes back to dst.
-type operand[T Scalar] struct {
+// arg is a matrix argument as LAPACK takes it: the stored column-major
+// rows x cols matrix at ptr with leading dimension ld, read as op(stored)
+// with trans 'N', 'T' or 'C'; or a compact copy of the view (buf, tv) that
+// finish writes back to dst. span is what it reaches of the caller's
+// memory, for the overlap checks.
+type arg[T Scalar] struct {
 	ptr        unsafe.Pointer
 	rows, cols int // the stored matrix
 	ld         int
 	trans      byte
-	lo, hi     uintptr       // addresses reached in the caller's memory; lo == hi when empty
+	span       operand.Span
 	buf        *pool.Buf[T]  // a copy's memory (scratch)
 	tv         views.View[T] // the copy in buf
 	dst        views.View[T]
@@ -76,7 +78,7 @@ type operand[T Scalar] struct {
 // lapis.ErrReleased (views.View.CheckLive), as in every other place a
 // view enters the package: storageCopy, workCopy and asMatrix for the
 // helpers.
-func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg lapis.Config) (o operand[T], err error) {
+func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg lapis.Config) (o arg[T], err error) {
 	if err := v.CheckLive(op, name); err != nil {
 		return o, err
 	}
@@ -90,40 +92,37 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg lapis.Con
 		}
 		return o, rankErr(op, name, v, want)
 	}
-	l := v.Layout()
-	m, ok := l.Matrix()
-	if lo, hi, nonEmpty := l.Span(); nonEmpty {
-		base := uintptr(unsafe.Pointer(unsafe.SliceData(v.Data())))
-		sz := unsafe.Sizeof(*new(T))
-		o.lo, o.hi = base+uintptr(lo)*sz, base+uintptr(hi+1)*sz
-		if ok {
-			o.ptr = unsafe.Pointer(&v.Data()[l.Offset()])
-		}
+	var d operand.Matrix[T]
+	d.Read(&v) // v is live and of rank 2
+	o.span = d.Span
+	ok, conj := d.BLAS, d.Conj
+	if ok {
+		o.ptr = d.Ptr
 	}
-	conj := v.IsConj()
 	switch {
-	case ok && conj && m.Rows*m.Cols == 0:
+	case ok && conj && d.Rows*d.Cols == 0:
 		conj = false // nothing to conjugate
-	case ok && conj && m.Rows == 1 && m.Cols == 1:
+	case ok && conj && d.Rows == 1 && d.Cols == 1:
 		// A 1 x 1 matrix is its own transpose: conj(a) = a^H, which goes
 		// in place as 'C' wherever LAPACK takes a transpose (as for n x n).
-		m.Trans = true
+		d.Trans = true
 	}
 	o.mode = mode
 	// A matrix LAPACK could take in place but without room after it for
 	// the library's over-read is copied (not refused in strict mode: its
 	// layout is fine).
-	spare := ok && mode&overRead != 0 && !hasSpare(v, m.LD, mode)
+	spare := ok && mode&overRead != 0 && !hasSpare(v, d.LD, mode)
 	switch {
-	case !spare && ok && !m.Trans && !conj:
-		o.rows, o.cols, o.ld, o.trans = m.Rows, m.Cols, m.LD, 'N'
-	case !spare && ok && m.Trans && (mode&(transposable|hermitian) != 0 ||
+	case !spare && ok && !d.Trans && !conj:
+		o.rows, o.cols, o.ld, o.trans = d.Rows, d.Cols, d.LD, 'N'
+	case !spare && ok && d.Trans && (mode&(transposable|hermitian) != 0 ||
 		mode&hermitianSolve != 0 && (conj || !views.IsComplex[T]())):
-		o.rows, o.cols, o.ld, o.trans = m.Cols, m.Rows, m.LD, 'T'
+		o.rows, o.cols, o.ld, o.trans = d.Cols, d.Rows, d.LD, 'T'
 		if conj {
 			o.trans = 'C'
 		}
 	default:
+		l := v.Layout()
 		if mode&write != 0 && l.HasOverlap() {
 			return o, layout.Errorf(layout.ErrOverlap, op, name, "%s has indices sharing an element; LAPACK cannot write it", l.String())
 		}
@@ -163,7 +162,7 @@ func conjNote(conj bool) string {
 // finish writes a copy back to the caller's view (write mode) and
 // releases it. Call it only after LAPACK succeeded or failed in a way that
 // leaves a documented result; release drops a copy without writing it.
-func (o *operand[T]) finish() {
+func (o *arg[T]) finish() {
 	if o.buf != nil && o.mode&write != 0 {
 		// Cannot fail: same shape, and the destination was checked for
 		// self-overlap.
@@ -205,7 +204,7 @@ func overReads[T Scalar](mode int) bool {
 	return views.IsComplex[T]() || mode&tridiagonal != 0 && blasgo.RealSymvOverRead
 }
 
-func (o *operand[T]) release() {
+func (o *arg[T]) release() {
 	if o.buf != nil {
 		pool.Put(o.buf)
 		o.buf = nil
@@ -215,7 +214,7 @@ func (o *operand[T]) release() {
 // scratch makes o a compact column-major copy of v (its elements loaded
 // when load, zeros otherwise) in a pooled buffer with spare elements after
 // it, counted as a copy; finish writes it back to v.
-func (o *operand[T]) scratch(op, name string, v views.View[T], spare int, load bool) error {
+func (o *arg[T]) scratch(op, name string, v views.View[T], spare int, load bool) error {
 	l := v.Layout().Compact()
 	size := l.Len() + spare
 	if size < l.Len() || !pool.CanHold[T](size) {
@@ -233,17 +232,9 @@ func (o *operand[T]) scratch(op, name string, v views.View[T], spare int, load b
 	return nil
 }
 
-// overlaps reports whether o and p reach common memory of the caller's.
-// It compares address ranges: conservative for views whose elements
-// interleave without sharing (two row slices of one column-major matrix),
-// which are refused too.
-func (o *operand[T]) overlaps(p *operand[T]) bool {
-	return o.lo < o.hi && p.lo < p.hi && o.lo < p.hi && p.lo < o.hi
-}
-
 // viewShape returns the shape of the view o was read from (rows, cols of
 // op(stored)).
-func (o *operand[T]) viewShape() (rows, cols int) {
+func (o *arg[T]) viewShape() (rows, cols int) {
 	if o.trans == 'N' {
 		return o.rows, o.cols
 	}
@@ -252,10 +243,10 @@ func (o *operand[T]) viewShape() (rows, cols int) {
 
 // noOverlap checks that no two of the operands share memory (errors name
 // the later one).
-func noOverlap[T Scalar](op string, names []string, ops ...*operand[T]) error {
+func noOverlap[T Scalar](op string, names []string, ops ...*arg[T]) error {
 	for i := range ops {
 		for j := range i {
-			if ops[i].overlaps(ops[j]) {
+			if ops[i].span.Overlaps(ops[j].span) {
 				return layout.Errorf(layout.ErrOverlap, op, names[i], "shares memory with %s", names[j])
 			}
 		}
@@ -266,14 +257,10 @@ func noOverlap[T Scalar](op string, names []string, ops ...*operand[T]) error {
 // sliceApart checks that the vector argument s shares no memory with the
 // operands (the check is conservative, by address ranges, as for
 // operands).
-func sliceApart[T Scalar, E any](op, name string, s []E, ops ...*operand[T]) error {
-	if len(s) == 0 {
-		return nil
-	}
-	lo := uintptr(unsafe.Pointer(&s[0]))
-	sv := operand[T]{lo: lo, hi: lo + uintptr(len(s))*unsafe.Sizeof(s[0])}
+func sliceApart[T Scalar, E any](op, name string, s []E, ops ...*arg[T]) error {
+	sv := operand.SliceSpan(s)
 	for _, o := range ops {
-		if sv.overlaps(o) {
+		if sv.Overlaps(o.span) {
 			return layout.Errorf(layout.ErrOverlap, op, name, "shares memory with a matrix argument")
 		}
 	}

@@ -330,7 +330,7 @@ func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...l
 		scratch, _ := views.Zeros[T](max(m, n), 1)
 		defer scratch.Release()
 		ob.release()
-		ob = operand[T]{ptr: unsafe.Pointer(&scratch.Data()[0]), rows: max(m, n), cols: 1, ld: max(m, n), trans: 'N'}
+		ob = arg[T]{ptr: unsafe.Pointer(&scratch.Data()[0]), rows: max(m, n), cols: 1, ld: max(m, n), trans: 'N'}
 		nrhs = 1
 	}
 	ws := wspace.Remember(wspace.Key{Fam: "xgelsd", Type: scalar.Index[T](), Dims: [4]int{m, n, nrhs}}, func() wspace.Sizes {
@@ -352,7 +352,7 @@ func Gelsd[T Scalar, R Real](a, b views.View[T], s []R, rcond float64, opts ...l
 }
 
 // pairOperands reads two operands that must not share memory.
-func pairOperands[T Scalar](op, an string, a views.View[T], am int, bn string, b views.View[T], bm int, cfg lapis.Config) (oa, ob operand[T], err error) {
+func pairOperands[T Scalar](op, an string, a views.View[T], am int, bn string, b views.View[T], bm int, cfg lapis.Config) (oa, ob arg[T], err error) {
 	if oa, err = prepare(op, an, a, am, cfg); err != nil {
 		return oa, ob, err
 	}

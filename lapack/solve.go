@@ -173,7 +173,7 @@ func Getri[T Scalar](lu views.View[T], ipiv []int32, opts ...lapis.Option) error
 // systemOperands reads the n x n matrix a (argument name an) and the
 // n x nrhs right-hand side b of a linear system (b is read and written; a
 // with mode).
-func systemOperands[T Scalar](op, an string, a, b views.View[T], mode int, cfg lapis.Config) (oa, ob operand[T], n int, err error) {
+func systemOperands[T Scalar](op, an string, a, b views.View[T], mode int, cfg lapis.Config) (oa, ob arg[T], n int, err error) {
 	if oa, err = prepare(op, an, a, mode, cfg); err != nil {
 		return oa, ob, 0, err
 	}
@@ -385,7 +385,7 @@ func Trtrs[T Scalar](uplo Uplo, diag Diag, a, b views.View[T], opts ...lapis.Opt
 
 // squareOperand reads the n x n view a (argument name an) for a routine on
 // its uplo triangle.
-func squareOperand[T Scalar](op, an string, uplo Uplo, a views.View[T], mode int, cfg lapis.Config) (oa operand[T], n int, err error) {
+func squareOperand[T Scalar](op, an string, uplo Uplo, a views.View[T], mode int, cfg lapis.Config) (oa arg[T], n int, err error) {
 	if err := checkUplo(op, uplo); err != nil {
 		return oa, 0, err
 	}

@@ -45,7 +45,7 @@ func vecShape(job Job, m, n int, left bool) (rows, cols int, used bool) {
 // vectorOperand reads an output array of singular or eigenvectors that
 // must be rows x cols when used; an unused one may be any view (the zero
 // View included) and goes to LAPACK as a dummy with leading dimension 1.
-func vectorOperand[T Scalar](op, name string, v views.View[T], rows, cols int, used bool, cfg lapis.Config) (o operand[T], err error) {
+func vectorOperand[T Scalar](op, name string, v views.View[T], rows, cols int, used bool, cfg lapis.Config) (o arg[T], err error) {
 	if err := v.CheckLive(op, name); err != nil {
 		return o, err // a released view is a mistake even where it is not referenced
 	}
@@ -202,7 +202,7 @@ func Gesvd[T Scalar, R Real](jobu, jobvt Job, a views.View[T], s []R, u, vt view
 }
 
 // svdVectors reads u and vt for jobs ju and jv of an m x n SVD.
-func svdVectors[T Scalar](op string, ju, jv Job, m, n int, u, vt views.View[T], cfg lapis.Config) (ou, ov operand[T], err error) {
+func svdVectors[T Scalar](op string, ju, jv Job, m, n int, u, vt views.View[T], cfg lapis.Config) (ou, ov arg[T], err error) {
 	r, c, used := vecShape(ju, m, n, true)
 	if ou, err = vectorOperand(op, "u", u, r, c, used, cfg); err != nil {
 		return ou, ov, err

@@ -1,9 +1,11 @@
-// Package operand holds what cblas and internal/strided (batch's runs)
-// share about a view they hand to C, so that each rule and its error text
-// exist once: an output that overlaps itself or an input is refused, an
-// operand that would need a copy is refused in strict mode, and a copy
-// that does stand in for a view during a call (CopyBack) is written back
-// and freed one way. The integer checks are internal/rt/cint's.
+// Package operand holds what cblas, lapack and internal/strided (batch's
+// runs) share about a view they hand to C, so that each rule and its error
+// text exist once: the description of a matrix argument (Matrix, read
+// once from its view) and the addresses an argument reaches (Span, with
+// the one overlap test); an output that overlaps itself or an input is
+// refused; an operand that would need a copy is refused in strict mode;
+// and a copy that does stand in for a view during a call (CopyBack) is
+// written back and freed one way. The integer checks are internal/rt/cint's.
 package operand
 
 import (
@@ -23,8 +25,9 @@ func CheckOutput[T scalar.Type](op, name string, out views.View[T], inNames stri
 	if out.Layout().HasOverlap() {
 		return layout.Errorf(layout.ErrOverlap, op, name, "%s has indices sharing an element; it cannot be written", out.Layout().String())
 	}
+	so := ViewSpan(out)
 	for i, in := range inputs {
-		if views.Overlaps(out, in) {
+		if so.Overlaps(ViewSpan(in)) {
 			return Overlap(op, name, strings.Fields(inNames)[i])
 		}
 	}
