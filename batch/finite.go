@@ -10,7 +10,7 @@ import (
 )
 
 // NaN and Inf, per matrix: package lapack's finite-input rule
-// (lapack/finite.go; "NaN and Inf" in package lapack),
+// (lapack/errors.go; "NaN and Inf" in package lapack),
 // applied to each matrix of a batch. Before a matrix reaches LAPACK,
 // lapack's strided solve or the tiny kernels, what the call will read of
 // it (each source below, its triangle where only one is read) is scanned

@@ -1,7 +1,7 @@
 package batch
 
 import (
-	"github.com/lapis-go/lapis/internal/rt/cint"
+	"github.com/lapis-go/lapis/internal/operand"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -10,7 +10,7 @@ import (
 // Sizes before copies. Every entry point decides from the layouts alone,
 // before it allocates or copies anything, that the extents of the
 // matrices it may hand to LAPACK fit the library's integer
-// (internal/rt/cint, lapack's check) and that every buffer it allocates (a
+// (operand.LAPACKInts, lapack's check) and that every buffer it allocates (a
 // result, a working copy, the determinants) stays within pool.MaxBytes.
 // A broadcast input of huge logical size is then an error matching
 // layout.ErrOverflow (the integer's) or lapis.ErrTooLarge, not a fatal
@@ -28,7 +28,7 @@ func extents[T Scalar](op string, names []string, vs ...views.View[T]) error {
 			continue
 		}
 		r, c := dims(v)
-		if err := cint.LAPACK(op, names[i], r, c); err != nil {
+		if err := operand.LAPACKInts(op, names[i], r, c); err != nil {
 			return err
 		}
 	}

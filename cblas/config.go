@@ -3,7 +3,7 @@ package cblas
 import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/clib"
-	"github.com/lapis-go/lapis/internal/rt/cint"
+	"github.com/lapis-go/lapis/internal/operand"
 	"github.com/lapis-go/lapis/layout"
 )
 
@@ -17,9 +17,9 @@ func configure(opts []lapis.Option) config { return lapis.Configure(opts...) }
 const IntBits = clib.IntBits
 
 // blasInt converts v for C, refusing values that do not fit (never
-// truncating): internal/rt/cint's check, which the gonum adapters share.
+// truncating): operand.BLASInt, which the gonum adapters share.
 // Errors match layout.ErrOverflow and name the argument as arg+what.
-func blasInt(op, arg, what string, v int) (int, error) { return cint.BLAS(op, arg, what, v) }
+func blasInt(op, arg, what string, v int) (int, error) { return operand.BLASInt(op, arg, what, v) }
 
 // blasInt2 converts two extents with blasInt.
 func blasInt2(op, an string, a int, bn string, b int) (A, B int, err error) {

@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/lapis-go/lapis/internal/clib"
-	"github.com/lapis-go/lapis/internal/rt/cint"
+	"github.com/lapis-go/lapis/internal/operand"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/internal/scalar"
 )
@@ -66,7 +66,7 @@ type real interface{ float32 | float64 }
 // fit converts v for C and panics when it does not fit the library's
 // integer (see the package documentation).
 func fit(op, arg string, v int) int {
-	c, err := cint.BLAS(op, arg, "", v)
+	c, err := operand.BLASInt(op, arg, "", v)
 	if err != nil {
 		panic(err)
 	}

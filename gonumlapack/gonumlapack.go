@@ -8,7 +8,7 @@ import (
 
 	"github.com/lapis-go/lapis/gonumblas"
 	"github.com/lapis-go/lapis/internal/clib"
-	"github.com/lapis-go/lapis/internal/rt/cint"
+	"github.com/lapis-go/lapis/internal/operand"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/rt/wspace"
@@ -41,7 +41,7 @@ var blasImpl gonumblas.Implementation
 // fits panics, with lapis's message (gonum has none: its integers are
 // Go ints), if a value does not fit LAPACK's integer.
 func fits(vals ...int) {
-	if err := cint.LAPACK("gonumlapack.Implementation", "argument", vals...); err != nil {
+	if err := operand.LAPACKInts("gonumlapack.Implementation", "argument", vals...); err != nil {
 		panic(err.Error())
 	}
 }

@@ -352,7 +352,7 @@ func testCondEstimateEdges[T Scalar](t *testing.T) {
 			} else {
 				_, err = Inv(a)
 			}
-			// The finite-input rule (finite.go): the check's NaN rcond
+			// The finite-input rule (errors.go): the check's NaN rcond
 			// leads to the scan, which names the element.
 			if !errors.Is(err, lapis.ErrNotFinite) || !strings.Contains(err.Error(), "(3, 7)") {
 				t.Errorf("%g entry: %s: %v, want lapis.ErrNotFinite naming element (3, 7)", bad, op, err)

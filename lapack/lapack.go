@@ -1,6 +1,8 @@
 package lapack
 
 import (
+	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -29,3 +31,56 @@ func realFor[T Scalar, R Real](op, name string) error {
 	}
 	return nil
 }
+
+// The enums lapack takes are cblas's, under lapack's names:
+// one definition behind both, so that a value made in either package is
+// accepted by the other (lapack.Upper == cblas.Upper).
+type (
+	// Uplo says which triangle of a symmetric, Hermitian or triangular
+	// matrix is read, as seen through the view passed: see cblas.Uplo.
+	Uplo = cblas.Uplo
+	// Diag says whether a triangular matrix has an implicit unit diagonal.
+	Diag = cblas.Diag
+	// Side says from which side a matrix multiplies (Ormqr).
+	Side = cblas.Side
+)
+
+const (
+	Upper   = cblas.Upper
+	Lower   = cblas.Lower
+	NonUnit = cblas.NonUnit
+	Unit    = cblas.Unit
+	Left    = cblas.Left
+	Right   = cblas.Right
+)
+
+// triangleOf is the triangle the options ask a helper to read (default
+// Lower).
+func triangleOf(opts []lapis.Option) Uplo {
+	if lapis.Configure(opts...).UpperTriangle {
+		return Upper
+	}
+	return Lower
+}
+
+// Op is LAPACK's trans argument, for routines that apply an operator that
+// is not a view of their matrix argument's elements (Getrs: the matrix
+// whose LU factors it holds; Ormqr: the Q its reflectors define). Where the
+// matrix is the operand itself, transposes are views (a.T(), a.H()).
+type Op byte
+
+const (
+	NoTrans   Op = 'N' // op(A) = A
+	Trans     Op = 'T' // op(A) = A^T
+	ConjTrans Op = 'C' // op(A) = A^H (A^T for real types)
+)
+
+func checkOp(op string, t Op) error {
+	if t != NoTrans && t != Trans && t != ConjTrans {
+		return layout.Errorf(lapis.ErrInvalid, op, "trans", "value %q is not NoTrans, Trans or ConjTrans", byte(t))
+	}
+	return nil
+}
+
+// toFloat returns the real part of x as float64.
+func toFloat[T Scalar](x T) float64 { return real(scalar.Complex128(x)) }

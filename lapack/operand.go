@@ -6,17 +6,23 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/blasgo"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/operand"
-	"github.com/lapis-go/lapis/internal/rt/cint"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
+	"github.com/lapis-go/lapis/internal/rt/wspace"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
 
+// How each argument reaches LAPACK: the matrices (arg, read by prepare
+// from the description operand.Matrix that cblas uses too), the working
+// copies of the helpers, the workspaces and the pivot vectors.
+//
 // The one dispatch rule, as in cblas: a view whose layout.Matrix() is
 // column-major and unconjugated goes to LAPACK in place with its leading
 // dimension; a row-major view goes in place as the transposed (or, when
@@ -130,7 +136,7 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg lapis.Con
 			return o, layout.Errorf(lapis.ErrCopyRefused, op, name, "%s (class %v%s) needs a copy and strict mode is on", l.String(), l.Class(), conjNote(conj))
 		}
 		rows, cols := l.Dim(0), l.Dim(1)
-		if err := cint.LAPACK(op, name, rows, cols, max(1, rows)); err != nil {
+		if err := operand.LAPACKInts(op, name, rows, cols, max(1, rows)); err != nil {
 			return o, err // before the copy, not after it
 		}
 		spareCols := 0
@@ -145,7 +151,7 @@ func prepare[T Scalar](op, name string, v views.View[T], mode int, cfg lapis.Con
 			o.ptr = unsafe.Pointer(&o.buf.Data[0])
 		}
 	}
-	if err := cint.LAPACK(op, name, o.rows, o.cols, o.ld); err != nil {
+	if err := operand.LAPACKInts(op, name, o.rows, o.cols, o.ld); err != nil {
 		o.release()
 		return o, err
 	}
@@ -296,3 +302,255 @@ func rankErr[T Scalar](op, name string, v views.View[T], want string) error {
 // too, for batches [rows, cols, B...] (hints_test.go calls each hint).
 var inBatch = []string{"Solve", "Inv", "Cholesky", "CholeskySolve", "LeastSquares", "Det", "LogDet",
 	"Gesv", "Getrf", "Potrf", "Potrs", "Geqrf", "Gels", "Gesdd", "Syevd"}
+
+// uploChar is LAPACK's uplo for the triangle u of the view o was read
+// from: a view that went in transposed has its triangles swapped.
+func uploChar[T Scalar](u cblas.Uplo, o *arg[T]) byte {
+	if (u == cblas.Lower) == (o.trans == 'N') {
+		return 'L'
+	}
+	return 'U'
+}
+
+func diagChar(d cblas.Diag) byte {
+	if d == cblas.Unit {
+		return 'U'
+	}
+	return 'N'
+}
+
+func checkUplo(op string, u cblas.Uplo) error {
+	if u != cblas.Upper && u != cblas.Lower {
+		return layout.Errorf(lapis.ErrInvalid, op, "uplo", "value %d is neither cblas.Upper nor cblas.Lower", u)
+	}
+	return nil
+}
+
+// square checks that the view o was read from is n x n and returns n.
+func square[T Scalar](op, name string, o *arg[T]) (int, error) {
+	r, c := o.viewShape()
+	if r != c {
+		return 0, layout.Errorf(layout.ErrShape, op, name, "shape [%d %d], want a square matrix", r, c)
+	}
+	return r, nil
+}
+
+// rowsMatch checks that the view o was read from has n rows.
+func rowsMatch[T Scalar](op, name string, o *arg[T], n int, of string) error {
+	if r, _ := o.viewShape(); r != n {
+		return layout.Errorf(layout.ErrShape, op, name, "%d rows, want %d (%s)", r, n, of)
+	}
+	return nil
+}
+
+// releaseAll drops every operand's copy without writing it back (the
+// error path before LAPACK ran).
+func releaseAll[T Scalar](ops ...*arg[T]) {
+	for _, o := range ops {
+		o.release()
+	}
+}
+
+// finishAll writes back and releases every operand.
+func finishAll[T Scalar](ops ...*arg[T]) {
+	for _, o := range ops {
+		o.finish()
+	}
+}
+
+// The working copies of the helpers users reach for first (Solve, Inv,
+// Det, LU and Cholesky in solve.go, QR and LeastSquares in qr.go, SVD in
+// svd.go, EigSym and Eig in eig.go). They never modify their arguments:
+// each works on one compact copy of its input (its working copy, not
+// counted in lapis.Stats.Copies: the call would need it whatever the
+// layout) and returns new tensors, compact column-major, whose buffers
+// come from the pool (Release them to reuse). Where a LAPACK routine takes
+// a transpose argument (Solve, Det), the working copy of a row-major input
+// is a plain copy of its storage, solved with "T": no transposing copy.
+
+// storageCopy returns a compact copy of the square matrix a's storage and
+// how LAPACK must read it to mean a: "N" for a column-major view (or any
+// view that is not row-major), "T" for a row-major one (the copy is a^T),
+// "C" for a conjugated row-major one (the copy is a^H).
+func storageCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], Op, int, error) {
+	if err := a.CheckLive(op, "a"); err != nil {
+		return nil, NoTrans, 0, err
+	}
+	if a.Rank() != 2 {
+		return nil, NoTrans, 0, rankErr(op, "a", a, "2")
+	}
+	n := a.Layout().Dim(0)
+	if a.Layout().Dim(1) != n {
+		return nil, NoTrans, 0, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix", a.Shape())
+	}
+	if err := copyFits[T](op, "a", n, n); err != nil {
+		return nil, NoTrans, 0, err
+	}
+	if m, ok := a.Layout().Matrix(); ok && m.Trans {
+		s := a.T()
+		trans := Trans
+		if a.IsConj() {
+			s, trans = s.Conj(), ConjTrans
+		}
+		return s.ToColMajor(), trans, n, nil
+	}
+	return a.ToColMajor(), NoTrans, n, nil
+}
+
+// squareCopy is workCopy for a square a: it checks the shape first and
+// returns the copy and the order.
+func squareCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], int, error) {
+	if err := a.CheckLive(op, "a"); err != nil {
+		return nil, 0, err
+	}
+	if a.Rank() == 2 && a.Layout().Dim(0) != a.Layout().Dim(1) {
+		return nil, 0, layout.Errorf(layout.ErrShape, op, "a", "shape %v, want a square matrix", a.Shape())
+	}
+	t, err := workCopy(op, a)
+	if err != nil {
+		return nil, 0, err
+	}
+	return t, a.Layout().Dim(0), nil
+}
+
+// workCopy returns a compact column-major copy of the rank-2 view a.
+func workCopy[T Scalar](op string, a views.View[T]) (*views.Tensor[T], error) {
+	if err := a.CheckLive(op, "a"); err != nil {
+		return nil, err
+	}
+	if a.Rank() != 2 {
+		return nil, rankErr(op, "a", a, "2")
+	}
+	rows, cols := a.Layout().Dim(0), a.Layout().Dim(1)
+	if err := copyFits[T](op, "a", rows, cols+1); err != nil {
+		return nil, err
+	}
+	t := spareZeros[T](rows, cols)
+	_ = views.Copy(t.View(), a) // same shape, fresh memory
+	return t, nil
+}
+
+// spareZeros returns a zero rows x cols column-major tensor whose slice
+// has one column of capacity after it: room for the over-read of
+// OpenBLAS's complex LAPACK (hasSpare), so that the helpers' own buffers
+// go to LAPACK in place, with no copy their design does not need.
+func spareZeros[T Scalar](rows, cols int) *views.Tensor[T] {
+	buf := pool.Make[T](rows*cols, rows*(cols+1))
+	t, _ := views.FromColMajor(buf, rows, cols) // the length is the product
+	return t
+}
+
+// copyFits checks, before a working copy of a rows x cols matrix is made,
+// that its extents fit the LAPACK integer and its buffer can be allocated.
+func copyFits[T Scalar](op, name string, rows, cols int) error {
+	if err := operand.LAPACKInts(op, name, rows, cols); err != nil {
+		return err
+	}
+	return pool.Check[T](op, name, rows, cols)
+}
+
+// asMatrix returns b as a matrix: a rank-1 view is one column.
+func asMatrix[T Scalar](op string, b views.View[T]) (views.View[T], error) {
+	if err := b.CheckLive(op, "b"); err != nil {
+		return b, err
+	}
+	switch b.Rank() {
+	case 1:
+		return b.Reshape(b.Layout().Dim(0), 1) // a rank-1 view always reshapes
+	case 2:
+		return b, nil
+	}
+	return b, rankErr(op, "b", b, "1 or 2")
+}
+
+// Workspaces. A routine that needs one asks LAPACK for its size once per
+// (routine, element type, shape, options) with lwork = -1 (internal/rt/
+// lwork remembers the answer, for lapack and the gonum adapter alike) and
+// takes the buffers from internal/rt/pool, so that a call in steady state
+// allocates nothing.
+
+// workspace holds the pooled buffers of one call.
+type workspace[T Scalar] struct {
+	work  *pool.Buf[T]
+	rwork *pool.Buf[T] // reals at T's precision, packed into T-sized cells
+	iwork wspace.Ints
+}
+
+func getWorkspace[T Scalar](s wspace.Sizes) workspace[T] {
+	w := workspace[T]{work: pool.Get[T](max(1, s.Work))}
+	if s.RWork > 0 { // pool.Get allocates a handle even for nothing
+		w.rwork = pool.Get[T](realCells[T](s.RWork))
+	}
+	if s.IWork > 0 {
+		w.iwork = wspace.GetInts(s.IWork)
+	}
+	return w
+}
+
+func (w *workspace[T]) put() {
+	pool.Put(w.work)
+	pool.Put(w.rwork)
+	w.iwork.Put()
+}
+
+func (w *workspace[T]) workPtr() unsafe.Pointer { return clib.Ptr(w.work.Data) }
+func (w *workspace[T]) rworkPtr() unsafe.Pointer {
+	if w.rwork == nil {
+		return nil
+	}
+	return clib.Ptr(w.rwork.Data)
+}
+func (w *workspace[T]) iworkPtr() unsafe.Pointer { return w.iwork.Ptr() }
+
+// realCells returns how many elements of T hold n reals of T's precision
+// (a complex element holds two).
+func realCells[T Scalar](n int) int {
+	if scalar.Index[T]() >= 2 {
+		return (n + 1) / 2
+	}
+	return n
+}
+
+// pivots hands a caller's []int32 pivot slice to LAPACK: directly when
+// LAPACK's integer is 32 bits, through a pooled 64-bit buffer otherwise
+// (done copies it back).
+type pivots struct {
+	dst []int32
+	b64 *pool.Buf[int64]
+}
+
+func pivotsFor(ipiv []int32, n int, load bool) pivots {
+	if IntBits == 32 {
+		return pivots{dst: ipiv[:n]}
+	}
+	p := pivots{dst: ipiv[:n], b64: pool.Get[int64](max(1, n))}
+	if load {
+		for i, v := range p.dst {
+			p.b64.Data[i] = int64(v)
+		}
+	}
+	return p
+}
+
+func (p pivots) ptr() unsafe.Pointer {
+	if p.b64 == nil {
+		return clib.Ptr(p.dst)
+	}
+	return clib.Ptr(p.b64.Data)
+}
+
+func (p pivots) done(store bool) {
+	if p.b64 == nil {
+		return
+	}
+	if store {
+		for i := range p.dst {
+			p.dst[i] = int32(p.b64.Data[i])
+		}
+	}
+	pool.Put(p.b64)
+}
+
+// flops is the work m*n*k a call reports to the thread policy
+// (internal/rt/threads), in float64 so that it cannot overflow.
+func flops(m, n, k int) float64 { return float64(m) * float64(n) * float64(k) }

@@ -5,7 +5,8 @@
 // the one overlap test); an output that overlaps itself or an input is
 // refused; an operand that would need a copy is refused in strict mode;
 // and a copy that does stand in for a view during a call (CopyBack) is
-// written back and freed one way. The integer checks are internal/rt/cint's.
+// written back and freed one way; and the integers handed to C fit the
+// library's (ints.go).
 package operand
 
 import (

@@ -7,7 +7,6 @@ import (
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/kernel/gemm"
 	"github.com/lapis-go/lapis/internal/operand"
-	"github.com/lapis-go/lapis/internal/rt/cint"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/internal/scalar"
@@ -155,7 +154,7 @@ func scale[T scalar.Type](m, n int, beta T, c unsafe.Pointer, ld int) {
 }
 
 // fitsBLAS checks the sizes and leading dimensions of a run's product
-// against the BLAS integer (cint.BLAS); na and nb name the operands read
+// against the BLAS integer (operand.BLASInt); na and nb name the operands read
 // as a and b. The names are joined only on error: this runs for every
 // chunk of a batch.
 func fitsBLAS(op, na, nb string, m, n, k, lda, ldb, ldc int) error {
@@ -169,7 +168,7 @@ func fitsBLAS(op, na, nb string, m, n, k, lda, ldb, ldc int) error {
 		if i >= 3 {
 			what = " leading dimension"
 		}
-		_, err := cint.BLAS(op, name, what, v)
+		_, err := operand.BLASInt(op, name, what, v)
 		return err
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/operand"
-	"github.com/lapis-go/lapis/internal/rt/cint"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/rt/threads"
@@ -60,7 +59,7 @@ func Gesv[T scalar.Type](op string, a, b views.View[T], opts ...lapis.Option) (f
 		err = rb.output(op, "b", b, true, cfg)
 	}
 	if err == nil {
-		err = cint.LAPACK(op, "a", n, nrhs, ra.LD, rb.LD)
+		err = operand.LAPACKInts(op, "a", n, nrhs, ra.LD, rb.LD)
 	}
 	if err != nil {
 		ra.release()

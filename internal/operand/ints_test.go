@@ -1,4 +1,4 @@
-package cint
+package operand
 
 import (
 	"errors"
@@ -8,16 +8,16 @@ import (
 	"github.com/lapis-go/lapis/layout"
 )
 
-// TestLAPACK: integers beyond LAPACK's are errors, never truncated.
-func TestLAPACK(t *testing.T) {
-	err := LAPACK("op", "a", 3, 1<<31)
+// TestLAPACKInts: integers beyond LAPACK's are errors, never truncated.
+func TestLAPACKInts(t *testing.T) {
+	err := LAPACKInts("op", "a", 3, 1<<31)
 	if clib.LAPACKIntBits == 32 && !errors.Is(err, layout.ErrOverflow) {
 		t.Fatalf("2^31 with 32-bit LAPACK integers: %v", err)
 	}
 	if clib.LAPACKIntBits == 64 && err != nil {
 		t.Fatalf("2^31 with 64-bit LAPACK integers: %v", err)
 	}
-	if err := LAPACK("op", "a", 1<<31-1, -1<<31); err != nil {
+	if err := LAPACKInts("op", "a", 1<<31-1, -1<<31); err != nil {
 		t.Fatal(err)
 	}
 }
