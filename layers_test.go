@@ -16,6 +16,7 @@ var levels = map[string]int{
 	"views":   1,
 	"":        2, // the root package lapis
 	"cblas":   3,
+	"elem":    3,
 	"lapack":  4,
 	"batch":   5,
 	"fortran": 5,

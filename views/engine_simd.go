@@ -27,9 +27,10 @@ var simdWide = 256
 var ntMinBytes = 4 << 20
 
 // simdOK reports whether the plan's transpose can use the SIMD kernels.
+// The plan's strides are in bytes.
 func simdOK[T Scalar](p *copyPlan, cf func(T) T) bool {
 	var z T
-	return hasAVX2 && cf == nil && unsafe.Sizeof(z) == 8 && p.tr >= 0 && p.ds[0] == 1 && p.ss[p.tr] == 1 && p.ss[0] > 0
+	return hasAVX2 && cf == nil && unsafe.Sizeof(z) == 8 && p.Tr >= 0 && p.S[0][0] == 8 && p.S[1][p.Tr] == 8 && p.S[1][0] > 0
 }
 
 // transposeSIMD copies dst(i, j) = src(i, j) for an n0 x n1 block of

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lapis-go/lapis/internal/loop"
 	"github.com/lapis-go/lapis/layout"
 )
 
@@ -49,10 +50,10 @@ func engineCase[T Scalar](t *testing.T, name string, shape, dstStrides, srcStrid
 // boundaries: contiguous runs, strided lines, transposes of every size
 // class, permutations of rank 3 and 4, reversed axes.
 func TestEngineShapes(t *testing.T) {
-	saved := blocks
-	defer func() { blocks = saved }()
-	for i := range blocks { // small blocks, so that small cases cross them
-		blocks[i] = blocking{rows: 12, cols: 8, super: 24}
+	saved := loop.Blocks
+	defer func() { loop.Blocks = saved }()
+	for i := range loop.Blocks { // small loop.Blocks, so that small cases cross them
+		loop.Blocks[i] = loop.Blocking{Rows: 12, Cols: 8, Super: 24}
 	}
 	b := 24
 	sizes := []int{1, 2, 3, 4, 5, 7, 8, 9, 11, 13, b - 1, b, b + 1, 2*b + 3}
@@ -76,9 +77,9 @@ func TestEngineShapes(t *testing.T) {
 // TestEngineParallel forces the parallel path on small inputs (run it with
 // -race): every split must give the serial result.
 func TestEngineParallel(t *testing.T) {
-	old := parMinElems
-	parMinElems = 7
-	defer func() { parMinElems = old }()
+	old := loop.ParMinElems
+	loop.ParMinElems = 7
+	defer func() { loop.ParMinElems = old }()
 	prev := SetCopyThreads(0)
 	defer SetCopyThreads(prev)
 	if runtime.GOMAXPROCS(0) < 2 {
@@ -94,21 +95,6 @@ func TestEngineParallel(t *testing.T) {
 	}
 	if CopyThreads() != min(5, runtime.GOMAXPROCS(0)) {
 		t.Errorf("CopyThreads = %d", CopyThreads())
-	}
-}
-
-func TestPlanFuses(t *testing.T) {
-	// A compact [4, 5, 6] copy is one contiguous run.
-	l := must(layout.ColMajor(4, 5, 6))
-	p, _ := makePlan(l, l)
-	if p.rank != 1 || p.n[0] != 120 || p.tr != -1 {
-		t.Errorf("compact plan: rank %d n %v tr %d", p.rank, p.n[:p.rank], p.tr)
-	}
-	// The transpose of a batch keeps the batch axis outside and marks tr.
-	src := must(must(layout.ColMajor(5, 4, 3)).T())
-	p, _ = makePlan(must(layout.ColMajor(4, 5, 3)), src)
-	if p.rank != 3 || p.tr != 1 || p.ss[p.tr] != 1 {
-		t.Errorf("transpose plan: rank %d tr %d ss %v", p.rank, p.tr, p.ss[:p.rank])
 	}
 }
 

@@ -3,6 +3,8 @@ package views
 import (
 	"fmt"
 	"testing"
+
+	"github.com/lapis-go/lapis/internal/loop"
 )
 
 // BenchmarkTune measures the float64 transpose over blockings; it is how
@@ -10,8 +12,8 @@ import (
 //
 //	go test -run '^$' -bench Tune -benchtime 10x ./views
 func BenchmarkTune(b *testing.B) {
-	saved := blocks[1]
-	defer func() { blocks[1] = saved }()
+	saved := loop.Blocks[1]
+	defer func() { loop.Blocks[1] = saved }()
 	prev := SetCopyThreads(1)
 	defer SetCopyThreads(prev)
 	b.Logf("derived from this CPU: %+v", saved)
@@ -19,9 +21,9 @@ func BenchmarkTune(b *testing.B) {
 		a := must(Zeros[float64](n, n))
 		at := a.View().T()
 		out := must(Zeros[float64](n, n))
-		for _, bk := range []blocking{saved, {32, 32, 1 << 30}, {16, 16, 1 << 30}, {256, 8, 256}, {128, 8, 256}, {256, 16, 512}, {512, 8, 512}} {
-			blocks[1] = bk
-			b.Run(fmt.Sprintf("n=%d/rows=%d/cols=%d/super=%d", n, bk.rows, bk.cols, bk.super), func(b *testing.B) {
+		for _, bk := range []loop.Blocking{saved, {Rows: 32, Cols: 32, Super: 1 << 30}, {Rows: 16, Cols: 16, Super: 1 << 30}, {Rows: 256, Cols: 8, Super: 256}, {Rows: 128, Cols: 8, Super: 256}, {Rows: 256, Cols: 16, Super: 512}, {Rows: 512, Cols: 8, Super: 512}} {
+			loop.Blocks[1] = bk
+			b.Run(fmt.Sprintf("n=%d/rows=%d/cols=%d/super=%d", n, bk.Rows, bk.Cols, bk.Super), func(b *testing.B) {
 				b.SetBytes(int64(16 * n * n))
 				for b.Loop() {
 					_ = Copy(out.View(), at)

@@ -1,0 +1,291 @@
+package elem
+
+import (
+	"math"
+	"math/cmplx"
+	"unsafe"
+
+	"github.com/lapis-go/lapis/internal/loop"
+	"github.com/lapis-go/lapis/internal/scalar"
+)
+
+// The element-wise kernels. A kernel call covers one line of the plan:
+// n elements of the destination and its sources at byte strides. A line
+// contiguous in every operand with nothing to conjugate runs as plain
+// slice loops, one per operation (the switch is outside the loop);
+// anything else runs the strided loops, which read conjugated sources and
+// repeated (stride 0) ones.
+
+// opcode is an element-wise operation.
+type opcode uint8
+
+const (
+	opFill  opcode = iota // d = alpha
+	opScale               // d = alpha*a
+	opNeg                 // d = -a
+	opAbs                 // d = |a|
+	opMap                 // d = f(a)
+	opAdd                 // d = a + b
+	opSub                 // d = a - b
+	opMul                 // d = a * b
+	opDiv                 // d = a / b
+	opMax                 // d = max(a, b), NaN propagating
+	opMin                 // d = min(a, b), NaN propagating
+	opAxpby               // d = alpha*a + beta*b
+	opZip                 // d = f(a, b)
+)
+
+// arity is the number of sources op reads.
+func (op opcode) arity() int {
+	switch {
+	case op == opFill:
+		return 0
+	case op < opAdd:
+		return 1
+	}
+	return 2
+}
+
+// kern is an operation with its parameters: the scalars, the sources
+// read conjugated (complex types only; index 1 and 2), whether the result
+// is stored conjugated (Map and Zip into a conjugated view; the other
+// operations conjugate their sources and scalars instead), and the
+// function of Map and Zip.
+type kern[T Scalar] struct {
+	op          opcode
+	alpha, beta T
+	conj        [loop.MaxOps]bool
+	conjOut     bool
+	f1          func(T) T
+	f2          func(T, T) T
+}
+
+// conjugated reports whether any operand needs conjugating.
+func (k *kern[T]) conjugated() bool {
+	return k.conjOut || k.conj[1] || k.conj[2]
+}
+
+// line runs k over n elements at p with byte strides s.
+func (k *kern[T]) line(n int, p *[loop.MaxOps]unsafe.Pointer, s *[loop.MaxOps]int) {
+	sz := int(unsafe.Sizeof(*new(T)))
+	flat := s[0] == sz && !k.conjugated()
+	for o := 1; o <= k.op.arity(); o++ {
+		flat = flat && s[o] == sz
+	}
+	if flat {
+		k.flat(n, p)
+		return
+	}
+	k.strided(n, p, s)
+}
+
+// flat runs k over n contiguous elements.
+func (k *kern[T]) flat(n int, p *[loop.MaxOps]unsafe.Pointer) {
+	d := unsafe.Slice((*T)(p[0]), n)
+	var a, b []T
+	if k.op.arity() > 0 {
+		a = unsafe.Slice((*T)(p[1]), n)
+	}
+	if k.op.arity() > 1 {
+		b = unsafe.Slice((*T)(p[2]), n)
+	}
+	switch k.op {
+	case opFill:
+		x := k.alpha
+		for i := range d {
+			d[i] = x
+		}
+	case opScale:
+		x := k.alpha
+		a = a[:len(d)]
+		for i := range d {
+			d[i] = x * a[i]
+		}
+	case opNeg:
+		a = a[:len(d)]
+		for i := range d {
+			d[i] = -a[i]
+		}
+	case opAbs:
+		absLine(d, a)
+	case opMap:
+		f := k.f1
+		a = a[:len(d)]
+		for i := range d {
+			d[i] = f(a[i])
+		}
+	case opAdd:
+		a, b = a[:len(d)], b[:len(d)]
+		for i := range d {
+			d[i] = a[i] + b[i]
+		}
+	case opSub:
+		a, b = a[:len(d)], b[:len(d)]
+		for i := range d {
+			d[i] = a[i] - b[i]
+		}
+	case opMul:
+		a, b = a[:len(d)], b[:len(d)]
+		for i := range d {
+			d[i] = a[i] * b[i]
+		}
+	case opDiv:
+		a, b = a[:len(d)], b[:len(d)]
+		for i := range d {
+			d[i] = a[i] / b[i]
+		}
+	case opMax, opMin:
+		orderLine(k.op, d, a, b)
+	case opAxpby:
+		x, y := k.alpha, k.beta
+		a, b = a[:len(d)], b[:len(d)]
+		for i := range d {
+			d[i] = x*a[i] + y*b[i]
+		}
+	case opZip:
+		f := k.f2
+		a, b = a[:len(d)], b[:len(d)]
+		for i := range d {
+			d[i] = f(a[i], b[i])
+		}
+	}
+}
+
+// strided runs k over n elements at byte strides s, any of them 0 for
+// the sources, conjugating where k says. Pointers are formed only to
+// elements the line reaches (checkptr).
+func (k *kern[T]) strided(n int, p *[loop.MaxOps]unsafe.Pointer, s *[loop.MaxOps]int) {
+	d, ds := p[0], s[0]
+	a, as, ca := p[1], s[1], k.conj[1]
+	b, bs, cb := p[2], s[2], k.conj[2]
+	at := func(q unsafe.Pointer, st, i int) *T { return (*T)(unsafe.Add(q, i*st)) }
+	ld := func(q unsafe.Pointer, st, i int, c bool) T {
+		x := *(*T)(unsafe.Add(q, i*st))
+		if c {
+			x = scalar.Conj(x)
+		}
+		return x
+	}
+	switch k.op {
+	case opFill:
+		for i := range n {
+			*at(d, ds, i) = k.alpha
+		}
+	case opScale:
+		for i := range n {
+			*at(d, ds, i) = k.alpha * ld(a, as, i, ca)
+		}
+	case opNeg:
+		for i := range n {
+			*at(d, ds, i) = -ld(a, as, i, ca)
+		}
+	case opAbs:
+		for i := range n {
+			*at(d, ds, i) = absOf(ld(a, as, i, false)) // |conj(x)| = |x|
+		}
+	case opAdd:
+		for i := range n {
+			*at(d, ds, i) = ld(a, as, i, ca) + ld(b, bs, i, cb)
+		}
+	case opSub:
+		for i := range n {
+			*at(d, ds, i) = ld(a, as, i, ca) - ld(b, bs, i, cb)
+		}
+	case opMul:
+		for i := range n {
+			*at(d, ds, i) = ld(a, as, i, ca) * ld(b, bs, i, cb)
+		}
+	case opDiv:
+		for i := range n {
+			*at(d, ds, i) = ld(a, as, i, ca) / ld(b, bs, i, cb)
+		}
+	case opMax, opMin:
+		for i := range n {
+			*at(d, ds, i) = orderOf(k.op, ld(a, as, i, false), ld(b, bs, i, false)) // real types
+		}
+	case opAxpby:
+		for i := range n {
+			*at(d, ds, i) = k.alpha*ld(a, as, i, ca) + k.beta*ld(b, bs, i, cb)
+		}
+	case opMap:
+		for i := range n {
+			x := k.f1(ld(a, as, i, ca))
+			if k.conjOut {
+				x = scalar.Conj(x)
+			}
+			*at(d, ds, i) = x
+		}
+	case opZip:
+		for i := range n {
+			x := k.f2(ld(a, as, i, ca), ld(b, bs, i, cb))
+			if k.conjOut {
+				x = scalar.Conj(x)
+			}
+			*at(d, ds, i) = x
+		}
+	}
+}
+
+// absLine sets d[i] = |a[i]| (for complex types, |a[i]| + 0i).
+func absLine[T Scalar](d, a []T) {
+	switch d := any(d).(type) {
+	case []float32:
+		a := any(a).([]float32)[:len(d)]
+		for i := range d {
+			d[i] = float32(math.Abs(float64(a[i])))
+		}
+	case []float64:
+		a := any(a).([]float64)[:len(d)]
+		for i := range d {
+			d[i] = math.Abs(a[i])
+		}
+	case []complex64:
+		a := any(a).([]complex64)[:len(d)]
+		for i := range d {
+			d[i] = complex(float32(cmplx.Abs(complex128(a[i]))), 0)
+		}
+	case []complex128:
+		a := any(a).([]complex128)[:len(d)]
+		for i := range d {
+			d[i] = complex(cmplx.Abs(a[i]), 0)
+		}
+	}
+}
+
+// orderLine sets d[i] = max(a[i], b[i]) or min (op); NaN propagates, as
+// in numpy's maximum and minimum. T is real (realOnly checked it).
+func orderLine[T Scalar](op opcode, d, a, b []T) {
+	switch d := any(d).(type) {
+	case []float32:
+		orderReal(op, d, any(a).([]float32), any(b).([]float32))
+	case []float64:
+		orderReal(op, d, any(a).([]float64), any(b).([]float64))
+	}
+}
+
+func orderReal[F Real](op opcode, d, a, b []F) {
+	a, b = a[:len(d)], b[:len(d)]
+	if op == opMax {
+		for i := range d {
+			d[i] = max(a[i], b[i])
+		}
+		return
+	}
+	for i := range d {
+		d[i] = min(a[i], b[i])
+	}
+}
+
+// absOf is |x| for one element (absLine's rule).
+func absOf[T Scalar](x T) T {
+	d := [1]T{}
+	absLine(d[:], []T{x})
+	return d[0]
+}
+
+// orderOf is max(x, y) or min (orderLine's rule) for one element.
+func orderOf[T Scalar](op opcode, x, y T) T {
+	d := [1]T{}
+	orderLine(op, d[:], []T{x}, []T{y})
+	return d[0]
+}
