@@ -14,7 +14,7 @@ import (
 type Scalar = views.Scalar
 
 // Real is the set of real element types, for the operations that order
-// values (Max, Min).
+// values (Maximum, Minimum, Max, Min).
 type Real interface{ float32 | float64 }
 
 // live checks that v is a view with data of a live tensor.

@@ -5,6 +5,7 @@
 //	c, err := elem.Add(a, b)              // a new column-major tensor
 //	err = elem.AxpbyTo(y, 2, x, 1, y)     // y = 2x + y, in place
 //	err = elem.AddTo(dst, a, a.T())       // a + a^T into any destination
+//	s, err := elem.Sum(x, 0)              // column sums
 //
 // # Forms
 //
@@ -13,6 +14,18 @@
 // broadcast shape, from the pool (Release it to reuse its buffer), and
 // ...To (AddTo) writes a destination of any layout and allocates nothing.
 // Fill writes its destination only.
+//
+// # Reductions
+//
+// Sum, Mean, Prod, Max, Min and Dot reduce over the axes given (all when
+// none). The plain word drops them (Sum(x, 0) of an [m, n] x is its [n]
+// column sums, Sum(x) a rank-0 tensor); ...To writes a destination whose
+// shape is x's with those axes dropped or of extent 1 (kept, so that the
+// result broadcasts against x: x - mean). Sums are pairwise, as numpy's
+// along its contiguous axis, and along every axis here: the rounding
+// error grows with the logarithm of the number of terms. The sum of no
+// elements is 0, the product 1, the mean NaN; Max and Min of no elements
+// are an error (layout.ErrShape).
 //
 // # Broadcasting
 //
@@ -42,9 +55,11 @@
 // # NaN and Inf
 //
 // The operations follow IEEE arithmetic with no checks, as numpy's: NaN
-// and infinities propagate, x/0 is ±Inf or NaN, and Max and Min return NaN
-// when either operand is NaN. Max and Min take real types only (complex
-// values have no order: lapis.ErrInvalid).
+// and infinities propagate, x/0 is ±Inf or NaN, and Maximum and Minimum
+// return NaN when either operand is NaN (numpy's maximum and minimum; the
+// reductions Max and Min return NaN when any element is NaN). The
+// operations that order values take real types only (complex values have
+// no order: lapis.ErrInvalid).
 //
 // # The engine
 //

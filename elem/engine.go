@@ -46,11 +46,11 @@ func apply[T Scalar](k *kern[T], dst, a, b *views.View[T], la, lb *layout.Layout
 	if w := loop.Workers(&p); w > 1 {
 		kk, bb := *k, base
 		loop.Parallel(&p, w, loop.BlockingFor(unsafe.Sizeof(*new(T))).Super, func(q *loop.Plan) {
-			walk(&kk, q, &bb)
+			walk[T](&kk, q, &bb)
 		})
 		return
 	}
-	walk(k, &p, &base)
+	walk[T](k, &p, &base)
 }
 
 // conjugate settles the conjugation flags: for real types there is
@@ -75,8 +75,15 @@ func (k *kern[T]) conjugate(out bool) {
 	}
 }
 
-// walk runs k over the plan p (strides in bytes) from the operands' bases.
-func walk[T Scalar](k *kern[T], p *loop.Plan, base *[loop.MaxOps]unsafe.Pointer) {
+// liner is a kernel: one call covers a line of n elements of the
+// operands at p with byte strides s (kern, rkern).
+type liner interface {
+	line(n int, p *[loop.MaxOps]unsafe.Pointer, s *[loop.MaxOps]int)
+}
+
+// walk runs k over the plan p (strides in bytes) from the operands'
+// bases; T is the element type.
+func walk[T Scalar, K liner](k K, p *loop.Plan, base *[loop.MaxOps]unsafe.Pointer) {
 	var s0 [loop.MaxOps]int
 	for o := range p.Ops {
 		s0[o] = p.S[o][0]
@@ -93,7 +100,7 @@ func walk[T Scalar](k *kern[T], p *loop.Plan, base *[loop.MaxOps]unsafe.Pointer)
 			ptr[o] = unsafe.Add(base[o], off[o])
 		}
 		if p.Tr >= 0 {
-			tiles(k, p, &ptr, &s0)
+			tiles[T](k, p, &ptr, &s0)
 		} else {
 			k.line(n0, &ptr, &s0)
 		}
@@ -107,7 +114,7 @@ func walk[T Scalar](k *kern[T], p *loop.Plan, base *[loop.MaxOps]unsafe.Pointer)
 // that fit in L2, each in strips one cache line wide along Tr (where an
 // operand is contiguous) and Rows long along axis 0 (where dst is), one
 // line of the kernel per position along Tr.
-func tiles[T Scalar](k *kern[T], p *loop.Plan, ptr *[loop.MaxOps]unsafe.Pointer, s0 *[loop.MaxOps]int) {
+func tiles[T Scalar, K liner](k K, p *loop.Plan, ptr *[loop.MaxOps]unsafe.Pointer, s0 *[loop.MaxOps]int) {
 	bk := loop.BlockingFor(unsafe.Sizeof(*new(T)))
 	n0, n1, tr := p.N[0], p.N[p.Tr], p.Tr
 	for J := 0; J < n1; J += bk.Super {

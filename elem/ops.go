@@ -52,26 +52,26 @@ func DivTo[T Scalar](dst, a, b views.View[T]) error {
 	return binaryTo("elem.DivTo", &kern[T]{op: opDiv}, &dst, &a, &b)
 }
 
-// Max returns the element-wise maximum of a and b; a NaN in either gives
-// NaN (numpy's maximum). Real types only: complex values have no order
+// Maximum returns the element-wise maximum of a and b; a NaN in either
+// gives NaN (numpy's maximum). Real types only: complex values have no order
 // (lapis.ErrInvalid).
-func Max[T Scalar](a, b views.View[T]) (*views.Tensor[T], error) {
-	return binary("elem.Max", &kern[T]{op: opMax}, &a, &b)
+func Maximum[T Scalar](a, b views.View[T]) (*views.Tensor[T], error) {
+	return binary("elem.Maximum", &kern[T]{op: opMax}, &a, &b)
 }
 
-// MaxTo sets dst to the element-wise maximum of a and b (as Max).
-func MaxTo[T Scalar](dst, a, b views.View[T]) error {
-	return binaryTo("elem.MaxTo", &kern[T]{op: opMax}, &dst, &a, &b)
+// MaximumTo sets dst to the element-wise maximum of a and b (as Maximum).
+func MaximumTo[T Scalar](dst, a, b views.View[T]) error {
+	return binaryTo("elem.MaximumTo", &kern[T]{op: opMax}, &dst, &a, &b)
 }
 
-// Min returns the element-wise minimum of a and b (as Max).
-func Min[T Scalar](a, b views.View[T]) (*views.Tensor[T], error) {
-	return binary("elem.Min", &kern[T]{op: opMin}, &a, &b)
+// Minimum returns the element-wise minimum of a and b (as Maximum).
+func Minimum[T Scalar](a, b views.View[T]) (*views.Tensor[T], error) {
+	return binary("elem.Minimum", &kern[T]{op: opMin}, &a, &b)
 }
 
-// MinTo sets dst to the element-wise minimum of a and b (as Max).
-func MinTo[T Scalar](dst, a, b views.View[T]) error {
-	return binaryTo("elem.MinTo", &kern[T]{op: opMin}, &dst, &a, &b)
+// MinimumTo sets dst to the element-wise minimum of a and b (as Maximum).
+func MinimumTo[T Scalar](dst, a, b views.View[T]) error {
+	return binaryTo("elem.MinimumTo", &kern[T]{op: opMin}, &dst, &a, &b)
 }
 
 // Axpby returns alpha*x + beta*y.

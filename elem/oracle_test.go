@@ -169,8 +169,8 @@ func opCases[T Scalar]() []opCase[T] {
 		{"Sub", 2, false, SubTo[T], Sub[T], func(a, b T) T { return a - b }},
 		{"Mul", 2, false, MulTo[T], Mul[T], func(a, b T) T { return a * b }},
 		{"Div", 2, false, DivTo[T], Div[T], func(a, b T) T { return a / b }},
-		{"Max", 2, true, MaxTo[T], Max[T], func(a, b T) T { return orderOf(opMax, a, b) }},
-		{"Min", 2, true, MinTo[T], Min[T], func(a, b T) T { return orderOf(opMin, a, b) }},
+		{"Maximum", 2, true, MaximumTo[T], Maximum[T], func(a, b T) T { return orderOf(opMax, a, b) }},
+		{"Minimum", 2, true, MinimumTo[T], Minimum[T], func(a, b T) T { return orderOf(opMin, a, b) }},
 		{"Axpby", 2, false,
 			func(d, a, b views.View[T]) error { return AxpbyTo(d, alpha, a, beta, b) },
 			func(a, b views.View[T]) (*views.Tensor[T], error) { return Axpby(alpha, a, beta, b) },
@@ -340,15 +340,15 @@ func TestAliasing(t *testing.T) {
 	}
 }
 
-// TestNaNPropagates: IEEE arithmetic, no checks; Max and Min propagate
+// TestNaNPropagates: IEEE arithmetic, no checks; Maximum and Minimum propagate
 // NaN as numpy's maximum and minimum do.
 func TestNaNPropagates(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	a := must(views.FromColMajor([]float64{nan, 1, inf, 0}, 4)).View()
 	b := must(views.FromColMajor([]float64{1, nan, 1, 0}, 4)).View()
-	m := must(Max(a, b))
+	m := must(Maximum(a, b))
 	if !math.IsNaN(m.At(0)) || !math.IsNaN(m.At(1)) || m.At(2) != inf {
-		t.Errorf("Max: %v", m.Data())
+		t.Errorf("Maximum: %v", m.Data())
 	}
 	q := must(Div(b, a))
 	if !math.IsNaN(q.At(3)) || q.At(2) != 0 {
