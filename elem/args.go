@@ -49,7 +49,8 @@ func input[T Scalar](op, name string, dst, x *views.View[T]) (layout.Layout, err
 	}
 	_, dl, _ := dst.Ref()
 	_, xl, _ := x.Ref()
-	b, err := xl.BroadcastTo(dl.Shape()...)
+	ds, _ := dl.Axes() // not Shape(): no copy
+	b, err := xl.BroadcastTo(ds...)
 	if err != nil {
 		return b, layout.Errorf(layout.ErrShape, op, name, "shape %v does not broadcast to dst's %v (leading axes align; a missing trailing axis or an extent 1 repeats)", xl.Shape(), dl.Shape())
 	}

@@ -71,3 +71,5 @@
 // across goroutines (views.SetCopyThreads bounds them). A line contiguous
 // in every operand runs as a plain loop over slices.
 package elem
+
+//go:generate go run ./internal/genkern zkernels.go

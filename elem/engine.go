@@ -1,9 +1,11 @@
 package elem
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/lapis-go/lapis/internal/loop"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -46,11 +48,11 @@ func apply[T Scalar](k *kern[T], dst, a, b *views.View[T], la, lb *layout.Layout
 	if w := loop.Workers(&p); w > 1 {
 		kk, bb := *k, base
 		loop.Parallel(&p, w, loop.BlockingFor(unsafe.Sizeof(*new(T))).Super, func(q *loop.Plan) {
-			walk[T](&kk, q, &bb)
+			walk(kernel[T]{e: &kk}, q, &bb)
 		})
 		return
 	}
-	walk[T](k, &p, &base)
+	walk(kernel[T]{e: k}, &p, &base)
 }
 
 // conjugate settles the conjugation flags: for real types there is
@@ -75,15 +77,45 @@ func (k *kern[T]) conjugate(out bool) {
 	}
 }
 
-// liner is a kernel: one call covers a line of n elements of the
-// operands at p with byte strides s (kern, rkern).
-type liner interface {
-	line(n int, p *[loop.MaxOps]unsafe.Pointer, s *[loop.MaxOps]int)
+// kernel is what a traversal runs: an element-wise kernel or a
+// reduction's. A struct of the two, called directly, not an interface,
+// a func value or a type parameter: through those the compiler cannot
+// see that the operands' pointers stay on the stack, and every call
+// would allocate.
+type kernel[T Scalar] struct {
+	e *kern[T]
+	r *rkern[T]
+}
+
+// lines runs the kernel over an n0 x n1 block at p: lines of n0 elements
+// at byte strides s0, the lines s1 apart. The arithmetic operations on
+// operands with nothing to conjugate run in the generated block kernels
+// (zkernels.go), one dispatch for the block; the others line by line.
+func (k kernel[T]) lines(n0, n1 int, p *[loop.MaxOps]unsafe.Pointer, s0, s1 *[loop.MaxOps]int) {
+	if k.e != nil && blockOps(k.e.op) && !k.e.conjugated() {
+		k.e.block(n0, n1, p, s0, s1)
+		return
+	}
+	q := *p
+	for j := range n1 {
+		if j > 0 {
+			for o := range q {
+				if q[o] != nil {
+					q[o] = unsafe.Add(p[o], j*s1[o])
+				}
+			}
+		}
+		if k.e != nil {
+			k.e.line(n0, &q, s0)
+		} else {
+			k.r.line(n0, &q, s0)
+		}
+	}
 }
 
 // walk runs k over the plan p (strides in bytes) from the operands'
 // bases; T is the element type.
-func walk[T Scalar, K liner](k K, p *loop.Plan, base *[loop.MaxOps]unsafe.Pointer) {
+func walk[T Scalar](k kernel[T], p *loop.Plan, base *[loop.MaxOps]unsafe.Pointer) {
 	var s0 [loop.MaxOps]int
 	for o := range p.Ops {
 		s0[o] = p.S[o][0]
@@ -100,9 +132,9 @@ func walk[T Scalar, K liner](k K, p *loop.Plan, base *[loop.MaxOps]unsafe.Pointe
 			ptr[o] = unsafe.Add(base[o], off[o])
 		}
 		if p.Tr >= 0 {
-			tiles[T](k, p, &ptr, &s0)
+			tiles(k, p, &ptr, &s0)
 		} else {
-			k.line(n0, &ptr, &s0)
+			k.lines(n0, 1, &ptr, &s0, &s0)
 		}
 		if !p.Next(&idx, &off) {
 			return
@@ -110,29 +142,160 @@ func walk[T Scalar, K liner](k K, p *loop.Plan, base *[loop.MaxOps]unsafe.Pointe
 	}
 }
 
-// tiles runs k over the block of axes 0 and p.Tr at ptr: in super-blocks
-// that fit in L2, each in strips one cache line wide along Tr (where an
-// operand is contiguous) and Rows long along axis 0 (where dst is), one
-// line of the kernel per position along Tr.
-func tiles[T Scalar, K liner](k K, p *loop.Plan, ptr *[loop.MaxOps]unsafe.Pointer, s0 *[loop.MaxOps]int) {
-	bk := loop.BlockingFor(unsafe.Sizeof(*new(T)))
-	n0, n1, tr := p.N[0], p.N[p.Tr], p.Tr
-	for J := 0; J < n1; J += bk.Super {
-		je := min(J+bk.Super, n1)
-		for I := 0; I < n0; I += bk.Super {
-			ie := min(I+bk.Super, n0)
-			for jb := J; jb < je; jb += bk.Cols {
-				for ib := I; ib < ie; ib += bk.Rows {
-					rows := min(ib+bk.Rows, ie) - ib
-					for j := jb; j < min(jb+bk.Cols, je); j++ {
-						var q [loop.MaxOps]unsafe.Pointer
-						for o := range p.Ops {
-							q[o] = unsafe.Add(ptr[o], ib*s0[o]+j*p.S[o][tr])
-						}
-						k.line(rows, &q, s0)
-					}
-				}
-			}
+// tiles runs k over the block of axes 0 and p.Tr at ptr, in
+// super-blocks of the size the copy engine blocks transposes in (they fit
+// in L2). A source contiguous along Tr instead of axis 0 (a^T in
+// a + a^T) is packed first, block by block, into a compact column-major
+// buffer by the copy engine (its transposing kernels read the source a
+// row at a time, so the hardware prefetches it), and the kernel then runs
+// on lines contiguous in every operand: one call per super-block. Read
+// in place, that source would miss the cache once per element's line
+// with nothing prefetched, and A + A^T took 2.2x the time of A + A.
+func tiles[T Scalar](k kernel[T], p *loop.Plan, ptr *[loop.MaxOps]unsafe.Pointer, s0 *[loop.MaxOps]int) {
+	sz := int(unsafe.Sizeof(*new(T)))
+	super := loop.BlockingFor(uintptr(sz)).Super
+	n0, n1 := p.N[0], p.N[p.Tr]
+	var s1 [loop.MaxOps]int
+	var bufs [loop.MaxOps]*pool.Buf[T]
+	for o := range p.Ops {
+		s1[o] = p.S[o][p.Tr]
+		if o > 0 && s1[o] != 0 && abs(s1[o]) < abs(s0[o]) {
+			bufs[o] = pool.Get[T](super * super)
 		}
 	}
+	for J := 0; J < n1; J += super {
+		cols := min(super, n1-J)
+		for I := 0; I < n0; I += super {
+			rows := min(super, n0-I)
+			var q [loop.MaxOps]unsafe.Pointer
+			bs0, bs1 := *s0, s1
+			for o := range p.Ops {
+				q[o] = unsafe.Add(ptr[o], I*s0[o]+J*s1[o])
+				if bufs[o] != nil {
+					pack(bufs[o].Data, q[o], rows, cols, s0[o]/sz, s1[o]/sz)
+					q[o], bs0[o], bs1[o] = unsafe.Pointer(&bufs[o].Data[0]), sz, rows*sz
+				}
+			}
+			k.lines(rows, cols, &q, &bs0, &bs1)
+		}
+	}
+	for _, b := range bufs {
+		if b != nil {
+			pool.Put(b)
+		}
+	}
+}
+
+// pack copies the rows x cols block at q (element strides r and c, any
+// sign) into buf, column-major, through the copy engine.
+func pack[T Scalar](buf []T, q unsafe.Pointer, rows, cols, r, c int) {
+	// The block's lowest element, from which its slice starts.
+	lo := 0
+	if r < 0 {
+		lo += (rows - 1) * r
+	}
+	if c < 0 {
+		lo += (cols - 1) * c
+	}
+	span := (rows-1)*abs(r) + (cols-1)*abs(c) + 1
+	data := unsafe.Slice((*T)(unsafe.Add(q, lo*int(unsafe.Sizeof(*new(T))))), span)
+	sl, _ := layout.New([]int{rows, cols}, []int{r, c}, -lo)
+	dl, _ := layout.ColMajor(rows, cols)
+	src, _ := views.FromSlice(data, sl)
+	dst, _ := views.FromSlice(buf, dl)
+	_ = views.Copy(dst, src) // same shape, separate memory
+}
+
+// flatArgs is the fast path's test: dst and its sources (arity of them)
+// are rank-1 or rank-2 views of one compact run each, laid out alike
+// (the same extents, leading dimension and orientation), with nothing to
+// conjugate, and each source is dst element for element or shares no
+// memory with it. Then the operation is one line of n elements from the
+// pointers p, and no plan is made: for small operands the plan would cost
+// more than the work. Anything else (or a view that is not live) takes
+// the general path, which also says what is wrong.
+func flatArgs[T Scalar](dst, a, b *views.View[T], arity int) (n int, p [loop.MaxOps]unsafe.Pointer, ok bool) {
+	var d, s compact
+	if !readCompact(&d, dst) {
+		return 0, p, false
+	}
+	p[0] = d.p
+	sz := uintptr(unsafe.Sizeof(*new(T)))
+	end := uintptr(d.p) + uintptr(d.n)*sz
+	for o, v := range [2]*views.View[T]{a, b} {
+		if o >= arity {
+			break
+		}
+		if !readCompact(&s, v) || s.m != d.m || s.rank2 != d.rank2 {
+			return 0, p, false
+		}
+		if s.p != d.p && d.n > 0 && uintptr(s.p) < end && uintptr(d.p) < uintptr(s.p)+uintptr(d.n)*sz {
+			return 0, p, false // partial overlap: the general path refuses it
+		}
+		p[1+o] = s.p
+	}
+	return d.n, p, true
+}
+
+// compact is a view that is one compact run of memory: n elements from
+// p, laid out as m (a vector's length and stride in Rows and LD).
+type compact struct {
+	m     layout.Matrix
+	rank2 bool
+	n     int
+	p     unsafe.Pointer
+}
+
+// readCompact fills c from v and reports whether v is a live,
+// unconjugated rank-1 or rank-2 view that is one compact run. It reads
+// the view through views' hot-path accessors (Matrix2, Vector1): no copy
+// of the view or its layout.
+func readCompact[T Scalar](c *compact, v *views.View[T]) bool {
+	m, first, conj, ok := v.Matrix2()
+	if ok {
+		rows := m.Rows
+		if m.Trans {
+			rows = m.Cols
+		}
+		c.m, c.rank2, c.n, c.p = m, true, m.Rows*m.Cols, unsafe.Pointer(first)
+		return !conj && (m.LD == rows || c.n <= 1)
+	}
+	n, stride, vfirst, conj, ok := v.Vector1()
+	if n <= 1 {
+		stride = 1
+	}
+	c.m, c.rank2, c.n, c.p = layout.Matrix{Rows: n, LD: stride}, false, n, unsafe.Pointer(vfirst)
+	return ok && !conj && stride == 1
+}
+
+// runFlat runs k over the n-element line at p, split across goroutines
+// as the planner splits (loop.Workers) when it is long.
+func runFlat[T Scalar](k *kern[T], n int, p *[loop.MaxOps]unsafe.Pointer) {
+	if n == 0 {
+		return
+	}
+	w := 1
+	if n >= 2*loop.ParMinElems {
+		w = min(loop.Threads(), n/loop.ParMinElems)
+	}
+	if w < 2 {
+		k.flat(n, p)
+		return
+	}
+	sz := int(unsafe.Sizeof(*new(T)))
+	chunk := (n + w - 1) / w
+	var wg sync.WaitGroup
+	kk := *k
+	for lo := chunk; lo < n; lo += chunk {
+		var q [loop.MaxOps]unsafe.Pointer
+		for o, ptr := range p {
+			if ptr != nil {
+				q[o] = unsafe.Add(ptr, lo*sz)
+			}
+		}
+		m := min(chunk, n-lo)
+		wg.Go(func() { kk.flat(m, &q) })
+	}
+	k.flat(min(chunk, n), p)
+	wg.Wait()
 }

@@ -129,19 +129,23 @@ func AbsTo[T Scalar](dst, x views.View[T]) error {
 // Conj returns the complex conjugate of x's values, compact (a copy of
 // real x). x.Conj() is the same as a view, without a copy.
 func Conj[T Scalar](x views.View[T]) (*views.Tensor[T], error) {
-	return unary("elem.Conj", &kern[T]{op: opScale, alpha: 1}, conjOf(x))
+	xc := conjOf(x)
+	return unary("elem.Conj", &kern[T]{op: opScale, alpha: 1}, &xc)
 }
 
 // ConjTo sets dst to the complex conjugate of x.
 func ConjTo[T Scalar](dst, x views.View[T]) error {
-	return unaryTo("elem.ConjTo", &kern[T]{op: opScale, alpha: 1}, &dst, conjOf(x))
+	xc := conjOf(x)
+	return unaryTo("elem.ConjTo", &kern[T]{op: opScale, alpha: 1}, &dst, &xc)
 }
 
-func conjOf[T Scalar](x views.View[T]) *views.View[T] {
-	if !x.IsZero() {
-		x = x.Conj()
+// conjOf is x.Conj(), and the zero View for the zero View (whose error
+// the checks report).
+func conjOf[T Scalar](x views.View[T]) views.View[T] {
+	if x.IsZero() {
+		return x
 	}
-	return &x
+	return x.Conj()
 }
 
 // Map returns f(x), element by element.
@@ -157,10 +161,15 @@ func MapTo[T Scalar](dst, x views.View[T], f func(T) T) error {
 // Fill sets every element of dst to x.
 func Fill[T Scalar](dst views.View[T], x T) error {
 	const op = "elem.Fill"
+	k := kern[T]{op: opFill, alpha: x}
+	if n, p, ok := flatArgs(&dst, nil, nil, 0); ok {
+		runFlat(&k, n, &p)
+		return nil
+	}
 	if err := output(op, &dst); err != nil {
 		return err
 	}
-	apply(&kern[T]{op: opFill, alpha: x}, &dst, nil, nil, nil, nil)
+	apply(&k, &dst, nil, nil, nil, nil)
 	return nil
 }
 
@@ -170,6 +179,10 @@ func binaryTo[T Scalar](op string, k *kern[T], dst, a, b *views.View[T]) error {
 		if err := realOnly[T](op); err != nil {
 			return err
 		}
+	}
+	if n, p, ok := flatArgs(dst, a, b, 2); ok {
+		runFlat(k, n, &p)
+		return nil
 	}
 	if err := output(op, dst); err != nil {
 		return err
@@ -212,6 +225,10 @@ func binary[T Scalar](op string, k *kern[T], a, b *views.View[T]) (*views.Tensor
 
 // unaryTo checks and runs the one-source kernel k into dst.
 func unaryTo[T Scalar](op string, k *kern[T], dst, x *views.View[T]) error {
+	if n, p, ok := flatArgs(dst, x, nil, 1); ok && !k.conjugated() {
+		runFlat(k, n, &p)
+		return nil
+	}
 	if err := output(op, dst); err != nil {
 		return err
 	}

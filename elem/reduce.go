@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/loop"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -193,7 +194,8 @@ func reduceTo[T Scalar](op string, r rop, dst, x, y *views.View[T], axes []int) 
 	red := reduction[T]{r: r}
 	red.k.op = r
 	xd, xl, xconj := x.Ref()
-	if err := red.axes(op, xl.Shape(), axes); err != nil {
+	xshape, _ := xl.Axes() // not Shape(): no copy
+	if err := red.axes(op, xshape, axes); err != nil {
 		return err
 	}
 	// dst's layout expanded to x's shape: its axes where x's are kept,
@@ -213,7 +215,7 @@ func reduceTo[T Scalar](op string, r rop, dst, x, y *views.View[T], axes []int) 
 			return err
 		}
 		yd, yl, yconj := y.Ref()
-		b, err := yl.BroadcastTo(xl.Shape()...)
+		b, err := yl.BroadcastTo(xshape...)
 		if err != nil {
 			return layout.Errorf(layout.ErrShape, op, "y", "shape %v does not broadcast to x's %v", yl.Shape(), xl.Shape())
 		}
@@ -273,7 +275,9 @@ func (red *reduction[T]) expand(op string, dl, xl *layout.Layout) (layout.Layout
 			}
 		}
 	default:
-		return layout.Layout{}, layout.Errorf(layout.ErrShape, op, "dst", "shape %v, want %v (the reduced axes dropped) or %v (kept, extent 1)", ds, red.shape(xs, false), red.shape(xs, true))
+		// Copies of the shapes: dl's own slices would escape to the heap on
+		// every call, not only on this error.
+		return layout.Layout{}, layout.Errorf(layout.ErrShape, op, "dst", "shape %v, want %v (the reduced axes dropped) or %v (kept, extent 1)", dl.Shape(), red.shape(xl.Shape(), false), red.shape(xl.Shape(), true))
 	}
 	return layout.New(shape[:len(xs)], strides[:len(xs)], dl.Offset())
 }
@@ -337,6 +341,15 @@ func (red *reduction[T]) keep(de layout.Layout) layout.Layout {
 	return l
 }
 
+// compactOf is the compact column-major layout of l's shape.
+func compactOf(l *layout.Layout) layout.Layout {
+	var shape [layout.MaxRank]int
+	dims, _ := l.Axes()
+	copy(shape[:], dims)
+	c, _ := layout.ColMajor(shape[:len(dims)]...)
+	return c
+}
+
 // opnd is an operand of a reduction: data, layout and conjugation.
 type opnd[T Scalar] struct {
 	data []T
@@ -376,19 +389,18 @@ func (red *reduction[T]) run(d, x, y opnd[T]) {
 			return o
 		}
 		red.run(half(d, 0, h), half(x, 0, h), half(y, 0, h))
-		shape := keep.Shape()
-		tmp, err := views.Zeros[T](shape...)
-		if err != nil {
-			panic(err) // no larger than dst
-		}
-		te, _ := tmp.Layout().BroadcastTo(x.l.Shape()...)
+		// The second half into a compact temporary of dst's kept shape.
+		tl := compactOf(&keep)
+		buf := pool.Get[T](tl.Len())
+		clear(buf.Data)
+		xs, _ := x.l.Axes()
+		te, _ := tl.BroadcastTo(xs...)
 		te, _ = te.Slice(a, 0, n-h, 1)
-		red.run(opnd[T]{tmp.Data(), te, false}, half(x, h, n), half(y, h, n))
+		red.run(opnd[T]{buf.Data, te, false}, half(x, h, n), half(y, h, n))
 		dv, _ := views.FromSlice(d.data, keep)
-		tl := tmp.Layout()
-		tv := tmp.View()
+		tv, _ := views.FromSlice(buf.Data, tl)
 		apply(&kern[T]{op: opAdd}, &dv, &dv, &tv, &keep, &tl)
-		tmp.Release()
+		pool.Put(buf)
 		return
 	}
 	red.fill(d.data, keep)
@@ -402,11 +414,11 @@ func (red *reduction[T]) run(d, x, y opnd[T]) {
 	if w := loop.Workers(&p); w > 1 {
 		k, b := red.k, base
 		loop.Parallel(&p, w, loop.BlockingFor(unsafe.Sizeof(*new(T))).Super, func(q *loop.Plan) {
-			walk[T](&k, q, &b)
+			walk(kernel[T]{r: &k}, q, &b)
 		})
 		return
 	}
-	walk[T](&red.k, &p, &base)
+	walk(kernel[T]{r: &red.k}, &p, &base)
 }
 
 // splitAxis returns the reduced axis of x to split a pairwise sum along

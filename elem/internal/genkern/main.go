@@ -1,0 +1,131 @@
+// Command genkern writes elem's block kernels (zkernels.go): for each
+// arithmetic operation, one function over an n0 x n1 block of the
+// destination and its sources, with byte strides s0 along the lines and
+// s1 between them; a block contiguous along its lines in every operand
+// runs as slice loops, any other as pointer loops. The operation's switch
+// is outside both loops, so no line pays a dispatch.
+//
+//	go generate ./elem
+package main
+
+import (
+	"bytes"
+	"log"
+	"text/template"
+
+	"github.com/lapis-go/lapis/internal/genfile"
+)
+
+// op is one operation: its opcode, the number of sources, and its
+// expression over the sources' elements a and b and the scalars alpha
+// and beta.
+type op struct {
+	Code  string
+	Arity int
+	Expr  string
+}
+
+var ops = []op{
+	{"opFill", 0, "alpha"},
+	{"opScale", 1, "alpha * a"},
+	{"opNeg", 1, "-a"},
+	{"opAdd", 2, "a + b"},
+	{"opSub", 2, "a - b"},
+	{"opMul", 2, "a * b"},
+	{"opDiv", 2, "a / b"},
+	{"opAxpby", 2, "alpha*a + beta*b"},
+}
+
+var tmpl = template.Must(template.New("k").Funcs(template.FuncMap{
+	"flat":    func(e string) string { return replace(e, "a[i]", "b[i]") },
+	"strided": func(e string) string { return replace(e, "*(*T)(unsafe.Add(aj, i*as))", "*(*T)(unsafe.Add(bj, i*bs))") },
+}).Parse(`package elem
+
+import "unsafe"
+
+// block runs the arithmetic operations on an n0 x n1 block (blockOps
+// lists them); the others, and conjugated operands, take kern.line.
+func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
+	sz := int(unsafe.Sizeof(*new(T)))
+	alpha, beta := k.alpha, k.beta
+	_, _ = alpha, beta
+	d, a, b := p[0], p[1], p[2]
+	ds, as, bs := s0[0], s0[1], s0[2]
+	switch k.op {
+{{- range .}}
+	case {{.Code}}:
+		if ds == sz{{if ge .Arity 1}} && as == sz{{end}}{{if ge .Arity 2}} && bs == sz{{end}} {
+			for j := range n1 {
+				dd := unsafe.Slice((*T)(unsafe.Add(d, j*s1[0])), n0)
+{{- if ge .Arity 1}}
+				a := unsafe.Slice((*T)(unsafe.Add(a, j*s1[1])), n0)[:len(dd)]
+{{- end}}
+{{- if ge .Arity 2}}
+				b := unsafe.Slice((*T)(unsafe.Add(b, j*s1[2])), n0)[:len(dd)]
+{{- end}}
+				for i := range dd {
+					dd[i] = {{flat .Expr}}
+				}
+			}
+			return
+		}
+		for j := range n1 {
+			dj := unsafe.Add(d, j*s1[0])
+{{- if ge .Arity 1}}
+			aj := unsafe.Add(a, j*s1[1])
+{{- end}}
+{{- if ge .Arity 2}}
+			bj := unsafe.Add(b, j*s1[2])
+{{- end}}
+			for i := range n0 {
+				*(*T)(unsafe.Add(dj, i*ds)) = {{strided .Expr}}
+			}
+		}
+{{- end}}
+	}
+}
+
+// blockOps reports whether block runs op.
+func blockOps(op opcode) bool {
+	switch op {
+	case {{range $i, $o := .}}{{if $i}}, {{end}}{{$o.Code}}{{end}}:
+		return true
+	}
+	return false
+}
+`))
+
+// replace writes the expression's operands a and b as ea and eb.
+func replace(expr, ea, eb string) string {
+	var out []byte
+	for i := 0; i < len(expr); i++ {
+		c := expr[i]
+		word := func(w string) bool {
+			return (i == 0 || !isIdent(expr[i-1])) && (i+1 == len(expr) || !isIdent(expr[i+1])) && c == w[0]
+		}
+		switch {
+		case word("a"):
+			out = append(out, ea...)
+		case word("b"):
+			out = append(out, eb...)
+		default:
+			out = append(out, c)
+		}
+	}
+	return string(out)
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+func main() {
+	var b bytes.Buffer
+	b.WriteString(genfile.Header("elem/internal/genkern"))
+	if err := tmpl.Execute(&b, ops); err != nil {
+		log.Fatal(err)
+	}
+	if err := genfile.WriteGo(genfile.Path("zkernels.go"), b.Bytes()); err != nil {
+		log.Fatal(err)
+	}
+}
