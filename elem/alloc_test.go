@@ -44,6 +44,7 @@ func TestNoAllocs(t *testing.T) {
 		{"sum along the strided axis (split)", func() error { return SumTo(col, wide, 1) }},
 		{"dot", func() error { return DotTo(col, wide, two, 1) }},
 		{"max", func() error { return MaxTo(col, wide, 1) }},
+		{"2-norm", func() error { return NormTo(col, wide, L2, 1) }},
 	} {
 		if err := c.f(); err != nil { // warm the pools
 			t.Fatalf("%s: %v", c.name, err)

@@ -33,6 +33,7 @@ const (
 	opMin                 // d = min(a, b), NaN propagating
 	opAxpby               // d = alpha*a + beta*b
 	opZip                 // d = f(a, b)
+	opNorm2               // d = normFinish(a, b): a 2-norm from its scale a and scaled sum of squares b
 )
 
 // arity is the number of sources op reads.
@@ -148,6 +149,11 @@ func (k *kern[T]) flat(n int, p *[loop.MaxOps]unsafe.Pointer) {
 		for i := range d {
 			d[i] = f(a[i], b[i])
 		}
+	case opNorm2:
+		a, b = a[:len(d)], b[:len(d)]
+		for i := range d {
+			d[i] = normFinish(a[i], b[i])
+		}
 	}
 }
 
@@ -214,6 +220,10 @@ func (k *kern[T]) strided(n int, p *[loop.MaxOps]unsafe.Pointer, s *[loop.MaxOps
 				x = scalar.Conj(x)
 			}
 			*at(d, ds, i) = x
+		}
+	case opNorm2:
+		for i := range n {
+			*at(d, ds, i) = normFinish(ld(a, as, i, false), ld(b, bs, i, false))
 		}
 	case opZip:
 		for i := range n {

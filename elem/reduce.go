@@ -92,6 +92,53 @@ func DotTo[T Scalar](dst, x, y views.View[T], axes ...int) error {
 	return reduceTo("elem.DotTo", rDot, &dst, &x, &y, axes)
 }
 
+// Norm returns the norms of x over axes (all when none), dropping them:
+// for each position of the other axes, the vector norm of the elements
+// along the axes (L2 over all the elements of a matrix is its Frobenius
+// norm; the operator norms of a matrix are lapack.Lange's). The 2-norm
+// is scaled by the largest |x| first, so that it neither overflows nor
+// underflows where the norm itself does not (LAPACK's nrm2, where numpy
+// squares in place); it reads x twice. Norms are real: for complex T they
+// are held in the real parts. The norm of no elements is 0.
+func Norm[T Scalar](x views.View[T], kind NormKind, axes ...int) (*views.Tensor[T], error) {
+	r, err := kind.rop("elem.Norm")
+	if err != nil {
+		return nil, err
+	}
+	return reduce("elem.Norm", r, &x, nil, axes)
+}
+
+// NormTo sets dst to the norms of x over axes (as Norm, SumTo).
+func NormTo[T Scalar](dst, x views.View[T], kind NormKind, axes ...int) error {
+	r, err := kind.rop("elem.NormTo")
+	if err != nil {
+		return err
+	}
+	return reduceTo("elem.NormTo", r, &dst, &x, nil, axes)
+}
+
+// NormKind is a vector norm.
+type NormKind int
+
+const (
+	L1        NormKind = 1  // sum of |x|
+	L2        NormKind = 2  // sqrt of the sum of |x|^2
+	LInf      NormKind = -1 // max of |x|
+	Frobenius          = L2 // L2 over a matrix's elements
+)
+
+func (k NormKind) rop(op string) (rop, error) {
+	switch k {
+	case L1:
+		return rAbsSum, nil
+	case L2:
+		return rNorm2, nil
+	case LInf:
+		return rMaxAbs, nil
+	}
+	return 0, layout.Errorf(lapis.ErrInvalid, op, "kind", "norm %d; want elem.L1, elem.L2 (Frobenius) or elem.LInf", int(k))
+}
+
 // rop is a reduction.
 type rop uint8
 
@@ -102,10 +149,16 @@ const (
 	rMax
 	rMin
 	rDot
+	rAbsSum // the 1-norm: sum of |x|
+	rMaxAbs // the max-norm: max of |x|
+	rSsq    // the 2-norm's sum of (|x|/s)^2, s the max-norm (source 2)
+	rNorm2  // the 2-norm: rMaxAbs, then rSsq, then s*sqrt(ssq)
 )
 
 // pairwise reports whether r sums (and so is split for accuracy).
-func (r rop) pairwise() bool { return r == rSum || r == rMean || r == rDot }
+func (r rop) pairwise() bool {
+	return r == rSum || r == rMean || r == rDot || r == rAbsSum || r == rSsq
+}
 
 // identity is r's starting value.
 func identity[T Scalar](r rop) T {
@@ -236,7 +289,13 @@ func reduceTo[T Scalar](op string, r rop, dst, x, y *views.View[T], axes []int) 
 	if !scalar.IsComplex[T]() {
 		red.k.conj = [loop.MaxOps]bool{}
 	}
+	if r == rNorm2 {
+		red.r, red.k.op = rMaxAbs, rMaxAbs
+	}
 	red.run(opnd[T]{dd, de, false}, xs, ys)
+	if r == rNorm2 {
+		red.norm2(opnd[T]{dd, de, false}, xs)
+	}
 	if r == rMean {
 		count := 1
 		for k := range red.rank {
@@ -339,6 +398,33 @@ func (red *reduction[T]) keep(de layout.Layout) layout.Layout {
 	}
 	l, _ := layout.New(shape[:red.rank], strides[:red.rank], de.Offset())
 	return l
+}
+
+// norm2 finishes the 2-norm in d, which holds max |x| (the scale s):
+// the sum of (|x|/s)^2 into a compact temporary, then d = s*sqrt(sum).
+func (red *reduction[T]) norm2(d, x opnd[T]) {
+	keep := red.keep(d.l)
+	tl := compactOf(&keep)
+	buf := pool.Get[T](tl.Len())
+	clear(buf.Data)
+	xs, _ := x.l.Axes()
+	te, _ := tl.BroadcastTo(xs...)
+	ssq := reduction[T]{r: rSsq, k: rkern[T]{op: rSsq}, reduced: red.reduced, rank: red.rank}
+	ssq.run(opnd[T]{buf.Data, te, false}, x, opnd[T]{d.data, d.l, false})
+	dv, _ := views.FromSlice(d.data, keep)
+	tv, _ := views.FromSlice(buf.Data, tl)
+	apply(&kern[T]{op: opNorm2}, &dv, &dv, &tv, &keep, &tl)
+	pool.Put(buf)
+}
+
+// normFinish is the 2-norm from its scale s (max |x|) and the sum q of
+// (|x|/s)^2: s itself where s is 0, infinite or NaN.
+func normFinish[T Scalar](s, q T) T {
+	sc := real(scalar.Complex128(s))
+	if sc == 0 || math.IsInf(sc, 0) || math.IsNaN(sc) {
+		return s
+	}
+	return scalar.FromFloat[T](sc * math.Sqrt(real(scalar.Complex128(q))))
 }
 
 // compactOf is the compact column-major layout of l's shape.
@@ -478,7 +564,7 @@ type rkern[T Scalar] struct {
 
 func (k *rkern[T]) line(n int, p *[loop.MaxOps]unsafe.Pointer, s *[loop.MaxOps]int) {
 	sz := int(unsafe.Sizeof(*new(T)))
-	flat := !k.conj[1] && !k.conj[2] && s[1] == sz && (k.op != rDot || s[2] == sz)
+	flat := !k.conj[1] && !k.conj[2] && s[1] == sz && (k.op != rDot || s[2] == sz) && k.op < rAbsSum
 	if s[0] == 0 {
 		d := (*T)(p[0])
 		*d = k.combine(*d, k.fold(n, p, s, flat))
@@ -502,12 +588,29 @@ func (k *rkern[T]) line(n int, p *[loop.MaxOps]unsafe.Pointer, s *[loop.MaxOps]i
 	}
 	for i := range n {
 		d := (*T)(unsafe.Add(p[0], i*s[0]))
-		x := k.ld(p, s, 1, i)
-		if k.op == rDot {
-			x *= k.ld(p, s, 2, i)
-		}
-		*d = k.combine(*d, x)
+		*d = k.combine(*d, k.term(p, s, i))
 	}
+}
+
+// term is element i's contribution: x, x*y for Dot, |x| for the norms,
+// (|x|/s)^2 for the 2-norm's sum of squares (0 where the scale s is 0 or
+// infinite: the result is then s itself, normFinish).
+func (k *rkern[T]) term(p *[loop.MaxOps]unsafe.Pointer, s *[loop.MaxOps]int, i int) T {
+	x := k.ld(p, s, 1, i)
+	switch k.op {
+	case rDot:
+		x *= k.ld(p, s, 2, i)
+	case rAbsSum, rMaxAbs:
+		x = absOf(x)
+	case rSsq:
+		sc := k.ld(p, s, 2, i)
+		if sc == 0 || scalar.Complex128(sc) == scalar.Complex128(scalar.FromFloat[T](math.Inf(1))) {
+			return 0
+		}
+		x = absOf(x) / sc
+		x *= x
+	}
+	return x
 }
 
 // ld loads element i of source o, conjugated where k says.
@@ -528,8 +631,20 @@ func (k *rkern[T]) combine(d, x T) T {
 		return orderOf(opMax, d, x)
 	case rMin:
 		return orderOf(opMin, d, x)
+	case rMaxAbs: // |x| is real, as a T: compare real parts
+		return maxAbs(d, x)
 	}
 	return d + x
+}
+
+// maxAbs is the larger of the real values d and x held in T, NaN if
+// either is NaN.
+func maxAbs[T Scalar](d, x T) T {
+	a, b := real(scalar.Complex128(d)), real(scalar.Complex128(x))
+	if math.IsNaN(b) || b > a {
+		return x
+	}
+	return d
 }
 
 // fold reduces the n elements of the line (sources 1 and 2 at p, byte
@@ -540,14 +655,14 @@ func (k *rkern[T]) fold(n int, p *[loop.MaxOps]unsafe.Pointer, s *[loop.MaxOps]i
 		return pairSum(unsafe.Slice((*T)(p[1]), n))
 	case flat && k.op == rDot:
 		return pairDot(unsafe.Slice((*T)(p[1]), n), unsafe.Slice((*T)(p[2]), n))
-	case k.op == rSum || k.op == rMean || k.op == rDot:
+	case k.op.pairwise():
 		return k.pairStrided(p, s, 0, n)
 	case flat && (k.op == rMax || k.op == rMin):
 		return foldOrder(k.op, unsafe.Slice((*T)(p[1]), n))
 	}
 	acc := identity[T](k.op)
 	for i := range n {
-		acc = k.combine(acc, k.ld(p, s, 1, i))
+		acc = k.combine(acc, k.term(p, s, i))
 	}
 	return acc
 }
@@ -625,20 +740,12 @@ func (k *rkern[T]) pairStrided(p *[loop.MaxOps]unsafe.Pointer, s *[loop.MaxOps]i
 	i := lo
 	for ; i+8 <= hi; i += 8 {
 		for j := range r {
-			x := k.ld(p, s, 1, i+j)
-			if k.op == rDot {
-				x *= k.ld(p, s, 2, i+j)
-			}
-			r[j] += x
+			r[j] += k.term(p, s, i+j)
 		}
 	}
 	acc := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
 	for ; i < hi; i++ {
-		x := k.ld(p, s, 1, i)
-		if k.op == rDot {
-			x *= k.ld(p, s, 2, i)
-		}
-		acc += x
+		acc += k.term(p, s, i)
 	}
 	return acc
 }

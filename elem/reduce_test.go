@@ -43,6 +43,15 @@ func redCases[T Scalar]() []redCase[T] {
 		{"Min", true, func(d, x, _ views.View[T], ax ...int) error { return MinTo(d, x, ax...) },
 			func(x, _ views.View[T], ax ...int) (*views.Tensor[T], error) { return Min(x, ax...) },
 			func() T { return scalar.FromFloat[T](math.Inf(1)) }, func(acc, x, _ T) T { return orderOf(opMin, acc, x) }, 0},
+		{"L1", false, func(d, x, _ views.View[T], ax ...int) error { return NormTo(d, x, L1, ax...) },
+			func(x, _ views.View[T], ax ...int) (*views.Tensor[T], error) { return Norm(x, L1, ax...) },
+			zero, func(acc, x, _ T) T { return acc + absOf(x) }, 1e-6},
+		{"LInf", false, func(d, x, _ views.View[T], ax ...int) error { return NormTo(d, x, LInf, ax...) },
+			func(x, _ views.View[T], ax ...int) (*views.Tensor[T], error) { return Norm(x, LInf, ax...) },
+			zero, func(acc, x, _ T) T { return maxAbs(acc, absOf(x)) }, 0},
+		{"L2", false, func(d, x, _ views.View[T], ax ...int) error { return NormTo(d, x, L2, ax...) },
+			func(x, _ views.View[T], ax ...int) (*views.Tensor[T], error) { return Norm(x, L2, ax...) },
+			zero, func(acc, x, _ T) T { a := absOf(x); return acc + a*a }, 1e-5},
 		{"Dot", false, func(d, x, y views.View[T], ax ...int) error { return DotTo(d, x, y, ax...) },
 			func(x, y views.View[T], ax ...int) (*views.Tensor[T], error) { return Dot(x, y, ax...) },
 			zero, func(acc, x, y T) T { return acc + x*y }, 0},
@@ -72,8 +81,13 @@ func redOracle[T Scalar](c redCase[T], x, y views.View[T], reduced []bool) *view
 		out.Set(c.add(out.At(o...), x.At(idx...), at(y, idx)), o...)
 		cnt.Set(cnt.At(o...)+1, o...)
 	})
-	if c.name == "Mean" {
+	switch c.name {
+	case "Mean":
 		indices(ks, func(idx []int) { out.Set(out.At(idx...)/scalar.FromFloat[T](cnt.At(idx...)), idx...) })
+	case "L2":
+		indices(ks, func(idx []int) {
+			out.Set(scalar.FromFloat[T](math.Sqrt(real(scalar.Complex128(out.At(idx...))))), idx...)
+		})
 	}
 	return out
 }
@@ -272,5 +286,106 @@ func TestReduceErrors(t *testing.T) {
 	}
 	if s := must(Sum(x)); s.Rank() != 0 || s.At() != 0 {
 		t.Errorf("Sum over all: rank %d", s.Rank())
+	}
+}
+
+// TestNorm2Scaled: the 2-norm neither overflows nor underflows where the
+// norm itself does not, and follows its scale's Inf and NaN.
+func TestNorm2Scaled(t *testing.T) {
+	for _, c := range []struct {
+		x    []float64
+		want float64
+	}{
+		{[]float64{3e200, 4e200}, 5e200},
+		{[]float64{3e-200, 4e-200}, 5e-200},
+		{[]float64{0, 0}, 0},
+		{[]float64{math.Inf(-1), 1}, math.Inf(1)},
+		{[]float64{math.NaN(), 1}, math.NaN()},
+	} {
+		x := must(views.FromColMajor(c.x, len(c.x))).View()
+		got := must(Norm(x, L2)).At()
+		if !(got == c.want || math.IsNaN(got) && math.IsNaN(c.want)) && math.Abs(got-c.want) > 1e-15*c.want {
+			t.Errorf("||%v||_2 = %v, want %v", c.x, got, c.want)
+		}
+	}
+	if _, err := Norm(must(views.Zeros[float64](2)).View(), NormKind(3)); !errors.Is(err, lapis.ErrInvalid) {
+		t.Errorf("norm 3: %v, want lapis.ErrInvalid", err)
+	}
+}
+
+func testArg[T Scalar](t *testing.T) {
+	r := rand.New(rand.NewPCG(13, uint64(scalar.Index[T]())))
+	for rank := 1; rank <= 8; rank++ {
+		for _, xc := range classes {
+			shape := randShape(r, rank)
+			for k := range shape {
+				shape[k] = max(shape[k], 1)
+			}
+			x := makeView[T](r, shape, xc, false)
+			if r.IntN(3) == 0 && xc != "broadcast" { // a NaN somewhere
+				idx := make([]int, rank)
+				for k := range idx {
+					idx[k] = r.IntN(shape[k])
+				}
+				x.Set(scalar.FromFloat[T](math.NaN()), idx...)
+			}
+			val := func(idx []int) float64 { return real(scalar.Complex128(x.At(idx...))) }
+			for _, largest := range []bool{true, false} {
+				better := func(v, b float64) bool {
+					return !math.IsNaN(b) && (math.IsNaN(v) || largest && v > b || !largest && v < b)
+				}
+				f := ArgMax[T]
+				if !largest {
+					f = ArgMin[T]
+				}
+				for axis := -1; axis < rank; axis++ {
+					got, err := f(x, axis)
+					if err != nil {
+						t.Fatal(err)
+					}
+					name := fmt.Sprintf("%T %v %s largest=%v axis %d", *new(T), shape, xc, largest, axis)
+					if axis == -1 {
+						var best []int
+						indices(shape, func(idx []int) {
+							if best == nil || better(val(idx), val(best)) {
+								best = slices.Clone(idx)
+							}
+						})
+						if !slices.Equal(got, best) {
+							t.Fatalf("%s: %v, want %v", name, got, best)
+						}
+						continue
+					}
+					others := slices.Clone(shape)
+					others[axis] = 1
+					i := 0
+					indices(others, func(idx []int) {
+						best := 0
+						j := slices.Clone(idx)
+						for m := 1; m < shape[axis]; m++ {
+							j[axis], idx[axis] = m, best
+							if better(val(j), val(idx)) {
+								best = m
+							}
+						}
+						if got[i] != best {
+							t.Fatalf("%s: position %d (%v): %d, want %d", name, i, idx, got[i], best)
+						}
+						i++
+					})
+				}
+			}
+		}
+	}
+}
+
+func TestArg(t *testing.T) {
+	t.Run("float32", testArg[float32])
+	t.Run("float64", testArg[float64])
+	if _, err := ArgMax(must(views.Zeros[complex64](2)).View(), 0); !errors.Is(err, lapis.ErrInvalid) {
+		t.Errorf("complex ArgMax: %v", err)
+	}
+	if _, err := ArgMin(must(views.Zeros[float64](2, 0)).View(), 1); !errors.Is(err, layout.ErrShape) {
+		t.Errorf("empty axis: %v", err)
 	}
 }
