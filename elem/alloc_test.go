@@ -29,6 +29,8 @@ func TestNoAllocs(t *testing.T) {
 	col := makeView[float64](r, []int{4}, "colmajor", true)
 	row := makeView[float64](r, []int{1, 4}, "strided", true)
 	two := makeView[float64](r, []int{4, 600}, "rowmajor", false)
+	lin := X(m).Add(X(mt)).Scale(0.5)
+	prog := X(m).Mul(X(b)).Sub(X(m).Div(X(mt)))
 	for _, c := range []struct {
 		name string
 		f    func() error
@@ -45,6 +47,8 @@ func TestNoAllocs(t *testing.T) {
 		{"dot", func() error { return DotTo(col, wide, two, 1) }},
 		{"max", func() error { return MaxTo(col, wide, 1) }},
 		{"2-norm", func() error { return NormTo(col, wide, L2, 1) }},
+		{"expression, linear", func() error { return EvalTo(s, lin) }},
+		{"expression, program", func() error { return EvalTo(d, prog) }},
 	} {
 		if err := c.f(); err != nil { // warm the pools
 			t.Fatalf("%s: %v", c.name, err)

@@ -44,6 +44,8 @@ func benchLargeOps(b *testing.B, n int) {
 	row := must(views.Zeros[float64](n))
 	col := must(views.Zeros[float64](1, n))
 	elems := int64(n * n * 8)
+	sym := X(av).Add(X(av.T())).Scale(0.5)
+	prog := X(av).Mul(X(cv)).Add(X(av))
 	raw := unsafe.Slice((*byte)(unsafe.Pointer(&a.Data()[0])), n*n*8)
 	for _, c := range []struct {
 		name  string
@@ -56,6 +58,20 @@ func benchLargeOps(b *testing.B, n int) {
 		{"axpby", 3 * elems, func() error { return AxpbyTo(dv, 2, av, 3, cv) }},
 		{"add-transposed", 3 * elems, func() error { return AddTo(dv, av, av.T()) }},
 		{"scale-inplace", 2 * elems, func() error { return ScaleTo(dv, 1.0, dv) }},
+		{"sym-fused", 3 * elems, func() error { return EvalTo(dv, sym) }},
+		{"sym-op-by-op", 3 * elems, func() error {
+			if err := AddTo(dv, av, av.T()); err != nil {
+				return err
+			}
+			return ScaleTo(dv, 0.5, dv)
+		}},
+		{"prog-fused", 3 * elems, func() error { return EvalTo(dv, prog) }},
+		{"prog-op-by-op", 3 * elems, func() error {
+			if err := MulTo(dv, av, cv); err != nil {
+				return err
+			}
+			return AddTo(dv, dv, av)
+		}},
 		{"sum-axis0", elems, func() error { return SumTo(col.View(), av, 0) }},
 		{"sum-axis1", elems, func() error { return SumTo(row.View(), av, 1) }},
 		{"sum-all", elems, func() error { _, err := Sum(av); return err }},

@@ -27,6 +27,16 @@
 // elements is 0, the product 1, the mean NaN; Max and Min of no elements
 // are an error (layout.ErrShape).
 //
+// # Fused expressions
+//
+// An Expr evaluates a chain of operations in one pass over memory:
+// EvalTo(dst, X(a).Add(X(a.T())).Scale(0.5)) reads a once and writes dst
+// once, where AddTo then ScaleTo read and write twice. A linear
+// combination of up to three views runs as one specialised kernel
+// ((a + a^T)/2 is one Axpby); any other expression as a small program
+// over blocks of elements held in cache, each operation a tight loop over
+// its block. Dot is the fused Sum of a product.
+//
 // # Broadcasting
 //
 // Operands broadcast by the rule package batch uses for its batch axes:

@@ -11,48 +11,78 @@ import (
 	"github.com/lapis-go/lapis/views"
 )
 
+// sources are the operands of applySources: their data (as pointers to
+// element 0 of their slices), conjugation and layouts broadcast to the
+// destination's shape. Layouts apart from the rest: the compiler's escape
+// analysis does not tell the fields of one array element apart, and the
+// layouts (on the caller's stack) would follow the data to the heap.
+type sources struct {
+	base [loop.MaxOps - 1]unsafe.Pointer
+	conj [loop.MaxOps - 1]bool
+}
+
 // apply runs k over every index of dst: dst = k(a, b), the sources read
 // through la and lb (their layouts broadcast to dst's shape; unused ones
-// nil). The plan is the copy engine's (internal/loop): loops ordered by
-// dst's strides, axes fused where every operand is contiguous, and an
-// operand contiguous along another axis than dst (A + A^T) walked in
-// cache blocks; large operations are split across goroutines as copies
-// are.
+// nil).
 func apply[T Scalar](k *kern[T], dst, a, b *views.View[T], la, lb *layout.Layout) {
+	var src sources
+	if a != nil {
+		data, _, conj := a.Ref()
+		src.base[0], src.conj[0] = unsafe.Pointer(unsafe.SliceData(data)), conj
+	}
+	if b != nil {
+		data, _, conj := b.Ref()
+		src.base[1], src.conj[1] = unsafe.Pointer(unsafe.SliceData(data)), conj
+	}
+	applySources(k, nil, dst, &src, la, lb, nil)
+}
+
+// applySources runs k over every index of dst from the sources (k's arity
+// of them) read through the layouts l0, l1, l2. The plan is the copy
+// engine's (internal/loop): loops ordered by dst's strides, axes fused
+// where every operand is contiguous, and an operand contiguous along
+// another axis than dst (A + A^T) walked in blocks; large operations are
+// split across goroutines as copies are.
+// g is k's program when k.op is opProg.
+func applySources[T Scalar](k *kern[T], g *program[T], dst *views.View[T], src *sources, l0, l1, l2 *layout.Layout) {
 	dd, dl, dconj := dst.Ref()
 	var p loop.Plan
 	var ok bool
-	switch k.op.arity() {
+	switch k.nsrc() {
 	case 0:
 		p, ok = loop.Make(dl)
 	case 1:
-		p, ok = loop.Make(dl, la)
+		p, ok = loop.Make(dl, l0)
+	case 2:
+		p, ok = loop.Make(dl, l0, l1)
 	default:
-		p, ok = loop.Make(dl, la, lb)
+		p, ok = loop.Make(dl, l0, l1, l2)
 	}
 	if !ok {
 		return
 	}
 	var base [loop.MaxOps]unsafe.Pointer
 	base[0] = unsafe.Pointer(unsafe.SliceData(dd))
-	if a != nil {
-		ad, _, aconj := a.Ref()
-		base[1], k.conj[1] = unsafe.Pointer(unsafe.SliceData(ad)), aconj
-	}
-	if b != nil {
-		bd, _, bconj := b.Ref()
-		base[2], k.conj[2] = unsafe.Pointer(unsafe.SliceData(bd)), bconj
+	for i := range k.nsrc() {
+		base[1+i], k.conj[1+i] = src.base[i], src.conj[i]
 	}
 	k.conjugate(dconj)
 	p.Bytes(int(unsafe.Sizeof(*new(T))))
 	if w := loop.Workers(&p); w > 1 {
+		// Copies for the goroutines: the program by value (it holds no
+		// pointers), so that the caller's program stays on its stack.
 		kk, bb := *k, base
+		var gg *program[T]
+		if g != nil {
+			gg = new(program[T])
+			*gg = *g
+		}
 		loop.Parallel(&p, w, loop.BlockingFor(unsafe.Sizeof(*new(T))).Super, func(q *loop.Plan) {
-			walk(kernel[T]{e: &kk}, q, &bb)
+			walk(kernel[T]{e: &kk, g: gg}, q, &bb)
 		})
 		return
 	}
-	walk(kernel[T]{e: k}, &p, &base)
+	walk(kernel[T]{e: k, g: g}, &p, &base)
 }
 
 // conjugate settles the conjugation flags: for real types there is
@@ -66,13 +96,13 @@ func (k *kern[T]) conjugate(out bool) {
 		return
 	}
 	switch k.op {
-	case opMap, opZip:
+	case opMap, opZip, opProg:
 		k.conjOut = out
 	case opAbs: // |conj(x)| = |x|, and the result is real
 	default:
 		if out {
-			k.conj[1], k.conj[2] = !k.conj[1], !k.conj[2]
-			k.alpha, k.beta = scalar.Conj(k.alpha), scalar.Conj(k.beta)
+			k.conj[1], k.conj[2], k.conj[3] = !k.conj[1], !k.conj[2], !k.conj[3]
+			k.alpha, k.beta, k.gamma = scalar.Conj(k.alpha), scalar.Conj(k.beta), scalar.Conj(k.gamma)
 		}
 	}
 }
@@ -85,6 +115,7 @@ func (k *kern[T]) conjugate(out bool) {
 type kernel[T Scalar] struct {
 	e *kern[T]
 	r *rkern[T]
+	g *program[T] // e's program, for opProg
 }
 
 // lines runs the kernel over an n0 x n1 block at p: lines of n0 elements
@@ -105,9 +136,12 @@ func (k kernel[T]) lines(n0, n1 int, p *[loop.MaxOps]unsafe.Pointer, s0, s1 *[lo
 				}
 			}
 		}
-		if k.e != nil {
+		switch {
+		case k.g != nil:
+			k.g.run(k.e, n0, &q, s0)
+		case k.e != nil:
 			k.e.line(n0, &q, s0)
-		} else {
+		default:
 			k.r.line(n0, &q, s0)
 		}
 	}

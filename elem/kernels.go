@@ -34,6 +34,8 @@ const (
 	opAxpby               // d = alpha*a + beta*b
 	opZip                 // d = f(a, b)
 	opNorm2               // d = normFinish(a, b): a 2-norm from its scale a and scaled sum of squares b
+	opLin3                // d = alpha*a + beta*b + gamma*c
+	opProg                // d = an expression's program (expr.go) over nprog sources
 )
 
 // arity is the number of sources op reads.
@@ -43,6 +45,8 @@ func (op opcode) arity() int {
 		return 0
 	case op < opAdd:
 		return 1
+	case op == opLin3:
+		return 3
 	}
 	return 2
 }
@@ -53,24 +57,33 @@ func (op opcode) arity() int {
 // operations conjugate their sources and scalars instead), and the
 // function of Map and Zip.
 type kern[T Scalar] struct {
-	op          opcode
-	alpha, beta T
-	conj        [loop.MaxOps]bool
-	conjOut     bool
-	f1          func(T) T
-	f2          func(T, T) T
+	op                 opcode
+	alpha, beta, gamma T
+	conj               [loop.MaxOps]bool
+	conjOut            bool
+	f1                 func(T) T
+	f2                 func(T, T) T
+	nprog              int // opProg's sources (the program travels apart: kernel.g)
+}
+
+// nsrc is the number of sources k reads.
+func (k *kern[T]) nsrc() int {
+	if k.op == opProg {
+		return k.nprog
+	}
+	return k.op.arity()
 }
 
 // conjugated reports whether any operand needs conjugating.
 func (k *kern[T]) conjugated() bool {
-	return k.conjOut || k.conj[1] || k.conj[2]
+	return k.conjOut || k.conj[1] || k.conj[2] || k.conj[3]
 }
 
 // line runs k over n elements at p with byte strides s.
 func (k *kern[T]) line(n int, p *[loop.MaxOps]unsafe.Pointer, s *[loop.MaxOps]int) {
 	sz := int(unsafe.Sizeof(*new(T)))
 	flat := s[0] == sz && !k.conjugated()
-	for o := 1; o <= k.op.arity(); o++ {
+	for o := 1; o <= k.nsrc(); o++ {
 		flat = flat && s[o] == sz
 	}
 	if flat {
@@ -154,6 +167,13 @@ func (k *kern[T]) flat(n int, p *[loop.MaxOps]unsafe.Pointer) {
 		for i := range d {
 			d[i] = normFinish(a[i], b[i])
 		}
+	case opLin3:
+		c := unsafe.Slice((*T)(p[3]), n)
+		x, y, z := k.alpha, k.beta, k.gamma
+		a, b, c = a[:len(d)], b[:len(d)], c[:len(d)]
+		for i := range d {
+			d[i] = x*a[i] + y*b[i] + z*c[i]
+		}
 	}
 }
 
@@ -224,6 +244,11 @@ func (k *kern[T]) strided(n int, p *[loop.MaxOps]unsafe.Pointer, s *[loop.MaxOps
 	case opNorm2:
 		for i := range n {
 			*at(d, ds, i) = normFinish(ld(a, as, i, false), ld(b, bs, i, false))
+		}
+	case opLin3:
+		c, cs, cc := p[3], s[3], k.conj[3]
+		for i := range n {
+			*at(d, ds, i) = k.alpha*ld(a, as, i, ca) + k.beta*ld(b, bs, i, cb) + k.gamma*ld(c, cs, i, cc)
 		}
 	case opZip:
 		for i := range n {

@@ -144,7 +144,7 @@ func closeTo[T Scalar](got, want T, tol float64) bool {
 	if cmplx.IsNaN(g) || cmplx.IsNaN(w) {
 		return cmplx.IsNaN(g) && cmplx.IsNaN(w)
 	}
-	if tol == 0 {
+	if g == w || tol == 0 {
 		return g == w
 	}
 	return cmplx.Abs(g-w) <= tol*(1+cmplx.Abs(w))

@@ -8,10 +8,10 @@ import "unsafe"
 // lists them); the others, and conjugated operands, take kern.line.
 func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 	sz := int(unsafe.Sizeof(*new(T)))
-	alpha, beta := k.alpha, k.beta
-	_, _ = alpha, beta
-	d, a, b := p[0], p[1], p[2]
-	ds, as, bs := s0[0], s0[1], s0[2]
+	alpha, beta, gamma := k.alpha, k.beta, k.gamma
+	_, _, _ = alpha, beta, gamma
+	d, a, b, c := p[0], p[1], p[2], p[3]
+	ds, as, bs, cs := s0[0], s0[1], s0[2], s0[3]
 	switch k.op {
 	case opFill:
 		if ds == sz {
@@ -165,13 +165,35 @@ func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 				*(*T)(unsafe.Add(dj, i*ds)) = alpha**(*T)(unsafe.Add(aj, i*as)) + beta**(*T)(unsafe.Add(bj, i*bs))
 			}
 		}
+	case opLin3:
+		if ds == sz && as == sz && bs == sz && cs == sz {
+			for j := range n1 {
+				dd := unsafe.Slice((*T)(unsafe.Add(d, j*s1[0])), n0)
+				a := unsafe.Slice((*T)(unsafe.Add(a, j*s1[1])), n0)[:len(dd)]
+				b := unsafe.Slice((*T)(unsafe.Add(b, j*s1[2])), n0)[:len(dd)]
+				c := unsafe.Slice((*T)(unsafe.Add(c, j*s1[3])), n0)[:len(dd)]
+				for i := range dd {
+					dd[i] = alpha*a[i] + beta*b[i] + gamma*c[i]
+				}
+			}
+			return
+		}
+		for j := range n1 {
+			dj := unsafe.Add(d, j*s1[0])
+			aj := unsafe.Add(a, j*s1[1])
+			bj := unsafe.Add(b, j*s1[2])
+			cj := unsafe.Add(c, j*s1[3])
+			for i := range n0 {
+				*(*T)(unsafe.Add(dj, i*ds)) = alpha**(*T)(unsafe.Add(aj, i*as)) + beta**(*T)(unsafe.Add(bj, i*bs)) + gamma**(*T)(unsafe.Add(cj, i*cs))
+			}
+		}
 	}
 }
 
 // blockOps reports whether block runs op.
 func blockOps(op opcode) bool {
 	switch op {
-	case opFill, opScale, opNeg, opAdd, opSub, opMul, opDiv, opAxpby:
+	case opFill, opScale, opNeg, opAdd, opSub, opMul, opDiv, opAxpby, opLin3:
 		return true
 	}
 	return false

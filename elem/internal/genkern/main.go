@@ -34,11 +34,14 @@ var ops = []op{
 	{"opMul", 2, "a * b"},
 	{"opDiv", 2, "a / b"},
 	{"opAxpby", 2, "alpha*a + beta*b"},
+	{"opLin3", 3, "alpha*a + beta*b + gamma*c"},
 }
 
 var tmpl = template.Must(template.New("k").Funcs(template.FuncMap{
-	"flat":    func(e string) string { return replace(e, "a[i]", "b[i]") },
-	"strided": func(e string) string { return replace(e, "*(*T)(unsafe.Add(aj, i*as))", "*(*T)(unsafe.Add(bj, i*bs))") },
+	"flat": func(e string) string { return replace(e, "a[i]", "b[i]", "c[i]") },
+	"strided": func(e string) string {
+		return replace(e, "*(*T)(unsafe.Add(aj, i*as))", "*(*T)(unsafe.Add(bj, i*bs))", "*(*T)(unsafe.Add(cj, i*cs))")
+	},
 }).Parse(`package elem
 
 import "unsafe"
@@ -47,14 +50,14 @@ import "unsafe"
 // lists them); the others, and conjugated operands, take kern.line.
 func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 	sz := int(unsafe.Sizeof(*new(T)))
-	alpha, beta := k.alpha, k.beta
-	_, _ = alpha, beta
-	d, a, b := p[0], p[1], p[2]
-	ds, as, bs := s0[0], s0[1], s0[2]
+	alpha, beta, gamma := k.alpha, k.beta, k.gamma
+	_, _, _ = alpha, beta, gamma
+	d, a, b, c := p[0], p[1], p[2], p[3]
+	ds, as, bs, cs := s0[0], s0[1], s0[2], s0[3]
 	switch k.op {
 {{- range .}}
 	case {{.Code}}:
-		if ds == sz{{if ge .Arity 1}} && as == sz{{end}}{{if ge .Arity 2}} && bs == sz{{end}} {
+		if ds == sz{{if ge .Arity 1}} && as == sz{{end}}{{if ge .Arity 2}} && bs == sz{{end}}{{if ge .Arity 3}} && cs == sz{{end}} {
 			for j := range n1 {
 				dd := unsafe.Slice((*T)(unsafe.Add(d, j*s1[0])), n0)
 {{- if ge .Arity 1}}
@@ -62,6 +65,9 @@ func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 {{- end}}
 {{- if ge .Arity 2}}
 				b := unsafe.Slice((*T)(unsafe.Add(b, j*s1[2])), n0)[:len(dd)]
+{{- end}}
+{{- if ge .Arity 3}}
+				c := unsafe.Slice((*T)(unsafe.Add(c, j*s1[3])), n0)[:len(dd)]
 {{- end}}
 				for i := range dd {
 					dd[i] = {{flat .Expr}}
@@ -76,6 +82,9 @@ func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 {{- end}}
 {{- if ge .Arity 2}}
 			bj := unsafe.Add(b, j*s1[2])
+{{- end}}
+{{- if ge .Arity 3}}
+			cj := unsafe.Add(c, j*s1[3])
 {{- end}}
 			for i := range n0 {
 				*(*T)(unsafe.Add(dj, i*ds)) = {{strided .Expr}}
@@ -95,8 +104,8 @@ func blockOps(op opcode) bool {
 }
 `))
 
-// replace writes the expression's operands a and b as ea and eb.
-func replace(expr, ea, eb string) string {
+// replace writes the expression's operands a, b and c as ea, eb and ec.
+func replace(expr, ea, eb, ec string) string {
 	var out []byte
 	for i := 0; i < len(expr); i++ {
 		c := expr[i]
@@ -108,6 +117,8 @@ func replace(expr, ea, eb string) string {
 			out = append(out, ea...)
 		case word("b"):
 			out = append(out, eb...)
+		case word("c"):
+			out = append(out, ec...)
 		default:
 			out = append(out, c)
 		}
