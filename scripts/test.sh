@@ -150,7 +150,7 @@ openblas64() {
 }
 # -short: the Go fallbacks take the same paths at the smaller sizes (the
 # full tables run on the assembly under -race and the kernel sets).
-purego() { go test -count=1 -short -tags purego . ./views/... ./internal/kernel/... ./internal/rt/split/... ./cblas/... ./batch/... ./gonumblas/...; }
+purego() { go test -count=1 -short -tags purego . ./views/... ./elem/... ./internal/loop/... ./internal/kernel/... ./internal/rt/split/... ./cblas/... ./batch/... ./gonumblas/...; }
 fuzz() {
   for pkg in $(go list ./...); do
     dir=$(go list -f '{{.Dir}}' "$pkg")
@@ -175,7 +175,7 @@ lane() {
     fi
   done
 }
-lane1=("race:go test -race" "openblas64:cblas, lapack, batch and the gonum adapters against the 64-bit-integer OpenBLAS (-tags lapis_cgoflags)" "purego:without assembly (-tags purego, -short): the root package, views, the kernels, split, and cblas, batch and gonumblas on their Go fallbacks" "allocs:allocation counts (without -race: its sync.Pool drops buffers at random)" "fuzz:fuzz (${FUZZTIME:-100000x} per target)")
+lane1=("race:go test -race" "openblas64:cblas, lapack, batch and the gonum adapters against the 64-bit-integer OpenBLAS (-tags lapis_cgoflags)" "purego:without assembly (-tags purego, -short): the root package, views, elem, the kernels, split, and cblas, batch and gonumblas on their Go fallbacks" "allocs:allocation counts (without -race: its sync.Pool drops buffers at random)" "fuzz:fuzz (${FUZZTIME:-100000x} per target)")
 lane2=("entrypoints:every exported entry point with the zero View, a released view and a huge broadcast, under ulimit -v" "kernelsets:cblas, lapack, batch and the gonum adapters under each OpenBLAS kernel set this CPU runs (guard tables in full)" "gonummat:the test suites of gonum/mat and of the gonum packages that reach BLAS and LAPACK through it, with lapis as both" "guardfull:guard pages of views, fortran and the kernels, full tables, with checkptr (under -race they run a sample)")
 step "long steps in ${LANES:=2} lane(s): ${#lane1[@]} + ${#lane2[@]} steps"
 if [ "$LANES" = 1 ]; then
