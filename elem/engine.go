@@ -127,6 +127,9 @@ func (k kernel[T]) lines(n0, n1 int, p *[loop.MaxOps]unsafe.Pointer, s0, s1 *[lo
 		k.e.block(n0, n1, p, s0, s1)
 		return
 	}
+	if k.r != nil && k.r.columns(n0, n1, p, s0, s1) {
+		return
+	}
 	q := *p
 	for j := range n1 {
 		if j > 0 {
@@ -149,14 +152,27 @@ func (k kernel[T]) lines(n0, n1 int, p *[loop.MaxOps]unsafe.Pointer, s0, s1 *[lo
 
 // walk runs k over the plan p (strides in bytes) from the operands'
 // bases; T is the element type.
+// Without a transpose axis, axes 0 and 1 go to the kernel as one block
+// (the odometer walks the rest): one call covers many lines, and a
+// reduction along axis 1 can add several lines at once.
 func walk[T Scalar](k kernel[T], p *loop.Plan, base *[loop.MaxOps]unsafe.Pointer) {
-	var s0 [loop.MaxOps]int
+	var s0, s1 [loop.MaxOps]int
 	for o := range p.Ops {
 		s0[o] = p.S[o][0]
 	}
-	n0 := 1
+	n0, n1 := 1, 1
 	if p.Rank > 0 {
 		n0 = p.N[0]
+	}
+	odo := p
+	if p.Tr < 0 && p.Rank > 1 {
+		n1 = p.N[1]
+		for o := range p.Ops {
+			s1[o] = p.S[o][1]
+		}
+		q := *p
+		q.Tr = 1 // the odometer skips axis 1 as it skips a transpose axis
+		odo = &q
 	}
 	var idx [layout.MaxRank]int
 	off := p.Off
@@ -168,9 +184,9 @@ func walk[T Scalar](k kernel[T], p *loop.Plan, base *[loop.MaxOps]unsafe.Pointer
 		if p.Tr >= 0 {
 			tiles(k, p, &ptr, &s0)
 		} else {
-			k.lines(n0, 1, &ptr, &s0, &s0)
+			k.lines(n0, n1, &ptr, &s0, &s1)
 		}
-		if !p.Next(&idx, &off) {
+		if !odo.Next(&idx, &off) {
 			return
 		}
 	}

@@ -562,6 +562,36 @@ type rkern[T Scalar] struct {
 	conj [loop.MaxOps]bool
 }
 
+// columns runs a sum into a line of the destination from n1 contiguous
+// lines of x (the destination's stride along them 0) four lines at a
+// time, so that each destination element is loaded and stored once per
+// four; it reports false, doing nothing, for any other block.
+func (k *rkern[T]) columns(n0, n1 int, p *[loop.MaxOps]unsafe.Pointer, s0, s1 *[loop.MaxOps]int) bool {
+	sz := int(unsafe.Sizeof(*new(T)))
+	if (k.op != rSum && k.op != rMean) || k.conj[1] || n1 < 4 || s0[0] != sz || s0[1] != sz || s1[0] != 0 {
+		return false
+	}
+	d := unsafe.Slice((*T)(p[0]), n0)
+	x1 := s1[1]
+	j := 0
+	for ; j+4 <= n1; j += 4 {
+		a := unsafe.Slice((*T)(unsafe.Add(p[1], j*x1)), n0)[:len(d)]
+		b := unsafe.Slice((*T)(unsafe.Add(p[1], (j+1)*x1)), n0)[:len(d)]
+		c := unsafe.Slice((*T)(unsafe.Add(p[1], (j+2)*x1)), n0)[:len(d)]
+		e := unsafe.Slice((*T)(unsafe.Add(p[1], (j+3)*x1)), n0)[:len(d)]
+		for i := range d {
+			d[i] += (a[i] + b[i]) + (c[i] + e[i])
+		}
+	}
+	for ; j < n1; j++ {
+		a := unsafe.Slice((*T)(unsafe.Add(p[1], j*x1)), n0)[:len(d)]
+		for i := range d {
+			d[i] += a[i]
+		}
+	}
+	return true
+}
+
 func (k *rkern[T]) line(n int, p *[loop.MaxOps]unsafe.Pointer, s *[loop.MaxOps]int) {
 	sz := int(unsafe.Sizeof(*new(T)))
 	flat := !k.conj[1] && !k.conj[2] && s[1] == sz && (k.op != rDot || s[2] == sz) && k.op < rAbsSum

@@ -28,6 +28,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -39,6 +40,7 @@ import (
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/bench/cref"
 	"github.com/lapis-go/lapis/cblas"
+	"github.com/lapis-go/lapis/elem"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -46,7 +48,7 @@ import (
 
 // Measurement is one timed operation (bench -json prints a list of them).
 type Measurement struct {
-	Family  string  `json:"Family"` // copy, gemm, small, lapack, batch, tiny, threads
+	Family  string  `json:"Family"` // copy, gemm, small, lapack, batch, tiny, elem, reduce, elemsmall, threads
 	Op      string  `json:"op"`     // transpose, dgemm, dgesv, dpotrf, dsyevd, gemm, solve
 	Impl    string  `json:"impl"`   // lapis, C, gonum (pure Go), numpy, ...
 	N       int     `json:"n"`
@@ -142,6 +144,12 @@ func All() []Family {
 			Defaults: []int{8, 16, 32, 64}, Quick: []int{16, 64}, jobs: batchJobs},
 		{Name: "tiny", Title: "tiny batches, 10000 n x n float64 matrices (solve: SPD, one right-hand side, operands restored each call)", Unit: unitNsMatrix,
 			Defaults: []int{2, 3, 4, 6, 8}, Quick: []int{4, 8}, jobs: tinyJobs},
+		{Name: "elem", Title: "element-wise, n x n float64 (package elem; bytes read + written; numpy: np.copyto, np.add(a, b, out=c), np.add(a, a.T, out=c))", Unit: unitGBs,
+			Defaults: []int{1000, 4000}, Quick: []int{1000}, jobs: elemJobs},
+		{Name: "reduce", Title: "sums of an n x n float64 matrix along each axis (bytes read; read: Go's vectorised bytes.Count over the matrix; numpy: a.sum(axis) of its C-order copy, axis 0 its slow axis)", Unit: unitGBs,
+			Defaults: []int{1000, 4000}, Quick: []int{1000}, jobs: reduceJobs},
+		{Name: "elemsmall", Title: "small element-wise adds, n x n float64, per call (the engine's overhead against a plain Go loop)", Unit: unitNsCall,
+			Defaults: []int{4, 16, 64}, Quick: []int{4, 16}, jobs: elemSmallJobs},
 		{Name: "threads", Title: "dgesv beside one busy goroutine (a pure-Go loop)", Unit: unitMs,
 			Defaults: []int{128, 256, 512, 1024}, Quick: []int{256}, jobs: threadsJobs,
 			Note: "numpy is not measured here: a busy Python thread would hold the GIL, not a core as a goroutine does"},
@@ -532,6 +540,75 @@ func copyJobs(e *env, n int) []job {
 	return e.withNumpy(js, "transpose", 0, bytes)
 }
 
+// withCopyThreads runs f with the element-wise layer and copy engine
+// limited to t goroutines (views.SetCopyThreads).
+func withCopyThreads(t int, f func() error) func() error {
+	return func() error {
+		prev := views.SetCopyThreads(t)
+		defer views.SetCopyThreads(prev)
+		return f()
+	}
+}
+
+// lapisThreads returns jobs for f on one and on two goroutines.
+func lapisThreads(op string, work float64, f func() error) []job {
+	return []job{
+		{op: op, impl: implLapis + " 1t", work: work, f: withCopyThreads(1, f)},
+		{op: op, impl: implLapis + " 2t", work: work, f: withCopyThreads(2, f)},
+	}
+}
+
+func elemJobs(e *env, n int) []job {
+	a, b, c := randoms(e.r, n*n), randoms(e.r, n*n), make([]float64, n*n)
+	av, bv, cv := colMajor(a, n, n), colMajor(b, n, n), colMajor(c, n, n)
+	bytes2, bytes3 := 16*float64(n)*float64(n), 24*float64(n)*float64(n)
+	sym := elem.X(av).Add(elem.X(av.T())).Scale(0.5)
+	var js []job
+	js = append(js, lapisThreads("copy", bytes2, func() error { return views.Copy(cv, av) })...)
+	js = e.withNumpy(js, "copy", 0, bytes2)
+	js = append(js, lapisThreads("add", bytes3, func() error { return elem.AddTo(cv, av, bv) })...)
+	js = e.withNumpy(js, "add", 0, bytes3)
+	js = append(js, lapisThreads("axpby", bytes3, func() error { return elem.AxpbyTo(cv, 2, av, 3, bv) })...)
+	js = append(js, lapisThreads("a+a^T", bytes3, func() error { return elem.AddTo(cv, av, av.T()) })...)
+	js = e.withNumpy(js, "a+a^T", 0, bytes3)
+	js = append(js, lapisThreads("(a+a^T)/2 fused", bytes3, func() error { return elem.EvalTo(cv, sym) })...)
+	js = append(js, lapisThreads("(a+a^T)/2 two ops", bytes3, func() error {
+		if err := elem.AddTo(cv, av, av.T()); err != nil {
+			return err
+		}
+		return elem.ScaleTo(cv, 0.5, cv)
+	})...)
+	return js
+}
+
+func reduceJobs(e *env, n int) []job {
+	a := randoms(e.r, n*n)
+	av := colMajor(a, n, n)
+	cols, rows := make([]float64, n), make([]float64, n)
+	cv, rv := colMajor(cols, 1, n), colMajor(rows, n, 1)
+	raw := unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), 8*n*n)
+	read := 8 * float64(n) * float64(n)
+	js := []job{{op: "read", impl: "Go bytes.Count", work: read, f: func() error { bytesCount(raw); return nil }}}
+	js = append(js, lapisThreads("sum axis 0", read, func() error { return elem.SumTo(cv, av, 0) })...)
+	js = append(js, lapisThreads("sum axis 1", read, func() error { return elem.SumTo(rv, av, 1) })...)
+	js = e.withNumpy(js, "sum axis 0", 0, read)
+	return e.withNumpy(js, "sum axis 1", 0, read)
+}
+
+func elemSmallJobs(e *env, n int) []job {
+	a, b, c := randoms(e.r, n*n), randoms(e.r, n*n), make([]float64, n*n)
+	av, bv, cv := colMajor(a, n, n), colMajor(b, n, n), colMajor(c, n, n)
+	return []job{
+		{op: "add", impl: implLapis, f: func() error { return elem.AddTo(cv, av, bv) }},
+		{op: "add", impl: "Go loop", f: func() error {
+			for i := range c {
+				c[i] = a[i] + b[i]
+			}
+			return nil
+		}},
+	}
+}
+
 func gemmJobs(e *env, n int) []job {
 	a, b, c := randoms(e.r, n*n), randoms(e.r, n*n), make([]float64, n*n)
 	av, bv, cv := colMajor(a, n, n), colMajor(b, n, n), colMajor(c, n, n)
@@ -834,6 +911,10 @@ func randoms(r *rand.Rand, n int) []float64 {
 	}
 	return x
 }
+
+// bytesCount reads all of b with Go's vectorised byte count: the read
+// bandwidth anchor.
+func bytesCount(b []byte) int { return bytes.Count(b, []byte{0x5a}) }
 
 // symmetric returns a random symmetric n x n matrix (column-major) plus
 // shift on the diagonal; spd makes it M M^T + shift I.

@@ -10,7 +10,8 @@
 #
 # A job is {"Family", "op", "n", "count"}; the operations match the Go
 # jobs of family.go: copy is np.ascontiguousarray(a.T) (numpy's transposing
-# copy), gemm and small a @ b, lapack np.linalg.solve (one right-hand
+# copy), elem np.copyto, np.add into a given array and np.add(a, a.T),
+# reduce a.sum(axis) of a C-order array, gemm and small a @ b, lapack np.linalg.solve (one right-hand
 # side), cholesky and eigh, batch and tiny np.matmul and np.linalg.solve on
 # (count, n, n) stacks. numpy's functions are out of place, so they pay for
 # their result's allocation where lapis restores its operands.
@@ -61,6 +62,18 @@ def make(j):
     if fam == "copy":
         a = rand(n, n)
         return lambda: np.ascontiguousarray(a.T)
+    if fam == "elem":
+        a, b, c = rand(n, n), rand(n, n), np.empty((n, n))
+        if op == "copy":
+            return lambda: np.copyto(c, a)
+        if op == "add":
+            return lambda: np.add(a, b, out=c)
+        if op == "a+a^T":
+            return lambda: np.add(a, a.T, out=c)
+    if fam == "reduce":
+        a = rand(n, n)
+        axis = 0 if op == "sum axis 0" else 1
+        return lambda: a.sum(axis=axis)
     if fam in ("gemm", "small"):
         a, b = rand(n, n), rand(n, n)
         return lambda: a @ b
