@@ -3,8 +3,6 @@ package elem
 import (
 	"unsafe"
 
-	"github.com/lapis-go/lapis/internal/scalar"
-
 	"github.com/lapis-go/lapis/internal/loop"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -425,12 +423,5 @@ func (g *program[T]) run(k *kern[T], n int, p *[loop.MaxOps]unsafe.Pointer, s *[
 		for j, x := range r {
 			*(*T)(unsafe.Add(p[0], (lo+j)*s[0])) = x
 		}
-	}
-}
-
-// conjLine conjugates x in place (complex types).
-func conjLine[T Scalar](x []T) {
-	for i := range x {
-		x[i] = scalar.Conj(x[i])
 	}
 }

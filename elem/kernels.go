@@ -177,86 +177,38 @@ func (k *kern[T]) flat(n int, p *[loop.MaxOps]unsafe.Pointer) {
 	}
 }
 
-// strided runs k over n elements at byte strides s, any of them 0 for
-// the sources, conjugating where k says. Pointers are formed only to
-// elements the line reaches (checkptr).
+// stridedChunk is the block of elements strided gathers at a time.
+const stridedChunk = 32
+
+// strided runs k over n elements at byte strides s (a source's may be
+// 0: repeated), or with operands to conjugate: a block at a time, the
+// sources gathered into buffers (conjugated where k says), k.flat over
+// the block, the result conjugated where k says and scattered. One path
+// for every operation: the arithmetic is flat's.
 func (k *kern[T]) strided(n int, p *[loop.MaxOps]unsafe.Pointer, s *[loop.MaxOps]int) {
-	d, ds := p[0], s[0]
-	a, as, ca := p[1], s[1], k.conj[1]
-	b, bs, cb := p[2], s[2], k.conj[2]
-	at := func(q unsafe.Pointer, st, i int) *T { return (*T)(unsafe.Add(q, i*st)) }
-	ld := func(q unsafe.Pointer, st, i int, c bool) T {
-		x := *(*T)(unsafe.Add(q, i*st))
-		if c {
-			x = scalar.Conj(x)
-		}
-		return x
+	var buf [loop.MaxOps][stridedChunk]T
+	var q [loop.MaxOps]unsafe.Pointer
+	for o := range q {
+		q[o] = unsafe.Pointer(&buf[o][0])
 	}
-	switch k.op {
-	case opFill:
-		for i := range n {
-			*at(d, ds, i) = k.alpha
-		}
-	case opScale:
-		for i := range n {
-			*at(d, ds, i) = k.alpha * ld(a, as, i, ca)
-		}
-	case opNeg:
-		for i := range n {
-			*at(d, ds, i) = -ld(a, as, i, ca)
-		}
-	case opAbs:
-		for i := range n {
-			*at(d, ds, i) = absOf(ld(a, as, i, false)) // |conj(x)| = |x|
-		}
-	case opAdd:
-		for i := range n {
-			*at(d, ds, i) = ld(a, as, i, ca) + ld(b, bs, i, cb)
-		}
-	case opSub:
-		for i := range n {
-			*at(d, ds, i) = ld(a, as, i, ca) - ld(b, bs, i, cb)
-		}
-	case opMul:
-		for i := range n {
-			*at(d, ds, i) = ld(a, as, i, ca) * ld(b, bs, i, cb)
-		}
-	case opDiv:
-		for i := range n {
-			*at(d, ds, i) = ld(a, as, i, ca) / ld(b, bs, i, cb)
-		}
-	case opMax, opMin:
-		for i := range n {
-			*at(d, ds, i) = orderOf(k.op, ld(a, as, i, false), ld(b, bs, i, false)) // real types
-		}
-	case opAxpby:
-		for i := range n {
-			*at(d, ds, i) = k.alpha*ld(a, as, i, ca) + k.beta*ld(b, bs, i, cb)
-		}
-	case opMap:
-		for i := range n {
-			x := k.f1(ld(a, as, i, ca))
-			if k.conjOut {
-				x = scalar.Conj(x)
+	for lo := 0; lo < n; lo += stridedChunk {
+		m := min(stridedChunk, n-lo)
+		for o := 1; o <= k.nsrc(); o++ {
+			x, src, st := buf[o][:m], p[o], s[o]
+			for i := range x {
+				x[i] = *(*T)(unsafe.Add(src, (lo+i)*st))
 			}
-			*at(d, ds, i) = x
-		}
-	case opNorm2:
-		for i := range n {
-			*at(d, ds, i) = normFinish(ld(a, as, i, false), ld(b, bs, i, false))
-		}
-	case opLin3:
-		c, cs, cc := p[3], s[3], k.conj[3]
-		for i := range n {
-			*at(d, ds, i) = k.alpha*ld(a, as, i, ca) + k.beta*ld(b, bs, i, cb) + k.gamma*ld(c, cs, i, cc)
-		}
-	case opZip:
-		for i := range n {
-			x := k.f2(ld(a, as, i, ca), ld(b, bs, i, cb))
-			if k.conjOut {
-				x = scalar.Conj(x)
+			if k.conj[o] {
+				conjLine(x)
 			}
-			*at(d, ds, i) = x
+		}
+		k.flat(m, &q)
+		d := buf[0][:m]
+		if k.conjOut {
+			conjLine(d)
+		}
+		for i, x := range d {
+			*(*T)(unsafe.Add(p[0], (lo+i)*s[0])) = x
 		}
 	}
 }
@@ -308,6 +260,13 @@ func orderReal[F Real](op opcode, d, a, b []F) {
 	}
 	for i := range d {
 		d[i] = min(a[i], b[i])
+	}
+}
+
+// conjLine conjugates x in place (complex types).
+func conjLine[T Scalar](x []T) {
+	for i := range x {
+		x[i] = scalar.Conj(x[i])
 	}
 }
 
