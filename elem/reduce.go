@@ -3,6 +3,7 @@ package elem
 import (
 	"fmt"
 	"math"
+	"sync"
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
@@ -452,7 +453,13 @@ const pairwiseRun = 128
 // innermost line is split in halves along the reduced axis of x with the
 // largest stride: the first half into d, the second into a compact
 // temporary added to d after.
-func (red *reduction[T]) run(d, x, y opnd[T]) {
+//
+// With more than one goroutine allowed and at least 2*loop.ParMinElems
+// elements, the two halves run at once, the goroutines shared between
+// them (par).
+func (red *reduction[T]) run(d, x, y opnd[T]) { red.runPar(d, x, y, loop.Threads()) }
+
+func (red *reduction[T]) runPar(d, x, y opnd[T], par int) {
 	var p loop.Plan
 	var ok bool
 	if y.data != nil {
@@ -474,19 +481,22 @@ func (red *reduction[T]) run(d, x, y opnd[T]) {
 			}
 			return o
 		}
-		red.run(half(d, 0, h), half(x, 0, h), half(y, 0, h))
-		// The second half into a compact temporary of dst's kept shape.
-		tl := compactOf(&keep)
-		buf := pool.Get[T](tl.Len())
-		clear(buf.Data)
-		xs, _ := x.l.Axes()
-		te, _ := tl.BroadcastTo(xs...)
-		te, _ = te.Slice(a, 0, n-h, 1)
-		red.run(opnd[T]{buf.Data, te, false}, half(x, h, n), half(y, h, n))
-		dv, _ := views.FromSlice(d.data, keep)
-		tv, _ := views.FromSlice(buf.Data, tl)
-		apply(&kern[T]{op: opAdd}, &dv, &dv, &tv, &keep, &tl)
-		pool.Put(buf)
+		if par > 1 && x.l.Len() >= 2*loop.ParMinElems {
+			// A copy of red for the goroutine (it holds no pointers): red
+			// itself stays on its caller's stack.
+			rc := new(reduction[T])
+			*rc = *red
+			d1, x1, y1 := half(d, 0, h), half(x, 0, h), half(y, 0, h)
+			var wg sync.WaitGroup
+			wg.Go(func() { rc.runPar(d1, x1, y1, par/2) })
+			buf, tl := red.secondHalf(keep, half(x, h, n), half(y, h, n), a, par-par/2)
+			wg.Wait()
+			red.merge(d, keep, buf, tl)
+			return
+		}
+		red.runPar(half(d, 0, h), half(x, 0, h), half(y, 0, h), par)
+		buf, tl := red.secondHalf(keep, half(x, h, n), half(y, h, n), a, par)
+		red.merge(d, keep, buf, tl)
 		return
 	}
 	red.fill(d.data, keep)
@@ -505,6 +515,28 @@ func (red *reduction[T]) run(d, x, y opnd[T]) {
 		return
 	}
 	walk(kernel[T]{r: &red.k}, &p, &base)
+}
+
+// secondHalf reduces x (and y), the second half of a split along axis a,
+// into a compact temporary of the destination's kept shape keep.
+func (red *reduction[T]) secondHalf(keep layout.Layout, x, y opnd[T], a, par int) (*pool.Buf[T], layout.Layout) {
+	tl := compactOf(&keep)
+	buf := pool.Get[T](tl.Len())
+	clear(buf.Data)
+	xs, _ := x.l.Axes()
+	te, _ := tl.BroadcastTo(xs...)
+	te, _ = te.Slice(a, 0, x.l.Dim(a), 1)
+	red.runPar(opnd[T]{buf.Data, te, false}, x, y, par)
+	return buf, tl
+}
+
+// merge adds the temporary buf (layout tl) into d's kept layout and frees
+// it.
+func (red *reduction[T]) merge(d opnd[T], keep layout.Layout, buf *pool.Buf[T], tl layout.Layout) {
+	dv, _ := views.FromSlice(d.data, keep)
+	tv, _ := views.FromSlice(buf.Data, tl)
+	apply(&kern[T]{op: opAdd}, &dv, &dv, &tv, &keep, &tl)
+	pool.Put(buf)
 }
 
 // splitAxis returns the reduced axis of x to split a pairwise sum along

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/loop"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -388,4 +389,17 @@ func TestArg(t *testing.T) {
 	if _, err := ArgMin(must(views.Zeros[float64](2, 0)).View(), 1); !errors.Is(err, layout.ErrShape) {
 		t.Errorf("empty axis: %v", err)
 	}
+}
+
+// TestReduceParallel reruns the reduction oracle with the split threshold
+// lowered, so that small reductions run their halves and their kept axes
+// on several goroutines.
+func TestReduceParallel(t *testing.T) {
+	saved := loop.ParMinElems
+	defer func() { loop.ParMinElems = saved }()
+	loop.ParMinElems = 7
+	prev := views.SetCopyThreads(4)
+	defer views.SetCopyThreads(prev)
+	t.Run("float64", testReduceOracle[float64])
+	t.Run("complex128", testReduceOracle[complex128])
 }
