@@ -90,6 +90,8 @@
 // Copies of more than 256Ki elements per goroutine are split across up to
 // CopyThreads goroutines (GOMAXPROCS unless SetCopyThreads lowers it);
 // smaller ones never start a goroutine. Results do not depend on the split.
+// The loop planner (internal/loop) and this setting are shared with the
+// element-wise operations and reductions of package elem.
 //
 // Tensors made by ToColMajor, FromRowMajor, FromRows, Zeros, Full and Eye
 // take their buffers from a size-classed pool; Release gives a buffer
