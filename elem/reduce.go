@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/internal/kernel/sum"
 	"github.com/lapis-go/lapis/internal/loop"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/scalar"
@@ -741,15 +742,9 @@ func pairSum[T Scalar](a []T) T {
 		}
 		return s
 	case n <= pairwiseRun:
-		r0, r1, r2, r3, r4, r5, r6, r7 := a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
-		i := 8
-		for ; i+8 <= n; i += 8 {
-			b := a[i : i+8 : i+8]
-			r0, r1, r2, r3 = r0+b[0], r1+b[1], r2+b[2], r3+b[3]
-			r4, r5, r6, r7 = r4+b[4], r5+b[5], r6+b[6], r7+b[7]
-		}
-		s := ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-		for ; i < n; i++ {
+		m := n &^ 7
+		s := block8(a[:m])
+		for i := m; i < n; i++ {
 			s += a[i]
 		}
 		return s
@@ -757,6 +752,28 @@ func pairSum[T Scalar](a []T) T {
 	h := n / 2
 	h -= h % 8
 	return pairSum(a[:h]) + pairSum(a[h:])
+}
+
+// block8 is the eight-way sum of a (len a positive multiple of 8):
+// eight partial sums, each of every eighth value, added as
+// ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)); in AVX2 for float64 and float32
+// (internal/kernel/sum, bit-identical to the Go loop).
+func block8[T Scalar](a []T) T {
+	switch x := any(a).(type) {
+	case []float64:
+		r := sum.Block64(x)
+		return *(*T)(unsafe.Pointer(&r))
+	case []float32:
+		r := sum.Block32(x)
+		return *(*T)(unsafe.Pointer(&r))
+	}
+	r0, r1, r2, r3, r4, r5, r6, r7 := a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
+	for i := 8; i+8 <= len(a); i += 8 {
+		b := a[i : i+8 : i+8]
+		r0, r1, r2, r3 = r0+b[0], r1+b[1], r2+b[2], r3+b[3]
+		r4, r5, r6, r7 = r4+b[4], r5+b[5], r6+b[6], r7+b[7]
+	}
+	return ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
 }
 
 // pairDot is pairSum of a[i]*b[i].

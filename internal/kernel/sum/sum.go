@@ -1,0 +1,46 @@
+// Package sum is the SIMD block of package elem's pairwise sums: the sum
+// of a run of float64 or float32 values with eight partial sums, each
+// taking every eighth value, added as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7))
+// at the end. That is the association of elem's Go block, so that the
+// assembly (AVX2) and the Go fallback give bit-identical results.
+package sum
+
+
+// Block64 returns the eight-way sum of x (len a positive multiple of 8).
+func Block64(x []float64) float64 {
+	if fast && len(x) >= 8 {
+		return block64AVX2(&x[0], len(x))
+	}
+	return go64(x)
+}
+
+// Block32 returns the eight-way sum of x (len a positive multiple of 8).
+func Block32(x []float32) float32 {
+	if fast && len(x) >= 8 {
+		return block32AVX2(&x[0], len(x))
+	}
+	return go32(x)
+}
+
+// Fast reports whether the blocks run in assembly.
+func Fast() bool { return fast }
+
+func go64(a []float64) float64 {
+	r0, r1, r2, r3, r4, r5, r6, r7 := a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
+	for i := 8; i+8 <= len(a); i += 8 {
+		b := a[i : i+8 : i+8]
+		r0, r1, r2, r3 = r0+b[0], r1+b[1], r2+b[2], r3+b[3]
+		r4, r5, r6, r7 = r4+b[4], r5+b[5], r6+b[6], r7+b[7]
+	}
+	return ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+}
+
+func go32(a []float32) float32 {
+	r0, r1, r2, r3, r4, r5, r6, r7 := a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
+	for i := 8; i+8 <= len(a); i += 8 {
+		b := a[i : i+8 : i+8]
+		r0, r1, r2, r3 = r0+b[0], r1+b[1], r2+b[2], r3+b[3]
+		r4, r5, r6, r7 = r4+b[4], r5+b[5], r6+b[6], r7+b[7]
+	}
+	return ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+}
