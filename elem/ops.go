@@ -76,13 +76,13 @@ func MinimumTo[T Scalar](dst, a, b views.View[T]) error {
 
 // Axpby returns alpha*x + beta*y.
 func Axpby[T Scalar](alpha T, x views.View[T], beta T, y views.View[T]) (*views.Tensor[T], error) {
-	return binary("elem.Axpby", &kern[T]{op: opAxpby, alpha: alpha, beta: beta}, &x, &y)
+	return binary("elem.Axpby", &kern[T]{op: opAxpby, alpha: alpha, beta: beta}, &x, &y, "x", "y")
 }
 
 // AxpbyTo sets dst = alpha*x + beta*y; AxpbyTo(y, alpha, x, beta, y) is
 // BLAS's axpby, in place in y.
 func AxpbyTo[T Scalar](dst views.View[T], alpha T, x views.View[T], beta T, y views.View[T]) error {
-	return binaryTo("elem.AxpbyTo", &kern[T]{op: opAxpby, alpha: alpha, beta: beta}, &dst, &x, &y)
+	return binaryTo("elem.AxpbyTo", &kern[T]{op: opAxpby, alpha: alpha, beta: beta}, &dst, &x, &y, "x", "y")
 }
 
 // Zip returns f(a, b), element by element.
@@ -174,7 +174,7 @@ func Fill[T Scalar](dst views.View[T], x T) error {
 }
 
 // binaryTo checks and runs the two-source kernel k into dst.
-func binaryTo[T Scalar](op string, k *kern[T], dst, a, b *views.View[T]) error {
+func binaryTo[T Scalar](op string, k *kern[T], dst, a, b *views.View[T], names ...string) error {
 	if k.op == opMax || k.op == opMin {
 		if err := realOnly[T](op); err != nil {
 			return err
@@ -187,11 +187,12 @@ func binaryTo[T Scalar](op string, k *kern[T], dst, a, b *views.View[T]) error {
 	if err := output(op, dst); err != nil {
 		return err
 	}
-	la, err := input(op, "a", dst, a)
+	an, bn := argNames(names)
+	la, err := input(op, an, dst, a)
 	if err != nil {
 		return err
 	}
-	lb, err := input(op, "b", dst, b)
+	lb, err := input(op, bn, dst, b)
 	if err != nil {
 		return err
 	}
@@ -200,14 +201,15 @@ func binaryTo[T Scalar](op string, k *kern[T], dst, a, b *views.View[T]) error {
 }
 
 // binary runs k into a new tensor of a's and b's broadcast shape.
-func binary[T Scalar](op string, k *kern[T], a, b *views.View[T]) (*views.Tensor[T], error) {
-	if err := live(op, "a", a); err != nil {
+func binary[T Scalar](op string, k *kern[T], a, b *views.View[T], names ...string) (*views.Tensor[T], error) {
+	an, bn := argNames(names)
+	if err := live(op, an, a); err != nil {
 		return nil, err
 	}
-	if err := live(op, "b", b); err != nil {
+	if err := live(op, bn, b); err != nil {
 		return nil, err
 	}
-	shape, err := broadcastShape(op, []string{"a", "b"}, a.Shape(), b.Shape())
+	shape, err := broadcastShape(op, []string{an, bn}, a.Shape(), b.Shape())
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +218,7 @@ func binary[T Scalar](op string, k *kern[T], a, b *views.View[T]) (*views.Tensor
 		return nil, err
 	}
 	dst := t.View()
-	if err := binaryTo(op, k, &dst, a, b); err != nil {
+	if err := binaryTo(op, k, &dst, a, b, an, bn); err != nil {
 		t.Release()
 		return nil, err
 	}
@@ -255,6 +257,15 @@ func unary[T Scalar](op string, k *kern[T], x *views.View[T]) (*views.Tensor[T],
 		return nil, err
 	}
 	return t, nil
+}
+
+// argNames returns the names of a two-source operation's operands: "a"
+// and "b" unless given.
+func argNames(names []string) (string, string) {
+	if len(names) == 2 {
+		return names[0], names[1]
+	}
+	return "a", "b"
 }
 
 // result allocates the compact column-major result of the given shape,

@@ -246,6 +246,11 @@ func reduceTo[T Scalar](op string, r rop, dst, x, y *views.View[T], axes []int) 
 	if err := live(op, "x", x); err != nil {
 		return err
 	}
+	if y != nil {
+		if err := live(op, "y", y); err != nil {
+			return err
+		}
+	}
 	red := reduction[T]{r: r}
 	red.k.op = r
 	xd, xl, xconj := x.Ref()
@@ -266,9 +271,6 @@ func reduceTo[T Scalar](op string, r rop, dst, x, y *views.View[T], axes []int) 
 	xs := opnd[T]{xd, *xl, xconj}
 	var ys opnd[T]
 	if y != nil {
-		if err := live(op, "y", y); err != nil {
-			return err
-		}
 		yd, yl, yconj := y.Ref()
 		b, err := yl.BroadcastTo(xshape...)
 		if err != nil {
@@ -291,12 +293,16 @@ func reduceTo[T Scalar](op string, r rop, dst, x, y *views.View[T], axes []int) 
 	if !scalar.IsComplex[T]() {
 		red.k.conj = [loop.MaxOps]bool{}
 	}
+	rep := red.collapse(&de, &xs, &ys, y != nil)
 	if r == rNorm2 {
 		red.r, red.k.op = rMaxAbs, rMaxAbs
 	}
 	red.run(opnd[T]{dd, de, false}, xs, ys)
 	if r == rNorm2 {
 		red.norm2(opnd[T]{dd, de, false}, xs)
+	}
+	if rep > 1 {
+		red.repeat(r, dd, de, rep)
 	}
 	if r == rMean {
 		count := 1
@@ -310,6 +316,57 @@ func reduceTo[T Scalar](op string, r rop, dst, x, y *views.View[T], axes []int) 
 		apply(&kern[T]{op: opScale, alpha: 1 / scalar.FromFloat[T](float64(count))}, &dv, &dv, nil, &keep, nil)
 	}
 	return nil
+}
+
+// collapse cuts to extent 1 each reduced axis along which x (and y) only
+// repeats one element (stride 0: a broadcast) and returns the number of
+// repeats cut: the reduction of the rest, adjusted by repeat, is the
+// reduction of all, in time for the distinct elements only.
+func (red *reduction[T]) collapse(de *layout.Layout, x, y *opnd[T], dot bool) int {
+	rep := 1
+	for k := range red.rank {
+		n := x.l.Dim(k)
+		if !red.reduced[k] || n <= 1 || x.l.Stride(k) != 0 || dot && y.l.Stride(k) != 0 {
+			continue
+		}
+		rep *= n
+		x.l, _ = x.l.Slice(k, 0, 1, 1)
+		if dot {
+			y.l, _ = y.l.Slice(k, 0, 1, 1)
+		}
+		*de, _ = de.Slice(k, 0, 1, 1)
+	}
+	return rep
+}
+
+// repeat turns the reduction r of the distinct elements in d (layout
+// de) into that of all of them, each repeated rep times: sums times rep,
+// the 2-norm times sqrt(rep), products to the power rep; extremes and
+// the max-norm are unchanged, and a mean is a sum here (divided by the
+// full count after).
+func (red *reduction[T]) repeat(r rop, dd []T, de layout.Layout, rep int) {
+	keep := red.keep(de)
+	dv, _ := views.FromSlice(dd, keep)
+	switch r {
+	case rSum, rMean, rDot, rAbsSum:
+		apply(&kern[T]{op: opScale, alpha: scalar.FromFloat[T](float64(rep))}, &dv, &dv, nil, &keep, nil)
+	case rNorm2:
+		apply(&kern[T]{op: opScale, alpha: scalar.FromFloat[T](math.Sqrt(float64(rep)))}, &dv, &dv, nil, &keep, nil)
+	case rProd:
+		apply(&kern[T]{op: opMap, f1: func(x T) T { return power(x, rep) }}, &dv, &dv, nil, &keep, nil)
+	}
+}
+
+// power is x^n by repeated squaring (n >= 1).
+func power[T Scalar](x T, n int) T {
+	r := scalar.FromFloat[T](1)
+	for ; n > 0; n >>= 1 {
+		if n&1 == 1 {
+			r *= x
+		}
+		x *= x
+	}
+	return r
 }
 
 // expand returns dst's layout dl over x's shape (the reduced axes of

@@ -403,3 +403,37 @@ func TestReduceParallel(t *testing.T) {
 	t.Run("float64", testReduceOracle[float64])
 	t.Run("complex128", testReduceOracle[complex128])
 }
+
+// TestReduceRepeats: along an axis a view only repeats (a broadcast),
+// reductions take the distinct elements once and adjust (sum: times the
+// repeats; 2-norm: times their square root; product: to their power), so
+// that a reduction of a broadcast of 2^40 elements costs no more than its
+// source.
+func TestReduceRepeats(t *testing.T) {
+	src := must(views.FromColMajor([]float64{3, -1.5, 2, 0.5}, 1, 4)).View()
+	x := must(src.BroadcastTo(1<<40, 4))
+	for _, c := range []struct {
+		name string
+		f    func() (*views.Tensor[float64], error)
+		want []float64
+	}{
+		{"Sum", func() (*views.Tensor[float64], error) { return Sum(x, 0) }, []float64{3 << 40, -1.5 * (1 << 40), 2 << 40, 1 << 39}},
+		{"Mean", func() (*views.Tensor[float64], error) { return Mean(x, 0) }, []float64{3, -1.5, 2, 0.5}},
+		{"Max", func() (*views.Tensor[float64], error) { return Max(x, 0) }, []float64{3, -1.5, 2, 0.5}},
+		{"L1", func() (*views.Tensor[float64], error) { return Norm(x, L1, 0) }, []float64{3 << 40, 1.5 * (1 << 40), 2 << 40, 1 << 39}},
+		{"L2", func() (*views.Tensor[float64], error) { return Norm(x, L2, 0) }, []float64{3 << 20, 1.5 * (1 << 20), 2 << 20, 1 << 19}},
+		{"Prod of 2^10", func() (*views.Tensor[float64], error) {
+			return Prod(must(src.BroadcastTo(1<<10, 4)), 0)
+		}, []float64{math.Pow(3, 1024), math.Pow(1.5, 1024), math.Pow(2, 1024), math.Pow(0.5, 1024)}},
+	} {
+		got, err := c.f()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for i, w := range c.want {
+			if g := got.At(i); g != w && math.Abs(g-w) > 1e-12*math.Abs(w) {
+				t.Errorf("%s[%d] = %v, want %v", c.name, i, g, w)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/dist"
+	"github.com/lapis-go/lapis/elem"
 	"github.com/lapis-go/lapis/fortran"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/npy"
@@ -294,6 +295,186 @@ var calls = []Call{
 	{Name: "dist.Wrap", Params: []Param{{"g", "Grid", false}, {"m", "Int", false}, {"n", "Int", false}, {"mb", "Int", false}, {"nb", "Int", false}, {"local", "View", true}}, Fn: func(x *Args) Result {
 		r0, err := dist.Wrap[float64](x.Grid(0), x.Int(1), x.Int(2), x.Int(3), x.Int(4), x.View(5))
 		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Abs", Params: []Param{{"x", "View", true}}, Fn: func(x *Args) Result {
+		r0, err := elem.Abs[float64](x.View(0))
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.AbsTo", Params: []Param{{"dst", "View", true}, {"x", "View", true}}, Fn: func(x *Args) Result {
+		err := elem.AbsTo[float64](x.View(0), x.View(1))
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Add", Params: []Param{{"a", "View", true}, {"b", "View", true}}, Fn: func(x *Args) Result {
+		r0, err := elem.Add[float64](x.View(0), x.View(1))
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.AddTo", Params: []Param{{"dst", "View", true}, {"a", "View", true}, {"b", "View", true}}, Fn: func(x *Args) Result {
+		err := elem.AddTo[float64](x.View(0), x.View(1), x.View(2))
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.ArgMax", Params: []Param{{"x", "View", true}, {"axis", "Int", false}}, Fn: func(x *Args) Result {
+		r0, err := elem.ArgMax[float64](x.View(0), x.Int(1))
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.ArgMin", Params: []Param{{"x", "View", true}, {"axis", "Int", false}}, Fn: func(x *Args) Result {
+		r0, err := elem.ArgMin[float64](x.View(0), x.Int(1))
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Axpby", Params: []Param{{"alpha", "Scalar", false}, {"x", "View", true}, {"beta", "Scalar", false}, {"y", "View", true}}, Fn: func(x *Args) Result {
+		r0, err := elem.Axpby[float64](x.Scalar(0), x.View(1), x.Scalar(2), x.View(3))
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.AxpbyTo", Params: []Param{{"dst", "View", true}, {"alpha", "Scalar", false}, {"x", "View", true}, {"beta", "Scalar", false}, {"y", "View", true}}, Fn: func(x *Args) Result {
+		err := elem.AxpbyTo[float64](x.View(0), x.Scalar(1), x.View(2), x.Scalar(3), x.View(4))
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Conj", Params: []Param{{"x", "View", true}}, Fn: func(x *Args) Result {
+		r0, err := elem.Conj[float64](x.View(0))
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.ConjTo", Params: []Param{{"dst", "View", true}, {"x", "View", true}}, Fn: func(x *Args) Result {
+		err := elem.ConjTo[float64](x.View(0), x.View(1))
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Div", Params: []Param{{"a", "View", true}, {"b", "View", true}}, Fn: func(x *Args) Result {
+		r0, err := elem.Div[float64](x.View(0), x.View(1))
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.DivTo", Params: []Param{{"dst", "View", true}, {"a", "View", true}, {"b", "View", true}}, Fn: func(x *Args) Result {
+		err := elem.DivTo[float64](x.View(0), x.View(1), x.View(2))
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Dot", Params: []Param{{"x", "View", true}, {"y", "View", true}, {"axes", "Ints", false}}, Fn: func(x *Args) Result {
+		r0, err := elem.Dot[float64](x.View(0), x.View(1), x.Ints(2)...)
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.DotTo", Params: []Param{{"dst", "View", true}, {"x", "View", true}, {"y", "View", true}, {"axes", "Ints", false}}, Fn: func(x *Args) Result {
+		err := elem.DotTo[float64](x.View(0), x.View(1), x.View(2), x.Ints(3)...)
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.EvalTo", Params: []Param{{"dst", "View", true}, {"e", "Expr", false}}, Fn: func(x *Args) Result {
+		err := elem.EvalTo[float64](x.View(0), x.Expr(1))
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Fill", Params: []Param{{"dst", "View", true}, {"x", "Scalar", false}}, Fn: func(x *Args) Result {
+		err := elem.Fill[float64](x.View(0), x.Scalar(1))
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Map", Params: []Param{{"x", "View", true}, {"f", "MapFunc", false}}, Fn: func(x *Args) Result {
+		r0, err := elem.Map[float64](x.View(0), x.MapFunc(1))
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.MapTo", Params: []Param{{"dst", "View", true}, {"x", "View", true}, {"f", "MapFunc", false}}, Fn: func(x *Args) Result {
+		err := elem.MapTo[float64](x.View(0), x.View(1), x.MapFunc(2))
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Max", Params: []Param{{"x", "View", true}, {"axes", "Ints", false}}, Fn: func(x *Args) Result {
+		r0, err := elem.Max[float64](x.View(0), x.Ints(1)...)
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.MaxTo", Params: []Param{{"dst", "View", true}, {"x", "View", true}, {"axes", "Ints", false}}, Fn: func(x *Args) Result {
+		err := elem.MaxTo[float64](x.View(0), x.View(1), x.Ints(2)...)
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Maximum", Params: []Param{{"a", "View", true}, {"b", "View", true}}, Fn: func(x *Args) Result {
+		r0, err := elem.Maximum[float64](x.View(0), x.View(1))
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.MaximumTo", Params: []Param{{"dst", "View", true}, {"a", "View", true}, {"b", "View", true}}, Fn: func(x *Args) Result {
+		err := elem.MaximumTo[float64](x.View(0), x.View(1), x.View(2))
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Mean", Params: []Param{{"x", "View", true}, {"axes", "Ints", false}}, Fn: func(x *Args) Result {
+		r0, err := elem.Mean[float64](x.View(0), x.Ints(1)...)
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.MeanTo", Params: []Param{{"dst", "View", true}, {"x", "View", true}, {"axes", "Ints", false}}, Fn: func(x *Args) Result {
+		err := elem.MeanTo[float64](x.View(0), x.View(1), x.Ints(2)...)
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Min", Params: []Param{{"x", "View", true}, {"axes", "Ints", false}}, Fn: func(x *Args) Result {
+		r0, err := elem.Min[float64](x.View(0), x.Ints(1)...)
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.MinTo", Params: []Param{{"dst", "View", true}, {"x", "View", true}, {"axes", "Ints", false}}, Fn: func(x *Args) Result {
+		err := elem.MinTo[float64](x.View(0), x.View(1), x.Ints(2)...)
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Minimum", Params: []Param{{"a", "View", true}, {"b", "View", true}}, Fn: func(x *Args) Result {
+		r0, err := elem.Minimum[float64](x.View(0), x.View(1))
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.MinimumTo", Params: []Param{{"dst", "View", true}, {"a", "View", true}, {"b", "View", true}}, Fn: func(x *Args) Result {
+		err := elem.MinimumTo[float64](x.View(0), x.View(1), x.View(2))
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Mul", Params: []Param{{"a", "View", true}, {"b", "View", true}}, Fn: func(x *Args) Result {
+		r0, err := elem.Mul[float64](x.View(0), x.View(1))
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.MulTo", Params: []Param{{"dst", "View", true}, {"a", "View", true}, {"b", "View", true}}, Fn: func(x *Args) Result {
+		err := elem.MulTo[float64](x.View(0), x.View(1), x.View(2))
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Neg", Params: []Param{{"x", "View", true}}, Fn: func(x *Args) Result {
+		r0, err := elem.Neg[float64](x.View(0))
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.NegTo", Params: []Param{{"dst", "View", true}, {"x", "View", true}}, Fn: func(x *Args) Result {
+		err := elem.NegTo[float64](x.View(0), x.View(1))
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Norm", Params: []Param{{"x", "View", true}, {"kind", "Enum", false}, {"axes", "Ints", false}}, Fn: func(x *Args) Result {
+		r0, err := elem.Norm[float64](x.View(0), Pick(x, elem.L1, elem.L2, elem.LInf), x.Ints(2)...)
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.NormTo", Params: []Param{{"dst", "View", true}, {"x", "View", true}, {"kind", "Enum", false}, {"axes", "Ints", false}}, Fn: func(x *Args) Result {
+		err := elem.NormTo[float64](x.View(0), x.View(1), Pick(x, elem.L1, elem.L2, elem.LInf), x.Ints(3)...)
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Prod", Params: []Param{{"x", "View", true}, {"axes", "Ints", false}}, Fn: func(x *Args) Result {
+		r0, err := elem.Prod[float64](x.View(0), x.Ints(1)...)
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.ProdTo", Params: []Param{{"dst", "View", true}, {"x", "View", true}, {"axes", "Ints", false}}, Fn: func(x *Args) Result {
+		err := elem.ProdTo[float64](x.View(0), x.View(1), x.Ints(2)...)
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Scale", Params: []Param{{"alpha", "Scalar", false}, {"x", "View", true}}, Fn: func(x *Args) Result {
+		r0, err := elem.Scale[float64](x.Scalar(0), x.View(1))
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.ScaleTo", Params: []Param{{"dst", "View", true}, {"alpha", "Scalar", false}, {"x", "View", true}}, Fn: func(x *Args) Result {
+		err := elem.ScaleTo[float64](x.View(0), x.Scalar(1), x.View(2))
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Sub", Params: []Param{{"a", "View", true}, {"b", "View", true}}, Fn: func(x *Args) Result {
+		r0, err := elem.Sub[float64](x.View(0), x.View(1))
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.SubTo", Params: []Param{{"dst", "View", true}, {"a", "View", true}, {"b", "View", true}}, Fn: func(x *Args) Result {
+		err := elem.SubTo[float64](x.View(0), x.View(1), x.View(2))
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.Sum", Params: []Param{{"x", "View", true}, {"axes", "Ints", false}}, Fn: func(x *Args) Result {
+		r0, err := elem.Sum[float64](x.View(0), x.Ints(1)...)
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.SumTo", Params: []Param{{"dst", "View", true}, {"x", "View", true}, {"axes", "Ints", false}}, Fn: func(x *Args) Result {
+		err := elem.SumTo[float64](x.View(0), x.View(1), x.Ints(2)...)
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "elem.X", Params: []Param{{"v", "View", true}}, Fn: func(x *Args) Result {
+		r0 := elem.X[float64](x.View(0))
+		return Result{Value: r0}
+	}},
+	{Name: "elem.Zip", Params: []Param{{"a", "View", true}, {"b", "View", true}, {"f", "ZipFunc", false}}, Fn: func(x *Args) Result {
+		r0, err := elem.Zip[float64](x.View(0), x.View(1), x.ZipFunc(2))
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "elem.ZipTo", Params: []Param{{"dst", "View", true}, {"a", "View", true}, {"b", "View", true}, {"f", "ZipFunc", false}}, Fn: func(x *Args) Result {
+		err := elem.ZipTo[float64](x.View(0), x.View(1), x.View(2), x.ZipFunc(3))
+		return Result{Value: nil, Err: err, HasErr: true}
 	}},
 	{Name: "fortran.Arg.Named", Params: []Param{{"a", "Arg", true}, {"name", "String", false}}, Fn: func(x *Args) Result {
 		r0 := x.Arg(0).Named(x.String(1))
@@ -651,4 +832,4 @@ var calls = []Call{
 	}},
 }
 
-// Left out: 328 exported functions and methods without a view or tensor parameter.
+// Left out: 335 exported functions and methods without a view or tensor parameter.

@@ -31,6 +31,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis/dist"
+	"github.com/lapis-go/lapis/elem"
 	"github.com/lapis-go/lapis/fortran"
 	"github.com/lapis-go/lapis/npy"
 	"github.com/lapis-go/lapis/views"
@@ -356,6 +357,19 @@ func (x *Args) ExplicitN(int) func([]fortran.Array) {
 	return func([]fortran.Array) {}
 }
 func (x *Args) FillFunc(int) func(int, int) float64 { return func(int, int) float64 { return 1 } }
+func (x *Args) MapFunc(int) func(float64) float64   { return func(v float64) float64 { return v } }
+func (x *Args) ZipFunc(int) func(float64, float64) float64 {
+	return func(v, w float64) float64 { return v + w }
+}
+
+// Expr is an expression over a good view of the template's shape.
+func (x *Args) Expr(int) elem.Expr[float64] {
+	t, err := views.Zeros[float64](x.T.Shape("a")...)
+	if err != nil {
+		panic(err)
+	}
+	return elem.X(t.View())
+}
 
 // String is a path in a scratch directory for a parameter named path,
 // else a name.

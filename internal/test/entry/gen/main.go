@@ -30,7 +30,7 @@ import (
 
 // packages are the public packages, as paths below the module root ("" is
 // the root package lapis).
-var packages = []string{"", "layout", "views", "cblas", "lapack", "batch", "npy", "fortran", "dist", "gonumblas", "gonumlapack"}
+var packages = []string{"", "layout", "views", "cblas", "elem", "lapack", "batch", "npy", "fortran", "dist", "gonumblas", "gonumlapack"}
 
 const module = "github.com/lapis-go/lapis"
 
@@ -66,6 +66,9 @@ var values = map[string]string{
 	"[]float64":             "Float64s",
 	"[]C":                   "Complexes",
 	"func(int, int) T":      "FillFunc",
+	"func(T) T":             "MapFunc",
+	"func(T, T) T":          "ZipFunc",
+	"elem.Expr[T]":          "Expr",
 	"io.Writer":             "Writer",
 	"unsafe.Pointer":        "Routine",
 	"func(fortran.Array)":   "Explicit",
