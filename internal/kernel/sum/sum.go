@@ -5,7 +5,6 @@
 // assembly (AVX2) and the Go fallback give bit-identical results.
 package sum
 
-
 // Block64 returns the eight-way sum of x (len a positive multiple of 8).
 func Block64(x []float64) float64 {
 	if fast && len(x) >= 8 {
