@@ -31,6 +31,11 @@ func TestNoAllocs(t *testing.T) {
 	two := makeView[float64](r, []int{4, 600}, "rowmajor", false)
 	lin := X(m).Add(X(mt)).Scale(0.5)
 	prog := X(m).Mul(X(b)).Sub(X(m).Div(X(mt)))
+	deep := X(m)
+	for range 30 {
+		deep = deep.Mul(X(m)).Add(X(b))
+	}
+	bcast := must(makeView[float64](r, []int{4, 1}, "colmajor", false).BroadcastTo(4, 600))
 	for _, c := range []struct {
 		name string
 		f    func() error
@@ -49,6 +54,8 @@ func TestNoAllocs(t *testing.T) {
 		{"2-norm", func() error { return NormTo(col, wide, L2, 1) }},
 		{"expression, linear", func() error { return EvalTo(s, lin) }},
 		{"expression, program", func() error { return EvalTo(d, prog) }},
+		{"deep expression", func() error { return EvalTo(d, deep) }},
+		{"product of a broadcast", func() error { return ProdTo(col, bcast, 1) }},
 	} {
 		if err := c.f(); err != nil { // warm the pools
 			t.Fatalf("%s: %v", c.name, err)

@@ -44,6 +44,9 @@ func arg[T Scalar](op string, x *views.View[T], axis int, largest bool) ([]int, 
 	if n == 0 {
 		return nil, layout.Errorf(layout.ErrShape, op, "x", "axis %d is empty (%s)", axis, l.String())
 	}
+	if l.Len() == 0 { // another axis is empty: no lines, no indices
+		return []int{}, nil
+	}
 	if err := pool.Check[int64](op, "x", l.Len()/n); err != nil {
 		return nil, err // a broadcast view too large to index
 	}

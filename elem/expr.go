@@ -23,8 +23,14 @@ import (
 // parts into temporaries first. The views broadcast to the result's
 // shape as in Add; a view used twice (x*x) is read once.
 //
+// A linear combination is evaluated with its coefficients folded: (a +
+// b) - b is computed as 1*a + 0*b, which gives a where the rounded a + b
+// - b might not (and (a + a)*0.5 does not overflow where a + a would).
+//
 // An Expr holds its views: build it again after a view's tensor is
-// released. Building allocates; evaluating into a destination does not.
+// released. Building allocates; evaluating into a destination does not,
+// unless the expression has more than three distinct views (its parts go
+// to temporaries then).
 type Expr[T Scalar] struct{ n *node[T] }
 
 // node is an expression node: a leaf (a view) or an operation on one or
@@ -122,6 +128,9 @@ func EvalTo[T Scalar](dst views.View[T], e Expr[T]) error {
 		return err
 	}
 	if c.n > loop.MaxOps-1 {
+		if err := checkLeaves(op, &dst, e.n); err != nil {
+			return err
+		}
 		return evalSplit(op, &dst, e.n)
 	}
 	var ls [loop.MaxOps - 1]layout.Layout
@@ -137,7 +146,7 @@ func EvalTo[T Scalar](dst views.View[T], e Expr[T]) error {
 	}
 	var prog program[T]
 	k, ok := c.kernel(e.n, &prog)
-	if !ok { // too large for a program
+	if !ok { // too large for a program (the views passed input above)
 		return evalSplit(op, &dst, e.n)
 	}
 	var g *program[T]
@@ -146,6 +155,19 @@ func EvalTo[T Scalar](dst views.View[T], e Expr[T]) error {
 	}
 	applySources(&k, g, &dst, &src, &ls[0], &ls[1], &ls[2])
 	return nil
+}
+
+// checkLeaves checks every view of n as input checks an operand of dst:
+// it broadcasts to dst's shape and shares no memory with dst other than
+// element for element.
+func checkLeaves[T Scalar](op string, dst *views.View[T], n *node[T]) error {
+	var err error
+	n.each(func(v *views.View[T]) {
+		if err == nil {
+			_, err = input(op, "e", dst, v)
+		}
+	})
+	return err
 }
 
 // evalSplit evaluates an expression over more than three views: its
@@ -304,7 +326,7 @@ type program[T Scalar] struct {
 
 // progCode is the most instructions a program holds; a larger expression
 // evaluates its parts into temporaries first (evalSplit).
-const progCode = 32
+const progCode = 128
 
 type instr[T Scalar] struct {
 	op      opcode
@@ -337,7 +359,16 @@ func (g *program[T]) emit(c *compiled[T], n *node[T], next int) int {
 			return b
 		}
 	}
-	d := max(next, a+1, b+1)
+	// The result goes into an operand's slot when that holds a temporary
+	// (element by element, d[j] = a[j] op b[j] may overwrite a[j]): a
+	// chain such as x*x*x*... then uses one slot, not one per level.
+	d := next
+	switch {
+	case a >= g.nleaf:
+		d = a
+	case b >= g.nleaf:
+		d = b
+	}
 	if d >= progSlots || g.ncode == progCode {
 		return progSlots
 	}

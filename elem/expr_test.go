@@ -1,12 +1,14 @@
 package elem
 
 import (
+	"errors"
 	"fmt"
 	"math/cmplx"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/lapis-go/lapis/internal/scalar"
+	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -142,5 +144,48 @@ func TestExprInPlace(t *testing.T) {
 				t.Fatalf("%s at %v: %v, want %v", class, idx, a.At(idx...), want)
 			}
 		})
+	}
+}
+
+// TestReviewFindings holds the cases a review of the package found
+// wrong, each failing before its fix.
+func TestReviewFindings(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	// ArgMax with another axis empty: no lines, no panic.
+	if got, err := ArgMax(must(views.Zeros[float64](3, 0)).View(), 0); err != nil || len(got) != 0 {
+		t.Errorf("ArgMax of [3 0] along 0: %v, %v", got, err)
+	}
+	// More than three views: the views are still checked against dst.
+	sq := makeView[float64](r, []int{2, 2}, "colmajor", true)
+	b := makeView[float64](r, []int{2, 2}, "colmajor", false)
+	c := makeView[float64](r, []int{2, 2}, "strided", false)
+	d := makeView[float64](r, []int{2, 2}, "reversed", false)
+	if err := EvalTo(sq, X(sq.T()).Mul(X(b)).Add(X(c).Mul(X(d)))); !errors.Is(err, layout.ErrOverlap) {
+		t.Errorf("four views, one the transpose of dst: %v, want layout.ErrOverlap", err)
+	}
+	// A deep chain fits the program's slots: one pass, no temporaries.
+	x := makeView[float64](r, []int{5}, "colmajor", false)
+	e := X(x)
+	for range 40 {
+		e = e.Mul(X(x)).Scale(0.5)
+	}
+	var cp compiled[float64]
+	if err := cp.leaves("t", e.n); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cp.kernel(e.n, new(program[float64])); !ok {
+		t.Errorf("a left-deep chain of 80 operations does not fit a program")
+	}
+	// Exact aliasing whatever the stride of an extent-1 axis.
+	data := []float64{1, 2, 3}
+	l1 := must(layout.New([]int{3, 1}, []int{1, 3}, 0))
+	l2 := must(layout.New([]int{3, 1}, []int{1, 1}, 0))
+	v1, v2 := must(views.FromSlice(data, l1)), must(views.FromSlice(data, l2))
+	if err := AddTo(v1, v2, makeView[float64](r, []int{3, 1}, "strided", false)); err != nil {
+		t.Errorf("exact aliasing with another extent-1 stride: %v", err)
+	}
+	// The oracle's row-major class is row-major.
+	if l := makeView[float64](r, []int{3, 4}, "rowmajor", false).Layout(); !l.IsRowMajor() || l.IsColMajor() {
+		t.Errorf("row-major class: %s", l.String())
 	}
 }

@@ -36,6 +36,7 @@ const (
 	opNorm2               // d = normFinish(a, b): a 2-norm from its scale a and scaled sum of squares b
 	opLin3                // d = alpha*a + beta*b + gamma*c
 	opProg                // d = an expression's program (expr.go) over nprog sources
+	opPow                 // d = a^pow (pow >= 1), by repeated squaring
 )
 
 // arity is the number of sources op reads.
@@ -47,6 +48,8 @@ func (op opcode) arity() int {
 		return 1
 	case op == opLin3:
 		return 3
+	case op == opPow:
+		return 1
 	}
 	return 2
 }
@@ -64,6 +67,7 @@ type kern[T Scalar] struct {
 	f1                 func(T) T
 	f2                 func(T, T) T
 	nprog              int // opProg's sources (the program travels apart: kernel.g)
+	pow                int // opPow's exponent
 }
 
 // nsrc is the number of sources k reads.
@@ -166,6 +170,11 @@ func (k *kern[T]) flat(n int, p *[loop.MaxOps]unsafe.Pointer) {
 		a, b = a[:len(d)], b[:len(d)]
 		for i := range d {
 			d[i] = normFinish(a[i], b[i])
+		}
+	case opPow:
+		a = a[:len(d)]
+		for i := range d {
+			d[i] = power(a[i], k.pow)
 		}
 	case opLin3:
 		c := unsafe.Slice((*T)(p[3]), n)

@@ -68,17 +68,21 @@ func makeView[T Scalar](r *rand.Rand, shape []int, class string, write bool) vie
 	case "broadcast":
 		big[r.IntN(len(big))] = 1
 	}
-	var t *views.Tensor[T]
-	if class == "rowmajor" {
-		t = must(views.FromRowMajor(make([]T, prod(big)), big...))
-	} else {
-		t = must(views.Zeros[T](big...))
+	if class == "rowmajor" { // storage of the reversed shape, its axes reversed
+		slices.Reverse(big)
 	}
+	t := must(views.Zeros[T](big...))
 	for i := range t.Data() {
 		t.Data()[i] = randVal[T](r)
 	}
 	v := t.View()
 	switch class {
+	case "rowmajor":
+		perm := make([]int, len(shape))
+		for k := range perm {
+			perm[k] = len(shape) - 1 - k
+		}
+		v = must(v.Permute(perm...))
 	case "strided":
 		for k, e := range shape {
 			if e > 0 {
@@ -93,10 +97,6 @@ func makeView[T Scalar](r *rand.Rand, shape []int, class string, write bool) vie
 		v = must(v.BroadcastTo(shape...))
 	case "conj":
 		v = v.Conj()
-		if len(shape) >= 2 {
-			v = must(v.Transpose(0, 1)) // and not column-major
-			v = must(v.Transpose(0, 1))
-		}
 	}
 	return v
 }

@@ -353,7 +353,7 @@ func (red *reduction[T]) repeat(r rop, dd []T, de layout.Layout, rep int) {
 	case rNorm2:
 		apply(&kern[T]{op: opScale, alpha: scalar.FromFloat[T](math.Sqrt(float64(rep)))}, &dv, &dv, nil, &keep, nil)
 	case rProd:
-		apply(&kern[T]{op: opMap, f1: func(x T) T { return power(x, rep) }}, &dv, &dv, nil, &keep, nil)
+		apply(&kern[T]{op: opPow, pow: rep}, &dv, &dv, nil, &keep, nil)
 	}
 }
 

@@ -7,7 +7,7 @@ package sum
 
 // Block64 returns the eight-way sum of x (len a positive multiple of 8).
 func Block64(x []float64) float64 {
-	if fast && len(x) >= 8 {
+	if fast && len(x) >= 8 && len(x)%8 == 0 {
 		return block64AVX2(&x[0], len(x))
 	}
 	return go64(x)
@@ -15,7 +15,7 @@ func Block64(x []float64) float64 {
 
 // Block32 returns the eight-way sum of x (len a positive multiple of 8).
 func Block32(x []float32) float32 {
-	if fast && len(x) >= 8 {
+	if fast && len(x) >= 8 && len(x)%8 == 0 {
 		return block32AVX2(&x[0], len(x))
 	}
 	return go32(x)
