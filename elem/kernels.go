@@ -5,6 +5,7 @@ import (
 	"math/cmplx"
 	"unsafe"
 
+	"github.com/lapis-go/lapis/internal/kernel/ew"
 	"github.com/lapis-go/lapis/internal/loop"
 	"github.com/lapis-go/lapis/internal/scalar"
 )
@@ -106,6 +107,9 @@ func (k *kern[T]) flat(n int, p *[loop.MaxOps]unsafe.Pointer) {
 	}
 	if k.op.arity() > 1 {
 		b = unsafe.Slice((*T)(p[2]), n)
+	}
+	if simdLine(k.op, d, a, b, k.alpha, k.beta) {
+		return
 	}
 	switch k.op {
 	case opFill:
@@ -270,6 +274,40 @@ func orderReal[F Real](op opcode, d, a, b []F) {
 	for i := range d {
 		d[i] = min(a[i], b[i])
 	}
+}
+
+// simdLine runs the arithmetic op on a contiguous line in assembly
+// (internal/kernel/ew: AVX2, bit-identical to the Go loops) and reports
+// true, or reports false when there is none for op, T or this CPU.
+func simdLine[T Scalar](op opcode, d, a, b []T, alpha, beta T) bool {
+	if !ew.Fast() || len(d) < 8 {
+		return false
+	}
+	switch d := any(d).(type) {
+	case []float64:
+		a, b := any(a).([]float64), any(b).([]float64)
+		al, be := *(*float64)(unsafe.Pointer(&alpha)), *(*float64)(unsafe.Pointer(&beta))
+		switch op {
+		case opAdd, opSub, opMul, opDiv:
+			return ew.Binary64(ew.Op(op-opAdd), d, a, b)
+		case opAxpby:
+			return ew.Axpby64(d, a, b, al, be)
+		case opScale:
+			return ew.Scale64(d, a, al)
+		}
+	case []float32:
+		a, b := any(a).([]float32), any(b).([]float32)
+		al, be := *(*float32)(unsafe.Pointer(&alpha)), *(*float32)(unsafe.Pointer(&beta))
+		switch op {
+		case opAdd, opSub, opMul, opDiv:
+			return ew.Binary32(ew.Op(op-opAdd), d, a, b)
+		case opAxpby:
+			return ew.Axpby32(d, a, b, al, be)
+		case opScale:
+			return ew.Scale32(d, a, al)
+		}
+	}
+	return false
 }
 
 // conjLine conjugates x in place (complex types).

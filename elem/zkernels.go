@@ -34,6 +34,9 @@ func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 			for j := range n1 {
 				dd := unsafe.Slice((*T)(unsafe.Add(d, j*s1[0])), n0)
 				a := unsafe.Slice((*T)(unsafe.Add(a, j*s1[1])), n0)[:len(dd)]
+				if simdLine(opScale, dd, a, nil, alpha, beta) {
+					continue
+				}
 				for i := range dd {
 					dd[i] = alpha * a[i]
 				}
@@ -71,6 +74,9 @@ func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 				dd := unsafe.Slice((*T)(unsafe.Add(d, j*s1[0])), n0)
 				a := unsafe.Slice((*T)(unsafe.Add(a, j*s1[1])), n0)[:len(dd)]
 				b := unsafe.Slice((*T)(unsafe.Add(b, j*s1[2])), n0)[:len(dd)]
+				if simdLine(opAdd, dd, a, b, alpha, beta) {
+					continue
+				}
 				for i := range dd {
 					dd[i] = a[i] + b[i]
 				}
@@ -91,6 +97,9 @@ func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 				dd := unsafe.Slice((*T)(unsafe.Add(d, j*s1[0])), n0)
 				a := unsafe.Slice((*T)(unsafe.Add(a, j*s1[1])), n0)[:len(dd)]
 				b := unsafe.Slice((*T)(unsafe.Add(b, j*s1[2])), n0)[:len(dd)]
+				if simdLine(opSub, dd, a, b, alpha, beta) {
+					continue
+				}
 				for i := range dd {
 					dd[i] = a[i] - b[i]
 				}
@@ -111,6 +120,9 @@ func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 				dd := unsafe.Slice((*T)(unsafe.Add(d, j*s1[0])), n0)
 				a := unsafe.Slice((*T)(unsafe.Add(a, j*s1[1])), n0)[:len(dd)]
 				b := unsafe.Slice((*T)(unsafe.Add(b, j*s1[2])), n0)[:len(dd)]
+				if simdLine(opMul, dd, a, b, alpha, beta) {
+					continue
+				}
 				for i := range dd {
 					dd[i] = a[i] * b[i]
 				}
@@ -131,6 +143,9 @@ func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 				dd := unsafe.Slice((*T)(unsafe.Add(d, j*s1[0])), n0)
 				a := unsafe.Slice((*T)(unsafe.Add(a, j*s1[1])), n0)[:len(dd)]
 				b := unsafe.Slice((*T)(unsafe.Add(b, j*s1[2])), n0)[:len(dd)]
+				if simdLine(opDiv, dd, a, b, alpha, beta) {
+					continue
+				}
 				for i := range dd {
 					dd[i] = a[i] / b[i]
 				}
@@ -151,6 +166,9 @@ func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 				dd := unsafe.Slice((*T)(unsafe.Add(d, j*s1[0])), n0)
 				a := unsafe.Slice((*T)(unsafe.Add(a, j*s1[1])), n0)[:len(dd)]
 				b := unsafe.Slice((*T)(unsafe.Add(b, j*s1[2])), n0)[:len(dd)]
+				if simdLine(opAxpby, dd, a, b, alpha, beta) {
+					continue
+				}
 				for i := range dd {
 					dd[i] = alpha*a[i] + beta*b[i]
 				}

@@ -23,18 +23,19 @@ type op struct {
 	Code  string
 	Arity int
 	Expr  string
+	SIMD  bool // simdLine has it (internal/kernel/ew)
 }
 
 var ops = []op{
-	{"opFill", 0, "alpha"},
-	{"opScale", 1, "alpha * a"},
-	{"opNeg", 1, "-a"},
-	{"opAdd", 2, "a + b"},
-	{"opSub", 2, "a - b"},
-	{"opMul", 2, "a * b"},
-	{"opDiv", 2, "a / b"},
-	{"opAxpby", 2, "alpha*a + beta*b"},
-	{"opLin3", 3, "alpha*a + beta*b + gamma*c"},
+	{"opFill", 0, "alpha", false},
+	{"opScale", 1, "alpha * a", true},
+	{"opNeg", 1, "-a", false},
+	{"opAdd", 2, "a + b", true},
+	{"opSub", 2, "a - b", true},
+	{"opMul", 2, "a * b", true},
+	{"opDiv", 2, "a / b", true},
+	{"opAxpby", 2, "alpha*a + beta*b", true},
+	{"opLin3", 3, "alpha*a + beta*b + gamma*c", false},
 }
 
 var tmpl = template.Must(template.New("k").Funcs(template.FuncMap{
@@ -68,6 +69,11 @@ func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 {{- end}}
 {{- if ge .Arity 3}}
 				c := unsafe.Slice((*T)(unsafe.Add(c, j*s1[3])), n0)[:len(dd)]
+{{- end}}
+{{- if .SIMD}}
+				if simdLine({{.Code}}, dd, a, {{if ge .Arity 2}}b{{else}}nil{{end}}, alpha, beta) {
+					continue
+				}
 {{- end}}
 				for i := range dd {
 					dd[i] = {{flat .Expr}}

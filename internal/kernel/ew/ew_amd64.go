@@ -1,0 +1,47 @@
+//go:build amd64 && !purego
+
+package ew
+
+import "github.com/klauspost/cpuid/v2"
+
+// fast gates the AVX2 lines (cpuid also checks that the OS saves the YMM
+// registers).
+var fast = cpuid.CPU.Supports(cpuid.AVX2)
+
+// The lines of ew_amd64.s: n > 0 values at d, a and b.
+
+//go:noescape
+func add64(d, a, b *float64, n int)
+
+//go:noescape
+func sub64(d, a, b *float64, n int)
+
+//go:noescape
+func mul64(d, a, b *float64, n int)
+
+//go:noescape
+func div64(d, a, b *float64, n int)
+
+//go:noescape
+func add32(d, a, b *float32, n int)
+
+//go:noescape
+func sub32(d, a, b *float32, n int)
+
+//go:noescape
+func mul32(d, a, b *float32, n int)
+
+//go:noescape
+func div32(d, a, b *float32, n int)
+
+//go:noescape
+func axpby64(d, a, b *float64, n int, alpha, beta float64)
+
+//go:noescape
+func axpby32(d, a, b *float32, n int, alpha, beta float32)
+
+//go:noescape
+func scale64(d, a *float64, n int, alpha float64)
+
+//go:noescape
+func scale32(d, a *float32, n int, alpha float32)
