@@ -824,13 +824,7 @@ func block8[T Scalar](a []T) T {
 		r := sum.Block32(x)
 		return *(*T)(unsafe.Pointer(&r))
 	}
-	r0, r1, r2, r3, r4, r5, r6, r7 := a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
-	for i := 8; i+8 <= len(a); i += 8 {
-		b := a[i : i+8 : i+8]
-		r0, r1, r2, r3 = r0+b[0], r1+b[1], r2+b[2], r3+b[3]
-		r4, r5, r6, r7 = r4+b[4], r5+b[5], r6+b[6], r7+b[7]
-	}
-	return ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+	return sum.Go(a)
 }
 
 // pairDot is pairSum of a[i]*b[i].

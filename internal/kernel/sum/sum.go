@@ -24,7 +24,15 @@ func Block32(x []float32) float32 {
 // Fast reports whether the blocks run in assembly.
 func Fast() bool { return fast }
 
-func go64(a []float64) float64 {
+// Number is the element types the Go block sums.
+type Number interface {
+	~float32 | ~float64 | ~complex64 | ~complex128
+}
+
+// Go is the block in Go, for any Number (len a positive multiple of 8):
+// the fallback of Block64 and Block32, and package elem's block for the
+// complex types.
+func Go[T Number](a []T) T {
 	r0, r1, r2, r3, r4, r5, r6, r7 := a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
 	for i := 8; i+8 <= len(a); i += 8 {
 		b := a[i : i+8 : i+8]
@@ -34,12 +42,6 @@ func go64(a []float64) float64 {
 	return ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
 }
 
-func go32(a []float32) float32 {
-	r0, r1, r2, r3, r4, r5, r6, r7 := a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
-	for i := 8; i+8 <= len(a); i += 8 {
-		b := a[i : i+8 : i+8]
-		r0, r1, r2, r3 = r0+b[0], r1+b[1], r2+b[2], r3+b[3]
-		r4, r5, r6, r7 = r4+b[4], r5+b[5], r6+b[6], r7+b[7]
-	}
-	return ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-}
+func go64(a []float64) float64 { return Go(a) }
+
+func go32(a []float32) float32 { return Go(a) }
