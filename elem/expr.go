@@ -1,6 +1,7 @@
 package elem
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/lapis-go/lapis/internal/loop"
@@ -254,19 +255,7 @@ func sameView[T Scalar](v, w *views.View[T]) bool {
 	vs, vst := vl.Axes()
 	ws, wst := wl.Axes()
 	return vc == wc && unsafe.SliceData(vd) == unsafe.SliceData(wd) && vl.Origin() == wl.Origin() &&
-		equalInts(vs, ws) && equalInts(vst, wst)
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+		slices.Equal(vs, ws) && slices.Equal(vst, wst)
 }
 
 // kernel returns the kernel evaluating n: a linear combination of the

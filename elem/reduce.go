@@ -193,12 +193,7 @@ func reduce[T Scalar](op string, r rop, x, y *views.View[T], axes []int) (*views
 	if err := red.axes(op, x.Shape(), axes); err != nil {
 		return nil, err
 	}
-	var shape []int
-	for k, e := range x.Shape() {
-		if !red.reduced[k] {
-			shape = append(shape, e)
-		}
-	}
+	shape := red.shape(x.Shape(), false)
 	t, err := result[T](op, shape)
 	if err != nil {
 		return nil, err
@@ -463,7 +458,7 @@ func (red *reduction[T]) keep(de layout.Layout) layout.Layout {
 // the sum of (|x|/s)^2 into a compact temporary, then d = s*sqrt(sum).
 func (red *reduction[T]) norm2(d, x opnd[T]) {
 	keep := red.keep(d.l)
-	tl := compactOf(&keep)
+	tl := keep.Compact()
 	buf := pool.Get[T](tl.Len())
 	clear(buf.Data)
 	xs, _ := x.l.Axes()
@@ -484,15 +479,6 @@ func normFinish[T Scalar](s, q T) T {
 		return s
 	}
 	return scalar.FromFloat[T](sc * math.Sqrt(real(scalar.Complex128(q))))
-}
-
-// compactOf is the compact column-major layout of l's shape.
-func compactOf(l *layout.Layout) layout.Layout {
-	var shape [layout.MaxRank]int
-	dims, _ := l.Axes()
-	copy(shape[:], dims)
-	c, _ := layout.ColMajor(shape[:len(dims)]...)
-	return c
 }
 
 // opnd is an operand of a reduction: data, layout and conjugation.
@@ -578,7 +564,7 @@ func (red *reduction[T]) runPar(d, x, y opnd[T], par int) {
 // secondHalf reduces x (and y), the second half of a split along axis a,
 // into a compact temporary of the destination's kept shape keep.
 func (red *reduction[T]) secondHalf(keep layout.Layout, x, y opnd[T], a, par int) (*pool.Buf[T], layout.Layout) {
-	tl := compactOf(&keep)
+	tl := keep.Compact()
 	buf := pool.Get[T](tl.Len())
 	clear(buf.Data)
 	xs, _ := x.l.Axes()

@@ -103,12 +103,3 @@ func (d *Matrix[T]) readGeneral(v *views.View[T]) {
 func (d *Matrix[T]) Transpose() {
 	d.Rows, d.Cols, d.Trans = d.Cols, d.Rows, !d.Trans
 }
-
-// Stored returns the extents of the stored column-major matrix: Rows x
-// Cols, or Cols x Rows when Trans.
-func (d *Matrix[T]) Stored() (rows, cols int) {
-	if d.Trans {
-		return d.Cols, d.Rows
-	}
-	return d.Rows, d.Cols
-}

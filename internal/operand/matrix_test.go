@@ -96,7 +96,10 @@ func TestMatrixRead(t *testing.T) {
 		}
 		// The stored matrix reaches exactly the span (a BLAS description).
 		if ok && v.Len() > 0 {
-			r, c := d.Stored()
+			r, c := d.Rows, d.Cols // the stored matrix: transposed when Trans
+			if d.Trans {
+				r, c = c, r
+			}
 			if hi := uintptr(d.Ptr) + uintptr(r-1+(c-1)*d.LD+1)*8; hi != d.Hi {
 				t.Errorf("%s: stored %d x %d ld %d ends at %#x, span at %#x", name, r, c, d.LD, hi, d.Hi)
 			}
