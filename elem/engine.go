@@ -1,6 +1,7 @@
 package elem
 
 import (
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -256,66 +257,41 @@ func pack[T Scalar](buf []T, q unsafe.Pointer, rows, cols, r, c int) {
 	_ = views.Copy(dst, src) // same shape, separate memory
 }
 
-// flatArgs is the fast path's test: dst and its sources (arity of them)
-// are rank-1 or rank-2 views of one compact run each, laid out alike
-// (the same extents, leading dimension and orientation), with nothing to
-// conjugate, and each source is dst element for element or shares no
-// memory with it. Then the operation is one line of n elements from the
-// pointers p, and no plan is made: for small operands the plan would cost
-// more than the work. Anything else (or a view that is not live) takes
-// the general path, which also says what is wrong.
+// flatArgs is the fast path's test: dst is one compact run of memory
+// (views.View.Run), each of its sources (arity of them) is laid out as dst
+// (the same extents and strides), nothing is conjugated, and each source
+// is dst element for element or shares no memory with it. Then the
+// operation is one line of n elements from the pointers p, and no plan is
+// made: for small operands the plan would cost more than the work.
+// Anything else (or a view that is not live) takes the general path,
+// which also says what is wrong.
 func flatArgs[T Scalar](dst, a, b *views.View[T], arity int) (n int, p [loop.MaxOps]unsafe.Pointer, ok bool) {
-	var d, s compact
-	if !readCompact(&d, dst) {
+	first, n, ok := dst.Run()
+	if !ok {
 		return 0, p, false
 	}
-	p[0] = d.p
+	_, dl, _ := dst.Ref()
+	shape, strides := dl.Axes()
+	p[0] = unsafe.Pointer(first)
 	sz := uintptr(unsafe.Sizeof(*new(T)))
-	end := uintptr(d.p) + uintptr(d.n)*sz
+	end := uintptr(p[0]) + uintptr(n)*sz
 	for o, v := range [2]*views.View[T]{a, b} {
 		if o >= arity {
 			break
 		}
-		if !readCompact(&s, v) || s.m != d.m || s.rank2 != d.rank2 {
+		sfirst, _, ok := v.Run()
+		_, sl, _ := v.Ref()
+		sshape, sstrides := sl.Axes()
+		if !ok || !slices.Equal(sshape, shape) || !slices.Equal(sstrides, strides) {
 			return 0, p, false
 		}
-		if s.p != d.p && d.n > 0 && uintptr(s.p) < end && uintptr(d.p) < uintptr(s.p)+uintptr(d.n)*sz {
+		s := unsafe.Pointer(sfirst)
+		if s != p[0] && n > 0 && uintptr(s) < end && uintptr(p[0]) < uintptr(s)+uintptr(n)*sz {
 			return 0, p, false // partial overlap: the general path refuses it
 		}
-		p[1+o] = s.p
+		p[1+o] = s
 	}
-	return d.n, p, true
-}
-
-// compact is a view that is one compact run of memory: n elements from
-// p, laid out as m (a vector's length and stride in Rows and LD).
-type compact struct {
-	m     layout.Matrix
-	rank2 bool
-	n     int
-	p     unsafe.Pointer
-}
-
-// readCompact fills c from v and reports whether v is a live,
-// unconjugated rank-1 or rank-2 view that is one compact run. It reads
-// the view through views' hot-path accessors (Matrix2, Vector1): no copy
-// of the view or its layout.
-func readCompact[T Scalar](c *compact, v *views.View[T]) bool {
-	m, first, conj, ok := v.Matrix2()
-	if ok {
-		rows := m.Rows
-		if m.Trans {
-			rows = m.Cols
-		}
-		c.m, c.rank2, c.n, c.p = m, true, m.Rows*m.Cols, unsafe.Pointer(first)
-		return !conj && (m.LD == rows || c.n <= 1)
-	}
-	n, stride, vfirst, conj, ok := v.Vector1()
-	if n <= 1 {
-		stride = 1
-	}
-	c.m, c.rank2, c.n, c.p = layout.Matrix{Rows: n, LD: stride}, false, n, unsafe.Pointer(vfirst)
-	return ok && !conj && stride == 1
+	return n, p, true
 }
 
 // runFlat runs k over the n-element line at p, split across goroutines

@@ -163,6 +163,75 @@ func TestSameShapeStrides(t *testing.T) {
 	}
 }
 
+// TestRun checks Run against the definition: the offsets a layout
+// reaches, in column-major or row-major index order, are offset, offset+1,
+// and so on.
+func TestRun(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 4000 {
+		rank := rng.IntN(5)
+		shape := make([]int, rank)
+		for i := range shape {
+			shape[i] = 1 + rng.IntN(3)
+		}
+		l := must(ColMajor(shape...))
+		if rng.IntN(2) == 0 {
+			l = must(RowMajor(shape...))
+		}
+		for range rng.IntN(3) {
+			if rank == 0 {
+				break
+			}
+			a := rng.IntN(rank)
+			switch rng.IntN(3) {
+			case 0:
+				l = must(l.Transpose(a, rng.IntN(rank)))
+			case 1:
+				l = must(l.Reverse(a))
+			default:
+				l = must(l.Slice(a, 0, l.Dim(a), 2))
+			}
+		}
+		n, off, ok := l.Run()
+		want, wantOK := runOracle(l)
+		if ok != wantOK || ok && (n != l.Len() || off != want) {
+			t.Fatalf("%s: Run = %d, %d, %v; want %d, %d, %v", l.String(), n, off, ok, l.Len(), want, wantOK)
+		}
+	}
+	r32 := must(ColMajor(make32(1)...))
+	if _, _, ok := r32.Run(); ok {
+		t.Error("rank 32: Run reported a run beyond MaxInline")
+	}
+}
+
+// runOracle reports whether l's offsets in column-major or in row-major
+// index order count up by one, and the first of them.
+func runOracle(l Layout) (first int, ok bool) {
+	shape := l.Shape()
+	for _, rowMajor := range []bool{false, true} {
+		idx := make([]int, len(shape))
+		want, good := l.Offset(), true
+		for k := range l.Len() {
+			r := k
+			for i := range shape {
+				j := i
+				if rowMajor {
+					j = len(shape) - 1 - i
+				}
+				idx[j], r = r%shape[j], r/shape[j]
+			}
+			if l.OffsetOf(idx...) != want+k {
+				good = false
+				break
+			}
+		}
+		if good {
+			return l.Offset(), true
+		}
+	}
+	return 0, false
+}
+
 // make32 returns 32 extents of d.
 func make32(d int) []int {
 	s := make([]int, 32)

@@ -77,6 +77,35 @@ func (l *Layout) Vector1() (n, stride, offset int, ok bool) {
 	return l.inl[0][0], l.inl[1][0], l.offset, true // rank 1 <= MaxInline: inline
 }
 
+// Run reports whether l's elements are one compact run of memory in
+// column-major or row-major order (every axis of extent above 1 strided
+// by the product of the extents before it, or after it), n elements from
+// offset. It reads l through the pointer, for the same hot paths as
+// Matrix2 (element-wise operations on small tensors), and reports false
+// for ranks above MaxInline (and may for an empty layout).
+func (l *Layout) Run() (n, offset int, ok bool) {
+	if l.rank > MaxInline {
+		return 0, 0, false
+	}
+	if n, ok = l.run(0, 1); !ok {
+		n, ok = l.run(l.rank-1, -1)
+	}
+	return n, l.offset, ok
+}
+
+// run is Run's test with the axes taken from first in steps of step.
+func (l *Layout) run(first, step int) (n int, ok bool) {
+	n = 1
+	for i := first; i >= 0 && i < l.rank; i += step {
+		d := l.inl[0][i]
+		if d != 1 && l.inl[1][i] != n {
+			return 0, false
+		}
+		n *= d
+	}
+	return n, true
+}
+
 // Axes returns the shape and strides of l as slices into l's own storage,
 // read through the pointer, for the same hot paths as Matrix2 (package
 // fortran describes views of any rank with them). The caller must not

@@ -134,6 +134,24 @@ func (v *View[T]) Vector1() (n, stride int, first *T, conj, ok bool) {
 	return n, stride, first, v.conj, true
 }
 
+// Run reports whether v is a live, unconjugated view whose elements are
+// one compact column-major run (layout.Layout.Run) and returns the address
+// of its first element (nil when it is empty) and their number, read
+// through the pointer as Matrix2 is.
+func (v *View[T]) Run() (first *T, n int, ok bool) {
+	if v.released() || v.conj {
+		return nil, 0, false
+	}
+	n, off, ok := v.l.Run()
+	if !ok {
+		return nil, 0, false
+	}
+	if n > 0 {
+		first = &v.data[off]
+	}
+	return first, n, true
+}
+
 // Parts returns the view's slice (as Data) and conjugation flag and sets
 // *l to its layout, read through the pointer: the layout is copied once,
 // straight into *l, and the view not at all (calling a method of a View
