@@ -1,0 +1,186 @@
+package einsum
+
+import (
+	"fmt"
+
+	"github.com/lapis-go/lapis"
+	"github.com/lapis-go/lapis/batch"
+	"github.com/lapis-go/lapis/elem"
+	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
+)
+
+// Scalar is the element types: float32, float64, complex64, complex128.
+type Scalar = views.Scalar
+
+// Execute sets dst = alpha * contraction + beta * dst for operands and a
+// destination laid out as the plan's (shapes, strides, offsets and
+// conjugation flags; the data may be any). ws is the workspace, at least
+// Workspace() elements; with nil, Execute allocates one. When beta is 0,
+// dst is not read (a NaN there is overwritten). Given dst and ws, Execute
+// allocates nothing for tensors of rank up to 8.
+//
+// Errors (dst is not written on error): layout.ErrShape for operands or a
+// destination laid out otherwise than the plan's, or a workspace too
+// short; layout.ErrOverlap when dst shares memory with an operand or
+// overlaps itself; lapis.ErrReleased for a view of a released tensor;
+// lapis.ErrCopyRefused when the plan copies and strict mode is on; and
+// what the BLAS calls return.
+func (p *Plan[T]) Execute(alpha T, ops []views.View[T], beta T, dst views.View[T], ws []T) error {
+	if err := p.check(ops, &dst); err != nil {
+		return err
+	}
+	if ws == nil {
+		ws = make([]T, p.ws)
+	}
+	if len(ws) < p.ws {
+		return layout.Errorf(layout.ErrShape, "einsum.Execute", "ws",
+			"has %d elements; the plan needs %d (Workspace)", len(ws), p.ws)
+	}
+	for i := range p.prog {
+		if err := p.run(&p.prog[i], alpha, ops, beta, dst, ws); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// check checks Execute's operands and destination against the plan's.
+func (p *Plan[T]) check(ops []views.View[T], dst *views.View[T]) error {
+	const op = "einsum.Execute"
+	if len(ops) != len(p.ops) {
+		return layout.Errorf(layout.ErrShape, op, "ops", "has %d operands; the plan takes %d", len(ops), len(p.ops))
+	}
+	if err := same(op, "dst", dst, &p.dst); err != nil {
+		return err
+	}
+	_, dl, _ := dst.Ref()
+	if dl.HasOverlap() {
+		return layout.Errorf(layout.ErrOverlap, op, "dst", "%s reaches an element twice", dl.String())
+	}
+	for k := range ops {
+		if err := same(op, "ops", &ops[k], &p.ops[k]); err != nil {
+			return err
+		}
+		if views.Overlaps(*dst, ops[k]) {
+			return layout.Errorf(layout.ErrOverlap, op, "dst", "shares memory with operand %d", k)
+		}
+	}
+	if p.copies > 0 && lapis.Configure(p.call...).Strict {
+		return p.refused()
+	}
+	return nil
+}
+
+// same checks that v is live and laid out as k.
+func same[T Scalar](op, name string, v *views.View[T], k *shapeKey) error {
+	if err := v.CheckLive(op, name); err != nil {
+		return err
+	}
+	_, l, conj := v.Ref()
+	if conj != k.conj || l.Origin() != k.l.Offset() || !l.SameShape(k.l) || !l.SameStrides(k.l) {
+		return layout.Errorf(layout.ErrShape, op, name,
+			"is %s (conjugated %v); the plan was made for %s (conjugated %v)", l.String(), conj, k.l.String(), k.conj)
+	}
+	return nil
+}
+
+// run executes one instruction.
+func (p *Plan[T]) run(in *instr, alpha T, ops []views.View[T], beta T, dst views.View[T], ws []T) error {
+	a, out := p.view(&in.a, ops, dst, ws), p.view(&in.out, ops, dst, ws)
+	var b views.View[T]
+	if in.kind == kDot || in.kind == kMul || in.kind == kGemm {
+		b = p.view(&in.b, ops, dst, ws)
+	}
+	direct := !in.final || alpha == 1 && beta == 0
+	var tmp views.View[T]
+	if in.tmp != nil {
+		tmp = p.view(in.tmp, ops, dst, ws)
+	}
+	if in.kind != kGemm && !direct {
+		out = tmp
+	}
+	var err error
+	switch in.kind {
+	case kCopy:
+		policy.Copies.Add(1)
+		err = views.Copy(out, a)
+	case kAssign:
+		return combine(dst, alpha, a, beta)
+	case kSum:
+		err = elem.SumTo(out, a, tail(a.Rank(), in.nsum)...)
+	case kDot:
+		err = elem.DotTo(out, a, b, tail(a.Rank(), in.nsum)...)
+	case kMul:
+		err = elem.MulTo(out, a, b)
+	case kGemm:
+		if !in.final {
+			return batch.Gemm(1, a, b, 0, out, p.call...)
+		}
+		if in.tmp == nil {
+			return batch.Gemm(alpha, a, b, beta, out, p.call...)
+		}
+		policy.Copies.Add(1)
+		if beta != 0 {
+			if err := views.Copy(tmp, dst); err != nil {
+				return err
+			}
+		}
+		if err := batch.Gemm(alpha, a, b, beta, out, p.call...); err != nil {
+			return err
+		}
+		return views.Copy(dst, tmp)
+	}
+	if err != nil || direct {
+		return err
+	}
+	return combine(dst, alpha, tmp, beta)
+}
+
+// combine sets dst = alpha*x + beta*dst, not reading dst when beta is 0.
+func combine[T Scalar](dst views.View[T], alpha T, x views.View[T], beta T) error {
+	switch {
+	case beta == 0 && alpha == 1:
+		return views.Copy(dst, x)
+	case beta == 0:
+		return elem.ScaleTo(dst, alpha, x)
+	}
+	return elem.AxpbyTo(dst, alpha, x, beta, dst)
+}
+
+// tail returns the last n of rank axes.
+func tail(rank, n int) []int {
+	var axes [layout.MaxInline]int
+	s := axes[:0]
+	if n > len(axes) {
+		s = make([]int, 0, n)
+	}
+	for i := rank - n; i < rank; i++ {
+		s = append(s, i)
+	}
+	return s
+}
+
+// view is an instruction's view over the memory it lies in. Its layout was
+// derived from a layout checked against that memory, or from the
+// workspace's, so the bounds check cannot fail.
+func (p *Plan[T]) view(a *arg, ops []views.View[T], dst views.View[T], ws []T) views.View[T] {
+	var data []T
+	switch a.at.op {
+	case inWS:
+		data = ws[a.at.off:]
+	case inDst:
+		data = dst.Data()
+	default:
+		data = ops[a.at.op].Data()
+	}
+	v, err := views.FromSlice(data, a.l)
+	if err != nil {
+		panic(fmt.Sprintf("einsum: a planned view is out of bounds: %v", err))
+	}
+	if a.conj {
+		v = v.Conj()
+	}
+	return v
+}

@@ -1,0 +1,276 @@
+package einsum
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/lapis-go/lapis/layout"
+)
+
+// pairwise lowers the contraction of nodes a and b into a tensor with the
+// labels keep (the destination when final). Each label is classified:
+//
+//	batch  in a, b and the result     a batch axis of the product
+//	left   in a and the result        the rows M
+//	right  in b and the result        the columns N
+//	summed in a and b                 the inner dimension K
+//
+// With no summed label the step is an element-wise product (the
+// element-wise engine, broadcasting), with neither left nor right labels a
+// batched dot product (its reduction), and otherwise one batched GEMM,
+// C[M, N, batch] = A[M, K, batch] B[K, N, batch], on the operands' own
+// memory when each group's strides fuse into one dimension BLAS can take.
+// Labels of extent 1 take no part.
+func (pl *planner[T]) pairwise(a, b node, keep []int, final bool) node {
+	ext := pl.pr.ext
+	var m, n, k, bt, ones []int
+	for _, lb := range keep {
+		if ext[lb] == 1 {
+			ones = append(ones, lb)
+			continue
+		}
+		switch inA, inB := slices.Contains(a.labels, lb), slices.Contains(b.labels, lb); {
+		case inA && inB:
+			bt = append(bt, lb)
+		case inA:
+			m = append(m, lb)
+		default:
+			n = append(n, lb)
+		}
+	}
+	for _, lb := range a.labels {
+		if ext[lb] != 1 && slices.Contains(b.labels, lb) && !slices.Contains(keep, lb) {
+			k = append(k, lb)
+		}
+	}
+	var c node
+	if final {
+		c = node{labels: pl.pr.out, l: pl.p.dst.l, conj: pl.p.dst.conj, at: place{op: inDst}}
+	}
+	switch {
+	case len(k) == 0:
+		if !final {
+			c = pl.temp(keep)
+		}
+		pl.elementwise(instr{kind: kMul, out: arg{at: c.at, l: c.l, conj: c.conj},
+			a: pl.over(a, c.labels), b: pl.over(b, c.labels), final: final}, c.labels)
+		return c
+	case len(m) == 0 && len(n) == 0:
+		if !final {
+			c = pl.temp(keep)
+		}
+		x, y := append(slices.Clone(c.labels), k...), append(slices.Clone(c.labels), k...)
+		pl.elementwise(instr{kind: kDot, out: arg{at: c.at, l: c.l, conj: c.conj},
+			a: pl.over(a, x), b: pl.over(b, y), nsum: len(k), final: final}, c.labels)
+		return c
+	}
+	return pl.gemm(a, b, c, m, n, k, bt, ones, final)
+}
+
+// elementwise emits in; when it is final, with a buffer of the
+// destination's shape for alpha and beta.
+func (pl *planner[T]) elementwise(in instr, labels []int) {
+	if in.final {
+		t := pl.temp(labels)
+		in.tmp = &arg{at: t.at, l: t.l}
+	}
+	pl.emit(in)
+}
+
+// gemm lowers a batched product. It chooses the order of the labels of
+// each group (M, N, K) among the orders in which one of the group's two
+// tensors fuses it (by increasing stride), and copies the tensors that do
+// not fuse the chosen orders, or whose matrix BLAS cannot take, choosing
+// the orders with the fewest elements copied. An intermediate result is
+// laid out to fuse; the destination, when final and it does not fuse, is
+// computed in a buffer and copied.
+func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool) node {
+	type choice struct {
+		om, on, ok          []int
+		copyA, copyB, copyC bool
+		cost                int
+	}
+	oms := [][]int{pl.natural(a, m)}
+	ons := [][]int{pl.natural(b, n)}
+	if final {
+		oms = append(oms, pl.natural(c, m))
+		ons = append(ons, pl.natural(c, n))
+	}
+	oks := [][]int{pl.natural(a, k), pl.natural(b, k)}
+	best := choice{cost: -1}
+	for _, om := range oms {
+		for _, on := range ons {
+			for _, ok := range oks {
+				ch := choice{om: om, on: on, ok: ok}
+				ch.copyA = !pl.fits(a, om, ok, bt)
+				ch.copyB = !pl.fits(b, ok, on, bt)
+				ch.copyC = final && !pl.fits(c, om, on, bt)
+				if ch.copyA {
+					ch.cost += a.l.Len()
+				}
+				if ch.copyB {
+					ch.cost += b.l.Len()
+				}
+				if ch.copyC {
+					ch.cost += 2 * c.l.Len()
+				}
+				if best.cost < 0 || ch.cost < best.cost {
+					best = ch
+				}
+			}
+		}
+	}
+	ref := a
+	if final {
+		ref = c
+	}
+	bt = pl.natural(ref, bt)
+	if best.copyA {
+		a = pl.copyOf(a, concat(best.om, best.ok, bt), "operand A")
+	}
+	if best.copyB {
+		b = pl.copyOf(b, concat(best.ok, best.on, bt), "operand B")
+	}
+	in := instr{kind: kGemm, final: final}
+	in.a = arg{at: a.at, l: pl.matrix(a, best.om, best.ok, bt), conj: a.conj}
+	in.b = arg{at: b.at, l: pl.matrix(b, best.ok, best.on, bt), conj: b.conj}
+	switch {
+	case !final:
+		c = pl.temp(concat(best.om, best.on, bt, ones))
+	case best.copyC:
+		t := pl.temp(concat(best.om, best.on, bt, ones))
+		in.tmp = &arg{at: t.at, l: pl.over(t, c.labels).l}
+		pl.counted("dst", c.l, "its indices do not fuse into the product's rows and columns")
+		c = node{labels: t.labels, l: t.l, at: t.at}
+	}
+	in.out = arg{at: c.at, l: pl.matrix(c, best.om, best.on, bt), conj: c.conj}
+	pl.emit(in)
+	return c
+}
+
+// natural returns the labels of g in increasing order of their strides in
+// x (by label on ties): the order in which x fuses g, when it does.
+func (pl *planner[T]) natural(x node, g []int) []int {
+	o := slices.Clone(g)
+	slices.SortStableFunc(o, func(p, q int) int {
+		sp, sq := abs(pl.stride(x, p)), abs(pl.stride(x, q))
+		return cmp.Or(cmp.Compare(sp, sq), cmp.Compare(p, q))
+	})
+	return o
+}
+
+// fits reports whether x, its rows in order r and its columns in order c,
+// is a batch of matrices BLAS takes as they are: each group fuses (each
+// label's stride the previous one's times its extent) and the matrix is
+// column- or row-major (layout.Matrix).
+func (pl *planner[T]) fits(x node, r, c, bt []int) bool {
+	if !pl.fuses(x, r) || !pl.fuses(x, c) {
+		return false
+	}
+	_, ok := pl.matrix(x, r, c, bt).Matrix()
+	return ok
+}
+
+// fuses reports whether the labels o of x step as one dimension.
+func (pl *planner[T]) fuses(x node, o []int) bool {
+	for i := 1; i < len(o); i++ {
+		if pl.stride(x, o[i]) != pl.stride(x, o[i-1])*pl.pr.ext[o[i-1]] {
+			return false
+		}
+	}
+	return true
+}
+
+// matrix is x as a batch [rows, cols, bt...]: the groups r and c fused
+// (each the extent product, the first label's stride), the batch labels as
+// they are.
+func (pl *planner[T]) matrix(x node, r, c, bt []int) layout.Layout {
+	shape := make([]int, 0, 2+len(bt))
+	strides := make([]int, 0, 2+len(bt))
+	for _, g := range [2][]int{r, c} {
+		d, s := 1, 1
+		for i, lb := range g {
+			d *= pl.pr.ext[lb]
+			if i == 0 {
+				s = pl.stride(x, lb)
+			}
+		}
+		shape, strides = append(shape, d), append(strides, s)
+	}
+	for _, lb := range bt {
+		shape, strides = append(shape, pl.pr.ext[lb]), append(strides, pl.stride(x, lb))
+	}
+	return must(layout.New(shape, strides, x.l.Offset()))
+}
+
+// over is x read through the axes labels: each label's stride in x, 0 (a
+// repeat) for a label x lacks.
+func (pl *planner[T]) over(x node, labels []int) arg {
+	shape := make([]int, len(labels))
+	strides := make([]int, len(labels))
+	for i, lb := range labels {
+		shape[i], strides[i] = pl.pr.ext[lb], pl.stride(x, lb)
+	}
+	return arg{at: x.at, l: must(layout.New(shape, strides, x.l.Offset())), conj: x.conj}
+}
+
+// stride is label lb's stride in x (0 when x lacks it).
+func (pl *planner[T]) stride(x node, lb int) int {
+	if i := slices.Index(x.labels, lb); i >= 0 {
+		return x.l.Stride(i)
+	}
+	return 0
+}
+
+// copyOf emits a copy of x into a compact buffer with the given labels
+// first (in that order, x's others after them) and returns the copy. The
+// data is copied as stored: a conjugated x stays conjugated by its flag.
+func (pl *planner[T]) copyOf(x node, first []int, name string) node {
+	labels := slices.Clone(first)
+	for _, lb := range x.labels {
+		if !slices.Contains(labels, lb) {
+			labels = append(labels, lb)
+		}
+	}
+	src := pl.over(x, labels)
+	src.conj = false
+	t := pl.temp(labels)
+	pl.counted(pl.nameOf(x, name), x.l, "its indices do not fuse into the matrix dimensions BLAS takes")
+	pl.emit(instr{kind: kCopy, out: arg{at: t.at, l: t.l}, a: src})
+	t.conj = x.conj
+	return t
+}
+
+// counted records a copy each execution makes, and the first one's reason
+// (strict mode's error).
+func (pl *planner[T]) counted(name string, l layout.Layout, why string) {
+	if pl.p.copies == 0 {
+		pl.p.first = refusal{name, l, why}
+	}
+	pl.p.copies++
+}
+
+// nameOf names node x in messages: its operand, or an intermediate.
+func (pl *planner[T]) nameOf(x node, role string) string {
+	if x.at.op >= 0 {
+		return fmt.Sprintf("operands[%d]", x.at.op)
+	}
+	return "an intermediate (" + role + ")"
+}
+
+// concat returns the groups one after the other in a new slice.
+func concat(groups ...[]int) []int {
+	var out []int
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
