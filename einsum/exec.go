@@ -5,6 +5,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/batch"
+	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/elem"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/layout"
@@ -116,10 +117,10 @@ func (p *Plan[T]) run(in *instr, alpha T, ops []views.View[T], beta T, dst views
 		err = elem.MulTo(out, a, b)
 	case kGemm:
 		if !in.final {
-			return batch.Gemm(1, a, b, 0, out, p.call...)
+			return p.gemm(1, a, b, 0, out)
 		}
 		if in.tmp == nil {
-			return batch.Gemm(alpha, a, b, beta, out, p.call...)
+			return p.gemm(alpha, a, b, beta, out)
 		}
 		policy.Copies.Add(1)
 		if beta != 0 {
@@ -127,7 +128,7 @@ func (p *Plan[T]) run(in *instr, alpha T, ops []views.View[T], beta T, dst views
 				return err
 			}
 		}
-		if err := batch.Gemm(alpha, a, b, beta, out, p.call...); err != nil {
+		if err := p.gemm(alpha, a, b, beta, out); err != nil {
 			return err
 		}
 		return views.Copy(dst, tmp)
@@ -136,6 +137,15 @@ func (p *Plan[T]) run(in *instr, alpha T, ops []views.View[T], beta T, dst views
 		return err
 	}
 	return combine(dst, alpha, tmp, beta)
+}
+
+// gemm is one product: cblas.Gemm for one matrix (no batch axes: it
+// costs less to call), batch.Gemm otherwise.
+func (p *Plan[T]) gemm(alpha T, a, b views.View[T], beta T, c views.View[T]) error {
+	if c.Rank() == 2 {
+		return cblas.Gemm(alpha, a, b, beta, c, p.call...)
+	}
+	return batch.Gemm(alpha, a, b, beta, c, p.call...)
 }
 
 // combine sets dst = alpha*x + beta*dst, not reading dst when beta is 0.

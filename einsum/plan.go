@@ -186,7 +186,12 @@ func (p *Plan[T]) lower(pr *problem, o Options) error {
 	if err != nil {
 		return err
 	}
+	uses := nextUses(info, len(pl.nodes), p.path)
 	cur := pl.nodes
+	made := map[int]node{} // by id: operands 0..n-1, step i's result n+i
+	for k, n := range cur {
+		made[k] = n
+	}
 	for i, st := range p.path {
 		rest := without(cur, st[0], st[1])
 		var restLabels [][]int
@@ -197,7 +202,15 @@ func (p *Plan[T]) lower(pr *problem, o Options) error {
 		keep := info.keep(a.labels, b.labels, restLabels)
 		p.flops += info.flops(a.labels, b.labels)
 		final := i == len(p.path)-1
-		cur = append(rest, pl.pairwise(a, b, keep, final))
+		var next *lookahead
+		if u, ok := uses[len(pl.nodes)+i]; ok {
+			if partner, ok := made[u.partner]; ok {
+				next = &lookahead{partner: partner, keep: u.keep}
+			}
+		}
+		c := pl.pairwise(a, b, keep, final, next)
+		made[len(pl.nodes)+i] = c
+		cur = append(rest, c)
 	}
 	if len(p.path) == 0 {
 		pl.assign(cur[0])
@@ -206,13 +219,48 @@ func (p *Plan[T]) lower(pr *problem, o Options) error {
 	return nil
 }
 
+// use is the step that consumes a tensor: the tensor it is contracted
+// with (by id) and the labels that step keeps.
+type use struct {
+	partner int
+	keep    []int
+}
+
+// nextUses runs the path on labels only and returns, by tensor id
+// (operands 0..n-1, step i's result n+i), the step that consumes it.
+func nextUses(info *shapeInfo, n int, path []pair) map[int]use {
+	ids := make([]int, n)
+	labels := map[int][]int{}
+	for k := range ids {
+		ids[k], labels[k] = k, info.labels[k]
+	}
+	uses := map[int]use{}
+	for i, st := range path {
+		a, b := ids[st[0]], ids[st[1]]
+		rest := without(ids, st[0], st[1])
+		var restLabels [][]int
+		for _, id := range rest {
+			restLabels = append(restLabels, labels[id])
+		}
+		keep := info.keep(labels[a], labels[b], restLabels)
+		uses[a], uses[b] = use{b, keep}, use{a, keep}
+		labels[n+i] = keep
+		ids = append(rest, n+i)
+	}
+	return uses
+}
+
 // operand is operand k as a node: a repeated index becomes the diagonal
-// (one axis, its strides added) and an axis of extent 1 whose index has
-// another extent repeats (stride 0). Metadata only.
+// (one axis, its strides added), an axis of extent 1 whose index has
+// another extent repeats (stride 0), and an index of extent 1 that the
+// result has not is dropped. Metadata only.
 func (pl *planner[T]) operand(k int) (node, error) {
 	l := pl.p.ops[k].l
 	var labels, shape, strides []int
 	for a, lb := range pl.pr.in[k] {
+		if pl.pr.ext[lb] == 1 && !slices.Contains(pl.pr.out, lb) {
+			continue // a sum over one element: index 0, dropped
+		}
 		s := l.Stride(a)
 		if l.Dim(a) == 1 && pl.pr.ext[lb] != 1 {
 			s = 0
@@ -274,13 +322,20 @@ func (pl *planner[T]) dstArg() arg {
 // temp returns a node over a new compact column-major workspace buffer
 // with the given labels, used from the next instruction on.
 func (pl *planner[T]) temp(labels []int) node {
+	n := pl.compact(labels)
+	pl.bufs = append(pl.bufs, buffer{n: n.l.Len(), first: len(pl.p.prog), last: len(pl.p.prog)})
+	n.at = place{op: inWS, off: len(pl.bufs) - 1}
+	return n
+}
+
+// compact is a node with the given labels, laid out compact column-major
+// (in no memory yet).
+func (pl *planner[T]) compact(labels []int) node {
 	shape := make([]int, len(labels))
 	for i, lb := range labels {
 		shape[i] = pl.pr.ext[lb]
 	}
-	l := must(layout.ColMajor(shape...))
-	pl.bufs = append(pl.bufs, buffer{n: l.Len(), first: len(pl.p.prog), last: len(pl.p.prog)})
-	return node{labels: labels, l: l, at: place{op: inWS, off: len(pl.bufs) - 1}}
+	return node{labels: labels, l: must(layout.ColMajor(shape...))}
 }
 
 // emit appends in, extending the lifetime of every buffer it uses.

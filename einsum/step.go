@@ -22,7 +22,7 @@ import (
 // C[M, N, batch] = A[M, K, batch] B[K, N, batch], on the operands' own
 // memory when each group's strides fuse into one dimension BLAS can take.
 // Labels of extent 1 take no part.
-func (pl *planner[T]) pairwise(a, b node, keep []int, final bool) node {
+func (pl *planner[T]) pairwise(a, b node, keep []int, final bool, next *lookahead) node {
 	ext := pl.pr.ext
 	var m, n, k, bt, ones []int
 	for _, lb := range keep {
@@ -65,7 +65,7 @@ func (pl *planner[T]) pairwise(a, b node, keep []int, final bool) node {
 			a: pl.over(a, x), b: pl.over(b, y), nsum: len(k), final: final}, c.labels)
 		return c
 	}
-	return pl.gemm(a, b, c, m, n, k, bt, ones, final)
+	return pl.gemm(a, b, c, m, n, k, bt, ones, final, next)
 }
 
 // elementwise emits in; when it is final, with a buffer of the
@@ -85,7 +85,7 @@ func (pl *planner[T]) elementwise(in instr, labels []int) {
 // the orders with the fewest elements copied. An intermediate result is
 // laid out to fuse; the destination, when final and it does not fuse, is
 // computed in a buffer and copied.
-func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool) node {
+func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, next *lookahead) node {
 	type choice struct {
 		om, on, ok          []int
 		copyA, copyB, copyC bool
@@ -137,7 +137,7 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool) no
 	in.b = arg{at: b.at, l: pl.matrix(b, best.ok, best.on, bt), conj: b.conj}
 	switch {
 	case !final:
-		c = pl.temp(concat(best.om, best.on, bt, ones))
+		c = pl.temp(pl.orient(concat(best.om, best.on, bt, ones), concat(best.on, best.om, bt, ones), next))
 	case best.copyC:
 		t := pl.temp(concat(best.om, best.on, bt, ones))
 		in.tmp = &arg{at: t.at, l: pl.over(t, c.labels).l}
@@ -147,6 +147,49 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool) no
 	in.out = arg{at: c.at, l: pl.matrix(c, best.om, best.on, bt), conj: c.conj}
 	pl.emit(in)
 	return c
+}
+
+// lookahead is what the step that consumes an intermediate needs of it:
+// the tensor it meets there (already made) and the labels kept there.
+type lookahead struct {
+	partner node
+	keep    []int
+}
+
+// orient chooses the axis order of an intermediate that a product writes:
+// rows first (C), or columns first (C^T, which BLAS writes as well). It
+// takes the columns-first order only when the step that consumes the
+// intermediate fuses more of its groups with it, so that no copy is made
+// there (TensorOperations.jl's choice of which side is A, made one step
+// ahead).
+func (pl *planner[T]) orient(rows, cols []int, next *lookahead) []int {
+	if next == nil {
+		return rows
+	}
+	score := func(labels []int) int {
+		x := pl.compact(labels)
+		var summed, own []int
+		for _, lb := range labels {
+			switch in := slices.Contains(next.partner.labels, lb); {
+			case in && !slices.Contains(next.keep, lb):
+				summed = append(summed, lb)
+			case !in && slices.Contains(next.keep, lb):
+				own = append(own, lb)
+			}
+		}
+		n := 0
+		if pl.fuses(x, pl.natural(next.partner, summed)) {
+			n++
+		}
+		if pl.fuses(x, pl.natural(x, own)) {
+			n++
+		}
+		return n
+	}
+	if score(cols) > score(rows) {
+		return cols
+	}
+	return rows
 }
 
 // natural returns the labels of g in increasing order of their strides in
