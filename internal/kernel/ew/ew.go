@@ -1,8 +1,13 @@
 // Package ew holds the SIMD lines of package elem's arithmetic: d = a op
 // b, d = alpha*a + beta*b and d = alpha*a over n contiguous float64 or
-// float32 values, in AVX2 where the CPU has it. Each is the Go loop's
-// arithmetic, one IEEE operation per step and no fused multiply-add, so
-// that the assembly and the Go fallback give bit-identical results.
+// float32 values. There are two sets, in amd64 assembly: AVX-512 (ZMM
+// registers, the last values under an opmask) where the CPU has AVX-512
+// F, DQ and VL, else AVX2 (YMM registers, the last values one at a
+// time) where it has AVX2; SetAVX512 switches between them. Elsewhere,
+// and with -tags purego, the lines report false and the caller runs its
+// Go loop. Each line is the Go loop's arithmetic, one IEEE operation per
+// step and no fused multiply-add, so that both sets and the Go loops give
+// bit-identical results.
 package ew
 
 // Op is an arithmetic operation of Binary.
@@ -17,6 +22,15 @@ const (
 
 // Fast reports whether the lines run in assembly on this CPU.
 func Fast() bool { return fast }
+
+// SetAVX512 makes the lines run in AVX-512 (on, where the CPU has it) or
+// in AVX2 (off), and returns the previous setting: a seam for the tests
+// and benchmarks that compare the two. It must not be called while a line
+// runs.
+func SetAVX512(on bool) (prev bool) {
+	prev, wide = wide, on && avx512
+	return prev
+}
 
 // Binary64 sets d[i] = a[i] op b[i] for i < len(d) (a and b at least as
 // long) and reports true, or reports false (doing nothing) when there is

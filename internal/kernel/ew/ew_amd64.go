@@ -8,7 +8,16 @@ import "github.com/klauspost/cpuid/v2"
 // registers).
 var fast = cpuid.CPU.Supports(cpuid.AVX2)
 
-// The lines of ew_amd64.s: n > 0 values at d, a and b.
+// avx512 reports whether the CPU has the AVX-512 lines: AVX-512 F, DQ and
+// VL (cpuid also checks that the OS saves the ZMM and opmask registers).
+var avx512 = fast && cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512DQ, cpuid.AVX512VL)
+
+// wide makes the lines run in AVX-512; each line of ew_amd64.s reads it
+// on entry.
+var wide = avx512
+
+// The lines of ew_amd64.s, AVX-512 where wide, else AVX2: n > 0 values
+// at d, a and b.
 
 //go:noescape
 func add64(d, a, b *float64, n int)

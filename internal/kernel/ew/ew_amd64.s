@@ -2,9 +2,20 @@
 
 #include "textflag.h"
 
-// The element-wise lines: n > 0 values, 16 float64 (32 float32) a loop in
-// four YMM registers, then one at a time. One IEEE operation per step, no
+// The element-wise lines: n > 0 values. Each reads wide (ew_amd64.go) on
+// entry. AVX2: 16 float64 (32 float32) a loop in four YMM registers (8
+// and 16 for axpby), then one at a time. AVX-512: 32 float64 (64
+// float32) a loop in four ZMM registers (16 and 32 for axpby), then a
+// ZMM at a time, the last n%8 (n%16) values under an opmask in K1, which
+// reads and writes nothing past them. One IEEE operation per step, no
 // fused multiply-add: the Go loop's arithmetic, bit for bit.
+
+// MASK sets K1 to the low CX bits (CX < 16), with AX.
+#define MASK \
+	MOVL  $1, AX \
+	SHLL  CX, AX \
+	DECL  AX \
+	KMOVW AX, K1
 
 // BIN64 defines func name(d, a, b *float64, n int): d[i] = a[i] OP b[i].
 #define BIN64(name, VOP, SOP) \
@@ -13,6 +24,8 @@ TEXT name(SB), NOSPLIT, $0-32 \
 	MOVQ a+8(FP), SI \
 	MOVQ b+16(FP), DX \
 	MOVQ n+24(FP), CX \
+	CMPB ·wide(SB), $0 \
+	JNE  wide \
 	CMPQ CX, $16 \
 	JL   tail \
 loop: \
@@ -48,6 +61,49 @@ one: \
 	DECQ  CX \
 	JNZ   one \
 done: \
+	RET \
+wide: \
+	CMPQ CX, $32 \
+	JL   wtail \
+wloop: \
+	VMOVUPD 0(SI), Z0 \
+	VMOVUPD 64(SI), Z1 \
+	VMOVUPD 128(SI), Z2 \
+	VMOVUPD 192(SI), Z3 \
+	VOP     0(DX), Z0, Z0 \
+	VOP     64(DX), Z1, Z1 \
+	VOP     128(DX), Z2, Z2 \
+	VOP     192(DX), Z3, Z3 \
+	VMOVUPD Z0, 0(DI) \
+	VMOVUPD Z1, 64(DI) \
+	VMOVUPD Z2, 128(DI) \
+	VMOVUPD Z3, 192(DI) \
+	ADDQ    $256, SI \
+	ADDQ    $256, DX \
+	ADDQ    $256, DI \
+	SUBQ    $32, CX \
+	CMPQ    CX, $32 \
+	JGE     wloop \
+wtail: \
+	CMPQ CX, $8 \
+	JL   wlast \
+	VMOVUPD 0(SI), Z0 \
+	VOP     0(DX), Z0, Z0 \
+	VMOVUPD Z0, 0(DI) \
+	ADDQ    $64, SI \
+	ADDQ    $64, DX \
+	ADDQ    $64, DI \
+	SUBQ    $8, CX \
+	JMP     wtail \
+wlast: \
+	TESTQ CX, CX \
+	JEQ   wdone \
+	MASK \
+	VMOVUPD.Z 0(SI), K1, Z0 \
+	VOP       0(DX), Z0, K1, Z0 \
+	VMOVUPD   Z0, K1, 0(DI) \
+wdone: \
+	VZEROUPPER \
 	RET
 
 // BIN32 is BIN64 for float32.
@@ -57,6 +113,8 @@ TEXT name(SB), NOSPLIT, $0-32 \
 	MOVQ a+8(FP), SI \
 	MOVQ b+16(FP), DX \
 	MOVQ n+24(FP), CX \
+	CMPB ·wide(SB), $0 \
+	JNE  wide \
 	CMPQ CX, $32 \
 	JL   tail \
 loop: \
@@ -92,6 +150,49 @@ one: \
 	DECQ  CX \
 	JNZ   one \
 done: \
+	RET \
+wide: \
+	CMPQ CX, $64 \
+	JL   wtail \
+wloop: \
+	VMOVUPS 0(SI), Z0 \
+	VMOVUPS 64(SI), Z1 \
+	VMOVUPS 128(SI), Z2 \
+	VMOVUPS 192(SI), Z3 \
+	VOP     0(DX), Z0, Z0 \
+	VOP     64(DX), Z1, Z1 \
+	VOP     128(DX), Z2, Z2 \
+	VOP     192(DX), Z3, Z3 \
+	VMOVUPS Z0, 0(DI) \
+	VMOVUPS Z1, 64(DI) \
+	VMOVUPS Z2, 128(DI) \
+	VMOVUPS Z3, 192(DI) \
+	ADDQ    $256, SI \
+	ADDQ    $256, DX \
+	ADDQ    $256, DI \
+	SUBQ    $64, CX \
+	CMPQ    CX, $64 \
+	JGE     wloop \
+wtail: \
+	CMPQ CX, $16 \
+	JL   wlast \
+	VMOVUPS 0(SI), Z0 \
+	VOP     0(DX), Z0, Z0 \
+	VMOVUPS Z0, 0(DI) \
+	ADDQ    $64, SI \
+	ADDQ    $64, DX \
+	ADDQ    $64, DI \
+	SUBQ    $16, CX \
+	JMP     wtail \
+wlast: \
+	TESTQ CX, CX \
+	JEQ   wdone \
+	MASK \
+	VMOVUPS.Z 0(SI), K1, Z0 \
+	VOP       0(DX), Z0, K1, Z0 \
+	VMOVUPS   Z0, K1, 0(DI) \
+wdone: \
+	VZEROUPPER \
 	RET
 
 BIN64(·add64, VADDPD, ADDSD)
@@ -106,10 +207,12 @@ BIN32(·div32, VDIVPS, DIVSS)
 // func axpby64(d, a, b *float64, n int, alpha, beta float64)
 // d[i] = alpha*a[i] + beta*b[i]: two products, then their sum.
 TEXT ·axpby64(SB), NOSPLIT, $0-48
-	MOVQ         d+0(FP), DI
-	MOVQ         a+8(FP), SI
-	MOVQ         b+16(FP), DX
-	MOVQ         n+24(FP), CX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	CMPB ·wide(SB), $0
+	JNE  wide
 	VBROADCASTSD alpha+32(FP), Y4
 	VBROADCASTSD beta+40(FP), Y5
 	CMPQ         CX, $8
@@ -150,12 +253,59 @@ done:
 	VZEROUPPER
 	RET
 
+wide:
+	VBROADCASTSD alpha+32(FP), Z4
+	VBROADCASTSD beta+40(FP), Z5
+	CMPQ         CX, $16
+	JL           wtail
+
+wloop:
+	VMULPD  0(SI), Z4, Z0
+	VMULPD  64(SI), Z4, Z1
+	VMULPD  0(DX), Z5, Z2
+	VMULPD  64(DX), Z5, Z3
+	VADDPD  Z2, Z0, Z0
+	VADDPD  Z3, Z1, Z1
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	ADDQ    $128, SI
+	ADDQ    $128, DX
+	ADDQ    $128, DI
+	SUBQ    $16, CX
+	CMPQ    CX, $16
+	JGE     wloop
+
+wtail:
+	CMPQ    CX, $8
+	JL      wlast
+	VMULPD  0(SI), Z4, Z0
+	VMULPD  0(DX), Z5, Z2
+	VADDPD  Z2, Z0, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ    $64, SI
+	ADDQ    $64, DX
+	ADDQ    $64, DI
+	SUBQ    $8, CX
+
+wlast:
+	TESTQ   CX, CX
+	JEQ     done
+	MASK
+	VMULPD  0(SI), Z4, K1, Z0
+	VMULPD  0(DX), Z5, K1, Z2
+	VADDPD  Z2, Z0, K1, Z0
+	VMOVUPD Z0, K1, 0(DI)
+	VZEROUPPER
+	RET
+
 // func axpby32(d, a, b *float32, n int, alpha, beta float32)
 TEXT ·axpby32(SB), NOSPLIT, $0-40
-	MOVQ         d+0(FP), DI
-	MOVQ         a+8(FP), SI
-	MOVQ         b+16(FP), DX
-	MOVQ         n+24(FP), CX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	CMPB ·wide(SB), $0
+	JNE  wide
 	VBROADCASTSS alpha+32(FP), Y4
 	VBROADCASTSS beta+36(FP), Y5
 	CMPQ         CX, $16
@@ -196,11 +346,58 @@ done:
 	VZEROUPPER
 	RET
 
+wide:
+	VBROADCASTSS alpha+32(FP), Z4
+	VBROADCASTSS beta+36(FP), Z5
+	CMPQ         CX, $32
+	JL           wtail
+
+wloop:
+	VMULPS  0(SI), Z4, Z0
+	VMULPS  64(SI), Z4, Z1
+	VMULPS  0(DX), Z5, Z2
+	VMULPS  64(DX), Z5, Z3
+	VADDPS  Z2, Z0, Z0
+	VADDPS  Z3, Z1, Z1
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	ADDQ    $128, SI
+	ADDQ    $128, DX
+	ADDQ    $128, DI
+	SUBQ    $32, CX
+	CMPQ    CX, $32
+	JGE     wloop
+
+wtail:
+	CMPQ    CX, $16
+	JL      wlast
+	VMULPS  0(SI), Z4, Z0
+	VMULPS  0(DX), Z5, Z2
+	VADDPS  Z2, Z0, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ    $64, SI
+	ADDQ    $64, DX
+	ADDQ    $64, DI
+	SUBQ    $16, CX
+
+wlast:
+	TESTQ   CX, CX
+	JEQ     done
+	MASK
+	VMULPS  0(SI), Z4, K1, Z0
+	VMULPS  0(DX), Z5, K1, Z2
+	VADDPS  Z2, Z0, K1, Z0
+	VMOVUPS Z0, K1, 0(DI)
+	VZEROUPPER
+	RET
+
 // func scale64(d, a *float64, n int, alpha float64)
 TEXT ·scale64(SB), NOSPLIT, $0-32
-	MOVQ         d+0(FP), DI
-	MOVQ         a+8(FP), SI
-	MOVQ         n+16(FP), CX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	CMPB ·wide(SB), $0
+	JNE  wide
 	VBROADCASTSD alpha+24(FP), Y4
 	CMPQ         CX, $16
 	JL           tail
@@ -236,11 +433,52 @@ done:
 	VZEROUPPER
 	RET
 
+wide:
+	VBROADCASTSD alpha+24(FP), Z4
+	CMPQ         CX, $32
+	JL           wtail
+
+wloop:
+	VMULPD  0(SI), Z4, Z0
+	VMULPD  64(SI), Z4, Z1
+	VMULPD  128(SI), Z4, Z2
+	VMULPD  192(SI), Z4, Z3
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	ADDQ    $256, SI
+	ADDQ    $256, DI
+	SUBQ    $32, CX
+	CMPQ    CX, $32
+	JGE     wloop
+
+wtail:
+	CMPQ    CX, $8
+	JL      wlast
+	VMULPD  0(SI), Z4, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	SUBQ    $8, CX
+	JMP     wtail
+
+wlast:
+	TESTQ   CX, CX
+	JEQ     done
+	MASK
+	VMULPD  0(SI), Z4, K1, Z0
+	VMOVUPD Z0, K1, 0(DI)
+	VZEROUPPER
+	RET
+
 // func scale32(d, a *float32, n int, alpha float32)
 TEXT ·scale32(SB), NOSPLIT, $0-28
-	MOVQ         d+0(FP), DI
-	MOVQ         a+8(FP), SI
-	MOVQ         n+16(FP), CX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	CMPB ·wide(SB), $0
+	JNE  wide
 	VBROADCASTSS alpha+24(FP), Y4
 	CMPQ         CX, $32
 	JL           tail
@@ -273,5 +511,44 @@ one:
 	JNZ    one
 
 done:
+	VZEROUPPER
+	RET
+
+wide:
+	VBROADCASTSS alpha+24(FP), Z4
+	CMPQ         CX, $64
+	JL           wtail
+
+wloop:
+	VMULPS  0(SI), Z4, Z0
+	VMULPS  64(SI), Z4, Z1
+	VMULPS  128(SI), Z4, Z2
+	VMULPS  192(SI), Z4, Z3
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	VMOVUPS Z2, 128(DI)
+	VMOVUPS Z3, 192(DI)
+	ADDQ    $256, SI
+	ADDQ    $256, DI
+	SUBQ    $64, CX
+	CMPQ    CX, $64
+	JGE     wloop
+
+wtail:
+	CMPQ    CX, $16
+	JL      wlast
+	VMULPS  0(SI), Z4, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	SUBQ    $16, CX
+	JMP     wtail
+
+wlast:
+	TESTQ   CX, CX
+	JEQ     done
+	MASK
+	VMULPS  0(SI), Z4, K1, Z0
+	VMOVUPS Z0, K1, 0(DI)
 	VZEROUPPER
 	RET

@@ -2,7 +2,9 @@
 
 package ew
 
-const fast = false
+const fast, avx512 = false, false
+
+var wide = false
 
 func add64(d, a, b *float64, n int)                        { panic(noAsm) }
 func sub64(d, a, b *float64, n int)                        { panic(noAsm) }
