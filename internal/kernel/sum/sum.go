@@ -2,7 +2,16 @@
 // of a run of float64 or float32 values with eight partial sums, each
 // taking every eighth value, added as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7))
 // at the end. That is the association of elem's Go block, so that the
-// assembly (AVX2) and the Go fallback give bit-identical results.
+// assembly and the Go fallback give bit-identical results.
+//
+// The blocks run in AVX2 where the CPU has it, else (and with -tags
+// purego) in Go. There is no AVX-512 set: each partial sum takes one
+// addition per eight values, so the loop waits one addition's latency
+// per eight values whatever the register width (float64's eight partial
+// sums fill two YMM registers or one ZMM; float32's fill one YMM, and
+// sixteen in a ZMM would change the association). Measured on AMD Zen 4,
+// float64 in one ZMM against two YMM: n = 64 5.6 ns against 5.5, n =
+// 1024 89.9 against 92.2; float32 read a ZMM at a time, level too.
 package sum
 
 // Block64 returns the eight-way sum of x (len a positive multiple of 8).
