@@ -162,7 +162,7 @@ func (k *kern[T]) flat(n int, p *[loop.MaxOps]unsafe.Pointer) {
 		x, y := k.alpha, k.beta
 		a, b = a[:len(d)], b[:len(d)]
 		for i := range d {
-			d[i] = x*a[i] + y*b[i]
+			d[i] = T(x*a[i]) + T(y*b[i])
 		}
 	case opZip:
 		f := k.f2
@@ -185,7 +185,7 @@ func (k *kern[T]) flat(n int, p *[loop.MaxOps]unsafe.Pointer) {
 		x, y, z := k.alpha, k.beta, k.gamma
 		a, b, c = a[:len(d)], b[:len(d)], c[:len(d)]
 		for i := range d {
-			d[i] = x*a[i] + y*b[i] + z*c[i]
+			d[i] = T(x*a[i]) + T(y*b[i]) + T(z*c[i])
 		}
 	}
 }

@@ -170,7 +170,7 @@ func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 					continue
 				}
 				for i := range dd {
-					dd[i] = alpha*a[i] + beta*b[i]
+					dd[i] = T(alpha*a[i]) + T(beta*b[i])
 				}
 			}
 			return
@@ -180,7 +180,7 @@ func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 			aj := unsafe.Add(a, j*s1[1])
 			bj := unsafe.Add(b, j*s1[2])
 			for i := range n0 {
-				*(*T)(unsafe.Add(dj, i*ds)) = alpha**(*T)(unsafe.Add(aj, i*as)) + beta**(*T)(unsafe.Add(bj, i*bs))
+				*(*T)(unsafe.Add(dj, i*ds)) = T(alpha**(*T)(unsafe.Add(aj, i*as))) + T(beta**(*T)(unsafe.Add(bj, i*bs)))
 			}
 		}
 	case opLin3:
@@ -191,7 +191,7 @@ func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 				b := unsafe.Slice((*T)(unsafe.Add(b, j*s1[2])), n0)[:len(dd)]
 				c := unsafe.Slice((*T)(unsafe.Add(c, j*s1[3])), n0)[:len(dd)]
 				for i := range dd {
-					dd[i] = alpha*a[i] + beta*b[i] + gamma*c[i]
+					dd[i] = T(alpha*a[i]) + T(beta*b[i]) + T(gamma*c[i])
 				}
 			}
 			return
@@ -202,7 +202,7 @@ func (k *kern[T]) block(n0, n1 int, p *[4]unsafe.Pointer, s0, s1 *[4]int) {
 			bj := unsafe.Add(b, j*s1[2])
 			cj := unsafe.Add(c, j*s1[3])
 			for i := range n0 {
-				*(*T)(unsafe.Add(dj, i*ds)) = alpha**(*T)(unsafe.Add(aj, i*as)) + beta**(*T)(unsafe.Add(bj, i*bs)) + gamma**(*T)(unsafe.Add(cj, i*cs))
+				*(*T)(unsafe.Add(dj, i*ds)) = T(alpha**(*T)(unsafe.Add(aj, i*as))) + T(beta**(*T)(unsafe.Add(bj, i*bs))) + T(gamma**(*T)(unsafe.Add(cj, i*cs)))
 			}
 		}
 	}

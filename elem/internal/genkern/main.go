@@ -34,8 +34,8 @@ var ops = []op{
 	{"opSub", 2, "a - b", true},
 	{"opMul", 2, "a * b", true},
 	{"opDiv", 2, "a / b", true},
-	{"opAxpby", 2, "alpha*a + beta*b", true},
-	{"opLin3", 3, "alpha*a + beta*b + gamma*c", false},
+	{"opAxpby", 2, "T(alpha*a) + T(beta*b)", true},
+	{"opLin3", 3, "T(alpha*a) + T(beta*b) + T(gamma*c)", false},
 }
 
 var tmpl = template.Must(template.New("k").Funcs(template.FuncMap{
