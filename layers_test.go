@@ -21,6 +21,7 @@ var levels = map[string]int{
 	"batch":   5,
 	"fortran": 5,
 	"dist":    5,
+	"einsum":  6,
 	"npy":     2,
 
 	// The gonum adapters, above the packages whose C layer they share.

@@ -3,7 +3,10 @@ package einsum
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/lapis-go/lapis"
@@ -176,4 +179,80 @@ func mpsOrder(sites int) [][2]int {
 		n--
 	}
 	return order
+}
+
+// tccgCase is a line of testdata/tccg.tsv: a contraction of the TCCG
+// benchmark (HPAC/tccg's 48), sizes scaled so that its largest operand
+// is about 16 MiB of float64, and the GEMM of the same M, N, K, batch.
+type tccgCase struct {
+	name, spec string
+	ext        map[rune]int
+	mnkb       [4]int
+}
+
+// readTCCG reads testdata/tccg.tsv.
+func readTCCG(tb testing.TB) []tccgCase {
+	data, err := os.ReadFile("testdata/tccg.tsv")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var cases []tccgCase
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	head := strings.Split(lines[0], "\t")
+	col := func(name string) int { return slices.Index(head, name) }
+	for _, line := range lines[1:] {
+		f := strings.Split(line, "\t")
+		c := tccgCase{name: f[col("idx")] + "-" + f[col("name")], spec: f[col("einsum")], ext: map[rune]int{}}
+		for kv := range strings.SplitSeq(f[col("scaled_sizes")], ";") {
+			k, v, _ := strings.Cut(kv, ":")
+			c.ext[rune(k[0])] = must2(strconv.Atoi(v))
+		}
+		for i, name := range []string{"M", "N", "K", "batch"} {
+			c.mnkb[i] = must2(strconv.Atoi(f[col(name)]))
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// operands returns the case's column-major operands and destination.
+func (c tccgCase) operands(rng *rand.Rand) (dst views.View[float64], ops []views.View[float64]) {
+	lhs, out, _ := strings.Cut(c.spec, "->")
+	shape := func(term string) []int {
+		var s []int
+		for _, r := range term {
+			s = append(s, c.ext[r])
+		}
+		return s
+	}
+	for term := range strings.SplitSeq(lhs, ",") {
+		ops = append(ops, fill[float64](rng, shape(term)...).View())
+	}
+	return fill[float64](rng, shape(out)...).View(), ops
+}
+
+// BenchmarkTCCG runs the TCCG corpus (column-major operands) and the GEMM
+// of the same sizes on compact data, one thread.
+func BenchmarkTCCG(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	prev := lapis.Threads()
+	if err := lapis.SetThreads(1); err != nil {
+		b.Fatal(err)
+	}
+	defer lapis.SetThreads(prev)
+	for _, c := range readTCCG(b) {
+		b.Run("case="+c.name+"/impl=gemm", func(b *testing.B) { benchGemm(b, rng, 1, c.mnkb) })
+		b.Run("case="+c.name+"/impl=lapis", func(b *testing.B) {
+			dst, ops := c.operands(rng)
+			p := must2(NewPlan(must2(Parse(c.spec)), dst, ops, Options{}))
+			ws := make([]float64, p.Workspace())
+			for b.Loop() {
+				if err := p.Execute(1, ops, 0, dst, ws); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(p.Copies()), "copies")
+			b.ReportMetric(2*p.Flops()*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
 }

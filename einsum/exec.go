@@ -53,7 +53,7 @@ func (p *Plan[T]) check(ops []views.View[T], dst *views.View[T]) error {
 	if len(ops) != len(p.ops) {
 		return layout.Errorf(layout.ErrShape, op, "ops", "has %d operands; the plan takes %d", len(ops), len(p.ops))
 	}
-	if err := same(op, "dst", dst, &p.dst); err != nil {
+	if err := matches(op, "dst", dst, &p.dst); err != nil {
 		return err
 	}
 	_, dl, _ := dst.Ref()
@@ -61,7 +61,7 @@ func (p *Plan[T]) check(ops []views.View[T], dst *views.View[T]) error {
 		return layout.Errorf(layout.ErrOverlap, op, "dst", "%s reaches an element twice", dl.String())
 	}
 	for k := range ops {
-		if err := same(op, "ops", &ops[k], &p.ops[k]); err != nil {
+		if err := matches(op, "ops", &ops[k], &p.ops[k]); err != nil {
 			return err
 		}
 		if views.Overlaps(*dst, ops[k]) {
@@ -74,8 +74,8 @@ func (p *Plan[T]) check(ops []views.View[T], dst *views.View[T]) error {
 	return nil
 }
 
-// same checks that v is live and laid out as k.
-func same[T Scalar](op, name string, v *views.View[T], k *shapeKey) error {
+// matches checks that v is live and laid out as k.
+func matches[T Scalar](op, name string, v *views.View[T], k *shapeKey) error {
 	if err := v.CheckLive(op, name); err != nil {
 		return err
 	}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# bench-einsum.sh: package einsum against its anchors, in one run: the
+# five cases of issue 39 with a prepared plan in lapis's column-major and
+# numpy's C-order layouts and the GEMM of the same size (go test -bench
+# BenchmarkEinsum), the fixed cost of a plan on an MPS inner product
+# (BenchmarkMPS), the TCCG corpus against the same-size GEMM
+# (BenchmarkTCCG, one thread), then numpy.einsum and torch.einsum on the
+# same cases (bench/einsum/anchors.py, Debian's /usr/bin/python3 with
+# python3-numpy and python3-torch: apt-get install python3-torch).
+#   scripts/bench-einsum.sh            # all
+#   TCCG=0 COUNT=3 scripts/bench-einsum.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${COUNT:-5}
+echo "# einsum, float64 (MPS: complex128), $(nproc) cores, kernel set: $(go run ./cmd/lapis info 2>/dev/null | grep -i 'core (kernels)' | head -1 | sed 's/^ *//')"
+go test -run '^$' -bench 'Einsum|MPS' -count "$count" -benchtime "${BENCHTIME:-1s}" ./einsum
+if [ "${TCCG:-1}" != 0 ]; then
+  go test -run '^$' -bench 'TCCG' -count 1 -benchtime 5x ./einsum
+fi
+if /usr/bin/python3 -c 'import numpy, torch' 2>/dev/null; then
+  /usr/bin/python3 bench/einsum/anchors.py
+else
+  echo "# anchors skipped: /usr/bin/python3 lacks numpy or torch (apt-get install python3-numpy python3-torch)"
+fi
