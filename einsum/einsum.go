@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -19,6 +20,9 @@ func Contract[T Scalar](subscripts string, ops ...views.View[T]) (*views.Tensor[
 	}
 	shapes := make([][]int, len(ops))
 	for k := range ops {
+		if ops[k].IsZero() {
+			return nil, layout.Errorf(layout.ErrBounds, "einsum.Contract", fmt.Sprintf("ops[%d]", k), "is the zero View (no view of anything)")
+		}
 		if err := ops[k].CheckLive("einsum.Contract", fmt.Sprintf("ops[%d]", k)); err != nil {
 			return nil, err
 		}
@@ -55,6 +59,9 @@ func ContractTo[T Scalar](dst views.View[T], subscripts string, ops ...views.Vie
 
 // run executes s through a cached plan, with alpha 1 and beta 0.
 func run[T Scalar](s Spec, dst views.View[T], ops []views.View[T]) error {
+	if err := usable("einsum", &dst, ops, false); err != nil {
+		return err
+	}
 	key := cacheKey(s, dst, ops)
 	var p *Plan[T]
 	if v, ok := plans.Load(key); ok {

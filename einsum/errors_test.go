@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -318,5 +319,43 @@ func TestZeroView(t *testing.T) {
 		if bad := dst.untouched(); bad != "" {
 			t.Errorf("zero View as %s: %s", c.name, bad)
 		}
+	}
+}
+
+// TestWorkspaceOverlap: a workspace that shares memory with dst or an
+// operand is refused (layout.ErrOverlap) before anything is written.
+func TestWorkspaceOverlap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	buf := make([]float64, 200)
+	a := must2(views.FromSlice(buf, must2(layout.New([]int{4, 5}, []int{1, 4}, 0))))
+	for i := range 20 {
+		buf[i] = rng.Float64()
+	}
+	dbuf := make([]float64, 100)
+	dst := must2(views.FromSlice(dbuf, must2(layout.ColMajor(4, 6))))
+	// Strided b: a copy, so the plan has a workspace.
+	bs := must2(fill[float64](rng, 10, 6).View().Slice(0, 0, 10, 2))
+	p := must2(NewPlan(must2(Parse("ij,jk->ik")), dst, []views.View[float64]{a, bs}, Options{}))
+	if p.Workspace() == 0 {
+		t.Fatalf("no workspace: %v", p)
+	}
+	before := slices.Clone(dst.Data())
+	for _, c := range []struct {
+		name string
+		ws   []float64
+	}{
+		{"ws over operand 0", buf[10 : 10+p.Workspace()]},
+		{"ws over dst", dbuf[:p.Workspace()]},
+	} {
+		err := p.Execute(1, []views.View[float64]{a, bs}, 0, dst, c.ws)
+		if !errors.Is(err, layout.ErrOverlap) {
+			t.Errorf("%s: %v, want layout.ErrOverlap", c.name, err)
+		}
+		if !slices.Equal(before, dst.Data()) {
+			t.Errorf("%s: dst written on error", c.name)
+		}
+	}
+	if err := p.Execute(1, []views.View[float64]{a, bs}, 0, dst, buf[20:20+p.Workspace()]); err != nil {
+		t.Errorf("ws beside the operand in one buffer: %v", err)
 	}
 }

@@ -2,12 +2,14 @@ package einsum
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/elem"
 	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -25,7 +27,7 @@ type Scalar = views.Scalar
 // Errors (dst is not written on error): layout.ErrShape for operands or a
 // destination laid out otherwise than the plan's, or a workspace too
 // short; layout.ErrOverlap when dst shares memory with an operand or
-// overlaps itself; lapis.ErrReleased for a view of a released tensor;
+// overlaps itself, or ws shares memory with either; lapis.ErrReleased for a view of a released tensor;
 // lapis.ErrCopyRefused when the plan copies and strict mode is on; and
 // what the BLAS calls return.
 func (p *Plan[T]) Execute(alpha T, ops []views.View[T], beta T, dst views.View[T], ws []T) error {
@@ -38,6 +40,16 @@ func (p *Plan[T]) Execute(alpha T, ops []views.View[T], beta T, dst views.View[T
 	if len(ws) < p.ws {
 		return layout.Errorf(layout.ErrShape, "einsum.Execute", "ws",
 			"has %d elements; the plan needs %d (Workspace)", len(ws), p.ws)
+	}
+	if p.ws > 0 {
+		if reaches(ws[:p.ws], &dst) {
+			return layout.Errorf(layout.ErrOverlap, "einsum.Execute", "ws", "shares memory with dst")
+		}
+		for k := range ops {
+			if reaches(ws[:p.ws], &ops[k]) {
+				return layout.Errorf(layout.ErrOverlap, "einsum.Execute", "ws", "shares memory with operand %d", k)
+			}
+		}
 	}
 	for i := range p.prog {
 		if err := p.run(&p.prog[i], alpha, ops, beta, dst, ws); err != nil {
@@ -56,22 +68,56 @@ func (p *Plan[T]) check(ops []views.View[T], dst *views.View[T]) error {
 	if err := matches(op, "dst", dst, &p.dst); err != nil {
 		return err
 	}
-	_, dl, _ := dst.Ref()
-	if dl.HasOverlap() {
-		return layout.Errorf(layout.ErrOverlap, op, "dst", "%s reaches an element twice", dl.String())
-	}
 	for k := range ops {
 		if err := matches(op, "ops", &ops[k], &p.ops[k]); err != nil {
 			return err
 		}
-		if views.Overlaps(*dst, ops[k]) {
-			return layout.Errorf(layout.ErrOverlap, op, "dst", "shares memory with operand %d", k)
-		}
+	}
+	if err := usable(op, dst, ops, false); err != nil {
+		return err
 	}
 	if p.copies > 0 && lapis.Configure(p.call...).Strict {
 		return p.refused()
 	}
 	return nil
+}
+
+// usable checks what every call needs of its views: none is the zero
+// View (layout.ErrBounds), and dst reaches no element twice and, unless
+// layoutOnly (NewPlan: the data may change before Execute), shares no
+// memory with an operand (layout.ErrOverlap).
+func usable[T Scalar](op string, dst *views.View[T], ops []views.View[T], layoutOnly bool) error {
+	if dst.IsZero() {
+		return layout.Errorf(layout.ErrBounds, op, "dst", "is the zero View (no view of anything)")
+	}
+	for k := range ops {
+		if ops[k].IsZero() {
+			return layout.Errorf(layout.ErrBounds, op, fmt.Sprintf("ops[%d]", k), "is the zero View (no view of anything)")
+		}
+	}
+	_, dl, _ := dst.Ref()
+	if dl.HasOverlap() {
+		return layout.Errorf(layout.ErrOverlap, op, "dst", "%s reaches an element twice", dl.String())
+	}
+	for k := range ops {
+		if !layoutOnly && views.Overlaps(*dst, ops[k]) {
+			return layout.Errorf(layout.ErrOverlap, op, "dst", "shares memory with operand %d", k)
+		}
+	}
+	return nil
+}
+
+// reaches reports whether v reaches an element of ws.
+func reaches[T Scalar](ws []T, v *views.View[T]) bool {
+	data, l, _ := v.Ref()
+	lo, hi, ok := l.Span()
+	if !ok || len(data) == 0 {
+		return false
+	}
+	sz := unsafe.Sizeof(ws[0])
+	w0 := uintptr(unsafe.Pointer(unsafe.SliceData(ws)))
+	v0 := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	return v0+uintptr(lo)*sz < w0+uintptr(len(ws))*sz && w0 <= v0+uintptr(hi)*sz
 }
 
 // matches checks that v is live and laid out as k.
@@ -116,13 +162,30 @@ func (p *Plan[T]) run(in *instr, alpha T, ops []views.View[T], beta T, dst views
 	case kMul:
 		err = elem.MulTo(out, a, b)
 	case kGemm:
+		if in.conjScalars {
+			alpha, beta = scalar.Conj(alpha), scalar.Conj(beta)
+		}
 		if !in.final {
 			return p.gemm(1, a, b, 0, out)
+		}
+		if in.conjPass {
+			if beta != 0 {
+				if err := elem.ConjTo(dst, dst); err != nil {
+					return err
+				}
+			}
+			if err := p.gemm(alpha, a, b, beta, out); err != nil {
+				return err
+			}
+			return elem.ConjTo(dst, dst)
 		}
 		if in.tmp == nil {
 			return p.gemm(alpha, a, b, beta, out)
 		}
 		policy.Copies.Add(1)
+		if in.conjScalars {
+			dst = dst.Conj() // the buffer holds the conjugate of dst as seen
+		}
 		if beta != 0 {
 			if err := views.Copy(tmp, dst); err != nil {
 				return err

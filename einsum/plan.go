@@ -96,6 +96,9 @@ type instr struct {
 	nsum  int
 	final bool
 	tmp   *arg
+
+	conjScalars bool // alpha and beta are conjugated (flags turned: see gemm)
+	conjPass    bool // dst is conjugated in place around the call
 }
 
 // node is a tensor while the plan is made: an operand (after diagonals,
@@ -125,6 +128,9 @@ func NewPlan[T Scalar](s Spec, dst views.View[T], ops []views.View[T], o Options
 	if err := dst.CheckLive("einsum", "dst"); err != nil {
 		return nil, err
 	}
+	if err := usable("einsum", &dst, ops, true); err != nil {
+		return nil, err
+	}
 	p.dst = shapeKey{dst.Layout(), dst.IsConj()}
 	pr, err := resolve(&s, shapes, dst.Shape())
 	if err != nil {
@@ -145,6 +151,8 @@ type planner[T Scalar] struct {
 	pr    *problem
 	nodes []node
 	bufs  []buffer
+
+	conjStep bool // the product being lowered has a conjugated operand
 }
 
 // buffer is a workspace buffer: its size and the instructions that use

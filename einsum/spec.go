@@ -40,7 +40,8 @@ type term struct {
 // package batch: leading axes align, and a missing trailing axis or an
 // axis of extent 1 repeats. In the result they go where its term puts
 // "...", and last when the result is implicit (numpy puts them first:
-// lapis keeps batch axes on the right).
+// lapis keeps batch axes on the right). An explicit result without "..."
+// sums over them, as over any index it lacks.
 //
 // Errors match lapis.ErrInvalid and name the character and its position.
 func Parse(subscripts string) (Spec, error) {

@@ -91,6 +91,25 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, ne
 		copyA, copyB, copyC bool
 		cost                int
 	}
+	// conj(C) = conj(alpha) A B + conj(beta) conj(C) is C = alpha conj(A)
+	// conj(B) + beta C: into a conjugated destination, or from two
+	// conjugated operands (which BLAS takes only transposed), the product
+	// runs on the data as stored with every flag turned and the scalars
+	// conjugated. An intermediate then carries the flag; a destination
+	// that is not conjugated is conjugated in place around the call.
+	turned := final && c.conj || a.conj && b.conj
+	outPass := false
+	if turned {
+		a.conj, b.conj = !a.conj, !b.conj
+		switch {
+		case !final:
+			c.conj = true // set on the new intermediate below
+		case c.conj:
+			c.conj = false
+		default:
+			outPass = true
+		}
+	}
 	oms := [][]int{pl.natural(a, m)}
 	ons := [][]int{pl.natural(b, n)}
 	if final {
@@ -103,9 +122,14 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, ne
 		for _, on := range ons {
 			for _, ok := range oks {
 				ch := choice{om: om, on: on, ok: ok}
-				ch.copyA = !pl.fits(a, om, ok, bt)
-				ch.copyB = !pl.fits(b, ok, on, bt)
-				ch.copyC = final && !pl.fits(c, om, on, bt)
+				ch.copyC = final && !pl.fits(c, om, on, bt, false)
+				ct := false // C's matrix is row-major: BLAS computes C^T = B^T A^T
+				if final && !ch.copyC {
+					m, _ := pl.matrix(c, om, on, bt).Matrix()
+					ct = m.Trans
+				}
+				ch.copyA = !pl.fits(a, om, ok, bt, ct)
+				ch.copyB = !pl.fits(b, ok, on, bt, ct)
 				if ch.copyA {
 					ch.cost += a.l.Len()
 				}
@@ -132,19 +156,21 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, ne
 	if best.copyB {
 		b = pl.copyOf(b, concat(best.ok, best.on, bt), "operand B")
 	}
-	in := instr{kind: kGemm, final: final}
+	in := instr{kind: kGemm, final: final, conjScalars: turned, conjPass: outPass && !best.copyC}
+	pl.conjStep = a.conj || b.conj
 	in.a = arg{at: a.at, l: pl.matrix(a, best.om, best.ok, bt), conj: a.conj}
 	in.b = arg{at: b.at, l: pl.matrix(b, best.ok, best.on, bt), conj: b.conj}
 	switch {
 	case !final:
 		c = pl.temp(pl.orient(concat(best.om, best.on, bt, ones), concat(best.on, best.om, bt, ones), next))
+		c.conj = turned
 	case best.copyC:
 		t := pl.temp(concat(best.om, best.on, bt, ones))
 		in.tmp = &arg{at: t.at, l: pl.over(t, c.labels).l}
-		pl.counted("dst", c.l, "its indices do not fuse into the product's rows and columns")
+		pl.counted("dst", c.l, "its indices do not fuse into the product's rows and columns, or it is conjugated")
 		c = node{labels: t.labels, l: t.l, at: t.at}
 	}
-	in.out = arg{at: c.at, l: pl.matrix(c, best.om, best.on, bt), conj: c.conj}
+	in.out = arg{at: c.at, l: pl.matrix(c, best.om, best.on, bt), conj: c.conj && !turned}
 	pl.emit(in)
 	return c
 }
@@ -163,8 +189,8 @@ type lookahead struct {
 // there (TensorOperations.jl's choice of which side is A, made one step
 // ahead).
 func (pl *planner[T]) orient(rows, cols []int, next *lookahead) []int {
-	if next == nil {
-		return rows
+	if next == nil || pl.conjStep {
+		return rows // conjugated operands were fitted to a column-major C
 	}
 	score := func(labels []int) int {
 		x := pl.compact(labels)
@@ -205,14 +231,16 @@ func (pl *planner[T]) natural(x node, g []int) []int {
 
 // fits reports whether x, its rows in order r and its columns in order c,
 // is a batch of matrices BLAS takes as they are: each group fuses (each
-// label's stride the previous one's times its extent) and the matrix is
-// column- or row-major (layout.Matrix).
-func (pl *planner[T]) fits(x node, r, c, bt []int) bool {
+// label's stride the previous one's times its extent), the matrix is
+// column- or row-major (layout.Matrix), and, when x is conjugated, it
+// reaches BLAS transposed, as "C" (its orientation differs from the
+// product's, ct: BLAS has no conjugate without transpose).
+func (pl *planner[T]) fits(x node, r, c, bt []int, ct bool) bool {
 	if !pl.fuses(x, r) || !pl.fuses(x, c) {
 		return false
 	}
-	_, ok := pl.matrix(x, r, c, bt).Matrix()
-	return ok
+	m, ok := pl.matrix(x, r, c, bt).Matrix()
+	return ok && (!x.conj || m.Trans != ct)
 }
 
 // fuses reports whether the labels o of x step as one dimension.
@@ -267,8 +295,9 @@ func (pl *planner[T]) stride(x node, lb int) int {
 }
 
 // copyOf emits a copy of x into a compact buffer with the given labels
-// first (in that order, x's others after them) and returns the copy. The
-// data is copied as stored: a conjugated x stays conjugated by its flag.
+// first (in that order, x's others after them) and returns the copy. A
+// conjugated x is conjugated by the copy (which is made anyway): the
+// copy is column-major, which BLAS cannot take conjugated.
 func (pl *planner[T]) copyOf(x node, first []int, name string) node {
 	labels := slices.Clone(first)
 	for _, lb := range x.labels {
@@ -277,11 +306,9 @@ func (pl *planner[T]) copyOf(x node, first []int, name string) node {
 		}
 	}
 	src := pl.over(x, labels)
-	src.conj = false
 	t := pl.temp(labels)
 	pl.counted(pl.nameOf(x, name), x.l, "its indices do not fuse into the matrix dimensions BLAS takes")
 	pl.emit(instr{kind: kCopy, out: arg{at: t.at, l: t.l}, a: src})
-	t.conj = x.conj
 	return t
 }
 
