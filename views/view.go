@@ -134,12 +134,12 @@ func (v *View[T]) Vector1() (n, stride int, first *T, conj, ok bool) {
 	return n, stride, first, v.conj, true
 }
 
-// Run reports whether v is a live, unconjugated view whose elements are
-// one compact column-major run (layout.Layout.Run) and returns the address
+// Run reports whether v is a live, unconjugated view (not the zero View)
+// whose elements are one compact run (layout.Layout.Run) and returns the address
 // of its first element (nil when it is empty) and their number, read
 // through the pointer as Matrix2 is.
 func (v *View[T]) Run() (first *T, n int, ok bool) {
-	if v.released() || v.conj {
+	if v.released() || v.conj || v.noData() {
 		return nil, 0, false
 	}
 	n, off, ok := v.l.Run()
