@@ -3,10 +3,12 @@ package batch
 import (
 	"errors"
 	"math"
+	"slices"
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/internal/rt/errop"
+	"github.com/lapis-go/lapis/internal/rt/threads"
 	"github.com/lapis-go/lapis/internal/strided"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -39,14 +41,12 @@ import (
 // lapis.ErrCopyRefused in strict mode.
 func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts ...lapis.Option) error {
 	const op = "batch.Gemm"
-	for _, x := range []struct {
-		name string
-		v    *views.View[T]
-	}{{"a", &a}, {"b", &b}, {"c", &c}} {
-		if err := x.v.CheckLive(op, x.name); err != nil {
+	names := [3]string{"a", "b", "c"}
+	for i, v := range [3]*views.View[T]{&a, &b, &c} {
+		if err := v.CheckLive(op, names[i]); err != nil {
 			return err
 		}
-		if err := rankAtLeast2(op, x.name, x.v); err != nil {
+		if err := rankAtLeast2(op, names[i], v); err != nil {
 			return err
 		}
 	}
@@ -58,12 +58,16 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	case lc.Dim(0) != m || lc.Dim(1) != n:
 		return layout.Errorf(layout.ErrShape, op, "c", "matrices %dx%d, want %dx%d", lc.Dim(0), lc.Dim(1), m, n)
 	}
-	shape := batchShape(c)
-	sa, err := broadcastStrides(op, "a", a, shape)
+	// The batch geometry lives in arrays on the stack (rank up to
+	// MaxInline each): a call on a batch allocates nothing unless it is
+	// split across workers.
+	var geom [4][layout.MaxInline]int
+	shape := appendBatchShape(geom[0][:0], &lc)
+	sa, err := broadcastStridesTo(geom[1][:0], op, "a", &la, shape)
 	if err != nil {
 		return err
 	}
-	sb, err := broadcastStrides(op, "b", b, shape)
+	sb, err := broadcastStridesTo(geom[2][:0], op, "b", &lb, shape)
 	if err != nil {
 		return err
 	}
@@ -89,20 +93,71 @@ func Gemm[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], opts .
 	// along the first batch axis left after merging (usually one per
 	// chunk): cblas derives the BLAS description once per run and loops
 	// in C or on the Go-assembly kernel, with no cgo call per matrix.
-	sc := c.Layout().Strides()[2:]
-	shape, st := merge(shape, sa, sb, sc)
+	sc := batchStrides(lc, geom[3][:0])
+	var mbuf [4 * layout.MaxInline]int
+	flat := mbuf[:]
+	if l := 4 * len(shape); l > len(flat) {
+		flat = make([]int, l)
+	}
+	l := len(shape)
+	nm := mergeInto(flat, shape, sa, sb, sc)
+	shape = flat[:nm]
+	st := [3][]int{flat[l : l+nm], flat[2*l : 2*l+nm], flat[3*l : 3*l+nm]}
 	chunks := chunksFor(total, m*n*k)
 	if m*n*k < bigFlops { // one OpenBLAS thread per call, however the batch is split
-		defer singleThreaded()()
+		sec := threads.Begin(threads.Single, 0)
+		defer sec.End()
 	}
+	if chunks == 1 {
+		return gemmRuns(op, alpha, beta, shape, st, 0, total, &a, &b, &c, opts)
+	}
+	// Split: the goroutines get copies, so that only this path allocates.
+	g := gemmSplit[T]{op: op, alpha: alpha, beta: beta, shape: slices.Clone(shape), opts: slices.Clone(opts)}
+	for i := range 3 {
+		g.st[i] = slices.Clone(st[i])
+	}
+	g.v = [3]views.View[T]{a, b, c}
 	errs := make([]error, chunks)
 	run(chunks, func(ch int) {
-		errs[ch] = runs(shape, st, ch*total/chunks, (ch+1)*total/chunks, []views.View[T]{a, b, c},
-			func(r []views.View[T]) error {
-				return strided.Gemm(op, alpha, r[0], r[1], beta, r[2], opts...)
-			})
+		errs[ch] = gemmRuns(g.op, g.alpha, g.beta, g.shape, g.st, ch*total/chunks, (ch+1)*total/chunks, &g.v[0], &g.v[1], &g.v[2], g.opts)
 	})
 	return errors.Join(errs...)
+}
+
+// gemmSplit is what the workers of a split Gemm share.
+type gemmSplit[T Scalar] struct {
+	op          string
+	alpha, beta T
+	shape       []int
+	st          [3][]int
+	v           [3]views.View[T]
+	opts        []lapis.Option
+}
+
+// gemmRuns is Gemm on the runs of matrices lo <= t < hi (as runs): one
+// strided product (internal/strided) per run, stopping at the first
+// error.
+func gemmRuns[T Scalar](op string, alpha, beta T, shape []int, st [3][]int, lo, hi int, a, b, c *views.View[T], opts []lapis.Option) error {
+	d0 := 1
+	if len(shape) > 0 {
+		d0 = shape[0]
+	}
+	for t := lo; t < hi; {
+		n := min(hi-t, d0-t%d0)
+		var r [3]views.View[T]
+		for i, v := range [3]*views.View[T]{a, b, c} {
+			s0 := 0
+			if len(shape) > 0 {
+				s0 = st[i][0]
+			}
+			r[i] = runView(*v, flatOffset(t, shape, st[i]), n, s0)
+		}
+		if err := strided.Gemm(op, alpha, r[0], r[1], beta, r[2], opts...); err != nil {
+			return err
+		}
+		t += n
+	}
+	return nil
 }
 
 // Mul returns the products a[:, :, t] b[:, :, t] as a new compact

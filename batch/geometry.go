@@ -12,8 +12,14 @@ import (
 
 // batchShape returns the batch axes of v (its shape from axis 2 on).
 func batchShape[T Scalar](v views.View[T]) []int {
-	s := v.Shape()
-	return s[2:]
+	l := v.Layout()
+	return appendBatchShape(nil, &l)
+}
+
+// appendBatchShape appends l's extents from axis 2 on to dst.
+func appendBatchShape(dst []int, l *layout.Layout) []int {
+	shape, _ := l.Axes()
+	return append(dst, shape[2:]...)
 }
 
 // broadcastStrides returns v's element strides along the batch axes of
@@ -21,22 +27,27 @@ func batchShape[T Scalar](v views.View[T]) []int {
 // do not broadcast to out).
 func broadcastStrides[T Scalar](op, name string, v views.View[T], out []int) ([]int, error) {
 	l := v.Layout()
+	return broadcastStridesTo(nil, op, name, &l, out)
+}
+
+// broadcastStridesTo is broadcastStrides of the layout l, appended to dst.
+func broadcastStridesTo(dst []int, op, name string, l *layout.Layout, out []int) ([]int, error) {
 	if l.Rank()-2 > len(out) {
 		return nil, layout.Errorf(layout.ErrShape, op, name, "%d batch axes, the output has %d", l.Rank()-2, len(out))
 	}
-	s := make([]int, len(out))
+	shape, strides := l.Axes()
 	for i, d := range out {
 		axis := i + 2
 		switch {
-		case axis >= l.Rank() || l.Dim(axis) == 1:
-			s[i] = 0
-		case l.Dim(axis) == d:
-			s[i] = l.Stride(axis)
+		case axis >= len(shape) || shape[axis] == 1:
+			dst = append(dst, 0)
+		case shape[axis] == d:
+			dst = append(dst, strides[axis])
 		default:
-			return nil, layout.Errorf(layout.ErrShape, op, name, "batch axis %d has extent %d, want %d (or 1 to broadcast)", axis, l.Dim(axis), d)
+			return nil, layout.Errorf(layout.ErrShape, op, name, "batch axis %d has extent %d, want %d (or 1 to broadcast)", axis, shape[axis], d)
 		}
 	}
-	return s, nil
+	return dst, nil
 }
 
 // count returns the number of matrices in a batch of the given shape.
@@ -92,30 +103,41 @@ func batchStrides(l layout.Layout, dst []int) []int {
 // batches reach the C loops with one batch axis. It returns the new shape
 // and strides.
 func merge(shape []int, strides ...[]int) ([]int, [][]int) {
-	outShape := make([]int, 0, len(shape))
+	l := len(shape)
+	flat := make([]int, (1+len(strides))*l)
+	n := mergeInto(flat, shape, strides...)
 	out := make([][]int, len(strides))
 	for k := range out {
-		out[k] = make([]int, 0, len(shape))
+		out[k] = flat[(k+1)*l : (k+1)*l+n]
 	}
+	return flat[:n], out
+}
+
+// mergeInto is merge with its results in flat, (1+len(strides))*len(shape)
+// ints: the n merged extents first, then operand k's strides from
+// (k+1)*len(shape). It stores only ints, so that a buffer on the caller's
+// stack stays there.
+func mergeInto(flat []int, shape []int, strides ...[]int) (n int) {
+	l := len(shape)
 	for i, d := range shape {
 		if d == 1 {
 			continue
 		}
-		last := len(outShape) - 1
-		joinable := last >= 0
+		joinable := n > 0
 		for k := range strides {
-			if joinable && strides[k][i] != out[k][last]*outShape[last] {
+			if joinable && strides[k][i] != flat[(k+1)*l+n-1]*flat[n-1] {
 				joinable = false
 			}
 		}
 		if joinable {
-			outShape[last] *= d
+			flat[n-1] *= d
 			continue
 		}
-		outShape = append(outShape, d)
+		flat[n] = d
 		for k := range strides {
-			out[k] = append(out[k], strides[k][i])
+			flat[(k+1)*l+n] = strides[k][i]
 		}
+		n++
 	}
-	return outShape, out
+	return n
 }

@@ -474,13 +474,6 @@ func TestNoAlloc(t *testing.T) {
 	t.Run("complex128", testNoAlloc[complex128])
 }
 
-// batchGemmAllocs is what a batched step allocates today: batch.Gemm's
-// batched path makes its batch shape, merged strides, error slice and
-// worker closure per call (15 objects). Execute's promise of no
-// allocation holds for every other step; this bound is the part of issue
-// 39 still open, kept here so that it cannot grow unnoticed.
-const batchGemmAllocs = 15
-
 func testNoAlloc[T Scalar](t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 11))
 	for _, c := range []struct {
@@ -522,12 +515,8 @@ func testNoAlloc[T Scalar](t *testing.T) {
 			if runErr != nil {
 				t.Fatalf("%s: %v", c.name, runErr)
 			}
-			limit := 0.0
-			if c.name == "gemm-batched" {
-				limit = batchGemmAllocs
-			}
-			if allocs > limit {
-				t.Errorf("%s %s (alpha %v, beta %v): %v allocations per Execute, want at most %v\n%v", c.name, c.spec, ab[0], ab[1], allocs, limit, p)
+			if allocs != 0 {
+				t.Errorf("%s %s (alpha %v, beta %v): %v allocations per Execute, want 0\n%v", c.name, c.spec, ab[0], ab[1], allocs, p)
 			}
 		}
 	}
