@@ -6,39 +6,43 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/views"
 )
 
 // Contract returns the contraction given by numpy's subscripts (Parse) of
 // the operands, as a new compact column-major tensor (from the pool:
-// Release it when done). It is ContractTo into views.Zeros.
+// Release it when done). It is ContractTo into views.Zeros. Errors are
+// Parse's, NewPlan's and Execute's, named einsum.Contract, and
+// lapis.ErrTooLarge for a result beyond memory.
 func Contract[T Scalar](subscripts string, ops ...views.View[T]) (*views.Tensor[T], error) {
+	const op = "einsum.Contract"
 	s, err := Parse(subscripts)
 	if err != nil {
-		return nil, err
+		return nil, errop.Rename(err, op)
 	}
 	shapes := make([][]int, len(ops))
 	for k := range ops {
+		name := fmt.Sprintf("ops[%d]", k)
 		if ops[k].IsZero() {
-			return nil, layout.Errorf(layout.ErrBounds, "einsum.Contract", fmt.Sprintf("ops[%d]", k), "is the zero View (no view of anything)")
+			return nil, errop.ZeroView(op, name)
 		}
-		if err := ops[k].CheckLive("einsum.Contract", fmt.Sprintf("ops[%d]", k)); err != nil {
+		if err := ops[k].CheckLive(op, name); err != nil {
 			return nil, err
 		}
 		shapes[k] = ops[k].Shape()
 	}
 	pr, err := resolve(&s, shapes, nil)
 	if err != nil {
-		return nil, err
+		return nil, errop.Rename(err, op)
 	}
 	t, err := views.Zeros[T](pr.shape()...)
 	if err != nil {
-		return nil, err
+		return nil, errop.Rename(err, op)
 	}
 	if err := run(s, t.View(), ops); err != nil {
 		t.Release()
-		return nil, err
+		return nil, errop.Rename(err, op)
 	}
 	return t, nil
 }
@@ -48,18 +52,18 @@ func Contract[T Scalar](subscripts string, ops ...views.View[T]) (*views.Tensor[
 // memory with an operand. The plan (path, lowering, workspace layout) is
 // cached by subscripts, element type and the operands' and dst's layouts;
 // the workspace is allocated per call (Plan.Execute takes one).
-// Errors are NewPlan's and Execute's.
+// Errors are Parse's, NewPlan's and Execute's, named einsum.ContractTo.
 func ContractTo[T Scalar](dst views.View[T], subscripts string, ops ...views.View[T]) error {
 	s, err := Parse(subscripts)
-	if err != nil {
-		return err
+	if err == nil {
+		err = run(s, dst, ops)
 	}
-	return run(s, dst, ops)
+	return errop.Rename(err, "einsum.ContractTo")
 }
 
 // run executes s through a cached plan, with alpha 1 and beta 0.
 func run[T Scalar](s Spec, dst views.View[T], ops []views.View[T]) error {
-	if err := usable("einsum", &dst, ops, false); err != nil {
+	if err := usable("einsum.Execute", &dst, ops, false); err != nil {
 		return err
 	}
 	key := cacheKey(s, dst, ops)

@@ -359,3 +359,22 @@ func TestWorkspaceOverlap(t *testing.T) {
 		t.Errorf("ws beside the operand in one buffer: %v", err)
 	}
 }
+
+// TestHugeBroadcast: a broadcast operand whose copy would not fit in
+// memory gives an error matching lapis.ErrTooLarge (the workspace), not an
+// out-of-memory crash, and so does a result that would not.
+func TestHugeBroadcast(t *testing.T) {
+	one := must2(views.Full(1.0, 1, 1))
+	huge := must2(one.View().BroadcastTo(1<<22, 1<<22)) // 2^44 elements, stride 0
+	y := must2(views.Full(2.0, 1<<22, 1))
+	_, err := Contract("ij,jk->ik", huge, y.View())
+	if !errors.Is(err, lapis.ErrTooLarge) {
+		t.Fatalf("Contract over a 2^44-element broadcast: %v, want lapis.ErrTooLarge", err)
+	}
+	row := must2(views.Full(1.0, 1, 8))
+	tall := must2(row.View().BroadcastTo(1<<40, 8))
+	_, err = Contract("ij,j->i", tall, must2(views.Full(2.0, 8)).View())
+	if !errors.Is(err, lapis.ErrTooLarge) {
+		t.Fatalf("a result of 2^40 elements: %v, want lapis.ErrTooLarge", err)
+	}
+}

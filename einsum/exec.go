@@ -8,7 +8,9 @@ import (
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/elem"
+	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
@@ -35,7 +37,7 @@ func (p *Plan[T]) Execute(alpha T, ops []views.View[T], beta T, dst views.View[T
 		return err
 	}
 	if ws == nil {
-		ws = make([]T, p.ws)
+		ws = pool.Make[T](p.ws, p.ws) // NewPlan checked the size
 	}
 	if len(ws) < p.ws {
 		return layout.Errorf(layout.ErrShape, "einsum.Execute", "ws",
@@ -65,6 +67,14 @@ func (p *Plan[T]) check(ops []views.View[T], dst *views.View[T]) error {
 	if len(ops) != len(p.ops) {
 		return layout.Errorf(layout.ErrShape, op, "ops", "has %d operands; the plan takes %d", len(ops), len(p.ops))
 	}
+	for k := range ops {
+		if ops[k].IsZero() {
+			return errop.ZeroView(op, fmt.Sprintf("ops[%d]", k))
+		}
+	}
+	if dst.IsZero() {
+		return errop.ZeroView(op, "dst")
+	}
 	if err := matches(op, "dst", dst, &p.dst); err != nil {
 		return err
 	}
@@ -88,11 +98,11 @@ func (p *Plan[T]) check(ops []views.View[T], dst *views.View[T]) error {
 // memory with an operand (layout.ErrOverlap).
 func usable[T Scalar](op string, dst *views.View[T], ops []views.View[T], layoutOnly bool) error {
 	if dst.IsZero() {
-		return layout.Errorf(layout.ErrBounds, op, "dst", "is the zero View (no view of anything)")
+		return errop.ZeroView(op, "dst")
 	}
 	for k := range ops {
 		if ops[k].IsZero() {
-			return layout.Errorf(layout.ErrBounds, op, fmt.Sprintf("ops[%d]", k), "is the zero View (no view of anything)")
+			return errop.ZeroView(op, fmt.Sprintf("ops[%d]", k))
 		}
 	}
 	_, dl, _ := dst.Ref()

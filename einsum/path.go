@@ -115,7 +115,7 @@ func (s *shapeInfo) greedy(limit int) ([]pair, error) {
 			}
 		}
 		if !found {
-			return nil, layout.Errorf(lapis.ErrInvalid, "einsum", "MemoryLimit",
+			return nil, layout.Errorf(lapis.ErrInvalid, "einsum.NewPlan", "MemoryLimit",
 				"no pair of the %d tensors left contracts into at most %d elements", len(cur), limit)
 		}
 		cur = s.apply(cur, best)
@@ -136,7 +136,7 @@ func (s *shapeInfo) apply(cur [][]int, p pair) [][]int {
 func (s *shapeInfo) optimal(limit int) ([]pair, error) {
 	n := len(s.labels)
 	if n > MaxOptimal {
-		return nil, layout.Errorf(lapis.ErrInvalid, "einsum", "Path",
+		return nil, layout.Errorf(lapis.ErrInvalid, "einsum.NewPlan", "Path",
 			"Optimal takes at most %d operands, not %d: use Greedy", MaxOptimal, n)
 	}
 	full := uint32(1)<<n - 1
@@ -189,7 +189,7 @@ func (s *shapeInfo) optimal(limit int) ([]pair, error) {
 		}
 	}
 	if math.IsInf(cost[full], 1) {
-		return nil, layout.Errorf(lapis.ErrInvalid, "einsum", "MemoryLimit",
+		return nil, layout.Errorf(lapis.ErrInvalid, "einsum.NewPlan", "MemoryLimit",
 			"no order of the %d operands keeps every intermediate within %d elements", n, limit)
 	}
 	// Emit the steps bottom-up, tracking where each subset sits in the list.
@@ -221,14 +221,14 @@ func (s *shapeInfo) optimal(limit int) ([]pair, error) {
 // positions in the list at that step.
 func checkPath(given [][2]int, n int) ([]pair, error) {
 	if len(given) != n-1 {
-		return nil, layout.Errorf(lapis.ErrInvalid, "einsum", "Order",
+		return nil, layout.Errorf(lapis.ErrInvalid, "einsum.NewPlan", "Order",
 			"%d operands take %d pairwise steps, not %d", n, n-1, len(given))
 	}
 	path := make([]pair, len(given))
 	for k, p := range given {
 		left := n - k
 		if p[0] == p[1] || p[0] < 0 || p[1] < 0 || p[0] >= left || p[1] >= left {
-			return nil, layout.Errorf(lapis.ErrInvalid, "einsum", "Order",
+			return nil, layout.Errorf(lapis.ErrInvalid, "einsum.NewPlan", "Order",
 				"step %d, %v: two distinct positions below %d (the tensors left)", k, p, left)
 		}
 		path[k] = pair{min(p[0], p[1]), max(p[0], p[1])}

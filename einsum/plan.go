@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/operand"
+	"github.com/lapis-go/lapis/internal/rt/pool"
 	"github.com/lapis-go/lapis/layout"
 	"github.com/lapis-go/lapis/views"
 )
@@ -119,16 +120,16 @@ func NewPlan[T Scalar](s Spec, dst views.View[T], ops []views.View[T], o Options
 	shapes := make([][]int, len(ops))
 	p := &Plan[T]{spec: s, call: o.Call, strict: lapis.Configure(o.Call...).Strict}
 	for k := range ops {
-		if err := ops[k].CheckLive("einsum", fmt.Sprintf("operands[%d]", k)); err != nil {
+		if err := ops[k].CheckLive("einsum.NewPlan", fmt.Sprintf("ops[%d]", k)); err != nil {
 			return nil, err
 		}
 		shapes[k] = ops[k].Shape()
 		p.ops = append(p.ops, shapeKey{ops[k].Layout(), ops[k].IsConj()})
 	}
-	if err := dst.CheckLive("einsum", "dst"); err != nil {
+	if err := dst.CheckLive("einsum.NewPlan", "dst"); err != nil {
 		return nil, err
 	}
-	if err := usable("einsum", &dst, ops, true); err != nil {
+	if err := usable("einsum.NewPlan", &dst, ops, true); err != nil {
 		return nil, err
 	}
 	p.dst = shapeKey{dst.Layout(), dst.IsConj()}
@@ -152,7 +153,18 @@ type planner[T Scalar] struct {
 	nodes []node
 	bufs  []buffer
 
-	conjStep bool // the product being lowered has a conjugated operand
+	conjStep bool  // the product being lowered has a conjugated operand
+	err      error // the first layout that could not be made (sizes beyond an int)
+}
+
+// made returns l, or records err (a layout whose size overflows an int:
+// an intermediate or a broadcast of the operands' extents) for lower to
+// return.
+func (pl *planner[T]) made(l layout.Layout, err error) layout.Layout {
+	if err != nil && pl.err == nil {
+		pl.err = err
+	}
+	return l
 }
 
 // buffer is a workspace buffer: its size and the instructions that use
@@ -189,7 +201,7 @@ func (p *Plan[T]) lower(pr *problem, o Options) error {
 	case o.Path == Greedy:
 		p.path, err = info.greedy(o.MemoryLimit)
 	default:
-		err = layout.Errorf(lapis.ErrInvalid, "einsum", "Path", "%v is not a Path", o.Path)
+		err = layout.Errorf(lapis.ErrInvalid, "einsum.NewPlan", "Path", "%v is not a Path", o.Path)
 	}
 	if err != nil {
 		return err
@@ -223,8 +235,11 @@ func (p *Plan[T]) lower(pr *problem, o Options) error {
 	if len(p.path) == 0 {
 		pl.assign(cur[0])
 	}
+	if pl.err != nil {
+		return pl.err
+	}
 	pl.layout()
-	return nil
+	return pool.Check[T]("einsum.NewPlan", "workspace", p.ws)
 }
 
 // use is the step that consumes a tensor: the tensor it is contracted
@@ -343,7 +358,7 @@ func (pl *planner[T]) compact(labels []int) node {
 	for i, lb := range labels {
 		shape[i] = pl.pr.ext[lb]
 	}
-	return node{labels: labels, l: must(layout.ColMajor(shape...))}
+	return node{labels: labels, l: pl.made(layout.ColMajor(shape...))}
 }
 
 // emit appends in, extending the lifetime of every buffer it uses.
@@ -450,5 +465,5 @@ func must(l layout.Layout, err error) layout.Layout {
 
 // refused is strict mode's error for the plan's first copy.
 func (p *Plan[T]) refused() error {
-	return operand.Refused("einsum", p.first.name, p.first.l, p.first.why)
+	return operand.Refused("einsum.NewPlan", p.first.name, p.first.l, p.first.why)
 }

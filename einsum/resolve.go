@@ -25,9 +25,9 @@ type problem struct {
 // operand needs equal extents), and, when dst is given, the result's
 // shape.
 func resolve(s *Spec, shapes [][]int, dst []int) (*problem, error) {
-	const op = "einsum"
+	const op = "einsum.NewPlan"
 	if len(shapes) != len(s.in) {
-		return nil, layout.Errorf(lapis.ErrInvalid, op, "operands",
+		return nil, layout.Errorf(lapis.ErrInvalid, op, "ops",
 			"%q takes %d operands, not %d", s.text, len(s.in), len(shapes))
 	}
 	p := &problem{spec: s}
@@ -48,7 +48,7 @@ func resolve(s *Spec, shapes [][]int, dst []int) (*problem, error) {
 		shape := shapes[k]
 		e := len(shape) - len(t.labels)
 		if t.ell < 0 && e != 0 || e < 0 {
-			return nil, layout.Errorf(layout.ErrShape, op, fmt.Sprintf("operands[%d]", k),
+			return nil, layout.Errorf(layout.ErrShape, op, fmt.Sprintf("ops[%d]", k),
 				"has rank %d; its subscripts in %q name %d axes", len(shape), s.text, len(t.labels))
 		}
 		if t.ell < 0 {
@@ -73,7 +73,7 @@ func resolve(s *Spec, shapes [][]int, dst []int) (*problem, error) {
 			d := shape[a]
 			at := fmt.Sprintf("%d in operand %d (axis %d)", d, k, a)
 			if first := slices.Index(labels, l); first < a && shape[first] != d {
-				return nil, layout.Errorf(layout.ErrShape, op, fmt.Sprintf("operands[%d]", k),
+				return nil, layout.Errorf(layout.ErrShape, op, fmt.Sprintf("ops[%d]", k),
 					"%s of %q repeats with extents %d (axis %d) and %d (axis %d): a diagonal needs equal extents",
 					s.nameOf(p.names[l]), s.text, shape[first], first, d, a)
 			}
@@ -81,7 +81,7 @@ func resolve(s *Spec, shapes [][]int, dst []int) (*problem, error) {
 			case e < 0 || e == 1 && d != 1:
 				p.ext[l], where[l] = d, at
 			case d != e && d != 1:
-				return nil, layout.Errorf(layout.ErrShape, op, fmt.Sprintf("operands[%d]", k),
+				return nil, layout.Errorf(layout.ErrShape, op, fmt.Sprintf("ops[%d]", k),
 					"%s of %q has extent %s and %s", s.nameOf(p.names[l]), s.text, where[l], at)
 			}
 		}

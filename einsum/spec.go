@@ -45,7 +45,7 @@ type term struct {
 //
 // Errors match lapis.ErrInvalid and name the character and its position.
 func Parse(subscripts string) (Spec, error) {
-	s := Spec{text: subscripts}
+	s := Spec{text: subscripts, abc: true}
 	lhs, rhs, explicit := strings.Cut(subscripts, "->")
 	if explicit && strings.Contains(rhs, "->") {
 		return Spec{}, s.errAt(len(lhs)+2+strings.Index(rhs, "->"), "a second \"->\"")
@@ -165,19 +165,19 @@ func Labels(output []int, inputs ...[]int) (Spec, error) {
 // operand, an ellipsis only when an operand has one.
 func (s *Spec) checkOut() error {
 	if len(s.in) == 0 {
-		return layout.Errorf(lapis.ErrInvalid, "einsum", "subscripts", "%q has no operand", s.text)
+		return layout.Errorf(lapis.ErrInvalid, s.op(), "subscripts", "%q has no operand", s.text)
 	}
 	ell := false
 	for _, t := range s.in {
 		ell = ell || t.ell >= 0
 	}
 	if s.out.ell >= 0 && !ell {
-		return layout.Errorf(lapis.ErrInvalid, "einsum", "subscripts",
+		return layout.Errorf(lapis.ErrInvalid, s.op(), "subscripts",
 			"%q: the result has \"...\" but no operand has", s.text)
 	}
 	for i, l := range s.out.labels {
 		if slices.Contains(s.out.labels[:i], l) {
-			return layout.Errorf(lapis.ErrInvalid, "einsum", "subscripts",
+			return layout.Errorf(lapis.ErrInvalid, s.op(), "subscripts",
 				"%q: %s occurs twice in the result", s.text, s.nameOf(l))
 		}
 		found := false
@@ -185,7 +185,7 @@ func (s *Spec) checkOut() error {
 			found = found || slices.Contains(t.labels, l)
 		}
 		if !found {
-			return layout.Errorf(lapis.ErrInvalid, "einsum", "subscripts",
+			return layout.Errorf(lapis.ErrInvalid, s.op(), "subscripts",
 				"%q: %s of the result is in no operand", s.text, s.nameOf(l))
 		}
 	}
@@ -196,6 +196,14 @@ func (s *Spec) checkOut() error {
 func (s *Spec) errAt(pos int, what string) error {
 	return layout.Errorf(lapis.ErrInvalid, "einsum.Parse", "subscripts",
 		"%q: %s at position %d", s.text, what, pos)
+}
+
+// op is the function that made s, for its errors.
+func (s *Spec) op() string {
+	if s.abc {
+		return "einsum.Parse"
+	}
+	return "einsum.Labels"
 }
 
 // nameOf names label l in messages: index 'j', label 3, or the k-th axis

@@ -272,7 +272,7 @@ func (pl *planner[T]) matrix(x node, r, c, bt []int) layout.Layout {
 	for _, lb := range bt {
 		shape, strides = append(shape, pl.pr.ext[lb]), append(strides, pl.stride(x, lb))
 	}
-	return must(layout.New(shape, strides, x.l.Offset()))
+	return pl.made(layout.New(shape, strides, x.l.Offset()))
 }
 
 // over is x read through the axes labels: each label's stride in x, 0 (a
@@ -283,7 +283,7 @@ func (pl *planner[T]) over(x node, labels []int) arg {
 	for i, lb := range labels {
 		shape[i], strides[i] = pl.pr.ext[lb], pl.stride(x, lb)
 	}
-	return arg{at: x.at, l: must(layout.New(shape, strides, x.l.Offset())), conj: x.conj}
+	return arg{at: x.at, l: pl.made(layout.New(shape, strides, x.l.Offset())), conj: x.conj}
 }
 
 // stride is label lb's stride in x (0 when x lacks it).
@@ -324,7 +324,7 @@ func (pl *planner[T]) counted(name string, l layout.Layout, why string) {
 // nameOf names node x in messages: its operand, or an intermediate.
 func (pl *planner[T]) nameOf(x node, role string) string {
 	if x.at.op >= 0 {
-		return fmt.Sprintf("operands[%d]", x.at.op)
+		return fmt.Sprintf("ops[%d]", x.at.op)
 	}
 	return "an intermediate (" + role + ")"
 }

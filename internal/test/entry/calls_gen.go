@@ -6,6 +6,7 @@ import (
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/dist"
+	"github.com/lapis-go/lapis/einsum"
 	"github.com/lapis-go/lapis/elem"
 	"github.com/lapis-go/lapis/fortran"
 	"github.com/lapis-go/lapis/lapack"
@@ -295,6 +296,22 @@ var calls = []Call{
 	{Name: "dist.Wrap", Params: []Param{{"g", "Grid", false}, {"m", "Int", false}, {"n", "Int", false}, {"mb", "Int", false}, {"nb", "Int", false}, {"local", "View", true}}, Fn: func(x *Args) Result {
 		r0, err := dist.Wrap[float64](x.Grid(0), x.Int(1), x.Int(2), x.Int(3), x.Int(4), x.View(5))
 		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "einsum.Contract", Params: []Param{{"subscripts", "String", false}, {"ops", "Views", true}}, Fn: func(x *Args) Result {
+		r0, err := einsum.Contract[float64](x.String(0), x.Views(1)...)
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "einsum.ContractTo", Params: []Param{{"dst", "View", true}, {"subscripts", "String", false}, {"ops", "Views", true}}, Fn: func(x *Args) Result {
+		err := einsum.ContractTo[float64](x.View(0), x.String(1), x.Views(2)...)
+		return Result{Value: nil, Err: err, HasErr: true}
+	}},
+	{Name: "einsum.NewPlan", Params: []Param{{"s", "Spec", false}, {"dst", "View", true}, {"ops", "Views", true}, {"o", "Zero", false}}, Fn: func(x *Args) Result {
+		r0, err := einsum.NewPlan[float64](x.Spec(0), x.View(1), x.Views(2), einsum.Options{})
+		return Result{Value: r0, Err: err, HasErr: true}
+	}},
+	{Name: "einsum.Plan.Execute", Params: []Param{{"p", "Plan", false}, {"alpha", "Scalar", false}, {"ops", "Views", true}, {"beta", "Scalar", false}, {"dst", "View", true}, {"ws", "Scalars", false}}, Fn: func(x *Args) Result {
+		err := x.Plan(0).Execute(x.Scalar(1), x.Views(2), x.Scalar(3), x.View(4), x.Scalars(5))
+		return Result{Value: nil, Err: err, HasErr: true}
 	}},
 	{Name: "elem.Abs", Params: []Param{{"x", "View", true}}, Fn: func(x *Args) Result {
 		r0, err := elem.Abs[float64](x.View(0))
@@ -832,4 +849,4 @@ var calls = []Call{
 	}},
 }
 
-// Left out: 335 exported functions and methods without a view or tensor parameter.
+// Left out: 347 exported functions and methods without a view or tensor parameter.

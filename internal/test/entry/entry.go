@@ -31,6 +31,7 @@ import (
 	"unsafe"
 
 	"github.com/lapis-go/lapis/dist"
+	"github.com/lapis-go/lapis/einsum"
 	"github.com/lapis-go/lapis/elem"
 	"github.com/lapis-go/lapis/fortran"
 	"github.com/lapis-go/lapis/npy"
@@ -372,12 +373,41 @@ func (x *Args) Expr(int) elem.Expr[float64] {
 }
 
 // String is a path in a scratch directory for a parameter named path,
-// else a name.
+// einsum's identity for any rank for subscripts, else a name.
 func (x *Args) String(i int) string {
-	if x.name(i) == "path" {
+	switch x.name(i) {
+	case "path":
 		return filepath.Join(x.Dir, "x.npy")
+	case "subscripts":
+		return "...->..."
 	}
 	return "x"
+}
+
+// Views is parameter i as the one operand of a slice.
+func (x *Args) Views(i int) []views.View[float64] { return []views.View[float64]{x.View(i)} }
+
+// Spec is einsum's identity for any rank, "...->...".
+func (x *Args) Spec(int) einsum.Spec {
+	s, err := einsum.Parse("...->...")
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Plan is an einsum plan for the identity (Spec) from and into good views
+// of the template's shape.
+func (x *Args) Plan(i int) *einsum.Plan[float64] {
+	t, err := views.Zeros[float64](x.T.Shape("a")...)
+	if err != nil {
+		panic(err)
+	}
+	p, err := einsum.NewPlan(x.Spec(i), t.View(), []views.View[float64]{t.View()}, einsum.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return p
 }
 
 // notARoutine is what a Fortran routine parameter gets: an address that

@@ -30,7 +30,7 @@ import (
 
 // packages are the public packages, as paths below the module root ("" is
 // the root package lapis).
-var packages = []string{"", "layout", "views", "cblas", "elem", "lapack", "batch", "npy", "fortran", "dist", "gonumblas", "gonumlapack"}
+var packages = []string{"", "layout", "views", "cblas", "elem", "lapack", "batch", "einsum", "npy", "fortran", "dist", "gonumblas", "gonumlapack"}
 
 const module = "github.com/lapis-go/lapis"
 
@@ -38,6 +38,8 @@ const module = "github.com/lapis-go/lapis"
 // harness tries each such position with a bad operand.
 var positions = map[string]string{
 	"views.View[T]":    "View",
+	"...views.View[T]": "Views",
+	"[]views.View[T]":  "Views",
 	"*views.Tensor[T]": "Tensor",
 	"fortran.Arg":      "Arg",
 	"[]fortran.Arg":    "Args",
@@ -75,6 +77,8 @@ var values = map[string]string{
 	"func([]fortran.Array)": "ExplicitN",
 	"*dist.Grid":            "Grid",
 	"layout.Layout":         "Layout",
+	"*einsum.Plan[T]":       "Plan",
+	"einsum.Spec":           "Spec",
 	"...lapis.Option":       "", // none passed
 }
 
