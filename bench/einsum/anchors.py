@@ -13,7 +13,9 @@ Output: '#' comment lines, a TSV block (case, impl, threads, ms,
 other_cores) and a readable table.  other_cores = average number of cores
 that OTHER processes used while the number was being measured (from
 /proc/stat minus this process); before each measurement the worker waits up
-to ANCHORS_QUIET_WAIT seconds (default 30) for that load to drop below 0.15.  Times are the median over repetitions after warm-up;
+to ANCHORS_QUIET_WAIT seconds (default 30) for that load to drop below 0.15,
+and re-measures (up to ANCHORS_ATTEMPTS times, default 6) when the load
+during the measurement was above 0.15, keeping the least disturbed attempt.  Times are the median over repetitions after warm-up;
 each repetition runs the call `inner` times (inner chosen so that one
 repetition lasts >= ~20 ms) and reports the time per call.
 """
@@ -28,6 +30,7 @@ import time
 CHAIN_NOOPT_LIMIT_S = 60.0  # skip optimize=False for the 4-operand chain above this
 QUIET_MAX_WAIT_S = float(os.environ.get("ANCHORS_QUIET_WAIT", "30"))  # wait for other load to go
 QUIET_THRESHOLD = 0.15  # cores used by other processes counted as "quiet"
+MAX_ATTEMPTS = int(os.environ.get("ANCHORS_ATTEMPTS", "6"))  # re-measure when disturbed
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -217,12 +220,22 @@ def worker(nthreads):
                     print(f"{c['name']}\t{iname}\t{nthreads}\tSKIPPED\t-", flush=True)
                     continue
                 print(f"# {c['name']}: {iname} first call {first:.1f} s (< {CHAIN_NOOPT_LIMIT_S:.0f} s limit), timing 3 reps", flush=True)
-            pre = wait_quiet() if first is None else float("nan")
-            a = _cpu_snapshot()
-            ms, reps, inner = bench(fn, first=first)
-            load = other_cores(a, _cpu_snapshot())
-            print(f"# {c['name']}\t{iname}\treps={reps} inner={inner} "
-                  f"other_cores_before={pre:.2f} other_cores_during={load:.2f}", flush=True)
+            # retry while other processes disturbed the measurement; keep the
+            # least disturbed attempt (slow optimize=False chain: one attempt)
+            best = None
+            attempts = 1 if first is not None else MAX_ATTEMPTS
+            for att in range(attempts):
+                pre = wait_quiet() if first is None else float("nan")
+                a = _cpu_snapshot()
+                ms, reps, inner = bench(fn, first=first)
+                load = other_cores(a, _cpu_snapshot())
+                print(f"# {c['name']}\t{iname}\tattempt={att + 1} reps={reps} inner={inner} "
+                      f"ms={ms * 1e3:.4f} other_cores_before={pre:.2f} other_cores_during={load:.2f}", flush=True)
+                if best is None or load < best[1]:
+                    best = (ms, load)
+                if load < QUIET_THRESHOLD:
+                    break
+            ms, load = best
             print(f"{c['name']}\t{iname}\t{nthreads}\t{ms * 1e3:.4f}\t{load:.2f}", flush=True)
 
 
