@@ -372,6 +372,22 @@ func testFeatures[T Scalar](t *testing.T) {
 	}
 }
 
+// classOperands returns operands of the shapes in round r of 2*nClasses:
+// all in class r, or (r >= nClasses, mixed) operand k in class (k+r) mod
+// nClasses.
+func classOperands[T Scalar](rng *rand.Rand, shapes [][]int, r class) ([]views.View[T], []class) {
+	cls := make([]class, len(shapes))
+	ops := make([]views.View[T], len(shapes))
+	for k, sh := range shapes {
+		cls[k] = r % nClasses
+		if r >= nClasses {
+			cls[k] = (class(k) + r) % nClasses
+		}
+		ops[k] = makeView[T](rng, cls[k], sh...)
+	}
+	return ops, cls
+}
+
 // TestContract: Contract returns a new column-major tensor of the result,
 // from operands of every class.
 func TestContract(t *testing.T) {
@@ -558,17 +574,7 @@ func testFeaturesC[T Scalar](t *testing.T) {
 			t.Fatal(err)
 		}
 		for r := range 2 * nClasses {
-			cls := make([]class, len(f.shapes))
-			for k := range cls {
-				cls[k] = r % nClasses
-				if r >= nClasses { // mixed
-					cls[k] = (class(k) + r) % nClasses
-				}
-			}
-			ops := make([]views.View[T], len(f.shapes))
-			for k, sh := range f.shapes {
-				ops[k] = makeView[T](rng, cls[k], sh...)
-			}
+			ops, cls := classOperands[T](rng, f.shapes, r)
 			shape, want := oracle(t, f.spec, ops...)
 			for _, dc := range dstClasses {
 				what := describeCase(f.spec, ops, cls, dc)

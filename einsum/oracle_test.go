@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lapis-go/lapis/internal/scalar"
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -65,17 +66,8 @@ func oracle[T Scalar](t testing.TB, subscripts string, ops ...views.View[T]) (sh
 	return shape, vals
 }
 
-func toC[T Scalar](x T) complex128 {
-	switch v := any(x).(type) {
-	case float32:
-		return complex(float64(v), 0)
-	case float64:
-		return complex(v, 0)
-	case complex64:
-		return complex128(v)
-	}
-	return any(x).(complex128)
-}
+// toC is x as a complex128.
+func toC[T Scalar](x T) complex128 { return scalar.Complex128(x) }
 
 // eps is T's rounding unit.
 func eps[T Scalar]() float64 {

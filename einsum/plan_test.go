@@ -617,17 +617,7 @@ func testCopiesCounted[T Scalar](t *testing.T) {
 		for _, f := range set.fs {
 			s, _ := Parse(f.spec)
 			for r := range 2 * nClasses {
-				cls := make([]class, len(f.shapes))
-				for k := range cls {
-					cls[k] = r % nClasses
-					if r >= nClasses { // mixed
-						cls[k] = (class(k) + r) % nClasses
-					}
-				}
-				ops := make([]views.View[T], len(f.shapes))
-				for k, sh := range f.shapes {
-					ops[k] = makeView[T](rng, cls[k], sh...)
-				}
+				ops, cls := classOperands[T](rng, f.shapes, r)
 				shape, _ := oracle(t, f.spec, ops...)
 				for _, dc := range dstClasses {
 					dst := makeDst(dc, nanOf[T](), shape...)
