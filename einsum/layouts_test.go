@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	tm "github.com/lapis-go/lapis/internal/test/testmat"
+
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/views"
 )
@@ -327,10 +329,7 @@ func describeCase[T Scalar](spec string, ops []views.View[T], cls []class, dc cl
 // (operands column-major), every operand in each class with dst in each
 // class, and the classes mixed across the operands.
 func TestFeatures(t *testing.T) {
-	t.Run("float32", testFeatures[float32])
-	t.Run("float64", testFeatures[float64])
-	t.Run("complex64", testFeatures[complex64])
-	t.Run("complex128", testFeatures[complex128])
+	tm.ForTypes(t, testFeatures[float32], testFeatures[float64], testFeatures[complex64], testFeatures[complex128])
 }
 
 func testFeatures[T Scalar](t *testing.T) {
@@ -391,10 +390,7 @@ func classOperands[T Scalar](rng *rand.Rand, shapes [][]int, r class) ([]views.V
 // TestContract: Contract returns a new column-major tensor of the result,
 // from operands of every class.
 func TestContract(t *testing.T) {
-	t.Run("float32", testContract[float32])
-	t.Run("float64", testContract[float64])
-	t.Run("complex64", testContract[complex64])
-	t.Run("complex128", testContract[complex128])
+	tm.ForTypes(t, testContract[float32], testContract[float64], testContract[complex64], testContract[complex128])
 }
 
 func testContract[T Scalar](t *testing.T) {
@@ -466,10 +462,7 @@ func TestEllipsisShapes(t *testing.T) {
 // TestLabels: the integer-label form gives what the letters give, labels
 // far apart and large included, through NewPlan and Execute.
 func TestLabels(t *testing.T) {
-	t.Run("float32", testLabels[float32])
-	t.Run("float64", testLabels[float64])
-	t.Run("complex64", testLabels[complex64])
-	t.Run("complex128", testLabels[complex128])
+	tm.ForTypes(t, testLabels[float32], testLabels[float64], testLabels[complex64], testLabels[complex128])
 }
 
 func testLabels[T Scalar](t *testing.T) {
@@ -560,10 +553,7 @@ var large = []feature{
 // and Execute with lapis.ForceC, every class of the operands (uniform and
 // mixed) into every class of destination, for the four types.
 func TestFeaturesC(t *testing.T) {
-	t.Run("float32", testFeaturesC[float32])
-	t.Run("float64", testFeaturesC[float64])
-	t.Run("complex64", testFeaturesC[complex64])
-	t.Run("complex128", testFeaturesC[complex128])
+	tm.ForTypes(t, testFeaturesC[float32], testFeaturesC[float64], testFeaturesC[complex64], testFeaturesC[complex128])
 }
 
 func testFeaturesC[T Scalar](t *testing.T) {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	tm "github.com/lapis-go/lapis/internal/test/testmat"
+
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/views"
 )
@@ -32,10 +34,7 @@ var finals = []feature{
 // into destinations of every class, and with beta = 0 overwrites a NaN
 // in dst (dst is not read).
 func TestExecuteAlphaBeta(t *testing.T) {
-	t.Run("float32", testAlphaBeta[float32])
-	t.Run("float64", testAlphaBeta[float64])
-	t.Run("complex64", testAlphaBeta[complex64])
-	t.Run("complex128", testAlphaBeta[complex128])
+	tm.ForTypes(t, testAlphaBeta[float32], testAlphaBeta[float64], testAlphaBeta[complex64], testAlphaBeta[complex128])
 }
 
 func testAlphaBeta[T Scalar](t *testing.T) {
@@ -148,10 +147,7 @@ var fusing = []struct {
 // (ForceC: one call for a single product), and succeed in strict mode,
 // through the option and through SetStrict.
 func TestZeroCopy(t *testing.T) {
-	t.Run("float32", testZeroCopy[float32])
-	t.Run("float64", testZeroCopy[float64])
-	t.Run("complex64", testZeroCopy[complex64])
-	t.Run("complex128", testZeroCopy[complex128])
+	tm.ForTypes(t, testZeroCopy[float32], testZeroCopy[float64], testZeroCopy[complex64], testZeroCopy[complex128])
 }
 
 func testZeroCopy[T Scalar](t *testing.T) {
@@ -468,10 +464,7 @@ func TestPathOptimalLimit(t *testing.T) {
 // own-index sum, element-wise products, a batched dot, with alpha 1 and
 // beta 0 and with alpha and beta.
 func TestNoAlloc(t *testing.T) {
-	t.Run("float32", testNoAlloc[float32])
-	t.Run("float64", testNoAlloc[float64])
-	t.Run("complex64", testNoAlloc[complex64])
-	t.Run("complex128", testNoAlloc[complex128])
+	tm.ForTypes(t, testNoAlloc[float32], testNoAlloc[float64], testNoAlloc[complex64], testNoAlloc[complex128])
 }
 
 func testNoAlloc[T Scalar](t *testing.T) {
@@ -601,10 +594,7 @@ func TestConcurrent(t *testing.T) {
 // says 0 copies runs on the operands' memory, and strict mode's decision
 // at NewPlan is the one that holds.
 func TestCopiesCounted(t *testing.T) {
-	t.Run("float32", testCopiesCounted[float32])
-	t.Run("float64", testCopiesCounted[float64])
-	t.Run("complex64", testCopiesCounted[complex64])
-	t.Run("complex128", testCopiesCounted[complex128])
+	tm.ForTypes(t, testCopiesCounted[float32], testCopiesCounted[float64], testCopiesCounted[complex64], testCopiesCounted[complex128])
 }
 
 func testCopiesCounted[T Scalar](t *testing.T) {
