@@ -668,3 +668,49 @@ func testOrientation[T Scalar](t *testing.T) {
 		t.Errorf("%s", bad)
 	}
 }
+
+// TestLoopedLabels: a destination whose row or column indices do not fuse
+// is not copied when looping over them costs less (TCCG's ccsd_t and
+// intensli shapes, small): the plan's product has more batch axes than
+// the contraction has batch indices, no copy of dst, and the oracle's
+// values, for every type.
+func TestLoopedLabels(t *testing.T) {
+	tm.ForTypes(t, testLoopedLabels[float32], testLoopedLabels[float64], testLoopedLabels[complex64], testLoopedLabels[complex128])
+}
+
+func testLoopedLabels[T Scalar](t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	for _, c := range []struct {
+		spec   string
+		shapes [][]int
+	}{
+		// ccsd_t0: C[a,b,c,d,e,f] = A[d,e,g,a] B[g,f,b,c]; rows (a | d, e), columns (b, c | f).
+		{"dega,gfbc->abcdef", [][]int{{3, 2, 4, 12}, {4, 2, 10, 10}}},
+		// intensli5: C[a,b,c,d,e] = A[e,f,b,a,d] B[c,f]; rows (a, b | d, e).
+		{"efbad,cf->abcde", [][]int{{2, 3, 12, 16, 2}, {8, 3}}},
+	} {
+		ops := make([]views.View[T], len(c.shapes))
+		for k, sh := range c.shapes {
+			ops[k] = makeView[T](rng, colMajor, sh...)
+		}
+		shape, want := oracle(t, c.spec, ops...)
+		dst := makeDst(colMajor, nanOf[T](), shape...)
+		p, err := NewPlan(must2(Parse(c.spec)), dst.v, ops, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gemm *instr
+		for i := range p.prog {
+			if p.prog[i].kind == kGemm {
+				gemm = &p.prog[i]
+			}
+		}
+		if gemm == nil || gemm.tmp != nil || gemm.out.l.Rank() <= 2 {
+			t.Fatalf("%s: want one product into dst with looped batch axes, no copy of dst:\n%v", c.spec, p)
+		}
+		if err := p.Execute(1, ops, 0, dst.v, nil); err != nil {
+			t.Fatal(err)
+		}
+		checkAgainst(t, c.spec, dst.v, shape, want, 64)
+	}
+}

@@ -81,13 +81,19 @@ func (pl *planner[T]) elementwise(in instr, labels []int) {
 // gemm lowers a batched product. It chooses the order of the labels of
 // each group (M, N, K) among the orders in which one of the group's two
 // tensors fuses it (by increasing stride), and copies the tensors that do
-// not fuse the chosen orders, or whose matrix BLAS cannot take, choosing
-// the orders with the fewest elements copied. An intermediate result is
-// laid out to fuse; the destination, when final and it does not fuse, is
-// computed in a buffer and copied.
+// not fuse the chosen orders, or whose matrix BLAS cannot take. A row or
+// column group may also keep only the labels that fuse in one of its
+// tensors (the longest such prefix of its order) and loop over the rest
+// as batch axes (the tensor that lacks them repeats), trading copies for
+// more, smaller products. Of these choices it takes the cheapest: each
+// element copied costs 1 (a destination's 2: in and out) and each product
+// beyond the first loopCost. An intermediate result is laid out to fuse;
+// the destination, when final and it does not fuse, is computed in a
+// buffer and copied.
 func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, next *lookahead) node {
 	type choice struct {
 		om, on, ok          []int
+		looped              []int // row and column labels looped over
 		copyA, copyB, copyC bool
 		cost                int
 	}
@@ -110,26 +116,29 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, ne
 			outPass = true
 		}
 	}
-	oms := [][]int{pl.natural(a, m)}
-	ons := [][]int{pl.natural(b, n)}
+	ms, ns := []node{a}, []node{b}
 	if final {
-		oms = append(oms, pl.natural(c, m))
-		ons = append(ons, pl.natural(c, n))
+		ms, ns = append(ms, c), append(ns, c)
 	}
 	oks := [][]int{pl.natural(a, k), pl.natural(b, k)}
 	best := choice{cost: -1}
-	for _, om := range oms {
-		for _, on := range ons {
+	for _, sm := range pl.splits(m, ms...) {
+		for _, sn := range pl.splits(n, ns...) {
+			looped := concat(sm.looped, sn.looped)
+			bl := concat(bt, looped)
+			if len(looped) > 0 && len(bl) > maxBatchAxes {
+				continue
+			}
 			for _, ok := range oks {
-				ch := choice{om: om, on: on, ok: ok}
-				ch.copyC = final && !pl.fits(c, om, on, bt, false)
+				ch := choice{om: sm.fused, on: sn.fused, ok: ok, looped: looped}
+				ch.copyC = final && !pl.fits(c, ch.om, ch.on, bl, false)
 				ct := false // C's matrix is row-major: BLAS computes C^T = B^T A^T
 				if final && !ch.copyC {
-					m, _ := pl.matrix(c, om, on, bt).Matrix()
+					m, _ := pl.matrix(c, ch.om, ch.on, bl).Matrix()
 					ct = m.Trans
 				}
-				ch.copyA = !pl.fits(a, om, ok, bt, ct)
-				ch.copyB = !pl.fits(b, ok, on, bt, ct)
+				ch.copyA = !pl.fits(a, ch.om, ok, bl, ct)
+				ch.copyB = !pl.fits(b, ok, ch.on, bl, ct)
 				if ch.copyA {
 					ch.cost += a.l.Len()
 				}
@@ -138,6 +147,9 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, ne
 				}
 				if ch.copyC {
 					ch.cost += 2 * c.l.Len()
+				}
+				if calls := pl.size(looped); calls > 1 {
+					ch.cost += (calls - 1) * loopCost
 				}
 				if best.cost < 0 || ch.cost < best.cost {
 					best = ch
@@ -149,7 +161,7 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, ne
 	if final {
 		ref = c
 	}
-	bt = pl.natural(ref, bt)
+	bt = pl.natural(ref, concat(bt, best.looped))
 	if best.copyA {
 		a = pl.copyOf(a, concat(best.om, best.ok, bt), "operand A")
 	}
@@ -173,6 +185,47 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, ne
 	in.out = arg{at: c.at, l: pl.matrix(c, best.om, best.on, bt), conj: c.conj && !turned}
 	pl.emit(in)
 	return c
+}
+
+// loopCost is what gemm counts for each product a loop adds, in elements
+// copied: a small product's call costs about as much as copying a few
+// hundred elements.
+const loopCost = 1024
+
+// maxBatchAxes is the most batch axes a product gets when it loops
+// (batch.Gemm's C path takes at most 8 that do not merge).
+const maxBatchAxes = 8
+
+// split is a row or column group cut into the labels that form the
+// matrix dimension (fused) and those looped over as batch axes.
+type split struct{ fused, looped []int }
+
+// splits returns the ways gemm tries to lay out group g: in each tensor
+// of xs, its order in full, and its longest prefix that fuses there with
+// the rest looped.
+func (pl *planner[T]) splits(g []int, xs ...node) []split {
+	var out []split
+	for _, x := range xs {
+		o := pl.natural(x, g)
+		out = append(out, split{fused: o})
+		p := 1
+		for p < len(o) && pl.fuses(x, o[:p+1]) {
+			p++
+		}
+		if p < len(o) {
+			out = append(out, split{fused: o[:p], looped: o[p:]})
+		}
+	}
+	return out
+}
+
+// size is the product of the labels' extents.
+func (pl *planner[T]) size(labels []int) int {
+	n := 1
+	for _, lb := range labels {
+		n *= pl.pr.ext[lb]
+	}
+	return n
 }
 
 // lookahead is what the step that consumes an intermediate needs of it:
