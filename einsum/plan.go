@@ -36,7 +36,8 @@ type Plan[T Scalar] struct {
 	ws      int // workspace elements
 	copies  int // operand copies each execution makes
 	flops   float64
-	largest int // elements of the largest intermediate
+	largest [2]int // elements of the two largest workspace buffers
+	live    int    // the most elements of buffers in use at one instruction
 	call    []lapis.Option
 	strict  bool
 	first   refusal // the first copy (strict mode's error names it)
@@ -381,6 +382,18 @@ func (pl *planner[T]) layout() {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return pl.bufs[b].n - pl.bufs[a].n })
+	for k := 0; k < min(2, len(order)); k++ {
+		pl.p.largest[k] = pl.bufs[order[k]].n
+	}
+	for i := range pl.p.prog {
+		n := 0
+		for _, b := range pl.bufs {
+			if b.first <= i && i <= b.last {
+				n += b.n
+			}
+		}
+		pl.p.live = max(pl.p.live, n)
+	}
 	var placed []int
 	for _, i := range order {
 		b := &pl.bufs[i]

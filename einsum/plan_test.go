@@ -714,3 +714,46 @@ func testLoopedLabels[T Scalar](t *testing.T) {
 		checkAgainst(t, c.spec, dst.v, shape, want, 64)
 	}
 }
+
+// TestWorkspacePeak: the workspace is the least it can be, the most
+// elements of buffers in use at one instruction (buffers whose lifetimes
+// do not meet share memory); for a linear chain, where each step consumes
+// at most one intermediate, that is at most its largest buffer plus the
+// next largest.
+func TestWorkspacePeak(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	s, mps := mpsInner(rng, 16, 4)
+	cases := []struct {
+		name string
+		p    *Plan[complex128]
+	}{
+		{"mps", must2(NewPlan(s, must2(views.Zeros[complex128]()).View(), mps, Options{Order: mpsOrder(16)}))},
+	}
+	for _, spec := range []string{"ij,jk,kl,lm->im", "ab,bc,cd,de,ef,fg->ag", "ij,jk,kl,lm,mn->in"} {
+		sp := must2(Parse(spec))
+		n := sp.Operands()
+		ops := make([]views.View[complex128], n)
+		for k := range ops {
+			r, c := 30, 7
+			if k%2 == 1 {
+				r, c = 7, 30
+			}
+			ops[k] = fill[complex128](rng, r, c).View()
+		}
+		dst := must2(views.Zeros[complex128](30, ops[n-1].Shape()[1])).View()
+		for _, path := range []Path{Greedy, Optimal} {
+			cases = append(cases, struct {
+				name string
+				p    *Plan[complex128]
+			}{spec + " " + path.String(), must2(NewPlan(sp, dst, ops, Options{Path: path}))})
+		}
+	}
+	for _, c := range cases {
+		if c.p.Workspace() != c.p.live {
+			t.Errorf("%s: workspace %d elements, %d in use at most\n%v", c.name, c.p.Workspace(), c.p.live, c.p)
+		}
+		if bound := c.p.largest[0] + c.p.largest[1]; c.name == "mps" && c.p.Workspace() > bound {
+			t.Errorf("%s: workspace %d elements, more than the two largest buffers %v\n%v", c.name, c.p.Workspace(), c.p.largest, c.p)
+		}
+	}
+}
