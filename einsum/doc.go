@@ -15,16 +15,21 @@
 // or a summed index (in both, not in the result). Each group of indices
 // becomes one matrix dimension when its strides fuse (each index's stride
 // the previous one's times its extent, in some order that both tensors
-// sharing the group agree on), and the step is one batch.Gemm call on the
-// operands' memory. A tensor whose groups do not fuse is copied into a
-// compact buffer laid out so that they do, choosing the orders that copy
-// the fewest elements; each such copy is counted in lapis.ReadStats's
+// sharing the group agree on), and the step is one cblas.Gemm or
+// batch.Gemm call on the operands' memory. Row and column indices that do
+// not fuse may instead be looped over as batch axes; otherwise a tensor
+// whose groups do not fuse is copied into a compact buffer laid out so
+// that they do. The planner takes the cheapest of these choices (elements
+// copied, products added); each copy is counted in lapis.ReadStats's
 // Copies and refused in strict mode (Plan.Copies says how many a plan
 // makes). A step with no summed index is an element-wise product (package
 // elem, broadcasting); one with only batch and summed indices is a batched
 // dot product (elem.DotTo); indices of one operand only are summed first
 // (elem.SumTo); a repeated index within an operand is its diagonal, a
-// view. Conjugated operands go through their views' flag.
+// view. Conjugated operands go through their views' flag (BLAS's "C",
+// or the product on the stored data with the flags turned); a conjugated
+// column-major operand that BLAS could take only untransposed is the one
+// case that copies, counted.
 //
 // Several operands are contracted pairwise in the order of a path: greedy
 // by default, Optimal (fewest multiply-adds, for up to MaxOptimal
