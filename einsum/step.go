@@ -60,9 +60,9 @@ func (pl *planner[T]) pairwise(a, b node, keep []int, final bool, next *lookahea
 		if !final {
 			c = pl.temp(keep)
 		}
-		x, y := append(slices.Clone(c.labels), k...), append(slices.Clone(c.labels), k...)
+		x := append(slices.Clone(c.labels), k...) // the result's axes, then the summed ones
 		pl.elementwise(instr{kind: kDot, out: arg{at: c.at, l: c.l, conj: c.conj},
-			a: pl.over(a, x), b: pl.over(b, y), nsum: len(k), final: final}, c.labels)
+			a: pl.over(a, x), b: pl.over(b, x), nsum: len(k), final: final}, c.labels)
 		return c
 	}
 	return pl.gemm(a, b, c, m, n, k, bt, ones, final, next)
