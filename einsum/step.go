@@ -95,7 +95,7 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, ne
 		om, on, ok          []int
 		looped              []int // row and column labels looped over
 		copyA, copyB, copyC bool
-		cost                int
+		cost                float64 // in elements copied (float64: products of huge extents)
 	}
 	// conj(C) = conj(alpha) A B + conj(beta) conj(C) is C = alpha conj(A)
 	// conj(B) + beta C: into a conjugated destination, or from two
@@ -140,16 +140,16 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, ne
 				ch.copyA = !pl.fits(a, ch.om, ok, bl, ct)
 				ch.copyB = !pl.fits(b, ok, ch.on, bl, ct)
 				if ch.copyA {
-					ch.cost += a.l.Len()
+					ch.cost += float64(a.l.Len())
 				}
 				if ch.copyB {
-					ch.cost += b.l.Len()
+					ch.cost += float64(b.l.Len())
 				}
 				if ch.copyC {
-					ch.cost += 2 * c.l.Len()
+					ch.cost += 2 * float64(c.l.Len())
 				}
 				calls := pl.size(looped)
-				ch.cost += (calls-1)*loopCost + pl.productCost(calls, pl.size(ch.om), pl.size(ch.on), pl.size(ok))
+				ch.cost += float64(calls-1)*loopCost + pl.productCost(calls, pl.size(ch.om), pl.size(ch.on), pl.size(ok))
 				if best.cost < 0 || ch.cost < best.cost {
 					best = ch
 				}
@@ -197,10 +197,10 @@ const loopCost = 1024
 // core), and a product runs at d/(d+24) of full speed, d its least
 // dimension, so that a loop that leaves small matrices is not taken to
 // save a copy of a large product's operand.
-func (pl *planner[T]) productCost(calls, m, n, k int) int {
+func (pl *planner[T]) productCost(calls, m, n, k int) float64 {
 	d := float64(min(m, n, k))
 	madds := float64(calls) * float64(m) * float64(n) * float64(k)
-	return int(madds / 15 * (d + 24) / max(d, 1))
+	return madds / 15 * (d + 24) / max(d, 1)
 }
 
 // maxBatchAxes is the most batch axes a product gets when it loops
