@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	tm "github.com/lapis-go/lapis/internal/test/testmat"
+
 	"github.com/lapis-go/lapis/views"
 )
 
@@ -160,11 +162,11 @@ func checkTyped[T Scalar](tb testing.TB, c randCase) string {
 	before := make([]complex128, len(want))
 	i := 0
 	eachIndex(shape, func(idx []int) {
-		dst.v.Set(fromC[T](complex(rng.Float64(), rng.Float64())), idx...)
+		dst.v.Set(tm.FromComplex[T](complex(rng.Float64(), rng.Float64())), idx...)
 		before[i] = toC(dst.v.At(idx...))
 		i++
 	})
-	alpha, beta := fromC[T](0.5-1i), fromC[T](2+0.5i)
+	alpha, beta := tm.FromComplex[T](0.5-1i), tm.FromComplex[T](2+0.5i)
 	if err := p.Execute(alpha, ops, beta, dst.v, make([]T, p.Workspace())); err != nil {
 		return "Execute: " + err.Error()
 	}

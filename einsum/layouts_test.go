@@ -90,23 +90,7 @@ func mustView[V any](v V, err error) V {
 	return v
 }
 
-// fromC converts to T (real types keep the real part).
-func fromC[T Scalar](c complex128) T {
-	var x T
-	switch p := any(&x).(type) {
-	case *float32:
-		*p = float32(real(c))
-	case *float64:
-		*p = real(c)
-	case *complex64:
-		*p = complex64(c)
-	case *complex128:
-		*p = c
-	}
-	return x
-}
-
-func nanOf[T Scalar]() T { return fromC[T](complex(math.NaN(), math.NaN())) }
+func nanOf[T Scalar]() T { return tm.FromComplex[T](complex(math.NaN(), math.NaN())) }
 
 // guarded is a destination whose whole buffer was filled with a value, so
 // that writes outside the view (and, after an error, any write) show.

@@ -39,7 +39,7 @@ func TestExecuteAlphaBeta(t *testing.T) {
 
 func testAlphaBeta[T Scalar](t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	alpha, beta := fromC[T](1.5+0.5i), fromC[T](-0.75+0.25i)
+	alpha, beta := tm.FromComplex[T](1.5+0.5i), tm.FromComplex[T](-0.75+0.25i)
 	a, b := toC(alpha), toC(beta)
 	for _, f := range finals {
 		for _, oc := range []class{colMajor, rowMajor, reversed, conjugated} {
@@ -68,7 +68,7 @@ func testAlphaBeta[T Scalar](t *testing.T) {
 				i := 0
 				eachIndex(shape, func(idx []int) {
 					x := complex(2*rng.Float64()-1, 2*rng.Float64()-1)
-					dst.v.Set(fromC[T](x), idx...)
+					dst.v.Set(tm.FromComplex[T](x), idx...)
 					before[i] = toC(dst.v.At(idx...))
 					i++
 				})
@@ -281,7 +281,7 @@ func testCopies[T Scalar](t *testing.T) {
 		}
 		// Strict process-wide: ContractTo refuses, and so does Execute of
 		// the plan made before; dst is untouched.
-		sentinel := makeDst(c.dst, fromC[T](7), shape...)
+		sentinel := makeDst(c.dst, tm.FromComplex[T](7), shape...)
 		prev := lapis.SetStrict(true)
 		err1 := ContractTo(sentinel.v, c.spec, ops...)
 		err2 := p.Execute(1, ops, 0, sentinel.v, nil)
