@@ -138,21 +138,10 @@ type gemmSplit[T Scalar] struct {
 // strided product (internal/strided) per run, stopping at the first
 // error.
 func gemmRuns[T Scalar](op string, alpha, beta T, shape []int, st [3][]int, lo, hi int, a, b, c *views.View[T], opts []lapis.Option) error {
-	d0 := 1
-	if len(shape) > 0 {
-		d0 = shape[0]
-	}
 	for t := lo; t < hi; {
-		n := min(hi-t, d0-t%d0)
-		var r [3]views.View[T]
-		for i, v := range [3]*views.View[T]{a, b, c} {
-			s0 := 0
-			if len(shape) > 0 {
-				s0 = st[i][0]
-			}
-			r[i] = runView(*v, flatOffset(t, shape, st[i]), n, s0)
-		}
-		if err := strided.Gemm(op, alpha, r[0], r[1], beta, r[2], opts...); err != nil {
+		n := runLen(shape, t, hi)
+		ra, rb, rc := runOf(a, shape, st[0], t, n), runOf(b, shape, st[1], t, n), runOf(c, shape, st[2], t, n)
+		if err := strided.Gemm(op, alpha, ra, rb, beta, rc, opts...); err != nil {
 			return err
 		}
 		t += n
@@ -226,20 +215,11 @@ func Mul[T Scalar](a, b views.View[T], opts ...lapis.Option) (*views.Tensor[T], 
 // st[i]): each run a rank-3 view [rows, cols, r] of matrices one stride
 // apart along the first merged axis. It stops at the first error.
 func runs[T Scalar](shape []int, st [][]int, lo, hi int, vs []views.View[T], f func(r []views.View[T]) error) error {
-	d0 := 1
-	if len(shape) > 0 {
-		d0 = shape[0]
-	}
 	r := make([]views.View[T], len(vs))
 	for t := lo; t < hi; {
-		n := min(hi-t, d0-t%d0)
-		for i, v := range vs {
-			off := flatOffset(t, shape, st[i])
-			s0 := 0
-			if len(shape) > 0 {
-				s0 = st[i][0]
-			}
-			r[i] = runView(v, off, n, s0)
+		n := runLen(shape, t, hi)
+		for i := range vs {
+			r[i] = runOf(&vs[i], shape, st[i], t, n)
 		}
 		if err := f(r); err != nil {
 			return err
@@ -247,6 +227,27 @@ func runs[T Scalar](shape []int, st [][]int, lo, hi int, vs []views.View[T], f f
 		t += n
 	}
 	return nil
+}
+
+// runLen is the length of the run that starts at matrix t (flat index
+// over the merged batch shape): up to hi, and not past the end of the
+// first merged axis.
+func runLen(shape []int, t, hi int) int {
+	d0 := 1
+	if len(shape) > 0 {
+		d0 = shape[0]
+	}
+	return min(hi-t, d0-t%d0)
+}
+
+// runOf is the run of n matrices of v from matrix t, v's batch strides
+// over the merged shape being st.
+func runOf[T Scalar](v *views.View[T], shape, st []int, t, n int) views.View[T] {
+	s0 := 0
+	if len(shape) > 0 {
+		s0 = st[0]
+	}
+	return runView(*v, flatOffset(t, shape, st), n, s0)
 }
 
 // runView returns the rank-3 view [rows, cols, n] of v's matrices starting
@@ -304,7 +305,10 @@ func fold[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T], sa, sb
 	if !fitsBLAS(n*total) || !fitsBLAS(m*total) {
 		return false, nil
 	}
-	if isBroadcast(sa) && !isBroadcast(sb) || total == 1 {
+	if total == 1 { // one matrix each: no reshape to try
+		return true, cblas.Gemm(alpha, first(a), first(b), beta, first(c), opts...)
+	}
+	if isBroadcast(sa) && !isBroadcast(sb) {
 		bf, okb := addressable(b.Reshape(k, n*total))
 		cf, okc := addressable(c.Reshape(m, n*total))
 		if okb && okc {

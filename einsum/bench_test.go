@@ -33,12 +33,11 @@ var benchCases = []benchCase{
 // column-major, or in numpy's C order.
 func (c benchCase) operands(rng *rand.Rand, corder bool) (dst views.View[float64], ops []views.View[float64]) {
 	ops = make([]views.View[float64], len(c.shapes))
-	shapes := make([][]int, len(ops))
 	for k, sh := range c.shapes {
-		ops[k], shapes[k] = tensorIn(rng, corder, sh...), sh
+		ops[k] = tensorIn(rng, corder, sh...)
 	}
 	s := must2(Parse(c.spec))
-	pr := must2(resolve(&s, shapes, nil))
+	pr := must2(resolve(&s, ops, nil))
 	return tensorIn(rng, corder, pr.shape()...), ops
 }
 

@@ -21,7 +21,6 @@ func Contract[T Scalar](subscripts string, ops ...views.View[T]) (*views.Tensor[
 	if err != nil {
 		return nil, errop.Rename(err, op)
 	}
-	shapes := make([][]int, len(ops))
 	for k := range ops {
 		name := fmt.Sprintf("ops[%d]", k)
 		if ops[k].IsZero() {
@@ -30,9 +29,8 @@ func Contract[T Scalar](subscripts string, ops ...views.View[T]) (*views.Tensor[
 		if err := ops[k].CheckLive(op, name); err != nil {
 			return nil, err
 		}
-		shapes[k] = ops[k].Shape()
 	}
-	pr, err := resolve(&s, shapes, nil)
+	pr, err := resolve(&s, ops, nil)
 	if err != nil {
 		return nil, errop.Rename(err, op)
 	}
@@ -63,14 +61,16 @@ func ContractTo[T Scalar](dst views.View[T], subscripts string, ops ...views.Vie
 
 // run executes s through a cached plan, with alpha 1 and beta 0.
 func run[T Scalar](s Spec, dst views.View[T], ops []views.View[T]) error {
-	if err := usable("einsum.Execute", &dst, ops, false); err != nil {
-		return err
-	}
 	key := cacheKey(s, dst, ops)
 	var p *Plan[T]
 	if v, ok := plans.Load(key); ok {
-		p = v.(*Plan[T])
+		p = v.(*Plan[T]) // Execute checks the views
 	} else {
+		// Execute's checks first: an overlap is an error before strict
+		// mode's refusal of a copy, which NewPlan returns.
+		if err := usable("einsum.Execute", &dst, ops, false); err != nil {
+			return err
+		}
 		var err error
 		if p, err = NewPlan(s, dst, ops, Options{}); err != nil {
 			return err

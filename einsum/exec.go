@@ -2,7 +2,6 @@ package einsum
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/batch"
@@ -44,11 +43,12 @@ func (p *Plan[T]) Execute(alpha T, ops []views.View[T], beta T, dst views.View[T
 			"has %d elements; the plan needs %d (Workspace)", len(ws), p.ws)
 	}
 	if p.ws > 0 {
-		if reaches(ws[:p.ws], &dst) {
+		w, _ := views.FromSlice(ws[:p.ws], must(layout.ColMajor(p.ws)))
+		if views.Overlaps(w, dst) {
 			return layout.Errorf(layout.ErrOverlap, "einsum.Execute", "ws", "shares memory with dst")
 		}
 		for k := range ops {
-			if reaches(ws[:p.ws], &ops[k]) {
+			if views.Overlaps(w, ops[k]) {
 				return layout.Errorf(layout.ErrOverlap, "einsum.Execute", "ws", "shares memory with operand %d", k)
 			}
 		}
@@ -67,13 +67,8 @@ func (p *Plan[T]) check(ops []views.View[T], dst *views.View[T]) error {
 	if len(ops) != len(p.ops) {
 		return layout.Errorf(layout.ErrShape, op, "ops", "has %d operands; the plan takes %d", len(ops), len(p.ops))
 	}
-	for k := range ops {
-		if ops[k].IsZero() {
-			return errop.ZeroView(op, fmt.Sprintf("ops[%d]", k))
-		}
-	}
-	if dst.IsZero() {
-		return errop.ZeroView(op, "dst")
+	if err := zeroViews(op, dst, ops); err != nil {
+		return err
 	}
 	if err := matches(op, "dst", dst, &p.dst); err != nil {
 		return err
@@ -83,7 +78,7 @@ func (p *Plan[T]) check(ops []views.View[T], dst *views.View[T]) error {
 			return err
 		}
 	}
-	if err := usable(op, dst, ops, false); err != nil {
+	if err := overlaps(op, dst, ops, false); err != nil {
 		return err
 	}
 	if p.copies > 0 && lapis.Configure(p.call...).Strict {
@@ -93,10 +88,17 @@ func (p *Plan[T]) check(ops []views.View[T], dst *views.View[T]) error {
 }
 
 // usable checks what every call needs of its views: none is the zero
-// View (layout.ErrBounds), and dst reaches no element twice and, unless
-// layoutOnly (NewPlan: the data may change before Execute), shares no
-// memory with an operand (layout.ErrOverlap).
+// View (zeroViews) and dst is writable (overlaps).
 func usable[T Scalar](op string, dst *views.View[T], ops []views.View[T], layoutOnly bool) error {
+	if err := zeroViews(op, dst, ops); err != nil {
+		return err
+	}
+	return overlaps(op, dst, ops, layoutOnly)
+}
+
+// zeroViews is views' error for the first zero View among dst and ops
+// (layout.ErrBounds).
+func zeroViews[T Scalar](op string, dst *views.View[T], ops []views.View[T]) error {
 	if dst.IsZero() {
 		return errop.ZeroView(op, "dst")
 	}
@@ -105,6 +107,13 @@ func usable[T Scalar](op string, dst *views.View[T], ops []views.View[T], layout
 			return errop.ZeroView(op, fmt.Sprintf("ops[%d]", k))
 		}
 	}
+	return nil
+}
+
+// overlaps checks that dst reaches no element twice and, unless
+// layoutOnly (NewPlan: the data may change before Execute), shares no
+// memory with an operand (layout.ErrOverlap).
+func overlaps[T Scalar](op string, dst *views.View[T], ops []views.View[T], layoutOnly bool) error {
 	_, dl, _ := dst.Ref()
 	if dl.HasOverlap() {
 		return layout.Errorf(layout.ErrOverlap, op, "dst", "%s reaches an element twice", dl.String())
@@ -115,19 +124,6 @@ func usable[T Scalar](op string, dst *views.View[T], ops []views.View[T], layout
 		}
 	}
 	return nil
-}
-
-// reaches reports whether v reaches an element of ws.
-func reaches[T Scalar](ws []T, v *views.View[T]) bool {
-	data, l, _ := v.Ref()
-	lo, hi, ok := l.Span()
-	if !ok || len(data) == 0 {
-		return false
-	}
-	sz := unsafe.Sizeof(ws[0])
-	w0 := uintptr(unsafe.Pointer(unsafe.SliceData(ws)))
-	v0 := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
-	return v0+uintptr(lo)*sz < w0+uintptr(len(ws))*sz && w0 <= v0+uintptr(hi)*sz
 }
 
 // matches checks that v is live and laid out as k.

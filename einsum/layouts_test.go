@@ -183,11 +183,7 @@ func termsOf[T Scalar](tb testing.TB, subscripts string, ops []views.View[T]) in
 	if err != nil {
 		tb.Fatal(err)
 	}
-	shapes := make([][]int, len(ops))
-	for k := range ops {
-		shapes[k] = ops[k].Shape()
-	}
-	p, err := resolve(&s, shapes, nil)
+	p, err := resolve(&s, ops, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

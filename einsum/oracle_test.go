@@ -22,11 +22,7 @@ func oracle[T Scalar](t testing.TB, subscripts string, ops ...views.View[T]) (sh
 	if err != nil {
 		t.Fatal(err)
 	}
-	shapes := make([][]int, len(ops))
-	for k := range ops {
-		shapes[k] = ops[k].Shape()
-	}
-	p, err := resolve(&s, shapes, nil)
+	p, err := resolve(&s, ops, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,6 @@ type Plan[T Scalar] struct {
 	largest [2]int // elements of the two largest workspace buffers
 	live    int    // the most elements of buffers in use at one instruction
 	call    []lapis.Option
-	strict  bool
 	first   refusal // the first copy (strict mode's error names it)
 }
 
@@ -118,13 +117,11 @@ type node struct {
 // layout.ErrShape for operands or a destination that do not match the spec,
 // lapis.ErrCopyRefused in strict mode when a step would copy an operand.
 func NewPlan[T Scalar](s Spec, dst views.View[T], ops []views.View[T], o Options) (*Plan[T], error) {
-	shapes := make([][]int, len(ops))
-	p := &Plan[T]{spec: s, call: o.Call, strict: lapis.Configure(o.Call...).Strict}
+	p := &Plan[T]{spec: s, call: o.Call}
 	for k := range ops {
 		if err := ops[k].CheckLive("einsum.NewPlan", fmt.Sprintf("ops[%d]", k)); err != nil {
 			return nil, err
 		}
-		shapes[k] = ops[k].Shape()
 		p.ops = append(p.ops, shapeKey{ops[k].Layout(), ops[k].IsConj()})
 	}
 	if err := dst.CheckLive("einsum.NewPlan", "dst"); err != nil {
@@ -134,14 +131,14 @@ func NewPlan[T Scalar](s Spec, dst views.View[T], ops []views.View[T], o Options
 		return nil, err
 	}
 	p.dst = shapeKey{dst.Layout(), dst.IsConj()}
-	pr, err := resolve(&s, shapes, dst.Shape())
+	pr, err := resolve(&s, ops, dst.Shape())
 	if err != nil {
 		return nil, err
 	}
 	if err := p.lower(pr, o); err != nil {
 		return nil, err
 	}
-	if p.copies > 0 && p.strict {
+	if p.copies > 0 && lapis.Configure(o.Call...).Strict {
 		return nil, p.refused()
 	}
 	return p, nil
@@ -154,8 +151,7 @@ type planner[T Scalar] struct {
 	nodes []node
 	bufs  []buffer
 
-	conjStep bool  // the product being lowered has a conjugated operand
-	err      error // the first layout that could not be made (sizes beyond an int)
+	err error // the first layout that could not be made (sizes beyond an int)
 }
 
 // made returns l, or records err (a layout whose size overflows an int:
@@ -207,31 +203,25 @@ func (p *Plan[T]) lower(pr *problem, o Options) error {
 	if err != nil {
 		return err
 	}
-	uses := nextUses(info, len(pl.nodes), p.path)
+	keeps, uses := walk(info, len(pl.nodes), p.path)
 	cur := pl.nodes
 	made := map[int]node{} // by id: operands 0..n-1, step i's result n+i
 	for k, n := range cur {
 		made[k] = n
 	}
 	for i, st := range p.path {
-		rest := without(cur, st[0], st[1])
-		var restLabels [][]int
-		for _, n := range rest {
-			restLabels = append(restLabels, n.labels)
-		}
 		a, b := cur[st[0]], cur[st[1]]
-		keep := info.keep(a.labels, b.labels, restLabels)
 		p.flops += info.flops(a.labels, b.labels)
 		final := i == len(p.path)-1
 		var next *lookahead
 		if u, ok := uses[len(pl.nodes)+i]; ok {
 			if partner, ok := made[u.partner]; ok {
-				next = &lookahead{partner: partner, keep: u.keep}
+				next = &lookahead{partner: partner, keep: keeps[u.step]}
 			}
 		}
-		c := pl.pairwise(a, b, keep, final, next)
+		c := pl.pairwise(a, b, keeps[i], final, next)
 		made[len(pl.nodes)+i] = c
-		cur = append(rest, c)
+		cur = append(without(cur, st[0], st[1]), c)
 	}
 	if len(p.path) == 0 {
 		pl.assign(cur[0])
@@ -243,35 +233,35 @@ func (p *Plan[T]) lower(pr *problem, o Options) error {
 	return pool.Check[T]("einsum.NewPlan", "workspace", p.ws)
 }
 
-// use is the step that consumes a tensor: the tensor it is contracted
-// with (by id) and the labels that step keeps.
-type use struct {
-	partner int
-	keep    []int
-}
+// use is the step that consumes a tensor and the tensor (by id) it is
+// contracted with there.
+type use struct{ step, partner int }
 
-// nextUses runs the path on labels only and returns, by tensor id
-// (operands 0..n-1, step i's result n+i), the step that consumes it.
-func nextUses(info *shapeInfo, n int, path []pair) map[int]use {
+// walk runs the path on labels only. It returns the labels each step
+// keeps (those its result needs: in the result or in a tensor left) and,
+// by tensor id (operands 0..n-1, step i's result n+i), the step that
+// consumes the tensor.
+func walk(info *shapeInfo, n int, path []pair) (keeps [][]int, uses map[int]use) {
 	ids := make([]int, n)
-	labels := map[int][]int{}
+	labels := slices.Clone(info.labels)
 	for k := range ids {
-		ids[k], labels[k] = k, info.labels[k]
+		ids[k] = k
 	}
-	uses := map[int]use{}
+	uses = map[int]use{}
 	for i, st := range path {
 		a, b := ids[st[0]], ids[st[1]]
 		rest := without(ids, st[0], st[1])
-		var restLabels [][]int
-		for _, id := range rest {
-			restLabels = append(restLabels, labels[id])
+		restLabels := make([][]int, len(rest))
+		for j, id := range rest {
+			restLabels[j] = labels[id]
 		}
 		keep := info.keep(labels[a], labels[b], restLabels)
-		uses[a], uses[b] = use{b, keep}, use{a, keep}
-		labels[n+i] = keep
+		keeps = append(keeps, keep)
+		uses[a], uses[b] = use{i, b}, use{i, a}
+		labels = append(labels, keep)
 		ids = append(rest, n+i)
 	}
-	return uses
+	return keeps, uses
 }
 
 // operand is operand k as a node: a repeated index becomes the diagonal

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/layout"
+	"github.com/lapis-go/lapis/views"
 )
 
 // problem is a spec resolved against its operands' shapes: every label
@@ -19,16 +20,16 @@ type problem struct {
 	names []int   // the spec's label (or s.max + ellipsis axis) by label
 }
 
-// resolve labels the operands' axes by s and checks the extents: ranks
-// that match the terms, one extent per label (an extent of 1 repeats
-// against any other, as in broadcasting; a label repeated within one
-// operand needs equal extents), and, when dst is given, the result's
-// shape.
-func resolve(s *Spec, shapes [][]int, dst []int) (*problem, error) {
+// resolve labels the axes of the operands ops by s and checks the
+// extents: ranks that match the terms, one extent per label (an extent of
+// 1 repeats against any other, as in broadcasting; a label repeated
+// within one operand needs equal extents), and, when dst is given, the
+// result's shape.
+func resolve[T Scalar](s *Spec, ops []views.View[T], dst []int) (*problem, error) {
 	const op = "einsum.NewPlan"
-	if len(shapes) != len(s.in) {
+	if len(ops) != len(s.in) {
 		return nil, layout.Errorf(lapis.ErrInvalid, op, "ops",
-			"%q takes %d operands, not %d", s.text, len(s.in), len(shapes))
+			"%q takes %d operands, not %d", s.text, len(s.in), len(ops))
 	}
 	p := &problem{spec: s}
 	ids := map[int]int{}
@@ -45,7 +46,7 @@ func resolve(s *Spec, shapes [][]int, dst []int) (*problem, error) {
 	where := map[int]string{} // label -> the operand and axis that set its extent
 	nell := 0
 	for k, t := range s.in {
-		shape := shapes[k]
+		shape := ops[k].Shape()
 		e := len(shape) - len(t.labels)
 		if t.ell < 0 && e != 0 || e < 0 {
 			return nil, layout.Errorf(layout.ErrShape, op, fmt.Sprintf("ops[%d]", k),

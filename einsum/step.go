@@ -124,8 +124,8 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, ne
 	best := choice{cost: -1}
 	for _, sm := range pl.splits(m, ms...) {
 		for _, sn := range pl.splits(n, ns...) {
-			looped := concat(sm.looped, sn.looped)
-			bl := concat(bt, looped)
+			looped := slices.Concat(sm.looped, sn.looped)
+			bl := slices.Concat(bt, looped)
 			if len(looped) > 0 && len(bl) > maxBatchAxes {
 				continue
 			}
@@ -160,23 +160,22 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, ne
 	if final {
 		ref = c
 	}
-	bt = pl.natural(ref, concat(bt, best.looped))
+	bt = pl.natural(ref, slices.Concat(bt, best.looped))
 	if best.copyA {
-		a = pl.copyOf(a, concat(best.om, best.ok, bt), "operand A")
+		a = pl.copyOf(a, slices.Concat(best.om, best.ok, bt), "operand A")
 	}
 	if best.copyB {
-		b = pl.copyOf(b, concat(best.ok, best.on, bt), "operand B")
+		b = pl.copyOf(b, slices.Concat(best.ok, best.on, bt), "operand B")
 	}
 	in := instr{kind: kGemm, final: final, conjScalars: turned, conjPass: outPass && !best.copyC}
-	pl.conjStep = a.conj || b.conj
 	in.a = arg{at: a.at, l: pl.matrix(a, best.om, best.ok, bt), conj: a.conj}
 	in.b = arg{at: b.at, l: pl.matrix(b, best.ok, best.on, bt), conj: b.conj}
 	switch {
 	case !final:
-		c = pl.temp(pl.orient(concat(best.om, best.on, bt, ones), concat(best.on, best.om, bt, ones), next))
+		c = pl.temp(pl.orient(slices.Concat(best.om, best.on, bt, ones), slices.Concat(best.on, best.om, bt, ones), next, a.conj || b.conj))
 		c.conj = turned
 	case best.copyC:
-		t := pl.temp(concat(best.om, best.on, bt, ones))
+		t := pl.temp(slices.Concat(best.om, best.on, bt, ones))
 		in.tmp = &arg{at: t.at, l: pl.over(t, c.labels).l}
 		pl.counted("dst", c.l, "its indices do not fuse into the product's rows and columns, or it is conjugated")
 		c = node{labels: t.labels, l: t.l, at: t.at}
@@ -251,10 +250,11 @@ type lookahead struct {
 // takes the columns-first order only when the step that consumes the
 // intermediate fuses more of its groups with it, so that no copy is made
 // there (TensorOperations.jl's choice of which side is A, made one step
-// ahead).
-func (pl *planner[T]) orient(rows, cols []int, next *lookahead) []int {
-	if next == nil || pl.conjStep {
-		return rows // conjugated operands were fitted to a column-major C
+// ahead), and never when the product has a conjugated operand (conj),
+// which was fitted to a column-major C.
+func (pl *planner[T]) orient(rows, cols []int, next *lookahead, conj bool) []int {
+	if next == nil || conj {
+		return rows
 	}
 	score := func(labels []int) int {
 		x := pl.compact(labels)
@@ -396,15 +396,6 @@ func (pl *planner[T]) nameOf(x node, role string) string {
 		return fmt.Sprintf("ops[%d]", x.at.op)
 	}
 	return "an intermediate (" + role + ")"
-}
-
-// concat returns the groups one after the other in a new slice.
-func concat(groups ...[]int) []int {
-	var out []int
-	for _, g := range groups {
-		out = append(out, g...)
-	}
-	return out
 }
 
 func abs(x int) int {
