@@ -114,11 +114,15 @@ func (r *rule[T]) notFinite(t int) error {
 // bad appends to dst, in order, the indices t in [lo, hi) of the
 // matrices that check would refuse, and returns it. It reads the runs of
 // matrices along the first merged batch axis: a run that is one block of
-// memory (a compact batch, or one with the batch axis innermost) in one
-// scalar.AllFinite pass, and only when that finds a NaN or an infinity
-// (in the run, perhaps in a triangle the call does not read) matrix by
-// matrix; a broadcast run (batch stride 0) as its one matrix. A nil rule
-// appends nothing.
+// memory (a compact batch, or all of one with the batch axis innermost)
+// in one scalar.AllFinite pass, a run of batch stride 1 (the batch axis
+// innermost, a piece of it) one element of the matrices at a time
+// (scalar.InterleavedFinite: lines of consecutive elements, in memory
+// order, where the matrix by matrix scan strides across the whole
+// batch), and only when that finds a NaN or an infinity (in the run,
+// perhaps in a triangle the call does not read) matrix by matrix; a
+// broadcast run (batch stride 0) as its one matrix. A nil rule appends
+// nothing.
 func (r *rule[T]) bad(lo, hi int, dst []int) []int {
 	if r == nil || lo >= hi {
 		return dst
@@ -148,6 +152,9 @@ func (r *rule[T]) bad(lo, hi int, dst []int) []int {
 				continue
 			}
 			if n, ok := block(s.rows, s.cols, cnt, s.s0, s.s1, step); ok && scalar.AllFinite(s.data[off:off+n]) {
+				continue
+			}
+			if step == 1 && scalar.InterleavedFinite(s.data, off, s.s0, s.s1, s.rows, s.cols, cnt, s.tri) {
 				continue
 			}
 			for m := range cnt {

@@ -104,48 +104,53 @@ func TestNotFinite(t *testing.T) {
 	for _, c := range cases {
 		for _, force := range []bool{false, true} { // ForceC: the per-matrix path at every order
 			for _, x := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-				name := fmt.Sprintf("%s/n=%d/forceC=%v/%v", c.name, c.n, force, x)
-				var opts []lapis.Option
-				if force {
-					opts = []lapis.Option{lapis.ForceC()}
-				}
-				a, b := spdStackF64(c.n, count), onesF64(c.n, count)
-				clean := c.call(cloneView(a), cloneView(b), opts)
-				if clean.err != nil {
-					t.Fatalf("%s: without the %v: %v", name, x, clean.err)
-				}
-				i, j := 2, 1 // in the lower triangle the calls read
-				switch {
-				case c.name == "CholeskyTo upper":
-					i, j = 1, 2
-				case c.arg == "b":
-					i, j = 2, 0
-				}
-				if c.arg == "b" {
-					matrixAt(b, shape, bad).Set(x, i, j)
-				} else {
-					matrixAt(a, shape, bad).Set(x, i, j)
-				}
-				a0, b0 := cloneView(matrixAt(a, shape, bad)), cloneView(matrixAt(b, shape, bad))
-				got := c.call(a, b, opts)
-				var be *Error
-				if !errors.As(got.err, &be) || len(be.Failed) != 1 || be.Failed[bad] == nil || !errors.Is(got.err, lapis.ErrNotFinite) {
-					t.Errorf("%s: %v, want matrix %d alone reported not finite", name, got.err, bad)
-					continue
-				}
-				le := be.Failed[bad]
-				if msg := le.Error(); le.Arg != c.arg || !strings.Contains(msg, fmt.Sprintf("%s: element (%d, %d)", c.arg, i, j)) {
-					t.Errorf("%s: %q, want operand %s, element (%d, %d) of the input", name, msg, c.arg, i, j)
-				}
-				if c.inPlace && (!sameMatrix(matrixAt(a, shape, bad), a0) || !sameMatrix(matrixAt(b, shape, bad), b0)) {
-					t.Errorf("%s: matrix %d was written", name, bad)
-				}
-				if !strings.Contains(got.err.Error(), fmt.Sprintf("[%d]: ", bad)) {
-					t.Errorf("%s: %q does not name batch index %d", name, got.err, bad)
-				}
-				for _, i := range []int{0, bad - 1, bad + 1, count - 1} { // the others: as without the NaN
-					if !sameMatrix(matrixAt(got.out, shape, i), matrixAt(clean.out, shape, i)) {
-						t.Errorf("%s: matrix %d differs from the batch without the %v", name, i, x)
+				for _, inner := range []bool{false, true} {
+					name := fmt.Sprintf("%s/n=%d/forceC=%v/inner=%v/%v", c.name, c.n, force, inner, x)
+					var opts []lapis.Option
+					if force {
+						opts = []lapis.Option{lapis.ForceC()}
+					}
+					a, b := spdStackF64(c.n, count), onesF64(c.n, count)
+					if inner {
+						a, b = interleaved(a), interleaved(b)
+					}
+					clean := c.call(cloneView(a), cloneView(b), opts)
+					if clean.err != nil {
+						t.Fatalf("%s: without the %v: %v", name, x, clean.err)
+					}
+					i, j := 2, 1 // in the lower triangle the calls read
+					switch {
+					case c.name == "CholeskyTo upper":
+						i, j = 1, 2
+					case c.arg == "b":
+						i, j = 2, 0
+					}
+					if c.arg == "b" {
+						matrixAt(b, shape, bad).Set(x, i, j)
+					} else {
+						matrixAt(a, shape, bad).Set(x, i, j)
+					}
+					a0, b0 := cloneView(matrixAt(a, shape, bad)), cloneView(matrixAt(b, shape, bad))
+					got := c.call(a, b, opts)
+					var be *Error
+					if !errors.As(got.err, &be) || len(be.Failed) != 1 || be.Failed[bad] == nil || !errors.Is(got.err, lapis.ErrNotFinite) {
+						t.Errorf("%s: %v, want matrix %d alone reported not finite", name, got.err, bad)
+						continue
+					}
+					le := be.Failed[bad]
+					if msg := le.Error(); le.Arg != c.arg || !strings.Contains(msg, fmt.Sprintf("%s: element (%d, %d)", c.arg, i, j)) {
+						t.Errorf("%s: %q, want operand %s, element (%d, %d) of the input", name, msg, c.arg, i, j)
+					}
+					if c.inPlace && (!sameMatrix(matrixAt(a, shape, bad), a0) || !sameMatrix(matrixAt(b, shape, bad), b0)) {
+						t.Errorf("%s: matrix %d was written", name, bad)
+					}
+					if !strings.Contains(got.err.Error(), fmt.Sprintf("[%d]: ", bad)) {
+						t.Errorf("%s: %q does not name batch index %d", name, got.err, bad)
+					}
+					for _, i := range []int{0, bad - 1, bad + 1, count - 1} { // the others: as without the NaN
+						if !sameMatrix(matrixAt(got.out, shape, i), matrixAt(clean.out, shape, i)) {
+							t.Errorf("%s: matrix %d differs from the batch without the %v", name, i, x)
+						}
 					}
 				}
 			}
@@ -374,21 +379,26 @@ func TestNotFiniteUnread(t *testing.T) {
 			if force {
 				opts = []lapis.Option{lapis.ForceC()}
 			}
-			a := spdStackF64(n, count)
-			want, err := Cholesky(Lower, a, opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			matrixAt(a, []int{count}, 5).Set(math.NaN(), 0, 2)
-			got, err := Cholesky(Lower, a, opts...)
-			if err != nil || !sameMatrix(got.View(), want.View()) {
-				t.Errorf("n=%d forceC=%v: Cholesky with a NaN above the diagonal: %v", n, force, err)
-			}
-			if err := Potrf(Lower, cloneView(a), opts...); err != nil {
-				t.Errorf("n=%d forceC=%v: Potrf with a NaN above the diagonal: %v", n, force, err)
-			}
-			if err := Syevd(Lower, cloneView(a), make([]float64, n*count), opts...); err != nil {
-				t.Errorf("n=%d forceC=%v: Syevd with a NaN above the diagonal: %v", n, force, err)
+			for _, inner := range []bool{false, true} {
+				a := spdStackF64(n, count)
+				if inner {
+					a = interleaved(a)
+				}
+				want, err := Cholesky(Lower, a, opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				matrixAt(a, []int{count}, 5).Set(math.NaN(), 0, 2)
+				got, err := Cholesky(Lower, a, opts...)
+				if err != nil || !sameMatrix(got.View(), want.View()) {
+					t.Errorf("n=%d forceC=%v: Cholesky with a NaN above the diagonal: %v", n, force, err)
+				}
+				if err := Potrf(Lower, cloneView(a), opts...); err != nil {
+					t.Errorf("n=%d forceC=%v: Potrf with a NaN above the diagonal: %v", n, force, err)
+				}
+				if err := Syevd(Lower, cloneView(a), make([]float64, n*count), opts...); err != nil {
+					t.Errorf("n=%d forceC=%v: Syevd with a NaN above the diagonal: %v", n, force, err)
+				}
 			}
 		}
 	}
@@ -449,6 +459,22 @@ func zerosLike(v views.View[float64]) views.View[float64] {
 }
 
 func cloneView(v views.View[float64]) views.View[float64] { return v.ToColMajor().View() }
+
+// interleaved returns a copy of the batch v ([rows, cols, count]) with
+// the batch axis innermost (stride 1), its lines of count elements
+// three apart more than count, so that no run of its matrices is one
+// block of memory.
+func interleaved(v views.View[float64]) views.View[float64] {
+	sh := v.Shape()
+	rows, cols, count := sh[0], sh[1], sh[2]
+	t, _ := views.FromColMajor(make([]float64, (count+3)*rows*cols), count+3, rows, cols)
+	w, _ := t.View().Slice(0, 0, count, 1)
+	w, _ = w.Permute(1, 2, 0)
+	if err := views.Copy(w, v); err != nil {
+		panic(err)
+	}
+	return w
+}
 
 // sameMatrix reports whether a and b (of one shape) hold the same bits.
 func sameMatrix(a, b views.View[float64]) bool {

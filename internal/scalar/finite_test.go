@@ -149,3 +149,60 @@ func TestMatrixHasNaN(t *testing.T) {
 		}
 	}
 }
+
+// TestInterleavedFinite: InterleavedFinite against MatrixFinite of each
+// matrix (itself tested against the element oracle above), for the four
+// types, runs of 1 to 19 matrices with the batch axis innermost (as
+// column-major and as row-major matrices), each triangle, and a NaN or
+// an infinity at every element of every matrix.
+func TestInterleavedFinite(t *testing.T) {
+	testInterleavedFinite[float32](t)
+	testInterleavedFinite[float64](t)
+	testInterleavedFinite[complex64](t)
+	testInterleavedFinite[complex128](t)
+}
+
+func testInterleavedFinite[T Type](t *testing.T) {
+	name := fmt.Sprintf("%T", *new(T))
+	bads := []T{valueOf[T](math.NaN(), false), valueOf[T](math.Inf(-1), false)}
+	if IsComplex[T]() {
+		bads = append(bads, valueOf[T](math.Inf(1), true))
+	}
+	for _, d := range [][2]int{{1, 1}, {3, 3}, {4, 2}, {2, 5}} {
+		rows, cols := d[0], d[1]
+		for _, cnt := range []int{1, 2, 7, 19} {
+			for _, rowMajor := range []bool{false, true} {
+				ld := cnt + 2 // the lines' stride: room between them
+				s0, s1 := ld, rows*ld
+				if rowMajor {
+					s0, s1 = cols*ld, ld
+				}
+				data := make([]T, 1+rows*cols*ld)
+				for k := range data {
+					data[k] = valueOf[T](float64(k%5-2), false)
+				}
+				all := func(tri byte) bool {
+					for m := range cnt {
+						if !MatrixFinite(data, 1+m, s0, s1, rows, cols, tri) {
+							return false
+						}
+					}
+					return true
+				}
+				for _, tri := range []byte{0, 'L', 'U'} {
+					label := fmt.Sprintf("%s/%dx%d/cnt=%d/rowMajor=%v/tri=%q", name, rows, cols, cnt, rowMajor, tri)
+					for k := range data {
+						for _, bad := range bads {
+							keep := data[k]
+							data[k] = bad
+							if got, want := InterleavedFinite(data, 1, s0, s1, rows, cols, cnt, tri), all(tri); got != want {
+								t.Fatalf("%s: %v at %d: InterleavedFinite %v, want %v", label, bad, k, got, want)
+							}
+							data[k] = keep
+						}
+					}
+				}
+			}
+		}
+	}
+}

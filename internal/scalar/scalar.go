@@ -232,6 +232,27 @@ func MatrixFinite[T Type](data []T, off, s0, s1, rows, cols int, tri byte) bool 
 
 // columnsFinite is MatrixFinite for a matrix with unit row stride, a
 // column at a time.
+// InterleavedFinite reports whether cnt matrices stored with the batch
+// axis innermost are finite where tri says (as MatrixFinite): matrix m's
+// element (i, j) is data[off+m+i*s0+j*s1], so each element read is, for
+// the cnt matrices, one line of cnt consecutive elements, scanned by
+// AllFinite. It reads each element once, in memory order; it does not
+// say which matrix holds a NaN or an infinity.
+func InterleavedFinite[T Type](data []T, off, s0, s1, rows, cols, cnt int, tri byte) bool {
+	if cnt <= 0 {
+		return true
+	}
+	for j := range cols {
+		i0, i1 := span(tri, j, rows)
+		for i := i0; i < i1; i++ {
+			if !lineFinite(data[off+i*s0+j*s1:][:cnt]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func columnsFinite[T Type](data []T, off, s1, rows, cols int, tri byte) bool {
 	for j := range cols {
 		i0, i1 := span(tri, j, rows)
