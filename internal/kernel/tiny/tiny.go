@@ -112,6 +112,12 @@ type tinyArgs struct {
 	inf        int             // 1: the check takes infinity norms
 	aout, bout unsafe.Pointer  // where a's (b's) results go, with a's (b's) strides and lane offsets: a (b) in place; nil: not written
 	zero       int             // TinyCholesky: 1 also writes zeros to the strict upper triangle
+	groups     int             // the lane groups the kernel runs, a group of 1..lanes lanes or full groups; it decrements this after each
+	astep      int             // bytes from a full group's a to the next one's
+	aostep     int             // the same for aout (0 when nil), b, bout and det
+	bstep      int
+	bostep     int
+	dstep      int
 }
 
 // Modes of reading and writing a's lanes (tinyArgs.mode), for a full lane
@@ -299,6 +305,22 @@ func tiny[T float32 | float64](op Op, n, count int, a, b Mat, nrhs int, det []T,
 	if k != nil && size == 4 && !(fits32(a.BS*size*(lanes-1)) && fits32(b.BS*size*(lanes-1))) {
 		k = nil // the 32-bit gather offsets would not hold the lanes' strides
 	}
+	// A kernel runs full groups one after another (gentiny's epilogue)
+	// until one whose result the loop below must see: these are the
+	// steps between them.
+	p.astep = lanes * a.BS * size
+	if out.A != nil {
+		p.aostep = p.astep
+	}
+	if b.P != nil {
+		p.bstep = lanes * b.BS * size
+		if out.B != nil {
+			p.bostep = p.bstep
+		}
+	}
+	if op == Det {
+		p.dstep = lanes * size
+	}
 	for g := 0; g < count; g += lanes {
 		p.a = unsafe.Add(a.P, g*a.BS*size)
 		if out.A != nil {
@@ -336,7 +358,14 @@ func tiny[T float32 | float64](op Op, n, count int, a, b Mat, nrhs int, det []T,
 		var flags int
 		cands := -1 // every lane may be a candidate of the check
 		if k != nil {
+			p.groups = 1
+			if live == lanes {
+				p.groups = (count - g) / lanes
+			}
+			start := p.groups
 			flags = k(p)
+			// The result is that of the last group the kernel ran.
+			g += (start - p.groups - 1) * lanes
 			if check != nil {
 				// The kernels return the check's candidates in bits
 				// tinyCandShift on, computed as below.

@@ -179,7 +179,7 @@ func testTinyAgainstGo[T float32 | float64](t *testing.T, impl tinyImpl) {
 	}
 	for op := range nTinyOps {
 		for n := MinN; n <= MaxN; n++ {
-			for _, count := range []int{1, 3, 4, 5, 8, 9, 15, 16, 17, 23, 33} {
+			for _, count := range []int{1, 3, 4, 5, 8, 9, 15, 16, 17, 23, 33, 203} {
 				for li := range 4 {
 					for _, nrhs := range []int{1, 3} {
 						if nrhs > 1 && op != Solve && op != CholeskySolve {
@@ -191,6 +191,16 @@ func testTinyAgainstGo[T float32 | float64](t *testing.T, impl tinyImpl) {
 							bad := c.clone()
 							bad.a[c.aoff+(n-1)*c.am.RS+(n-1)*c.am.CS+(count/2)*c.am.BS] = T(math.NaN())
 							compareTiny(t, name+"/nan", op, impl, bad, tol)
+						}
+						if count > 100 {
+							// Bad matrices in the first, a middle, two
+							// adjacent and the last groups: a kernel's
+							// run of groups stops at each and resumes.
+							bad := c.clone()
+							for _, m := range []int{0, 37, 38, 49, count - 1} {
+								bad.a[c.aoff+(n-1)*c.am.RS+(n-1)*c.am.CS+m*c.am.BS] = T(math.NaN())
+							}
+							compareTiny(t, name+"/nans", op, impl, bad, tol)
 						}
 						compareTiny(t, name, op, impl, c, tol)
 					}
@@ -401,6 +411,8 @@ func TestTinyArgsOffsets(t *testing.T) {
 		{"cond", unsafe.Offsetof(p.cond), 456}, {"mode", unsafe.Offsetof(p.mode), 464}, {"bseq", unsafe.Offsetof(p.bseq), 472},
 		{"thresh", unsafe.Offsetof(p.thresh), 480}, {"inf", unsafe.Offsetof(p.inf), 488},
 		{"aout", unsafe.Offsetof(p.aout), 496}, {"bout", unsafe.Offsetof(p.bout), 504}, {"zero", unsafe.Offsetof(p.zero), 512},
+		{"groups", unsafe.Offsetof(p.groups), 520}, {"astep", unsafe.Offsetof(p.astep), 528}, {"aostep", unsafe.Offsetof(p.aostep), 536},
+		{"bstep", unsafe.Offsetof(p.bstep), 544}, {"bostep", unsafe.Offsetof(p.bostep), 552}, {"dstep", unsafe.Offsetof(p.dstep), 560},
 	} {
 		if f.got != f.want {
 			t.Errorf("tinyArgs.%s at %d, gentiny assumes %d", f.name, f.got, f.want)

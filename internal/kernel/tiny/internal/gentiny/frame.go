@@ -34,6 +34,17 @@ const (
 	offAOut = 496 // where a's results go (a's strides and lane offsets): a itself in place, nil for none (Solve's factors unwanted)
 	offBOut = 504 // where b's results go (b's strides and lane offsets): b itself in place, nil for none
 	offZero = 512 // chol: 1 writes zeros to the strict upper triangle too
+
+	// The kernel's loop over full lane groups (loop): how many it has
+	// left to run (decremented after each), and the bytes by which a,
+	// aout, b, bout and det advance from one to the next (0 for one that
+	// stays, such as a nil pointer).
+	offGroups = 520
+	offAStep  = 528
+	offAOStep = 536
+	offBStep  = 544
+	offBOStep = 552
+	offDStep  = 560
 )
 
 // Modes of reading and writing a's lanes (offMode), set per call by the
@@ -130,10 +141,12 @@ func f64bits(x float64) uint64 { return math.Float64bits(x) }
 func f32bits(x float32) uint32 { return math.Float32bits(x) }
 
 // prologue starts kernel name's TEXT: SI the arguments, DI the scratch
-// area aligned to a vector, the state registers set (consts).
+// area aligned to a vector, the state registers set (consts). It is also
+// the top of the loop over lane groups (epilogue).
 func (g *gen) prologue(name string) {
 	fmt.Fprintf(&g.b, "\n// func %s%s%d(p *tinyArgs) (flags int)\n", g.t.fn(), name, g.n)
 	fmt.Fprintf(&g.b, "TEXT ·%s%s%d(SB), 0, $%d-16\n", g.t.fn(), name, g.n, g.frame())
+	g.mark("group")
 	g.ins("MOVQ", "p+0(FP)", "SI")
 	g.ins("LEAQ", fmt.Sprintf("%d(SP)", g.vb()-1), "DI")
 	g.ins("ANDQ", fmt.Sprintf("$-%d", g.vb()), "DI")
@@ -192,8 +205,27 @@ func (g *gen) flags() {
 	g.ins("MOVQ", "R13", "flags+8(FP)")
 }
 
-// epilogue ends a kernel.
+// epilogue ends a lane group: the kernel returns when the group's
+// result (flags and candidates) is not 0, for the caller to handle, or
+// when it was the last of p.groups; otherwise it advances the pointers
+// to the next group by their steps and runs it. One call runs every
+// full group of a batch up to the first that needs the caller: the Go
+// loop around a call per group cost about as many instructions as the
+// arithmetic of an order-3 kernel.
 func (g *gen) epilogue() {
+	done := g.newLabel()
+	g.ins("MOVQ", "p+0(FP)", "SI")
+	g.ins("DECQ", fmt.Sprintf("%d(SI)", offGroups))
+	g.ins("CMPQ", "flags+8(FP)", "$0")
+	g.ins("JNE", done)
+	g.ins("CMPQ", fmt.Sprintf("%d(SI)", offGroups), "$0")
+	g.ins("JEQ", done)
+	for _, f := range [][2]int{{offAStep, offA}, {offAOStep, offAOut}, {offBStep, offB}, {offBOStep, offBOut}, {offDStep, offDet}} {
+		g.ins("MOVQ", fmt.Sprintf("%d(SI)", f[0]), "AX")
+		g.ins("ADDQ", "AX", fmt.Sprintf("%d(SI)", f[1]))
+	}
+	g.ins("JMP", "group")
+	g.mark(done)
 	g.ins("VZEROUPPER")
 	g.ins("RET")
 }

@@ -22,7 +22,11 @@
 // lanes the check must look at. A lane is flagged (bit l of the result)
 // when its computation met anything the slow path must handle (a zero
 // or non-positive pivot, a non-finite result, a determinant outside the
-// normal range); flagged lanes write nothing.
+// normal range); flagged lanes write nothing. One call runs p.groups
+// lane groups one after another, advancing a, aout, b, bout and det by
+// their steps (epilogue), and returns after the last or after the first
+// whose result is not 0, which the caller handles before it calls again
+// for the rest.
 //
 // The arithmetic is unrolled over the rows and columns of the order,
 // except where a loop costs nothing measurable and saves most of the
