@@ -11,12 +11,14 @@ import (
 
 // NaN and Inf, per matrix: package lapack's finite-input rule
 // (lapack/errors.go; "NaN and Inf" in package lapack),
-// applied to each matrix of a batch. Before a matrix reaches LAPACK,
-// lapack's strided solve or the tiny kernels, what the call will read of
-// it (each source below, its triangle where only one is read) is scanned
+// applied to each matrix of a batch. Before a matrix reaches LAPACK or
+// lapack's strided solve, what the call will read of it (each source
+// below, its triangle where only one is read) is scanned
 // (scalar.MatrixFinite: O(n^2) against the routine's O(n^3); a run of
 // matrices that is one block of memory in one pass of
-// scalar.AllFinite). A NaN or an infinity there is that matrix's error
+// scalar.AllFinite). The tiny kernels apply the rule in their own pass
+// over the data: they flag such a matrix, which then goes to the
+// per-matrix path and its scan. A NaN or an infinity there is that matrix's error
 // in the *Error, matching lapis.ErrNotFinite, naming the operand and the
 // input's element (internal/finite, lapack's scan too); the matrix is not computed (in place, its operands
 // keep their input; a To form's destination holds what it holds for any

@@ -382,7 +382,7 @@ func tinySolve[T Scalar](op string, shape []int, n int, a, b views.View[T], chec
 		}}
 	}
 	ta, tb := tinyOf(a, false), tinyOf(b, false)
-	return runTiny(op, tk.Solve, shape, ta, &tb, nil, tc, st, rl, func(t int) error {
+	return runTiny(op, tk.Solve, shape, ta, &tb, nil, tc, st, func(t int) error {
 		if err := rl.check(t); err != nil {
 			return err
 		}
@@ -648,7 +648,7 @@ func inv[T Scalar](op string, shape []int, a views.View[T], opts []lapis.Option,
 				return checkInverse(op, norm, s, anorm, opts)
 			}}
 		}
-		return runTiny(op, tk.Inv, shape, tinyOf(a, rowMajor), nil, nil, tc, st, rl, func(t int) error {
+		return runTiny(op, tk.Inv, shape, tinyOf(a, rowMajor), nil, nil, tc, st, func(t int) error {
 			if err := rl.check(t); err != nil {
 				return err
 			}
@@ -710,7 +710,7 @@ func cholesky[T Scalar](op string, uplo Uplo, shape []int, a views.View[T], opts
 	}
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) {
 		// The upper triangle is the lower one of the transpose.
-		return runTiny(op, tk.Cholesky, shape, tinyOf(a, uplo == Upper), nil, nil, nil, st, rl, func(t int) error {
+		return runTiny(op, tk.Cholesky, shape, tinyOf(a, uplo == Upper), nil, nil, nil, st, func(t int) error {
 			return factor(t, matrixAt(a, shape, t))
 		})
 	}
@@ -752,7 +752,7 @@ func choleskySolve[T Scalar](op string, uplo Uplo, shape []int, f, b views.View[
 	if (uplo == Lower || uplo == Upper) && tinyApplies[T](n, opts) && b.Rank() >= 2 && b.Layout().Dim(0) == n &&
 		b.Layout().Dim(1) >= 1 && b.Layout().Dim(1) <= tk.MaxRHS {
 		tb := tinyOf(b, false)
-		return runTiny(op, tk.CholeskySolve, shape, tinyOf(f, uplo == Upper), &tb, nil, nil, st, rl, func(t int) error {
+		return runTiny(op, tk.CholeskySolve, shape, tinyOf(f, uplo == Upper), &tb, nil, nil, st, func(t int) error {
 			return potrs(t, matrixAt(f, shape, t), matrixAt(b, shape, t))
 		})
 	}
@@ -847,10 +847,10 @@ func LogDet[T Scalar](a views.View[T], opts ...lapis.Option) (logAbs []float64, 
 		_, _, rowMajor := storage(first(a))
 		det := make([]T, total)
 		slow := make([]bool, total)
-		// A matrix the rule refuses goes to lapack.LogDet, which refuses
-		// it too (its error, named op).
-		rl := newRule(op, shape, source[T]{Name: "a", V: a})
-		err = runTiny(op, tk.Det, shape, tinyOf(a, rowMajor), nil, det, nil, nil, rl, func(t int) error {
+		// A matrix the kernels flag goes to lapack.LogDet: one with a NaN
+		// or an infinity is refused there by the finite-input rule (its
+		// error, named op).
+		err = runTiny(op, tk.Det, shape, tinyOf(a, rowMajor), nil, det, nil, nil, func(t int) error {
 			slow[t] = true
 			var err error
 			logAbs[t], sign[t], err = lapack.LogDet(matrixAt(a, shape, t), opts...)
@@ -886,8 +886,7 @@ func Det[T Scalar](a views.View[T], opts ...lapis.Option) ([]T, error) {
 	det := make([]T, count(shape))
 	if n == a.Layout().Dim(1) && tinyApplies[T](n, opts) {
 		_, _, rowMajor := storage(first(a))
-		rl := newRule(op, shape, source[T]{Name: "a", V: a}) // as in LogDet
-		err = runTiny(op, tk.Det, shape, tinyOf(a, rowMajor), nil, det, nil, nil, rl, func(t int) error {
+		err = runTiny(op, tk.Det, shape, tinyOf(a, rowMajor), nil, det, nil, nil, func(t int) error {
 			var err error
 			det[t], err = lapack.Det(matrixAt(a, shape, t), opts...)
 			return err

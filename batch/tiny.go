@@ -20,10 +20,12 @@ import (
 // Det and LogDet on internal/kernel/tiny's lane kernels: one matrix per SIMD
 // lane, read and written through its strides (any layout: column-major,
 // row-major, strided, the batch axis innermost), no copy, no cgo. A
-// matrix with a NaN or an infinity where the call reads never reaches
-// them (runTiny's rl). A matrix a kernel flags (a zero or non-positive pivot, NaN or Inf met, a
-// determinant outside the normal range) is left untouched by it and
-// redone on the per-matrix path below, which reports failures as before.
+// matrix a kernel flags (a NaN or an infinity where the call reads: the
+// finite-input rule, applied in the kernels' pass over the data; a zero
+// or non-positive pivot, NaN or Inf met, a determinant outside the
+// normal range) is left untouched by it and redone on the per-matrix
+// path below, which applies the rule (rule.check) and reports failures
+// as before.
 // lapis.ForceC() keeps a call on the per-matrix path.
 
 // tinyOperand is a batch as the kernels read it: element (0, 0) of its
@@ -238,21 +240,21 @@ const tinyStageBytes = 256 << 10
 // slow(t) on every matrix they flag (in the chunk that met it); the
 // errors slow returns are gathered as perMatrix gathers them. tc, when
 // not nil, adds Solve's and Inv's conditioning check; st, when not nil,
-// the copy of an out-of-place form. Each worker scans its matrices with
-// the finite-input rule rl (rule.bad) just before the kernels run on
-// them, and leaves the ones it refuses out of the kernels' runs: they go
-// to slow, which must refuse them too (rule.check) before any LAPACK
-// call. The caller has checked tinyApplies.
-func runTiny[T Scalar](op string, k tk.Op, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, tc *tinyCond[T], st *tinyStage[T], rl *rule[T], slow func(t int) error) error {
+// the copy of an out-of-place form. The kernels apply the finite-input
+// rule themselves: a matrix with a NaN or an infinity where the call
+// reads is flagged, unwritten, and goes to slow, which must refuse it
+// (rule.check) before any LAPACK call. The caller has checked
+// tinyApplies.
+func runTiny[T Scalar](op string, k tk.Op, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, tc *tinyCond[T], st *tinyStage[T], slow func(t int) error) error {
 	switch any(*new(T)).(type) {
 	case float64:
-		return tinyRun[T, float64](op, k, shape, a, b, det, tc, st, rl, slow)
+		return tinyRun[T, float64](op, k, shape, a, b, det, tc, st, slow)
 	default:
-		return tinyRun[T, float32](op, k, shape, a, b, det, tc, st, rl, slow)
+		return tinyRun[T, float32](op, k, shape, a, b, det, tc, st, slow)
 	}
 }
 
-func tinyRun[T Scalar, F float32 | float64](op string, k tk.Op, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, tc *tinyCond[T], st *tinyStage[T], rl *rule[T], slow func(t int) error) error {
+func tinyRun[T Scalar, F float32 | float64](op string, k tk.Op, shape []int, a tinyOperand[T], b *tinyOperand[T], det []T, tc *tinyCond[T], st *tinyStage[T], slow func(t int) error) error {
 	total := count(shape)
 	if total == 0 {
 		return nil
@@ -326,10 +328,7 @@ func tinyRun[T Scalar, F float32 | float64](op string, k tk.Op, shape []int, a t
 	cut := split.New(groups, workers, grain)
 	share(workers, func() {
 		w := cut.Worker()
-		// skip: the rule's refusals among the matrices scanned, a piece
-		// of whole lane groups at a time.
-		var flagged, skip []int
-		piece := max(tinyGroup, min(rl.piece(), total)/tinyGroup*tinyGroup)
+		var flagged []int
 		var check *tk.Check
 		var lus [][]T // with scratch, the factors of check.Ill's matrices
 		if tc != nil {
@@ -351,20 +350,8 @@ func tinyRun[T Scalar, F float32 | float64](op string, k tk.Op, shape []int, a t
 					}
 					st.fill(s, e, sb)
 				}
-				for t, scanned := s, s; t < e; {
-					if t == scanned { // the next piece, scanned just before the kernels read it
-						scanned = min(e, t+piece)
-						skip = rl.bad(t, scanned, skip[:0])
-					}
-					if len(skip) > 0 && skip[0] == t { // refused: to slow, unseen by the kernels
-						flagged = append(flagged, t)
-						skip, t = skip[1:], t+1
-						continue
-					}
-					cnt := min(e-t, d0-t%d0, scanned-t)
-					if len(skip) > 0 {
-						cnt = min(cnt, skip[0]-t)
-					}
+				for t := s; t < e; {
+					cnt := min(e-t, d0-t%d0)
 					var am, bm tk.Mat
 					var out tk.Out // direct: where the results go
 					for i := range mst {

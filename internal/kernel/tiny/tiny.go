@@ -42,8 +42,9 @@ import (
 //
 // The methods are LAPACK's unblocked ones (potf2, getf2 with the first
 // largest pivot, getrs, potrs), so a lane's pivots are the ones LAPACK
-// chooses. A lane whose computation meets anything unusual (a zero or
-// non-positive pivot, a factor diagonal that is not positive and finite,
+// chooses. A lane whose input holds a NaN or an infinity where the
+// operation reads it (package batch's finite-input rule), or whose
+// computation meets anything unusual (a zero or non-positive pivot, a factor diagonal that is not positive and finite,
 // a result that is not finite, a determinant whose running product leaves
 // the normal range) is flagged and not written: the caller redoes it on
 // the per-matrix path, which knows LAPACK's exact behaviour there. The Go
@@ -529,6 +530,23 @@ func tinyLane[T float32 | float64](op Op, n int, p *tinyArgs, l int) bool {
 		}
 	}
 	nrhs := p.nrhs
+	// The finite-input rule, as the kernels apply it (gentiny's
+	// inputFinite): a NaN or an infinity among the elements read flags
+	// the lane (the unread triangle is 0 in a).
+	for _, v := range a[:n*n] {
+		if !finite(v) {
+			return false
+		}
+	}
+	if op == Solve || op == CholeskySolve {
+		for c := range nrhs {
+			for i := range n {
+				if !finite(*at[T](pb, i*p.brs+c*p.bcs)) {
+					return false
+				}
+			}
+		}
+	}
 	if p.cond != nil && (op == Solve || op == Inv) {
 		tinyNorms(p, l, 0, n, a[:])
 	}

@@ -535,3 +535,62 @@ func testTinyTo[T float32 | float64](t *testing.T, impl tinyImpl) {
 		}
 	}
 }
+
+// TestTinyInputNotFinite: on every implementation (the Go lanes too), a
+// NaN, +Inf or -Inf at any element an operation reads (a's lower
+// triangle for Cholesky and CholeskySolve, all of it otherwise; b's
+// elements for the solves) flags that matrix alone, in any layout and
+// any lane of a full or a partial group; one in the triangle Cholesky
+// does not read flags nothing. This is batch's finite-input rule, which
+// the kernels apply instead of a separate scan.
+func TestTinyInputNotFinite(t *testing.T) {
+	impls := append([]tinyImpl{tinyGo}, tinyAsmImpls()...)
+	for _, impl := range impls {
+		testTinyInputNotFinite[float64](t, impl)
+		testTinyInputNotFinite[float32](t, impl)
+	}
+}
+
+func testTinyInputNotFinite[T float32 | float64](t *testing.T, impl tinyImpl) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const count = 19 // full groups and a partial one, for every lane count
+	bads := []T{T(math.NaN()), T(math.Inf(1)), T(math.Inf(-1))}
+	for op := range nTinyOps {
+		for n := MinN; n <= MaxN; n++ {
+			for li := range 4 {
+				nrhs := 0
+				if op == Solve || op == CholeskySolve {
+					nrhs = 2
+				}
+				c := newTinyCase[T](rng, op, n, count, max(nrhs, 1), li)
+				c.nrhs = nrhs
+				tri := op == Cholesky || op == CholeskySolve
+				for _, m := range []int{0, 5, count - 1} {
+					for i := range n {
+						for j := range n {
+							x := c.clone()
+							x.a[c.aoff+i*c.am.RS+j*c.am.CS+m*c.am.BS] = bads[(i+j+m)%3]
+							_, fl := x.run(op, impl, nil)
+							want := "[]"
+							if !tri || i >= j {
+								want = fmt.Sprint([]int{m})
+							}
+							if got := fmt.Sprint(fl); got != want {
+								t.Fatalf("%s/%T/%s/n=%d/layout=%d: %v at a(%d, %d) of matrix %d: flagged %s, want %s",
+									impl, T(0), tinyOpNames[op], n, li, bads[(i+j+m)%3], i, j, m, got, want)
+							}
+						}
+						for r := range nrhs {
+							x := c.clone()
+							x.b[c.boff+i*c.bm.RS+r*c.bm.CS+m*c.bm.BS] = bads[(i+r+m)%3]
+							if _, fl := x.run(op, impl, nil); fmt.Sprint(fl) != fmt.Sprint([]int{m}) {
+								t.Fatalf("%s/%T/%s/n=%d/layout=%d: NaN or Inf at b(%d, %d) of matrix %d: flagged %v, want [%d]",
+									impl, T(0), tinyOpNames[op], n, li, i, r, m, fl, m)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

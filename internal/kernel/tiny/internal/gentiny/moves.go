@@ -416,6 +416,7 @@ func (g *gen) loadA(lower bool) {
 			h.ins(h.op("VMOVA"), h.y(0), h.a(i, j))
 		}, func() { h.gatherA(lower) })
 	})
+	defer g.inputFinite(keep)
 	if !g.compactOK() {
 		g.call(strided)
 		return
@@ -437,6 +438,34 @@ func (g *gen) loadA(lower bool) {
 	g.mark(trans)
 	g.call(loadCT)
 	g.mark(done)
+}
+
+// inputFinite adds the elements of the A area that the kernel reads
+// (where keep(i, j)) times 0 to the finiteness accumulator: a lane whose
+// input holds a NaN or an infinity is flagged, which is the finite-input
+// rule's scan (package batch) done in the kernel's own pass over its
+// data. Four chains (in Y0-Y3, free after a load routine) keep it off the
+// arithmetic's critical path.
+func (g *gen) inputFinite(keep func(i, j int) bool) {
+	var els []string
+	for j := 0; j < g.n; j++ {
+		for i := 0; i < g.n; i++ {
+			if keep(i, j) {
+				els = append(els, g.a(i, j))
+			}
+		}
+	}
+	chains := min(4, len(els))
+	for c := range chains {
+		g.ins(g.op("VXOR"), g.y(c), g.y(c), g.y(c))
+	}
+	for k, e := range els {
+		g.ins(g.op("VFMADD231"), e, g.y(15), g.y(k%chains))
+	}
+	for c := 1; c < chains; c++ {
+		g.ins(g.op("VADD"), g.y(c), g.y(0), g.y(0))
+	}
+	g.ins(g.op("VADD"), g.y(0), g.y(12), g.y(12))
 }
 
 // storeA writes the scratch elements at src + (i + j*n) vectors (src DI,
@@ -670,6 +699,9 @@ func (g *gen) rhsLoop(body func()) {
 	g.ins("MOVQ", "BX", "R8")
 	g.ins("MOVQ", fmt.Sprintf("%d(SI)", offBRS), "CX")
 	g.call(load)
+	for i := range n { // b's column read: as inputFinite
+		g.ins(g.op("VFMADD231"), fmt.Sprintf("%d(R10)", g.vb()*i), g.y(15), g.y(12))
+	}
 	body()
 	g.ins("ADDQ", fmt.Sprintf("%d(SI)", offBCS), "BX")
 	g.ins("ADDQ", fmt.Sprintf("$%d", g.vb()*n), "R10")
