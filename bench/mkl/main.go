@@ -29,6 +29,7 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
+	tk "github.com/lapis-go/lapis/internal/kernel/tiny"
 	"github.com/lapis-go/lapis/lapack"
 	"github.com/lapis-go/lapis/views"
 )
@@ -43,8 +44,9 @@ type anchors interface {
 var mkl anchors
 
 // mklSuffix names MKL's rows of a forced pass; lapis's tiny and batched
-// rows are timed only in the plain pass.
-var mklSuffix string
+// rows are timed only in the plain pass and, on its AVX2 kernels, in the
+// AVX2 pass (lapisSuffix names those).
+var mklSuffix, lapisSuffix string
 
 const count = 10000
 
@@ -77,8 +79,17 @@ func main() {
 	lib := "lapis on " + info.Library
 	// A pass with MKL forced onto its Intel code paths (run.sh's
 	// LD_PRELOAD) times MKL's rows and lapis on that MKL, named apart.
+	// The AVX2 pass (LAPIS_BENCH_AVX2, on a host with AVX-512; run.sh
+	// caps MKL at AVX2 with MKL_ENABLE_INSTRUCTIONS) times lapis on its
+	// AVX2 kernels beside MKL's AVX2 path: the table of an AVX2 CPU, as
+	// far as one with AVX-512 can show it (the same cores and caches).
 	forced := os.Getenv("LAPIS_BENCH_MKL_FORCED") != ""
-	if forced {
+	switch {
+	case os.Getenv("LAPIS_BENCH_AVX2") != "":
+		tk.SetAVX512(false)
+		lib += " (AVX2 path forced)"
+		mklSuffix, lapisSuffix = " (AVX2 path forced)", " (AVX2 kernels)"
+	case forced:
 		lib += " (AVX-512 path forced)"
 		mklSuffix = " (AVX-512 path forced)"
 	}
@@ -223,10 +234,10 @@ func tiny(n, reps int) {
 			c := fmt.Sprintf("%s/n=%d/%s", op, n, lay)
 			// lapis's results are needed for the check either way.
 			lt := timeit(reps, run())
-			if mklSuffix == "" {
-				report(c, "lapis", lt)
+			if mklSuffix == "" || lapisSuffix != "" {
+				report(c, "lapis"+lapisSuffix, lt)
 				if op == "solve" || op == "inv" {
-					report(c, "lapis-nocheck", timeit(reps, run(lapis.NoConditionCheck())))
+					report(c, "lapis-nocheck"+lapisSuffix, timeit(reps, run(lapis.NoConditionCheck())))
 				}
 			}
 			if inner {

@@ -15,13 +15,21 @@ go build -o "$out/on-openblas" ./bench/mkl
 gcc -O2 -shared -fPIC -x c bench/mkl/intelcpu.c.in -o "$out/intelcpu.so"
 forced="" info=$("$out/on-mkl" -info)
 [[ "$info" != *"core"*"Architecture processors"* ]] || forced=1
+# On a host with AVX-512, a fourth pass shows an AVX2 CPU's table: lapis
+# on its AVX2 kernels, MKL capped at AVX2 (MKL_ENABLE_INSTRUCTIONS; its
+# Intel paths forced where the third pass forces them).
+avx2=""
+! grep -qw avx512f /proc/cpuinfo || avx2=1
+preload=""
+[ -z "$forced" ] || preload="$out/intelcpu.so"
 for r in $(seq "${ROUNDS:-5}"); do
   echo "bench-mkl: pass $r of ${ROUNDS:-5}" >&2
   "$out/on-mkl" >"$out/mkl-$r.txt"
   "$out/on-openblas" >"$out/openblas-$r.txt"
   [ -z "$forced" ] || LD_PRELOAD="$out/intelcpu.so" LAPIS_BENCH_MKL_FORCED=1 "$out/on-mkl" >"$out/forced-$r.txt"
+  [ -z "$avx2" ] || LD_PRELOAD="$preload" MKL_ENABLE_INSTRUCTIONS=AVX2 LAPIS_BENCH_AVX2=1 "$out/on-mkl" >"$out/avx2-$r.txt"
 done
 echo "== passes (case, impl, ms)"
-cat "$out"/mkl-*.txt "$out"/openblas-*.txt $([ -z "$forced" ] || echo "$out"/forced-*.txt)
+cat "$out"/mkl-*.txt "$out"/openblas-*.txt $([ -z "$forced" ] || echo "$out"/forced-*.txt) $([ -z "$avx2" ] || echo "$out"/avx2-*.txt)
 echo "== table"
-"$out/on-mkl" -table "$out"/mkl-*.txt "$out"/openblas-*.txt $([ -z "$forced" ] || echo "$out"/forced-*.txt)
+"$out/on-mkl" -table "$out"/mkl-*.txt "$out"/openblas-*.txt $([ -z "$forced" ] || echo "$out"/forced-*.txt) $([ -z "$avx2" ] || echo "$out"/avx2-*.txt)
