@@ -70,7 +70,10 @@ variants=(openblas-pthread openblas-openmp openblas-serial openblas64 trixie-ope
 # internal/clib and the thread policy, which run against its OpenBLAS).
 # internal/test/entry is left out: it calls every public package, dist and
 # fortran included (Open MPI, gfortran), and runs on the host (test.sh).
-lib_pkgs="./cblas/... ./lapack/... ./batch/... ./gonumblas/... ./gonumlapack/..."
+# elem calls no BLAS but links the library through lapis's options, and
+# its Go fallbacks replace the assembly on arm64; einsum reaches cblas
+# and batch.
+lib_pkgs="./cblas/... ./lapack/... ./batch/... ./elem/... ./einsum/... ./gonumblas/... ./gonumlapack/..."
 pure_pkgs="./layout/... ./views/... $(go list ./internal/... | grep -v '/internal/test/entry' | tr '\n' ' ')"
 # The OpenBLAS builds linked the default way run everything but fortran
 # and dist (and their examples), which need gfortran and Open MPI with
