@@ -12,6 +12,7 @@
 //	mkl [-reps N]               one pass; prints "case<TAB>impl<TAB>ms" lines
 //	mkl -info                   the library lines only
 //	mkl -table FILE...          the Markdown table of passes' medians
+//	mkl -summary FILE...        the tiny operations' tables per kernel set
 package main
 
 import (
@@ -53,8 +54,16 @@ const count = 10000
 func main() {
 	reps := flag.Int("reps", 21, "repetitions of each tiny and batched measurement (the median is printed)")
 	table := flag.Bool("table", false, "print the table of the passes in the files named")
+	summary := flag.Bool("summary", false, "print the tiny operations' tables per kernel set of the passes in the files named")
 	header := flag.Bool("info", false, "print the library lines only")
 	flag.Parse()
+	if *summary {
+		if err := printSummary(flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "mkl:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *table {
 		if err := printTable(flag.Args()); err != nil {
 			fmt.Fprintln(os.Stderr, "mkl:", err)
@@ -381,29 +390,32 @@ func large(lib string, th int) {
 	}))
 }
 
-// printTable reads passes ("case\timpl\tms" lines, "# key\tvalue"
-// comments) and prints, for every case, each impl's median over the
-// passes and its time over lapis's (or, for the large cases, lapis on
-// OpenBLAS over lapis on MKL).
-func printTable(files []string) error {
-	type key struct{ c, impl string }
-	vals := map[key][]float64{}
-	var cases []string
-	impls := map[string][]string{}
-	notes := map[string]bool{}
-	var noteOrder []string
+// passes is what the pass files hold: each case's impls in the order
+// met, every value of each (case, impl), and the comment lines.
+type passes struct {
+	cases []string
+	impls map[string][]string
+	vals  map[[2]string][]float64
+	notes []string
+}
+
+// readPasses reads pass files ("case\timpl\tms" lines, "# key\tvalue"
+// comments).
+func readPasses(files []string) (*passes, error) {
+	ps := &passes{impls: map[string][]string{}, vals: map[[2]string][]float64{}}
+	seen := map[string]bool{}
 	for _, f := range files {
 		fh, err := os.Open(f)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		sc := bufio.NewScanner(fh)
 		for sc.Scan() {
 			line := sc.Text()
 			if strings.HasPrefix(line, "# ") {
-				if !notes[line] {
-					notes[line] = true
-					noteOrder = append(noteOrder, line)
+				if !seen[line] {
+					seen[line] = true
+					ps.notes = append(ps.notes, line)
 				}
 				continue
 			}
@@ -413,39 +425,100 @@ func printTable(files []string) error {
 			}
 			ms, err := strconv.ParseFloat(f[2], 64)
 			if err != nil {
-				return fmt.Errorf("%s: %q: %v", fh.Name(), line, err)
+				fh.Close()
+				return nil, fmt.Errorf("%s: %q: %v", fh.Name(), line, err)
 			}
-			k := key{f[0], f[1]}
-			if _, ok := impls[f[0]]; !ok {
-				cases = append(cases, f[0])
+			k := [2]string{f[0], f[1]}
+			if _, ok := ps.impls[f[0]]; !ok {
+				ps.cases = append(ps.cases, f[0])
 			}
-			if _, ok := vals[k]; !ok {
-				impls[f[0]] = append(impls[f[0]], f[1])
+			if _, ok := ps.vals[k]; !ok {
+				ps.impls[f[0]] = append(ps.impls[f[0]], f[1])
 			}
-			vals[k] = append(vals[k], ms)
+			ps.vals[k] = append(ps.vals[k], ms)
 		}
 		fh.Close()
 	}
-	for _, n := range noteOrder {
+	return ps, nil
+}
+
+// median returns the median of (c, impl) over the passes, or NaN.
+func (ps *passes) median(c, impl string) float64 {
+	v, ok := ps.vals[[2]string{c, impl}]
+	if !ok {
+		return math.NaN()
+	}
+	return median(v)
+}
+
+// printTable prints, for every case, each impl's median over the passes
+// and its time over lapis's (or, for the large cases, lapis on OpenBLAS
+// over lapis on MKL).
+func printTable(files []string) error {
+	ps, err := readPasses(files)
+	if err != nil {
+		return err
+	}
+	for _, n := range ps.notes {
 		fmt.Println(strings.Replace(n, "\t", ": ", 1))
 	}
 	fmt.Println()
 	fmt.Println("| case | impl | ms (median of passes) | passes | x lapis's time |")
 	fmt.Println("|---|---|---|---|---|")
-	for _, c := range cases {
-		ref := math.NaN()
-		if v, ok := vals[key{c, "lapis"}]; ok {
-			ref = median(v)
-		} else if v, ok := vals[key{c, "lapis on MKL"}]; ok {
-			ref = median(v)
+	for _, c := range ps.cases {
+		ref := ps.median(c, "lapis")
+		if math.IsNaN(ref) {
+			ref = ps.median(c, "lapis on MKL")
 		}
-		for _, impl := range impls[c] {
-			v := vals[key{c, impl}]
+		for _, impl := range ps.impls[c] {
 			ratio := ""
 			if !math.IsNaN(ref) {
-				ratio = fmt.Sprintf("%.2f", median(v)/ref)
+				ratio = fmt.Sprintf("%.2f", ps.median(c, impl)/ref)
 			}
-			fmt.Printf("| %s | %s | %.3f | %d | %s |\n", c, impl, median(v), len(v), ratio)
+			fmt.Printf("| %s | %s | %.3f | %d | %s |\n", c, impl, ps.median(c, impl), len(ps.vals[[2]string{c, impl}]), ratio)
+		}
+	}
+	return nil
+}
+
+// printSummary prints the tiny operations' two tables per kernel set
+// (docs/bench/mkl.md): lapis's time-to-result on compact input against
+// MKL's pack, operation and unpack, and lapis on interleaved input
+// against MKL's operation alone on its own format; lapis with the
+// conditioning check, without it in brackets (solve, inv); after MKL's
+// time, MKL's time over lapis's (above 1: lapis faster). A kernel set
+// is a pair of lapis's and MKL's row suffixes present in the passes.
+func printSummary(files []string) error {
+	ps, err := readPasses(files)
+	if err != nil {
+		return err
+	}
+	sets := []struct{ title, lapis, mkl string }{
+		{"AVX2 (lapis's AVX2 kernels, MKL capped at AVX2)", " (AVX2 kernels)", " (AVX2 path forced)"},
+		{"AVX-512 (lapis's default kernels, MKL's AVX-512 path forced)", "", " (AVX-512 path forced)"},
+		{"lapis's default kernels, MKL as it runs here", "", ""},
+	}
+	for _, set := range sets {
+		if math.IsNaN(ps.median("solve/n=3/compact", "mkl-compact"+set.mkl)) || math.IsNaN(ps.median("solve/n=3/compact", "lapis"+set.lapis)) {
+			continue
+		}
+		fmt.Printf("\n%s, ms:\n\n", set.title)
+		fmt.Println("| op, n | lapis compact | MKL pack+op+unpack | lapis interleaved | MKL op only |")
+		fmt.Println("|---|---|---|---|---|")
+		for _, op := range []string{"solve", "cholesky", "inv", "det"} {
+			for _, n := range []int{3, 4, 8} {
+				cell := func(lay, mklImpl string) string {
+					c := fmt.Sprintf("%s/n=%d/%s", op, n, lay)
+					l, nc := ps.median(c, "lapis"+set.lapis), ps.median(c, "lapis-nocheck"+set.lapis)
+					m := ps.median(c, mklImpl+set.mkl)
+					ls := fmt.Sprintf("%.3f", l)
+					if !math.IsNaN(nc) {
+						ls += fmt.Sprintf(" (%.3f)", nc)
+					}
+					return fmt.Sprintf("%s | %.3f (%.2f)", ls, m, m/l)
+				}
+				fmt.Printf("| %s %d | %s | %s |\n", op, n, cell("compact", "mkl-compact"), cell("interleaved", "mkl-compact-op"))
+			}
 		}
 	}
 	return nil

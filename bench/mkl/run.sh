@@ -33,3 +33,5 @@ echo "== passes (case, impl, ms)"
 cat "$out"/mkl-*.txt "$out"/openblas-*.txt $([ -z "$forced" ] || echo "$out"/forced-*.txt) $([ -z "$avx2" ] || echo "$out"/avx2-*.txt)
 echo "== table"
 "$out/on-mkl" -table "$out"/mkl-*.txt "$out"/openblas-*.txt $([ -z "$forced" ] || echo "$out"/forced-*.txt) $([ -z "$avx2" ] || echo "$out"/avx2-*.txt)
+echo "== summary"
+"$out/on-mkl" -summary "$out"/mkl-*.txt "$out"/openblas-*.txt $([ -z "$forced" ] || echo "$out"/forced-*.txt) $([ -z "$avx2" ] || echo "$out"/avx2-*.txt)
