@@ -14,7 +14,8 @@ var benchSink int
 // of every matrix of the call's inputs (rule.bad over the batch, as the
 // workers run it piece by piece), op=solve and op=cholesky the whole
 // call (batch.Solve, batch.Cholesky, scan included), path=tiny on the
-// tiny kernels (n = 3, 8), path=c per matrix through LAPACK
+// tiny kernels (n = 3, 8; they apply the rule in their own pass, so the
+// scan rows are what that saves), path=c per matrix through LAPACK
 // (lapis.ForceC(); n = 16 on the strided solve's C loop).
 //
 //	go test -run '^$' -bench NotFiniteScan -count 6 ./batch
