@@ -37,6 +37,13 @@ type Group struct {
 const (
 	envGroup = "LAPIS_GUARD_GROUP" // the group a child runs
 	envFrom  = "LAPIS_GUARD_FROM"  // the index of its first case
+	// envSerial, when set, runs the groups one after another instead of
+	// in parallel: the arm64 Docker variant sets it, where qemu-user once
+	// left a child deadlocked between fork and exec (the parent blocked
+	// in os.StartProcess until the 20-minute timeout) while other groups'
+	// goroutines ran; fewer running threads at each fork make that less
+	// likely.
+	envSerial = "LAPIS_GUARD_SERIAL"
 	// maxRuns bounds the child processes of one group: each fault in C
 	// costs one.
 	maxRuns = 400
@@ -71,9 +78,12 @@ func Run(t *testing.T, groups ...Group) {
 	if strings.Contains(t.Name(), "/") {
 		t.Fatalf("guard: Run called from subtest %s; call it from a top-level test", t.Name())
 	}
+	_, serial := os.LookupEnv(envSerial)
 	for _, g := range groups {
 		t.Run(g.Name, func(t *testing.T) {
-			t.Parallel()
+			if !serial {
+				t.Parallel()
+			}
 			parent(t, g)
 		})
 	}
