@@ -11,7 +11,8 @@ import (
 // four types, every layout class MatrixFinite tells apart (compact,
 // column-major with a leading dimension, row-major, strided both ways,
 // negative strides), each triangle, and a NaN, +Inf or -Inf (in either
-// part of a complex) at every position, in and out of the part read.
+// part of a complex) at every position, in and out of the part read; and
+// InterleavedFinite against it (testInterleavedFinite).
 func TestMatrixFinite(t *testing.T) {
 	testMatrixFinite[float32](t)
 	testMatrixFinite[float64](t)
@@ -93,6 +94,7 @@ func testMatrixFinite[T Type](t *testing.T) {
 			}
 		}
 	}
+	testInterleavedFinite(t, bads)
 	// The scan allocates nothing.
 	data := make([]T, 64*64)
 	if n := testing.AllocsPerRun(10, func() { MatrixFinite(data, 0, 1, 64, 64, 64, 'L') }); n != 0 {
@@ -150,24 +152,13 @@ func TestMatrixHasNaN(t *testing.T) {
 	}
 }
 
-// TestInterleavedFinite: InterleavedFinite against MatrixFinite of each
-// matrix (itself tested against the element oracle above), for the four
-// types, runs of 1 to 19 matrices with the batch axis innermost (as
-// column-major and as row-major matrices), each triangle, and a NaN or
-// an infinity at every element of every matrix.
-func TestInterleavedFinite(t *testing.T) {
-	testInterleavedFinite[float32](t)
-	testInterleavedFinite[float64](t)
-	testInterleavedFinite[complex64](t)
-	testInterleavedFinite[complex128](t)
-}
-
-func testInterleavedFinite[T Type](t *testing.T) {
+// testInterleavedFinite: InterleavedFinite against MatrixFinite of each
+// matrix (itself tested against the element oracle above), runs of 1 to
+// 19 matrices with the batch axis innermost (as column-major and as
+// row-major matrices), each triangle, and each of bads at every element
+// of every matrix (part of TestMatrixFinite).
+func testInterleavedFinite[T Type](t *testing.T, bads []T) {
 	name := fmt.Sprintf("%T", *new(T))
-	bads := []T{valueOf[T](math.NaN(), false), valueOf[T](math.Inf(-1), false)}
-	if IsComplex[T]() {
-		bads = append(bads, valueOf[T](math.Inf(1), true))
-	}
 	for _, d := range [][2]int{{1, 1}, {3, 3}, {4, 2}, {2, 5}} {
 		rows, cols := d[0], d[1]
 		for _, cnt := range []int{1, 2, 7, 19} {
