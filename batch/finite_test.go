@@ -111,10 +111,17 @@ func TestNotFinite(t *testing.T) {
 						opts = []lapis.Option{lapis.ForceC()}
 					}
 					a, b := spdStackF64(c.n, count), onesF64(c.n, count)
+					clone := cloneView
 					if inner {
 						a, b = interleaved(a), interleaved(b)
+						// The batch without the NaN in the same layout: a
+						// compact copy puts each matrix at another
+						// alignment, where some OpenBLAS kernel sets
+						// (Sandybridge's) round the same inverse
+						// differently.
+						clone = interleaved
 					}
-					clean := c.call(cloneView(a), cloneView(b), opts)
+					clean := c.call(clone(a), clone(b), opts)
 					if clean.err != nil {
 						t.Fatalf("%s: without the %v: %v", name, x, clean.err)
 					}

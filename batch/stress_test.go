@@ -59,7 +59,9 @@ func TestStress(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			for time.Now().Before(deadline) {
+			// At least one pass each: under emulation on a loaded
+			// machine a goroutine may first run after the deadline.
+			for first := true; first || time.Now().Before(deadline); first = false {
 				got := j.run(deadline)
 				if err := j.want.compare(got); err != nil {
 					errs[g] = fmt.Errorf("goroutine %d, after %d calls: %w", g, calls[g], err)
@@ -77,10 +79,7 @@ func TestStress(t *testing.T) {
 		}
 	}
 	total := 0
-	for g, c := range calls {
-		if c == 0 {
-			t.Errorf("goroutine %d made no call", g)
-		}
+	for _, c := range calls {
 		total += c
 	}
 	info := lapis.Info()
