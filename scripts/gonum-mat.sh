@@ -65,7 +65,16 @@ known_defects=(
   "0.3.21|TestIsomapR2|graph/layout pins the node positions gonum's pure-Go LAPACK gives; OpenBLAS's LAPACK gives other ones, and gonum/netlib's LAPACK (LAPACKE on the same OpenBLAS) fails it too"
   "0.3.21|ExampleGSVD|OpenBLAS's dggsvd3 (lapis and gonum/netlib alike) returns another valid Q than gonum's pure-Go Dggsvd3, so the printed common basis differs"
 )
+# gonum's own flaky tests, skipped on every library: "regexp|reason".
+flaky=(
+  "TestBoxScale|spatial/r3's test draws its boxes from the unseeded global math/rand (randomRange) and its tolerance of 1e-10 is missed by its own pure-Go arithmetic in about 1 run in 400 (7 of 3000 with gonum alone, no BLAS call in it)"
+)
 skip=()
+for d in "${flaky[@]}"; do
+  IFS='|' read -r re why <<<"$d"
+  echo "skipping $re: $why"
+  skip+=("$re")
+done
 for d in "${known_defects[@]}"; do
   IFS='|' read -r v re issue <<<"$d"
   if [[ "$config" == "OpenBLAS $v "* ]]; then
