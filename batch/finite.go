@@ -18,9 +18,10 @@ import (
 // matrices that is one block of memory in one pass of
 // scalar.AllFinite). The tiny kernels apply the rule in their own pass
 // over the data: they flag such a matrix, which then goes to the
-// per-matrix path and its scan. A NaN or an infinity there is that matrix's error
-// in the *Error, matching lapis.ErrNotFinite, naming the operand and the
-// input's element (internal/finite, lapack's scan too); the matrix is not computed (in place, its operands
+// per-matrix path and its scan. A NaN or an infinity there is that
+// matrix's error in the *Error, matching lapis.ErrNotFinite, naming the
+// operand and the input's element (internal/finite, lapack's scan too);
+// the matrix is not computed (in place, its operands
 // keep their input; a To form's destination holds what it holds for any
 // failed matrix, the copy of its input) and the others are.
 //
@@ -129,12 +130,8 @@ func (r *rule[T]) bad(lo, hi int, dst []int) []int {
 	if r == nil || lo >= hi {
 		return dst
 	}
-	d0 := 1
-	if len(r.mshape) > 0 {
-		d0 = r.mshape[0]
-	}
 	for t := lo; t < hi; {
-		cnt := min(hi-t, d0-t%d0)
+		cnt := runLen(r.mshape, t, hi)
 		first := len(dst)
 		for i := range r.scans {
 			s := &r.scans[i]
@@ -172,7 +169,7 @@ func (r *rule[T]) bad(lo, hi int, dst []int) []int {
 
 // piece is how many matrices a caller scans at a time (bad) before it
 // computes them: about 128 KB of their inputs, so that they are still in
-// the core's cache when the kernels or LAPACK read them. A nil rule
+// the core's cache when LAPACK or the strided solve reads them. A nil rule
 // scans nothing: any count.
 func (r *rule[T]) piece() int {
 	if r == nil {

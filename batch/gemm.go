@@ -231,7 +231,8 @@ func runs[T Scalar](shape []int, st [][]int, lo, hi int, vs []views.View[T], f f
 
 // runLen is the length of the run that starts at matrix t (flat index
 // over the merged batch shape): up to hi, and not past the end of the
-// first merged axis.
+// first merged axis (runs, the finite-input rule's scan and the tiny
+// kernels' calls all cut the batch so).
 func runLen(shape []int, t, hi int) int {
 	d0 := 1
 	if len(shape) > 0 {

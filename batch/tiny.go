@@ -273,10 +273,6 @@ func tinyRun[T Scalar, F float32 | float64](op string, k tk.Op, shape []int, a t
 		nrhs = b.v.Layout().Dim(1)
 	}
 	mshape, mst := merge(shape, strides...)
-	d0 := 1
-	if len(mshape) > 0 {
-		d0 = mshape[0]
-	}
 	size := int(unsafe.Sizeof(F(0)))
 	base := func(v views.View[T]) unsafe.Pointer {
 		return unsafe.Add(unsafe.Pointer(unsafe.SliceData(v.Data())), v.Layout().Offset()*size)
@@ -351,7 +347,7 @@ func tinyRun[T Scalar, F float32 | float64](op string, k tk.Op, shape []int, a t
 					st.fill(s, e, sb)
 				}
 				for t := s; t < e; {
-					cnt := min(e-t, d0-t%d0)
+					cnt := runLen(mshape, t, e)
 					var am, bm tk.Mat
 					var out tk.Out // direct: where the results go
 					for i := range mst {

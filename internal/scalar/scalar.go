@@ -230,8 +230,6 @@ func MatrixFinite[T Type](data []T, off, s0, s1, rows, cols int, tri byte) bool 
 	return true
 }
 
-// columnsFinite is MatrixFinite for a matrix with unit row stride, a
-// column at a time.
 // InterleavedFinite reports whether cnt matrices stored with the batch
 // axis innermost are finite where tri says (as MatrixFinite): matrix m's
 // element (i, j) is data[off+m+i*s0+j*s1], so each element read is, for
@@ -253,6 +251,8 @@ func InterleavedFinite[T Type](data []T, off, s0, s1, rows, cols, cnt int, tri b
 	return true
 }
 
+// columnsFinite is MatrixFinite for a matrix with unit row stride, a
+// column at a time.
 func columnsFinite[T Type](data []T, off, s1, rows, cols int, tri byte) bool {
 	for j := range cols {
 		i0, i1 := span(tri, j, rows)

@@ -44,9 +44,10 @@ import (
 // largest pivot, getrs, potrs), so a lane's pivots are the ones LAPACK
 // chooses. A lane whose input holds a NaN or an infinity where the
 // operation reads it (package batch's finite-input rule), or whose
-// computation meets anything unusual (a zero or non-positive pivot, a factor diagonal that is not positive and finite,
-// a result that is not finite, a determinant whose running product leaves
-// the normal range) is flagged and not written: the caller redoes it on
+// computation meets anything unusual (a zero or non-positive pivot, a
+// factor diagonal that is not positive and finite, a result that is not
+// finite, a determinant whose running product leaves the normal range)
+// is flagged and not written: the caller redoes it on
 // the per-matrix path, which knows LAPACK's exact behaviour there. The Go
 // version below (tinyLane) computes the same thing lane by lane; it is
 // what runs without the assembly and the oracle the assembly is tested

@@ -146,8 +146,8 @@ func f32bits(x float32) uint32 { return math.Float32bits(x) }
 func (g *gen) prologue(name string) {
 	fmt.Fprintf(&g.b, "\n// func %s%s%d(p *tinyArgs) (flags int)\n", g.t.fn(), name, g.n)
 	fmt.Fprintf(&g.b, "TEXT ·%s%s%d(SB), 0, $%d-16\n", g.t.fn(), name, g.n, g.frame())
-	g.mark("group")
 	g.ins("MOVQ", "p+0(FP)", "SI")
+	g.mark("group") // the epilogue loads SI before it jumps here
 	g.ins("LEAQ", fmt.Sprintf("%d(SP)", g.vb()-1), "DI")
 	g.ins("ANDQ", fmt.Sprintf("$-%d", g.vb()), "DI")
 	g.consts()
