@@ -102,12 +102,12 @@
 //     call runs with more than one thread, and a call given one thread
 //     runs on one, which makes calls below the thresholds bit-for-bit
 //     reproducible whatever else runs.
-//   - With the OpenMP build a call locks its goroutine to its OS thread
-//     and sets the count there. OpenBLAS keeps a process-wide count beside
-//     each thread's OpenMP count and runs a call on one thread when
-//     either is one, so the same rule holds: a call given one thread runs
-//     on one, and a call given more is lowered by any call starting
-//     meanwhile.
+//   - With the OpenMP build every call first gives its OS thread the
+//     count every call has (one), so that it never changes OpenBLAS's
+//     process-wide count: changing that count while a call runs on more
+//     threads frees buffers the call is using (OpenMathLib/OpenBLAS#5825).
+//     The one call given more threads raises its own thread's count and
+//     the process-wide one, as with pthreads only when it is alone.
 //
 // lapis.SetThreads(n) fixes every call at n threads instead (no decision per
 // call, as OpenBLAS's own setting); lapis.SetThreads(lapis.AutoThreads) returns to the

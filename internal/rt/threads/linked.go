@@ -28,6 +28,14 @@ func linked() Library {
 		l.Set = clib.SetThreads
 		l.Get = clib.Threads
 		l.Max = maxThreads(clib.Config())
+		if v == OpenMP {
+			if !clib.GateOn() {
+				// No OpenMP runtime to set a thread's count: leave the
+				// library alone rather than race it.
+				return Library{Variant: v}
+			}
+			l.Set, l.Raise, l.Lower = clib.FixThreads, clib.RaiseThreads, clib.LowerThreads
+		}
 	case clib.MKLHasThreads():
 		// MKL: a count for the calling thread only; lapis never sets
 		// its process-wide one (PerThread).

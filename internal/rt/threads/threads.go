@@ -81,15 +81,23 @@
 // With a fixed count (SetThreads(n)) every call runs with n threads and
 // nothing is decided per call.
 //
-// With OpenBLAS's OpenMP build a call locks its goroutine to its OS thread
-// and sets the count there (openblas_set_num_threads: that thread's
-// OpenMP count and OpenBLAS's process-wide one). OpenBLAS (0.3.21 and
-// later) runs a call on one thread when the process-wide count is one, and
-// otherwise on the calling thread's OpenMP count, which it then makes the
-// process-wide one. So a call on one thread stays on one whatever other
-// threads set, and a call given more is lowered to one by any call that
-// starts meanwhile, as with pthreads; the same rule (more threads only
-// for a call alone) applies.
+// With OpenBLAS's OpenMP build a call runs on one thread when its OS
+// thread's OpenMP count is one; otherwise it first makes that count the
+// process-wide one, and changing the process-wide count frees the
+// buffers of threads that a call on more threads may be using
+// (OpenMathLib/OpenBLAS#5825: another call takes the same memory and
+// both compute garbage). So no call may change it while another runs on
+// more threads, and lapis keeps the counts consistent through clib's
+// gate (clib.Gate): every call into the library first gives its OS
+// thread the count every call has (one in auto mode, the fixed count
+// otherwise), so it never changes the process-wide count; the one call
+// the policy lets run on more threads (a call alone, as with pthreads)
+// locks its goroutine to its OS thread and raises that thread's count
+// and the process-wide one, and at its end puts back its thread's
+// count only. The process-wide count stays raised, which no other call
+// reads, and OpenBLAS keeps the threads' buffers for the next raised
+// call. SetThreads(n) waits for the calls in flight before it changes the
+// count.
 //
 // With a library that has a count for the calling thread only (Intel
 // MKL's mkl_set_num_threads_local: PerThread) lapis never changes a
@@ -189,6 +197,12 @@ type Library struct {
 	SetLocal func(n int) int
 	Get      func() int // the count a call from this thread would use
 	Max      int        // the most threads the library was built for (0: unknown)
+	// Raise and Lower (OpenMP) give the calls of one section, locked to
+	// its OS thread, n threads (clib.RaiseThreads). With them, Set waits
+	// for the calls in flight and makes n every call's count
+	// (clib.FixThreads).
+	Raise func(n int)
+	Lower func()
 }
 
 // settable reports whether lapis can set the library's count.
@@ -200,8 +214,8 @@ var (
 	fixed   atomic.Int64 // 0: auto; n: every call on n threads
 )
 
-// install installs the library's thread control. In auto mode a pthreads
-// library is put on one thread. Only the first call counts.
+// install installs the library's thread control. In auto mode an OpenBLAS
+// library with threads is put on one thread. Only the first call counts.
 func install(l Library) {
 	regOnce.Do(func() {
 		lib = l
@@ -209,7 +223,7 @@ func install(l Library) {
 		if l.Get != nil {
 			initial = max(1, l.Get())
 		}
-		if lib.Variant == Pthreads && lib.Set != nil {
+		if (lib.Variant == Pthreads || lib.Variant == OpenMP) && lib.Set != nil {
 			lib.Set(1)
 		}
 	})
@@ -238,7 +252,7 @@ func SetFixed(n int) int {
 		switch {
 		case n > 0:
 			lib.Set(n)
-		case lib.Variant == Pthreads:
+		case lib.Variant == Pthreads || lib.Variant == OpenMP:
 			lib.Set(1)
 			promoted.Store(false)
 		default:
@@ -278,9 +292,10 @@ type Section struct {
 	n       int32 // threads given (0: not counted)
 	prev    int32 // the OS thread's own setting to put back (PerThread)
 	raised  bool  // this section raised the process-wide count
-	locked  bool  // locked to its OS thread (OpenMP, PerThread)
-	counted bool  // counted in active (OpenMP, PerThread in auto mode)
+	locked  bool  // locked to its OS thread (raised on OpenMP, PerThread)
+	counted bool  // counted in active (auto mode)
 	local   bool  // set the OS thread's own count (PerThread)
+	gated   bool  // holds the library's gate (raised on OpenMP)
 }
 
 // Threads returns the threads the section was given (1 when the policy
@@ -316,20 +331,19 @@ func Begin(kind Kind, work float64) Section {
 		}
 		return beginShared(kind, work)
 	case OpenMP:
-		runtime.LockOSThread()
 		if n := int(fixed.Load()); n > 0 {
-			lib.Set(n)
-			return Section{n: int32(n), locked: true}
+			return Section{n: int32(n)} // each call sets its thread's count (clib.FixThreads)
 		}
-		// As with pthreads, only a call alone may have more than one
-		// thread: OpenBLAS keeps a process-wide count beside each
-		// thread's (see the package documentation).
-		n := 1
+		// Only a call alone may have more than one thread (see the
+		// package documentation and clib.Gate).
 		if active.Add(1) == 1 && kind != Single && work >= threshold[kind] {
-			n = decide(kind, Max(), work)
+			if n := decide(kind, Max(), work); n > 1 {
+				runtime.LockOSThread()
+				lib.Raise(n)
+				return Section{n: int32(n), locked: true, counted: true, gated: true}
+			}
 		}
-		lib.Set(n)
-		return Section{n: int32(n), locked: true, counted: true}
+		return Section{n: 1, counted: true}
 	}
 	return Section{}
 }
@@ -340,26 +354,26 @@ func beginShared(kind Kind, work float64) Section {
 		lower()
 	}
 	if self != 1 || kind == Single || work < threshold[kind] {
-		return Section{n: 1}
+		return Section{n: 1, counted: true}
 	}
 	m := Max()
 	if m < 2 {
-		return Section{n: 1}
+		return Section{n: 1, counted: true}
 	}
 	n := decide(kind, m, work)
 	if n < 2 {
-		return Section{n: 1}
+		return Section{n: 1, counted: true}
 	}
 	mu.Lock()
 	promoted.Store(true)
 	if active.Load() != 1 || fixed.Load() > 0 { // another call started: stay on one
 		promoted.Store(false)
 		mu.Unlock()
-		return Section{n: 1}
+		return Section{n: 1, counted: true}
 	}
 	lib.Set(n)
 	mu.Unlock()
-	return Section{n: int32(n), raised: true}
+	return Section{n: int32(n), raised: true, counted: true}
 }
 
 // lower puts the process-wide count back to one for a section that starts
@@ -376,28 +390,26 @@ func lower() {
 // End ends the section.
 func (s Section) End() {
 	switch {
-	case s.locked:
-		if s.local {
-			lib.SetLocal(int(s.prev))
+	case s.gated:
+		lib.Lower()
+	case s.local:
+		lib.SetLocal(int(s.prev))
+	case s.raised:
+		mu.Lock()
+		if promoted.Load() {
+			lib.Set(1)
+			promoted.Store(false)
 		}
-		if s.n > 1 {
-			ranOn(int(s.n))
-		}
-		if s.counted {
-			active.Add(-1)
-		}
-		runtime.UnlockOSThread()
-	case s.n > 0:
-		if s.raised {
-			mu.Lock()
-			if promoted.Load() {
-				lib.Set(1)
-				promoted.Store(false)
-			}
-			ranOn(int(s.n))
-			mu.Unlock()
-		}
+		mu.Unlock()
+	}
+	if s.n > 1 && (s.gated || s.local || s.raised) {
+		ranOn(int(s.n))
+	}
+	if s.counted {
 		active.Add(-1)
+	}
+	if s.locked {
+		runtime.UnlockOSThread()
 	}
 }
 

@@ -632,18 +632,28 @@ func BenchmarkBusy(b *testing.B) {
 	}
 }
 
-// TestOpenMPSections: with an OpenMP library a section sets the count on
-// its own OS thread; only a large call alone gets more than one thread, a
-// call starting meanwhile sets one (which OpenBLAS then makes the
-// process-wide count: see the package documentation), and fixed mode
-// sets the fixed count without counting sections.
+// withOpenMP turns withFake's library into an OpenMP one: Raise sets the
+// count for its section, Lower leaves it (clib.RaiseThreads), and raised
+// counts how many sections are raised now.
+func withOpenMP(f *fake) (raised *atomic.Int64) {
+	raised = new(atomic.Int64)
+	lib.Variant = OpenMP
+	lib.Raise = func(n int) { raised.Add(1); f.count.Store(int64(n)) }
+	lib.Lower = func() { raised.Add(-1) }
+	return raised
+}
+
+// TestOpenMPSections: with an OpenMP library only a large call alone is
+// raised, on its own OS thread; a call starting meanwhile runs on one
+// thread without touching the count (clib's gate gives its thread one),
+// and fixed mode counts no sections.
 func TestOpenMPSections(t *testing.T) {
 	f := withFake(t, 2, 0)
-	lib.Variant = OpenMP
+	raised := withOpenMP(f)
 	big := threshold[Lapack] * 2
 	s := Begin(Lapack, big)
-	if s.Threads() != 2 || f.count.Load() != 2 || !s.locked {
-		t.Fatalf("large call alone: %d threads, library at %d, locked %v; want 2, 2, true", s.Threads(), f.count.Load(), s.locked)
+	if s.Threads() != 2 || f.count.Load() != 2 || !s.locked || raised.Load() != 1 {
+		t.Fatalf("large call alone: %d threads, library at %d, locked %v, %d raised; want 2, 2, true, 1", s.Threads(), f.count.Load(), s.locked, raised.Load())
 	}
 	done := make(chan Section)
 	go func() { // another goroutine, another OS thread
@@ -654,27 +664,30 @@ func TestOpenMPSections(t *testing.T) {
 		done <- o
 	}()
 	o := <-done
-	if o.Threads() != 1 || f.count.Load() != 1 {
-		t.Errorf("large call while another runs: %d threads, library set to %d; want 1, 1", o.Threads(), f.count.Load())
+	if o.Threads() != 1 || f.count.Load() != 2 || o.locked || raised.Load() != 1 {
+		t.Errorf("large call while another runs: %d threads, library at %d, locked %v, %d raised; want 1, 2 (untouched), false, 1", o.Threads(), f.count.Load(), o.locked, raised.Load())
 	}
 	done <- o
 	<-done
 	s.End()
-	if n, _ := InFlight(); n != 0 {
-		t.Errorf("after both ended: %d sections in flight", n)
+	if n, _ := InFlight(); n != 0 || raised.Load() != 0 {
+		t.Errorf("after both ended: %d sections in flight, %d raised", n, raised.Load())
 	}
 	small := Begin(Level3, 1)
-	if small.Threads() != 1 || f.count.Load() != 1 {
-		t.Errorf("small call: %d threads, library at %d; want 1, 1", small.Threads(), f.count.Load())
+	if small.Threads() != 1 || raised.Load() != 0 {
+		t.Errorf("small call: %d threads, %d raised; want 1, 0", small.Threads(), raised.Load())
 	}
 	small.End()
 	SetFixed(3)
 	fx := Begin(Level3, 1)
-	if n, _ := InFlight(); fx.Threads() != 3 || f.count.Load() != 3 || n != 0 {
-		t.Errorf("fixed 3: %d threads, library at %d, %d counted; want 3, 3, 0", fx.Threads(), f.count.Load(), n)
+	if n, _ := InFlight(); fx.Threads() != 3 || f.count.Load() != 3 || n != 0 || fx.locked {
+		t.Errorf("fixed 3: %d threads, library at %d, %d counted, locked %v; want 3, 3, 0, false", fx.Threads(), f.count.Load(), n, fx.locked)
 	}
 	fx.End()
 	SetFixed(0)
+	if f.count.Load() != 1 {
+		t.Errorf("back to auto: library at %d; want 1", f.count.Load())
+	}
 }
 
 // TestLookAllocatesNothing: the look at the load (every large call) and a
@@ -717,10 +730,10 @@ func TestLevel3Loaded(t *testing.T) {
 	small.End()
 	s.End()
 	// With OpenMP the same: alone, two threads on its OS thread.
-	lib.Variant = OpenMP
+	raised := withOpenMP(f)
 	s = Begin(Level3, level3Loaded)
-	if s.Threads() != 2 || f.count.Load() != 2 {
-		t.Errorf("OpenMP, alone beside two busy goroutines: %d threads, library at %d; want 2, 2", s.Threads(), f.count.Load())
+	if s.Threads() != 2 || f.count.Load() != 2 || raised.Load() != 1 {
+		t.Errorf("OpenMP, alone beside two busy goroutines: %d threads, library at %d, %d raised; want 2, 2, 1", s.Threads(), f.count.Load(), raised.Load())
 	}
 	s.End()
 }
