@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/layout"
 )
 
@@ -171,7 +172,12 @@ func Finalize() error {
 // that MPI is running (live).
 func do(f func()) {
 	done := make(chan struct{})
-	calls <- func() { f(); close(done) }
+	calls <- func() {
+		held := clib.Enter() // ScaLAPACK calls BLAS (clib.Gate)
+		f()
+		clib.Leave(held)
+		close(done)
+	}
 	<-done
 }
 

@@ -122,6 +122,14 @@ func leave(held bool) {
 	}
 }
 
+// Enter and Leave gate calls into the library made from C outside this
+// package (dist's ScaLAPACK routines, which call BLAS): Leave(Enter())
+// around them, on one goroutine.
+func Enter() bool { return enter() }
+
+// Leave ends Enter.
+func Leave(held bool) { leave(held) }
+
 func enterGate() bool {
 	runtime.LockOSThread()
 	if C.lapis_gate_enter() == 0 {
