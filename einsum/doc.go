@@ -19,7 +19,10 @@
 // batch.Gemm call on the operands' memory. Row and column indices that do
 // not fuse may instead be looped over as batch axes; otherwise a tensor
 // whose groups do not fuse is copied into a compact buffer laid out so
-// that they do. The planner takes the cheapest of these choices (elements
+// that they do. A float64 product into the destination whose batch index
+// has stride 1 everywhere (bij,bjk->bik column-major), which BLAS cannot
+// take, runs lane-parallel on the operands' memory instead where the CPU
+// has AVX2 (docs/einsum.md). The planner takes the cheapest of these choices (elements
 // copied, products added); each copy is counted in lapis.ReadStats's
 // Copies and refused in strict mode (Plan.Copies says how many a plan
 // makes). A step with no summed index is an element-wise product (package

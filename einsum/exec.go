@@ -2,11 +2,13 @@ package einsum
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/batch"
 	"github.com/lapis-go/lapis/cblas"
 	"github.com/lapis-go/lapis/elem"
+	"github.com/lapis-go/lapis/internal/kernel/gemm"
 	"github.com/lapis-go/lapis/internal/rt/errop"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/pool"
@@ -143,7 +145,7 @@ func matches[T Scalar](op, name string, v *views.View[T], k *shapeKey) error {
 func (p *Plan[T]) run(in *instr, alpha T, ops []views.View[T], beta T, dst views.View[T], ws []T) error {
 	a, out := p.view(&in.a, ops, dst, ws), p.view(&in.out, ops, dst, ws)
 	var b views.View[T]
-	if in.kind == kDot || in.kind == kMul || in.kind == kGemm {
+	if in.kind == kDot || in.kind == kMul || in.kind == kGemm || in.kind == kLanes {
 		b = p.view(&in.b, ops, dst, ws)
 	}
 	direct := !in.final || alpha == 1 && beta == 0
@@ -151,7 +153,7 @@ func (p *Plan[T]) run(in *instr, alpha T, ops []views.View[T], beta T, dst views
 	if in.tmp != nil {
 		tmp = p.view(in.tmp, ops, dst, ws)
 	}
-	if in.kind != kGemm && !direct {
+	if in.kind != kGemm && in.kind != kLanes && !direct {
 		out = tmp
 	}
 	var err error
@@ -167,6 +169,8 @@ func (p *Plan[T]) run(in *instr, alpha T, ops []views.View[T], beta T, dst views
 		err = elem.DotTo(out, a, b, tail(a.Rank(), in.nsum)...)
 	case kMul:
 		err = elem.MulTo(out, a, b)
+	case kLanes:
+		return lanes(alpha, a, b, beta, out)
 	case kGemm:
 		if in.conjScalars {
 			alpha, beta = scalar.Conj(alpha), scalar.Conj(beta)
@@ -215,6 +219,27 @@ func (p *Plan[T]) gemm(alpha T, a, b views.View[T], beta T, c views.View[T]) err
 		return cblas.Gemm(alpha, a, b, beta, c, p.call...)
 	}
 	return batch.Gemm(alpha, a, b, beta, c, p.call...)
+}
+
+// lanes is a kLanes product: c = alpha a b + beta c over views [rows,
+// cols, batch] whose batch axis has stride 1 (float64: lanes plans no
+// other type).
+func lanes[T Scalar](alpha T, a, b views.View[T], beta T, c views.View[T]) error {
+	origin := func(v views.View[T]) (unsafe.Pointer, layout.Layout) {
+		_, l, _ := v.Ref()
+		if l.Len() == 0 {
+			return nil, *l // not read: nothing in c, or k = 0
+		}
+		return unsafe.Pointer(&v.Data()[l.Offset()]), *l
+	}
+	pa, la := origin(a)
+	pb, lb := origin(b)
+	pc, lc := origin(c)
+	policy.Small.Add(1) // a product computed in Go (and its assembly), not by BLAS
+	gemm.Lanes(lc.Dim(2), lc.Dim(0), lc.Dim(1), la.Dim(1), any(alpha).(float64),
+		pa, la.Stride(0), la.Stride(1), pb, lb.Stride(0), lb.Stride(1),
+		any(beta).(float64), pc, lc.Stride(0), lc.Stride(1))
+	return nil
 }
 
 // combine sets dst = alpha*x + beta*dst, not reading dst when beta is 0.

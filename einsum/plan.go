@@ -83,6 +83,7 @@ const (
 	kMul                // out = a*b (broadcast)
 	kGemm               // out = a b, batched (batch.Gemm)
 	kAssign             // out = a (the result of a one-operand contraction)
+	kLanes              // out = a b, batched with the batch innermost (gemm.Lanes)
 )
 
 // instr is one call of a plan. final instructions write the destination
@@ -437,10 +438,10 @@ func (p *Plan[T]) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "einsum %q: %d steps, %.3g multiply-adds, workspace %d elements, %d copies\n",
 		p.spec.text, len(p.path), p.flops, p.ws, p.copies)
-	names := [...]string{kCopy: "copy", kSum: "sum", kDot: "dot", kMul: "mul", kGemm: "gemm", kAssign: "assign"}
+	names := [...]string{kCopy: "copy", kSum: "sum", kDot: "dot", kMul: "mul", kGemm: "gemm", kAssign: "assign", kLanes: "lanes"}
 	for _, in := range p.prog {
 		fmt.Fprintf(&b, "  %s %v <- %v", names[in.kind], in.out.l.Shape(), in.a.l.Shape())
-		if in.kind == kDot || in.kind == kMul || in.kind == kGemm {
+		if in.kind == kDot || in.kind == kMul || in.kind == kGemm || in.kind == kLanes {
 			fmt.Fprintf(&b, ", %v", in.b.l.Shape())
 		}
 		b.WriteByte('\n')

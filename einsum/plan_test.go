@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lapis-go/lapis/internal/kernel/gemm"
 	"github.com/lapis-go/lapis/internal/rt/pool"
 
 	tm "github.com/lapis-go/lapis/internal/test/testmat"
@@ -759,6 +760,63 @@ func TestWorkspacePeak(t *testing.T) {
 		}
 		if bound := c.p.largest[0] + c.p.largest[1]; c.name == "mps" && c.p.Workspace() > bound {
 			t.Errorf("%s: workspace %d elements, more than the two largest buffers %v\n%v", c.name, c.p.Workspace(), c.p.largest, c.p)
+		}
+	}
+}
+
+// TestLanesLowering: a product whose batch index has stride 1 in both
+// operands and the destination (bij,bjk->bik column-major, ijb,jkb->ikb
+// in C order) runs on gemm.Lanes with no copy for float64 where the CPU
+// has its tiles (strict mode accepts it), with alpha and beta, and right
+// for every type (the other types copy for BLAS).
+func TestLanesLowering(t *testing.T) {
+	t.Run("float64", testLanesLowering[float64])
+	t.Run("float32", testLanesLowering[float32])
+	t.Run("complex128", testLanesLowering[complex128])
+}
+
+func testLanesLowering[T Scalar](t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	_, isF64 := any(*new(T)).(float64)
+	for _, c := range []struct {
+		spec   string
+		shapes [][]int
+		cls    class
+	}{
+		{"bij,bjk->bik", [][]int{{13, 5, 7}, {13, 7, 6}}, colMajor},
+		{"bij,bjk->bik", [][]int{{16, 4, 4}, {16, 4, 8}}, colMajor},
+		{"ijb,jkb->ikb", [][]int{{5, 70, 9}, {70, 3, 9}}, rowMajor},
+		{"bij,bjk->bik", [][]int{{3, 5, 7}, {3, 7, 6}}, colMajor}, // below lanesMin: BLAS, with copies
+	} {
+		what := fmt.Sprintf("%s %v %v %T", c.spec, c.shapes, c.cls, *new(T))
+		s, _ := Parse(c.spec)
+		ops := []views.View[T]{makeView[T](rng, c.cls, c.shapes[0]...), makeView[T](rng, c.cls, c.shapes[1]...)}
+		shape, want := oracle(t, c.spec, ops...)
+		dst := makeDst(c.cls, tm.FromComplex[T](0.5), shape...)
+		wantLanes := isF64 && gemm.LanesFast && c.shapes[0][0] >= 4
+		p, err := NewPlan(s, dst.v, ops, Options{Call: []lapis.Option{lapis.Strict(wantLanes)}})
+		if err != nil {
+			t.Fatalf("%s: NewPlan: %v", what, err)
+		}
+		if (p.Copies() == 0) != wantLanes {
+			t.Errorf("%s: %d copies; want none only on the Lanes path (%v)\n%v", what, p.Copies(), wantLanes, p)
+		}
+		alpha, beta := tm.FromComplex[T](-0.75), tm.FromComplex[T](2)
+		for o := range want {
+			want[o] = toC(alpha)*want[o] + toC(beta)*0.5
+		}
+		s0 := lapis.ReadStats()
+		if err := p.Execute(alpha, ops, beta, dst.v, nil); err != nil {
+			t.Fatalf("%s: Execute: %v", what, err)
+		}
+		if d := lapis.ReadStats().Small - s0.Small; wantLanes && d != 1 {
+			t.Errorf("%s: %d products outside BLAS; want 1 (Lanes)", what, d)
+		}
+		if bad := mismatch(dst.v, shape, want, 80); bad != "" {
+			t.Errorf("%s: %s", what, bad)
+		}
+		if bad := dst.outside(); bad != "" {
+			t.Errorf("%s: %s", what, bad)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package einsum
 import (
 	"cmp"
 	"fmt"
+	"github.com/lapis-go/lapis/internal/kernel/gemm"
 	"slices"
 
 	"github.com/lapis-go/lapis/layout"
@@ -156,6 +157,12 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, ne
 			}
 		}
 	}
+	if final && (best.copyA || best.copyB || best.copyC) {
+		if in, ok := pl.lanes(a, b, c, m, n, k, bt, turned); ok {
+			pl.emit(in)
+			return c
+		}
+	}
 	ref := a
 	if final {
 		ref = c
@@ -184,6 +191,40 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, ne
 	pl.emit(in)
 	return c
 }
+
+// lanes lowers a final float64 product whose batch is one index of stride
+// 1 in a, b and the destination (structure-of-arrays data: bij,bjk->bik
+// over column-major tensors), which BLAS cannot take without copying all
+// three, to gemm.Lanes: every SIMD lane another matrix of the batch, no
+// copy. It applies where the CPU has Lanes's tiles, no operand is
+// conjugated, and each of the groups M, N and K fuses in both tensors
+// that have it; gemm takes it when its BLAS lowering would copy.
+func (pl *planner[T]) lanes(a, b, c node, m, n, k, bt []int, turned bool) (instr, bool) {
+	if _, ok := any(*new(T)).(float64); !ok || !gemm.LanesFast || turned || a.conj || b.conj || c.conj || len(bt) != 1 {
+		return instr{}, false
+	}
+	if pl.pr.ext[bt[0]] < lanesMin {
+		return instr{}, false
+	}
+	for _, x := range [...]node{a, b, c} {
+		if pl.stride(x, bt[0]) != 1 {
+			return instr{}, false
+		}
+	}
+	om, on, ok := pl.natural(c, m), pl.natural(c, n), pl.natural(a, k)
+	if !pl.fuses(a, om) || !pl.fuses(c, om) || !pl.fuses(b, on) || !pl.fuses(c, on) || !pl.fuses(a, ok) || !pl.fuses(b, ok) {
+		return instr{}, false
+	}
+	in := instr{kind: kLanes, final: true}
+	in.a = arg{at: a.at, l: pl.matrix(a, om, ok, bt)}
+	in.b = arg{at: b.at, l: pl.matrix(b, ok, on, bt)}
+	in.out = arg{at: c.at, l: pl.matrix(c, om, on, bt)}
+	return in, true
+}
+
+// lanesMin is the smallest batch gemm hands to Lanes: below one AVX2
+// tile's lanes it runs in Go.
+const lanesMin = 4
 
 // loopCost is what gemm counts for each product a loop adds, in elements
 // copied: a small product's call costs about as much as copying a few

@@ -15,6 +15,9 @@
 //
 // A transpose is a flag (op(x) is x or x^T), never a copy the caller makes.
 //
+// Lanes multiplies batches whose batch index is the innermost, of stride
+// 1 (each SIMD lane another matrix), which BLAS cannot take.
+//
 // Aliasing: c must not share memory with a or b; a and b may alias each
 // other.
 package gemm

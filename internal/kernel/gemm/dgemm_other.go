@@ -13,3 +13,17 @@ func dgemmAsm(m, n, k int, alpha float64, a []float64, lda int, transA bool, b [
 func dgemmNN(m, n, k int, alpha float64, a *float64, lda int, b *float64, bp, bj int, beta float64, c *float64, ldc int) {
 	panic("unreachable")
 }
+
+// LanesFast reports whether Lanes runs assembly tiles: not without the
+// amd64 assembly.
+const LanesFast = false
+
+func lanesTile() (lanes, rows int) { return 0, 0 }
+
+func lanePack(dst, src *float64, n0, s0, n1, s1 int) { panic("unreachable") }
+
+func laneTile(k int, a *float64, as0, as1 int, b *float64, bs0, bs1 int, c *float64, cs0, cs1 int, alpha, beta float64) {
+	panic("unreachable")
+}
+
+var lanesWide, lanesAVX512 bool
