@@ -13,7 +13,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${COUNT:-5}
-echo "# einsum, float64 (MPS: complex128), $(nproc) cores, kernel set: $(go run ./cmd/lapis info 2>/dev/null | grep -i 'core (kernels)' | head -1 | sed 's/^ *//')"
+source scripts/kernels.sh # lapis's kernel set, and the same for the anchors
+echo "# einsum, float64 (MPS: complex128), $(nproc) cores, kernel set: ${LAPIS_CORE:-not OpenBLAS}"
 go test -run '^$' -bench 'Einsum|MPS' -count "$count" -benchtime "${BENCHTIME:-1s}" ./einsum
 if [ "${TCCG:-1}" != 0 ]; then
   go test -run '^$' -bench 'TCCG' -count 1 -benchtime 5x ./einsum
@@ -25,7 +26,7 @@ if ! /usr/bin/python3 -c 'import torch' 2>/dev/null && [ "$(id -u)" = 0 ] && [ "
   { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y python3-torch; } >&2 || true
 fi
 if /usr/bin/python3 -c 'import numpy, torch' 2>/dev/null; then
-  /usr/bin/python3 bench/einsum/anchors.py
+  OPENBLAS_CORETYPE=$ANCHOR_CORETYPE /usr/bin/python3 bench/einsum/anchors.py
 else
   echo "# anchors skipped: /usr/bin/python3 lacks numpy or torch (apt-get install python3-numpy python3-torch)"
 fi
