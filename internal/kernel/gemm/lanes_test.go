@@ -210,3 +210,36 @@ func BenchmarkLanes(b *testing.B) {
 		})
 	}
 }
+
+// TestLanesConcurrent: goroutines calling Lanes at once (each panel
+// buffer is its own, from a pool) get the same results as one alone.
+func TestLanesConcurrent(t *testing.T) {
+	const nl, m, n, k, calls = 24, 9, 8, 70, 4
+	r := rand.New(rand.NewPCG(3, 4))
+	type job struct{ a, b, c, want *lanesOperand }
+	jobs := make([]job, calls)
+	for i := range jobs {
+		j := job{a: newLanesOperand(r, nl, m, k), b: newLanesOperand(r, nl, k, n), c: newLanesOperand(r, nl, m, n)}
+		j.want = j.c.clone()
+		Lanes(nl, m, n, k, 1.5, j.a.ptr(), j.a.s0, j.a.s1, j.b.ptr(), j.b.s0, j.b.s1, 0, j.want.ptr(), j.want.s0, j.want.s1)
+		jobs[i] = j
+	}
+	done := make(chan int)
+	for i := range jobs {
+		go func() {
+			j := jobs[i]
+			for range 20 {
+				Lanes(nl, m, n, k, 1.5, j.a.ptr(), j.a.s0, j.a.s1, j.b.ptr(), j.b.s0, j.b.s1, 0, j.c.ptr(), j.c.s0, j.c.s1)
+			}
+			done <- i
+		}()
+	}
+	for range jobs {
+		i := <-done
+		for x, w := range jobs[i].want.buf {
+			if g := jobs[i].c.buf[x]; math.Float64bits(g) != math.Float64bits(w) && !(math.IsNaN(g) && math.IsNaN(w)) {
+				t.Fatalf("call %d: c[%d] = %v; alone it was %v", i, x, g, w)
+			}
+		}
+	}
+}
