@@ -35,14 +35,14 @@ func Lanes(nl, m, n, k int, alpha float64, a unsafe.Pointer, as0, as1 int, b uns
 	}
 	lw, mr := lanesTile()
 	l := 0
-	if lw > 0 && m >= mr && n >= 4 {
+	if lw > 0 {
 		buf := lanesPool.Get().(*lanesBuf)
 		for ; l+lw <= nl; l += lw {
 			g.group(buf, l, lw, mr)
 		}
 		lanesPool.Put(buf)
 	}
-	g.lanesGo(l, nl, 0, m, 0, n)
+	g.lanesGo(l, nl, 0, m, 0, n) // the lanes beyond whole groups
 }
 
 // The tiles read packed panels: a lane group's lines are 64 bytes (one
@@ -52,7 +52,10 @@ func Lanes(nl, m, n, k int, alpha float64, a unsafe.Pointer, as0, as1 int, b uns
 // (unpacked, 256 x 64 x 64 took 50-85 ms; the whole product is 67 million
 // multiply-adds). A panel of kc columns of a's tile rows and kc rows of
 // nc of b's columns is copied into lanesBuf, contiguous in the order the
-// tile reads them; k beyond kc accumulates into c.
+// tile reads them; k beyond kc accumulates into c. Rows and columns
+// beyond the last whole tile are packed with zero lines after them, and
+// their tile goes to lanesBuf.c, from which Go adds the rows and columns
+// that exist to c.
 const (
 	lanesKC = 64
 	lanesNC = 64
@@ -61,40 +64,71 @@ const (
 type lanesBuf struct {
 	a [lanesKC * 4 * 8]float64       // kc x mr lines of lw lanes
 	b [lanesKC * lanesNC * 8]float64 // nc/4 panels of kc x 4 lines
+	c [4 * 4 * 8]float64             // an edge tile: mr x 4 lines
 }
 
 var lanesPool = sync.Pool{New: func() any { return new(lanesBuf) }}
 
-// group computes lanes [l, l+lw) with the tiles (and Go for the rows and
-// columns beyond whole tiles).
+// group computes lanes [l, l+lw).
 func (g *lanesGeom) group(buf *lanesBuf, l, lw, mr int) {
-	mt, nt := g.m/mr*mr, g.n/4*4
+	line := 8 * lw // bytes
 	for q0 := 0; q0 < g.k; q0 += lanesKC {
 		kc := min(lanesKC, g.k-q0)
 		beta := g.beta
 		if q0 > 0 {
 			beta = 1
 		}
-		for p0 := 0; p0 < nt; p0 += lanesNC {
-			nc := min(lanesNC, nt-p0)
-			// b's panel: for each tile column block, kc rows of 4 lines.
-			pb := buf.b[:]
+		for p0 := 0; p0 < g.n; p0 += lanesNC {
+			nc := min(lanesNC, g.n-p0)
+			// b's panel: for each tile's columns, kc rows of 4 lines.
 			for pt := 0; pt < nc; pt += 4 {
-				lanePack(&pb[pt/4*kc*4*lw], at(g.b, l, q0, p0+pt, g.bs0, g.bs1), 4, 8*g.bs1, kc, 8*g.bs0)
+				cols := min(4, nc-pt)
+				pb := buf.b[pt/4*kc*4*lw:]
+				lanePack(&pb[0], at(g.b, l, q0, p0+pt, g.bs0, g.bs1), cols, 8*g.bs1, kc, 8*g.bs0, 4*line)
+				for q := range kc {
+					clear(pb[(q*4+cols)*lw : (q+1)*4*lw])
+				}
 			}
-			for i0 := 0; i0 < mt; i0 += mr {
-				pa := buf.a[:]
-				lanePack(&pa[0], at(g.a, l, i0, q0, g.as0, g.as1), mr, 8*g.as0, kc, 8*g.as1)
+			for i0 := 0; i0 < g.m; i0 += mr {
+				rows := min(mr, g.m-i0)
+				pa := buf.a[:kc*mr*lw]
+				lanePack(&pa[0], at(g.a, l, i0, q0, g.as0, g.as1), rows, 8*g.as0, kc, 8*g.as1, mr*line)
+				for q := range kc {
+					clear(pa[(q*mr+rows)*lw : (q+1)*mr*lw])
+				}
 				for pt := 0; pt < nc; pt += 4 {
-					laneTile(kc, &pa[0], 8*lw, 8*mr*lw, &pb[pt/4*kc*4*lw], 8*4*lw, 8*lw,
-						at(g.c, l, i0, p0+pt, g.cs0, g.cs1), 8*g.cs0, 8*g.cs1, g.alpha, beta)
+					cols := min(4, nc-pt)
+					pb := &buf.b[pt/4*kc*4*lw]
+					if rows == mr && cols == 4 {
+						laneTile(kc, &pa[0], line, mr*line, pb, 4*line, line,
+							at(g.c, l, i0, p0+pt, g.cs0, g.cs1), 8*g.cs0, 8*g.cs1, g.alpha, beta)
+						continue
+					}
+					laneTile(kc, &pa[0], line, mr*line, pb, 4*line, line, &buf.c[0], line, mr*line, g.alpha, 0)
+					g.edge(buf.c[:], l, lw, i0, rows, mr, p0+pt, cols, beta)
 				}
 			}
 		}
 	}
-	// The edges, over every k: rows beyond whole tiles, then columns.
-	g.lanesGo(l, l+lw, mt, g.m, 0, g.n)
-	g.lanesGo(l, l+lw, 0, mt, nt, g.n)
+}
+
+// edge adds an edge tile, t = alpha*acc for rows [i0, i0+rows) and columns
+// [p0, p0+cols) of lanes [l, l+lw) (line (i, p) at (p*mr + i)*lw), to c:
+// c = fma(beta, c, t), as the tiles do.
+func (g *lanesGeom) edge(t []float64, l, lw, i0, rows, mr, p0, cols int, beta float64) {
+	for p := range cols {
+		for i := range rows {
+			tl := t[(p*mr+i)*lw : (p*mr+i+1)*lw]
+			cl := unsafe.Slice(at(g.c, l, i0+i, p0+p, g.cs0, g.cs1), lw)
+			for x := range cl {
+				r := tl[x]
+				if beta != 0 {
+					r = math.FMA(beta, cl[x], r)
+				}
+				cl[x] = r
+			}
+		}
+	}
 }
 
 // lanesGeom is one call of Lanes.

@@ -32,21 +32,21 @@ func laneTile(k int, a *float64, as0, as1 int, b *float64, bs0, bs1 int, c *floa
 }
 
 // lanePack copies the lines of a panel (n1 x n0 lines of the tile's
-// lanes, line (x, y) at src + x*s0 + y*s1 bytes) to dst, contiguous:
-// line (x, y) at element (y*n0 + x)*lanes.
-func lanePack(dst, src *float64, n0, s0, n1, s1 int) {
+// lanes, line (x, y) at src + x*s0 + y*s1 bytes) to dst: line (x, y) at
+// dst + y*dp bytes + x lines.
+func lanePack(dst, src *float64, n0, s0, n1, s1, dp int) {
 	if lanesWide {
-		lanePack512(dst, src, n0, s0, n1, s1)
+		lanePack512(dst, src, n0, s0, n1, s1, dp)
 		return
 	}
-	lanePack256(dst, src, n0, s0, n1, s1)
+	lanePack256(dst, src, n0, s0, n1, s1, dp)
 }
 
 //go:noescape
-func lanePack512(dst, src *float64, n0, s0, n1, s1 int)
+func lanePack512(dst, src *float64, n0, s0, n1, s1, dp int)
 
 //go:noescape
-func lanePack256(dst, src *float64, n0, s0, n1, s1 int)
+func lanePack256(dst, src *float64, n0, s0, n1, s1, dp int)
 
 // The tiles of lanes_amd64.s: k >= 1, strides in bytes.
 

@@ -220,18 +220,20 @@ laneTile256_store:
 	VZEROUPPER
 	RET
 
-// func lanePack512(dst, src *float64, n0, s0, n1, s1 int)
+// func lanePack512(dst, src *float64, n0, s0, n1, s1, dp int)
 // copies n1 x n0 lines of 8 lanes, line (x, y) at src + x*s0 + y*s1
-// (bytes), to dst, line (x, y) at dst + (y*n0 + x)*64.
-TEXT ·lanePack512(SB), NOSPLIT, $0-48
-	MOVQ dst+0(FP), DI
+// (bytes), to dst, line (x, y) at dst + y*dp + x*64 (bytes).
+TEXT ·lanePack512(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), R11
 	MOVQ src+8(FP), SI
 	MOVQ n0+16(FP), R8
 	MOVQ s0+24(FP), R9
 	MOVQ n1+32(FP), CX
 	MOVQ s1+40(FP), R10
+	MOVQ dp+48(FP), R12
 lanePack512_outer:
 	MOVQ SI, AX
+	MOVQ R11, DI
 	MOVQ R8, DX
 lanePack512_inner:
 	VMOVUPD (AX), Z0
@@ -241,23 +243,26 @@ lanePack512_inner:
 	DECQ DX
 	JNZ lanePack512_inner
 	ADDQ R10, SI
+	ADDQ R12, R11
 	DECQ CX
 	JNZ lanePack512_outer
 	VZEROUPPER
 	RET
 
-// func lanePack256(dst, src *float64, n0, s0, n1, s1 int)
+// func lanePack256(dst, src *float64, n0, s0, n1, s1, dp int)
 // copies n1 x n0 lines of 4 lanes, line (x, y) at src + x*s0 + y*s1
-// (bytes), to dst, line (x, y) at dst + (y*n0 + x)*32.
-TEXT ·lanePack256(SB), NOSPLIT, $0-48
-	MOVQ dst+0(FP), DI
+// (bytes), to dst, line (x, y) at dst + y*dp + x*32 (bytes).
+TEXT ·lanePack256(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), R11
 	MOVQ src+8(FP), SI
 	MOVQ n0+16(FP), R8
 	MOVQ s0+24(FP), R9
 	MOVQ n1+32(FP), CX
 	MOVQ s1+40(FP), R10
+	MOVQ dp+48(FP), R12
 lanePack256_outer:
 	MOVQ SI, AX
+	MOVQ R11, DI
 	MOVQ R8, DX
 lanePack256_inner:
 	VMOVUPD (AX), Y0
@@ -267,6 +272,7 @@ lanePack256_inner:
 	DECQ DX
 	JNZ lanePack256_inner
 	ADDQ R10, SI
+	ADDQ R12, R11
 	DECQ CX
 	JNZ lanePack256_outer
 	VZEROUPPER
