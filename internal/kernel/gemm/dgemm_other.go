@@ -20,7 +20,7 @@ const LanesFast = false
 
 func lanesTile() (lanes, rows int) { return 0, 0 }
 
-func lanePack(dst, src *float64, n0, s0, n1, s1, dp int) { panic("unreachable") }
+func lanePack(sub int, dst, src *float64, n0, s0, n1, s1, dp, gp int) { panic("unreachable") }
 
 func laneTile(k int, a *float64, as0, as1 int, b *float64, bs0, bs1 int, c *float64, cs0, cs1 int, alpha, beta float64) {
 	panic("unreachable")

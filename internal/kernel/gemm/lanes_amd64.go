@@ -31,15 +31,21 @@ func laneTile(k int, a *float64, as0, as1 int, b *float64, bs0, bs1 int, c *floa
 	laneTile256(k, a, as0, as1, b, bs0, bs1, c, cs0, cs1, alpha, beta)
 }
 
-// lanePack copies the lines of a panel (n1 x n0 lines of the tile's
-// lanes, line (x, y) at src + x*s0 + y*s1 bytes) to dst: line (x, y) at
-// dst + y*dp bytes + x lines.
-func lanePack(dst, src *float64, n0, s0, n1, s1, dp int) {
-	if lanesWide {
+// lanePack copies the lines of a panel of sub (1 or 4) adjacent lane
+// groups (n1 x n0 lines of each, line (x, y) of group u at src + x*s0 +
+// y*s1 bytes + u lines) to dst: line (x, y) of group u at dst + u*gp +
+// y*dp bytes + x lines.
+func lanePack(sub int, dst, src *float64, n0, s0, n1, s1, dp, gp int) {
+	switch {
+	case sub == 4 && lanesWide:
+		lanePack4x512(dst, src, n0, s0, n1, s1, dp, gp)
+	case sub == 4:
+		lanePack4x256(dst, src, n0, s0, n1, s1, dp, gp)
+	case lanesWide:
 		lanePack512(dst, src, n0, s0, n1, s1, dp)
-		return
+	default:
+		lanePack256(dst, src, n0, s0, n1, s1, dp)
 	}
-	lanePack256(dst, src, n0, s0, n1, s1, dp)
 }
 
 //go:noescape
@@ -47,6 +53,12 @@ func lanePack512(dst, src *float64, n0, s0, n1, s1, dp int)
 
 //go:noescape
 func lanePack256(dst, src *float64, n0, s0, n1, s1, dp int)
+
+//go:noescape
+func lanePack4x512(dst, src *float64, n0, s0, n1, s1, dp, gp int)
+
+//go:noescape
+func lanePack4x256(dst, src *float64, n0, s0, n1, s1, dp, gp int)
 
 // The tiles of lanes_amd64.s: k >= 1, strides in bytes.
 

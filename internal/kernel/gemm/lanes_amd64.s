@@ -277,3 +277,77 @@ lanePack256_inner:
 	JNZ lanePack256_outer
 	VZEROUPPER
 	RET
+
+// func lanePack4x512(dst, src *float64, n0, s0, n1, s1, dp, gp int)
+// is the pack of four adjacent lane groups at once: line (x, y) of
+// group u (src + x*s0 + y*s1 + u*64) to dst + u*gp + y*dp + x*64.
+TEXT ·lanePack4x512(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R11
+	MOVQ src+8(FP), SI
+	MOVQ n0+16(FP), R8
+	MOVQ s0+24(FP), R9
+	MOVQ n1+32(FP), CX
+	MOVQ s1+40(FP), R10
+	MOVQ dp+48(FP), R12
+	MOVQ gp+56(FP), BX
+	LEAQ (BX)(BX*2), R13
+lanePack4x512_outer:
+	MOVQ SI, AX
+	MOVQ R11, DI
+	MOVQ R8, DX
+lanePack4x512_inner:
+	VMOVUPD 0(AX), Z0
+	VMOVUPD 64(AX), Z1
+	VMOVUPD 128(AX), Z2
+	VMOVUPD 192(AX), Z3
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, (DI)(BX*1)
+	VMOVUPD Z2, (DI)(BX*2)
+	VMOVUPD Z3, (DI)(R13*1)
+	ADDQ R9, AX
+	ADDQ $64, DI
+	DECQ DX
+	JNZ lanePack4x512_inner
+	ADDQ R10, SI
+	ADDQ R12, R11
+	DECQ CX
+	JNZ lanePack4x512_outer
+	VZEROUPPER
+	RET
+
+// func lanePack4x256(dst, src *float64, n0, s0, n1, s1, dp, gp int)
+// is the pack of four adjacent lane groups at once: line (x, y) of
+// group u (src + x*s0 + y*s1 + u*32) to dst + u*gp + y*dp + x*32.
+TEXT ·lanePack4x256(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R11
+	MOVQ src+8(FP), SI
+	MOVQ n0+16(FP), R8
+	MOVQ s0+24(FP), R9
+	MOVQ n1+32(FP), CX
+	MOVQ s1+40(FP), R10
+	MOVQ dp+48(FP), R12
+	MOVQ gp+56(FP), BX
+	LEAQ (BX)(BX*2), R13
+lanePack4x256_outer:
+	MOVQ SI, AX
+	MOVQ R11, DI
+	MOVQ R8, DX
+lanePack4x256_inner:
+	VMOVUPD 0(AX), Y0
+	VMOVUPD 32(AX), Y1
+	VMOVUPD 64(AX), Y2
+	VMOVUPD 96(AX), Y3
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, (DI)(BX*1)
+	VMOVUPD Y2, (DI)(BX*2)
+	VMOVUPD Y3, (DI)(R13*1)
+	ADDQ R9, AX
+	ADDQ $32, DI
+	DECQ DX
+	JNZ lanePack4x256_inner
+	ADDQ R10, SI
+	ADDQ R12, R11
+	DECQ CX
+	JNZ lanePack4x256_outer
+	VZEROUPPER
+	RET

@@ -155,7 +155,7 @@ func testLanes(t *testing.T) {
 // internal/test/guard): a read or write outside a, b or c faults.
 func TestLanesGuard(t *testing.T) {
 	var cs []guard.Case
-	for _, nl := range []int{1, 7, 8, 9, 17} {
+	for _, nl := range []int{1, 7, 8, 9, 17, 33} { // 33: four groups packed at once
 		for _, mnk := range [][3]int{{1, 1, 1}, {2, 4, 3}, {4, 4, 5}, {5, 9, 2}, {9, 5, 4}} {
 			m, n, k := mnk[0], mnk[1], mnk[2]
 			for _, rev := range []bool{false, true} {
