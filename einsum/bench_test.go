@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -74,11 +75,7 @@ func BenchmarkEinsum(b *testing.B) {
 					order = "corder"
 				}
 				b.Run(fmt.Sprintf("threads=%d/case=%s/layout=%s", threads, c.name, order), func(b *testing.B) {
-					prev := lapis.Threads()
-					if err := lapis.SetThreads(threads); err != nil {
-						b.Fatal(err)
-					}
-					defer lapis.SetThreads(prev)
+					useThreads(b, threads)
 					dst, ops := c.operands(rng, corder)
 					p, err := NewPlan(must2(Parse(c.spec)), dst, ops, Options{Path: Optimal})
 					if err != nil {
@@ -100,11 +97,7 @@ func BenchmarkEinsum(b *testing.B) {
 
 // benchGemm times batch.Gemm on compact column-major [m, k, b] x [k, n, b].
 func benchGemm(b *testing.B, rng *rand.Rand, threads int, mnkb [4]int) {
-	prev := lapis.Threads()
-	if err := lapis.SetThreads(threads); err != nil {
-		b.Fatal(err)
-	}
-	defer lapis.SetThreads(prev)
+	useThreads(b, threads)
 	m, n, k, nb := mnkb[0], mnkb[1], mnkb[2], mnkb[3]
 	x, y := fill[float64](rng, m, k, nb).View(), fill[float64](rng, k, n, nb).View()
 	z := fill[float64](rng, m, n, nb).View()
@@ -114,6 +107,35 @@ func benchGemm(b *testing.B, rng *rand.Rand, threads int, mnkb [4]int) {
 		}
 	}
 	b.ReportMetric(2*float64(m*n*k*nb)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// useThreads runs the rest of b on one core (threads = 1: OpenBLAS on
+// one thread, batch and Lanes on one goroutine) or on lapis's default
+// policy for this machine (auto: up to GOMAXPROCS OpenBLAS threads for a
+// call alone, batch's workers GOMAXPROCS goroutines), and restores the
+// settings at b's end.
+func useThreads(b *testing.B, threads int) {
+	prevT := lapis.Threads()
+	if strings.HasPrefix(lapis.ThreadPolicy(), "auto") {
+		prevT = lapis.AutoThreads
+	}
+	n, w := lapis.AutoThreads, 0
+	if threads == 1 {
+		n, w = 1, 1
+	} else if threads != runtime.GOMAXPROCS(0) {
+		b.Skipf("threads=%d: lapis's default policy uses GOMAXPROCS = %d", threads, runtime.GOMAXPROCS(0))
+	}
+	if err := lapis.SetThreads(n); err != nil {
+		b.Fatal(err)
+	}
+	prevW, err := lapis.SetWorkers(w)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		lapis.SetThreads(prevT)
+		lapis.SetWorkers(prevW)
+	})
 }
 
 func must2[X any](x X, err error) X {
@@ -234,14 +256,11 @@ func (c tccgCase) operands(rng *rand.Rand) (dst views.View[float64], ops []views
 // of the same sizes on compact data, one thread.
 func BenchmarkTCCG(b *testing.B) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	prev := lapis.Threads()
-	if err := lapis.SetThreads(1); err != nil {
-		b.Fatal(err)
-	}
-	defer lapis.SetThreads(prev)
+	useThreads(b, 1)
 	for _, c := range readTCCG(b) {
 		b.Run("case="+c.name+"/impl=gemm", func(b *testing.B) { benchGemm(b, rng, 1, c.mnkb) })
 		b.Run("case="+c.name+"/impl=lapis", func(b *testing.B) {
+			useThreads(b, 1)
 			dst, ops := c.operands(rng)
 			p := must2(NewPlan(must2(Parse(c.spec)), dst, ops, Options{}))
 			ws := make([]float64, p.Workspace())
