@@ -6,6 +6,7 @@ import (
 	"github.com/lapis-go/lapis"
 	"github.com/lapis-go/lapis/internal/clib"
 	"github.com/lapis-go/lapis/internal/kernel/gemm"
+	"github.com/lapis-go/lapis/internal/rt/coreset"
 	"github.com/lapis-go/lapis/internal/operand"
 	"github.com/lapis-go/lapis/internal/rt/policy"
 	"github.com/lapis-go/lapis/internal/rt/threads"
@@ -122,9 +123,25 @@ func Gemm[T scalar.Type](op string, alpha T, a, b views.View[T], beta T, c views
 // TinyFlops with m <= 8 (a 4x4 product 18 ns against 63 ns for a
 // cblas_dgemm call). Variables for the tests, which move the limits.
 var (
-	KernelDim = 64
+	KernelDim = kernelDim()
 	TinyFlops = 16 * 16 * 16
 )
+
+// kernelDim is KernelDim for the linked library's kernels, decided once
+// the root package has chosen them: 64 where the library's kernels are
+// AVX2 or older (the measurement above, Haswell kernels), 12 where
+// OpenBLAS runs an AVX-512 set (SkylakeX, Cooperlake, SapphireRapids),
+// whose small-matrix kernels beat the Go-assembly one (AVX2) from 16:
+// 256 products of n x n x n on one thread (BenchmarkEinsum's gemm rows,
+// SkylakeX, this host; Go kernel against a C loop of cblas_dgemm): n = 8
+// 5.6 against 22 ms, 12 4.3-4.5 against 4.6-7.7, 16 3.4-4.2 against
+// 2.6-2.8, 32 5.4-6.0 against 1.8-1.9, 64 3.9-4.5 against 1.7-1.9.
+func kernelDim() int {
+	if s, ok := coreset.Lookup(clib.Core()); ok && s.Level >= 4 {
+		return 12
+	}
+	return 64
+}
 
 // kernel reports whether the Go-assembly kernel takes an m x n x k
 // product of T.
