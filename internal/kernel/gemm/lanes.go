@@ -1,5 +1,7 @@
 package gemm
 
+//go:generate go run ./internal/genlanes
+
 import (
 	"math"
 	"sync"
