@@ -3,9 +3,9 @@ package einsum
 import (
 	"cmp"
 	"fmt"
-	"github.com/lapis-go/lapis/internal/kernel/gemm"
 	"slices"
 
+	"github.com/lapis-go/lapis/internal/kernel/gemm"
 	"github.com/lapis-go/lapis/layout"
 )
 
