@@ -248,6 +248,12 @@ func Gels[T Scalar](a, b views.View[T], opts ...lapis.Option) error {
 	th.End()
 	w.put()
 	err = infoErr[T](op, "xgels", info)
+	if e, ok := err.(*Error); ok && info > 0 {
+		// An exactly zero diagonal element (which rounding gives or not
+		// depending on the kernels: Haswell's here, not SkylakeX's): the
+		// same advice as triangleRank's.
+		e.Detail = fmt.Sprintf("diagonal element %d of its triangular factor is exactly zero: x is not computed (LeastSquares(a, b, lapis.NoConditionCheck()) gives the minimum-norm solution)", info-1)
+	}
 	if err == nil && cfg.ConditionCheck {
 		err = triangleRank[T](op, "xgels", oa.rows, oa.cols, oa.ptr, oa.ld)
 	}
