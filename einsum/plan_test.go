@@ -793,7 +793,7 @@ func testLanesLowering[T Scalar](t *testing.T) {
 		ops := []views.View[T]{makeView[T](rng, c.cls, c.shapes[0]...), makeView[T](rng, c.cls, c.shapes[1]...)}
 		shape, want := oracle(t, c.spec, ops...)
 		dst := makeDst(c.cls, tm.FromComplex[T](0.5), shape...)
-		wantLanes := isF64 && gemm.LanesFast && c.shapes[0][0] >= 4
+		wantLanes := isF64 && gemm.Fast && c.shapes[0][0] >= 4
 		p, err := NewPlan(s, dst.v, ops, Options{Call: []lapis.Option{lapis.Strict(wantLanes)}})
 		if err != nil {
 			t.Fatalf("%s: NewPlan: %v", what, err)

@@ -200,7 +200,7 @@ func (pl *planner[T]) gemm(a, b, c node, m, n, k, bt, ones []int, final bool, ne
 // conjugated, and each of the groups M, N and K fuses in both tensors
 // that have it; gemm takes it when its BLAS lowering would copy.
 func (pl *planner[T]) lanes(a, b, c node, m, n, k, bt []int, turned bool) (instr, bool) {
-	if _, ok := any(*new(T)).(float64); !ok || !gemm.LanesFast || turned || a.conj || b.conj || c.conj || len(bt) != 1 {
+	if _, ok := any(*new(T)).(float64); !ok || !gemm.Fast || turned || a.conj || b.conj || c.conj || len(bt) != 1 {
 		return instr{}, false
 	}
 	if pl.pr.ext[bt[0]] < lanesMin {

@@ -111,24 +111,19 @@ func GateOn() bool {
 	return true
 }
 
-// enter holds the gate's read side for one call into the library, on the
-// calling goroutine's OS thread; leave(enter()) ends it.
-// Both are inlined: with the gate off a call pays one atomic load.
-func enter() bool { return gate.Load() && enterGate() }
+// Enter holds the gate's read side for one call into the library, on the
+// calling goroutine's OS thread; Leave(Enter()) around the call. Every
+// function of this package that calls BLAS or LAPACK does so, and so
+// does C outside it that calls them (dist's ScaLAPACK routines). Both
+// are inlined: with the gate off a call pays one atomic load.
+func Enter() bool { return gate.Load() && enterGate() }
 
-func leave(held bool) {
+// Leave ends Enter.
+func Leave(held bool) {
 	if held {
 		leaveGate()
 	}
 }
-
-// Enter and Leave gate calls into the library made from C outside this
-// package (dist's ScaLAPACK routines, which call BLAS): Leave(Enter())
-// around them, on one goroutine.
-func Enter() bool { return enter() }
-
-// Leave ends Enter.
-func Leave(held bool) { leave(held) }
 
 func enterGate() bool {
 	runtime.LockOSThread()

@@ -55,7 +55,7 @@ const GemmTinyMax = C.LAPIS_TINY_MAX
 // ("N"), 1 ("T") or 2 ("C"); c is m x n. tiny (m <= GemmTinyMax) runs the
 // plain C kernel instead of a BLAS call per product.
 func GemmStrided[T scalar.Type](count, ta, tb, m, n, k int, alpha T, a, b Strided, beta T, c Strided, tiny bool) {
-	defer leave(enter())
+	defer Leave(Enter())
 	t := C.int(0)
 	if tiny {
 		t = 1
@@ -107,7 +107,7 @@ func GesvSmall[T scalar.Type](count, n, nrhs int, a, b Strided, info []int32) {
 // ?gesv_ call each, in one cgo call; ipiv holds n LAPACK integers (reused
 // by every system) and info[t] receives system t's info.
 func GesvLoop[T scalar.Type](count, n, nrhs int, a, b Strided, ipiv unsafe.Pointer, info []int32) {
-	defer leave(enter())
+	defer Leave(Enter())
 	cc, cn, cr := C.longlong(count), C.lapis_int(n), C.lapis_int(nrhs)
 	lda, sa, ldb, sb := C.lapis_int(a.LD), C.longlong(a.Stride), C.lapis_int(b.LD), C.longlong(b.Stride)
 	ip := (*C.lapis_int)(ipiv)

@@ -449,7 +449,7 @@ import (
 
 // Dot calls cblas_?dot: x^T y.
 func Dot[T scalar.Type](n int, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int) (ret T) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		*(*float32)(unsafe.Pointer(&ret)) = float32(C.lapis_cblas_sdot(C.blasint(n), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy)))
@@ -467,7 +467,7 @@ func Dot[T scalar.Type](n int, x unsafe.Pointer, incx int, y unsafe.Pointer, inc
 
 // Dotc calls cblas_?dotc: x^H y.
 func Dotc[T scalar.Type](n int, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int) (ret T) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		*(*float32)(unsafe.Pointer(&ret)) = float32(C.lapis_cblas_sdot(C.blasint(n), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy)))
@@ -485,7 +485,7 @@ func Dotc[T scalar.Type](n int, x unsafe.Pointer, incx int, y unsafe.Pointer, in
 
 // Axpy calls cblas_?axpy: y += alpha x.
 func Axpy[T scalar.Type](n int, alpha T, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_saxpy(C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy))
@@ -502,7 +502,7 @@ func Axpy[T scalar.Type](n int, alpha T, x unsafe.Pointer, incx int, y unsafe.Po
 
 // Scal calls cblas_?scal: x *= alpha.
 func Scal[T scalar.Type](n int, alpha T, x unsafe.Pointer, incx int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sscal(C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), C.blasint(incx))
@@ -519,7 +519,7 @@ func Scal[T scalar.Type](n int, alpha T, x unsafe.Pointer, incx int) {
 
 // Rscal calls cblas_?rscal: x *= alpha, alpha real.
 func Rscal[T scalar.Type](n int, alpha float64, x unsafe.Pointer, incx int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sscal(C.blasint(n), C.float(alpha), (*C.float)(x), C.blasint(incx))
@@ -536,7 +536,7 @@ func Rscal[T scalar.Type](n int, alpha float64, x unsafe.Pointer, incx int) {
 
 // Nrm2 calls cblas_?nrm2: the Euclidean norm of x.
 func Nrm2[T scalar.Type](n int, x unsafe.Pointer, incx int) (ret float64) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		ret = float64(C.lapis_cblas_snrm2(C.blasint(n), (*C.float)(x), C.blasint(incx)))
@@ -554,7 +554,7 @@ func Nrm2[T scalar.Type](n int, x unsafe.Pointer, incx int) (ret float64) {
 
 // Asum calls cblas_?asum: the sum of |Re| + |Im| over x.
 func Asum[T scalar.Type](n int, x unsafe.Pointer, incx int) (ret float64) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		ret = float64(C.lapis_cblas_sasum(C.blasint(n), (*C.float)(x), C.blasint(incx)))
@@ -572,7 +572,7 @@ func Asum[T scalar.Type](n int, x unsafe.Pointer, incx int) (ret float64) {
 
 // Iamax calls cblas_?xamax: the 0-based index of the largest |Re| + |Im| in x.
 func Iamax[T scalar.Type](n int, x unsafe.Pointer, incx int) (ret int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		ret = int(C.lapis_cblas_isamax(C.blasint(n), (*C.float)(x), C.blasint(incx)))
@@ -590,7 +590,7 @@ func Iamax[T scalar.Type](n int, x unsafe.Pointer, incx int) (ret int) {
 
 // Copy calls cblas_?copy: y = x.
 func Copy[T scalar.Type](n int, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_scopy(C.blasint(n), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy))
@@ -607,7 +607,7 @@ func Copy[T scalar.Type](n int, x unsafe.Pointer, incx int, y unsafe.Pointer, in
 
 // Swap calls cblas_?swap: x, y = y, x.
 func Swap[T scalar.Type](n int, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sswap(C.blasint(n), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy))
@@ -624,7 +624,7 @@ func Swap[T scalar.Type](n int, x unsafe.Pointer, incx int, y unsafe.Pointer, in
 
 // Rot calls cblas_?rot: a plane rotation with real c, s.
 func Rot[T scalar.Type](n int, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int, c float64, s float64) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_srot(C.blasint(n), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy), C.float(c), C.float(s))
@@ -641,7 +641,7 @@ func Rot[T scalar.Type](n int, x unsafe.Pointer, incx int, y unsafe.Pointer, inc
 
 // Gemv calls cblas_?gemv: y = alpha op(A) x + beta y.
 func Gemv[T scalar.Type](trans Trans, m int, n int, alpha T, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int, beta T, y unsafe.Pointer, incy int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sgemv(C.CblasColMajor, C.lapis_trans_t(trans), C.blasint(m), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), C.blasint(incy))
@@ -658,7 +658,7 @@ func Gemv[T scalar.Type](trans Trans, m int, n int, alpha T, a unsafe.Pointer, l
 
 // GemvRow calls cblas_?gemv in row-major order: y = alpha op(A) x + beta y.
 func GemvRow[T scalar.Type](trans Trans, m int, n int, alpha T, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int, beta T, y unsafe.Pointer, incy int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sgemv(C.CblasRowMajor, C.lapis_trans_t(trans), C.blasint(m), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), C.blasint(incy))
@@ -675,7 +675,7 @@ func GemvRow[T scalar.Type](trans Trans, m int, n int, alpha T, a unsafe.Pointer
 
 // Geru calls cblas_?geru: A += alpha x y^T.
 func Geru[T scalar.Type](m int, n int, alpha T, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int, a unsafe.Pointer, lda int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sger(C.CblasColMajor, C.blasint(m), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy), (*C.float)(a), C.blasint(lda))
@@ -692,7 +692,7 @@ func Geru[T scalar.Type](m int, n int, alpha T, x unsafe.Pointer, incx int, y un
 
 // Gerc calls cblas_?gerc: A += alpha x y^H.
 func Gerc[T scalar.Type](m int, n int, alpha T, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int, a unsafe.Pointer, lda int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sger(C.CblasColMajor, C.blasint(m), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy), (*C.float)(a), C.blasint(lda))
@@ -709,7 +709,7 @@ func Gerc[T scalar.Type](m int, n int, alpha T, x unsafe.Pointer, incx int, y un
 
 // GercRow calls cblas_?gerc in row-major order: A += alpha x y^H.
 func GercRow[T scalar.Type](m int, n int, alpha T, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int, a unsafe.Pointer, lda int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sger(C.CblasRowMajor, C.blasint(m), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy), (*C.float)(a), C.blasint(lda))
@@ -726,7 +726,7 @@ func GercRow[T scalar.Type](m int, n int, alpha T, x unsafe.Pointer, incx int, y
 
 // Hemv calls cblas_?hemv: y = alpha A x + beta y, A Hermitian.
 func Hemv[T scalar.Type](uplo Uplo, n int, alpha T, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int, beta T, y unsafe.Pointer, incy int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_ssymv(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), C.blasint(incy))
@@ -743,7 +743,7 @@ func Hemv[T scalar.Type](uplo Uplo, n int, alpha T, a unsafe.Pointer, lda int, x
 
 // HemvRow calls cblas_?hemv in row-major order: y = alpha A x + beta y, A Hermitian.
 func HemvRow[T scalar.Type](uplo Uplo, n int, alpha T, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int, beta T, y unsafe.Pointer, incy int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_ssymv(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), C.blasint(incy))
@@ -760,7 +760,7 @@ func HemvRow[T scalar.Type](uplo Uplo, n int, alpha T, a unsafe.Pointer, lda int
 
 // Trmv calls cblas_?trmv: x = op(A) x, A triangular.
 func Trmv[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_strmv(C.CblasColMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.lapis_diag_t(diag), C.blasint(n), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx))
@@ -777,7 +777,7 @@ func Trmv[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, a unsafe.Poin
 
 // TrmvRow calls cblas_?trmv in row-major order: x = op(A) x, A triangular.
 func TrmvRow[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_strmv(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.lapis_diag_t(diag), C.blasint(n), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx))
@@ -794,7 +794,7 @@ func TrmvRow[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, a unsafe.P
 
 // Trsv calls cblas_?trsv: x = op(A)^-1 x, A triangular.
 func Trsv[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_strsv(C.CblasColMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.lapis_diag_t(diag), C.blasint(n), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx))
@@ -811,7 +811,7 @@ func Trsv[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, a unsafe.Poin
 
 // TrsvRow calls cblas_?trsv in row-major order: x = op(A)^-1 x, A triangular.
 func TrsvRow[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_strsv(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.lapis_diag_t(diag), C.blasint(n), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx))
@@ -828,7 +828,7 @@ func TrsvRow[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, a unsafe.P
 
 // Her calls cblas_?her: A += alpha x x^H, alpha real.
 func Her[T scalar.Type](uplo Uplo, n int, alpha float64, x unsafe.Pointer, incx int, a unsafe.Pointer, lda int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_ssyr(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), C.float(alpha), (*C.float)(x), C.blasint(incx), (*C.float)(a), C.blasint(lda))
@@ -845,7 +845,7 @@ func Her[T scalar.Type](uplo Uplo, n int, alpha float64, x unsafe.Pointer, incx 
 
 // HerRow calls cblas_?her in row-major order: A += alpha x x^H, alpha real.
 func HerRow[T scalar.Type](uplo Uplo, n int, alpha float64, x unsafe.Pointer, incx int, a unsafe.Pointer, lda int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_ssyr(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.blasint(n), C.float(alpha), (*C.float)(x), C.blasint(incx), (*C.float)(a), C.blasint(lda))
@@ -862,7 +862,7 @@ func HerRow[T scalar.Type](uplo Uplo, n int, alpha float64, x unsafe.Pointer, in
 
 // Her2 calls cblas_?her2: A += alpha x y^H + conj(alpha) y x^H.
 func Her2[T scalar.Type](uplo Uplo, n int, alpha T, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int, a unsafe.Pointer, lda int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_ssyr2(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy), (*C.float)(a), C.blasint(lda))
@@ -879,7 +879,7 @@ func Her2[T scalar.Type](uplo Uplo, n int, alpha T, x unsafe.Pointer, incx int, 
 
 // Her2Row calls cblas_?her2 in row-major order: A += alpha x y^H + conj(alpha) y x^H.
 func Her2Row[T scalar.Type](uplo Uplo, n int, alpha T, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int, a unsafe.Pointer, lda int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_ssyr2(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy), (*C.float)(a), C.blasint(lda))
@@ -896,7 +896,7 @@ func Her2Row[T scalar.Type](uplo Uplo, n int, alpha T, x unsafe.Pointer, incx in
 
 // Gemm calls cblas_?gemm: C = alpha op(A) op(B) + beta C.
 func Gemm[T scalar.Type](transA Trans, transB Trans, m int, n int, k int, alpha T, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, beta T, c unsafe.Pointer, ldc int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sgemm(C.CblasColMajor, C.lapis_trans_t(transA), C.lapis_trans_t(transB), C.blasint(m), C.blasint(n), C.blasint(k), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(b), C.blasint(ldb), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(c), C.blasint(ldc))
@@ -913,7 +913,7 @@ func Gemm[T scalar.Type](transA Trans, transB Trans, m int, n int, k int, alpha 
 
 // Symm calls cblas_?symm: C = alpha A B + beta C (or B A), A symmetric.
 func Symm[T scalar.Type](side Side, uplo Uplo, m int, n int, alpha T, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, beta T, c unsafe.Pointer, ldc int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_ssymm(C.CblasColMajor, C.lapis_side_t(side), C.lapis_uplo_t(uplo), C.blasint(m), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(b), C.blasint(ldb), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(c), C.blasint(ldc))
@@ -930,7 +930,7 @@ func Symm[T scalar.Type](side Side, uplo Uplo, m int, n int, alpha T, a unsafe.P
 
 // Hemm calls cblas_?hemm: C = alpha A B + beta C (or B A), A Hermitian.
 func Hemm[T scalar.Type](side Side, uplo Uplo, m int, n int, alpha T, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, beta T, c unsafe.Pointer, ldc int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_ssymm(C.CblasColMajor, C.lapis_side_t(side), C.lapis_uplo_t(uplo), C.blasint(m), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(b), C.blasint(ldb), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(c), C.blasint(ldc))
@@ -947,7 +947,7 @@ func Hemm[T scalar.Type](side Side, uplo Uplo, m int, n int, alpha T, a unsafe.P
 
 // Syrk calls cblas_?syrk: C = alpha op(A) op(A)^T + beta C.
 func Syrk[T scalar.Type](uplo Uplo, trans Trans, n int, k int, alpha T, a unsafe.Pointer, lda int, beta T, c unsafe.Pointer, ldc int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_ssyrk(C.CblasColMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.blasint(n), C.blasint(k), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(c), C.blasint(ldc))
@@ -964,7 +964,7 @@ func Syrk[T scalar.Type](uplo Uplo, trans Trans, n int, k int, alpha T, a unsafe
 
 // Herk calls cblas_?herk: C = alpha op(A) op(A)^H + beta C, alpha and beta real.
 func Herk[T scalar.Type](uplo Uplo, trans Trans, n int, k int, alpha float64, a unsafe.Pointer, lda int, beta float64, c unsafe.Pointer, ldc int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_ssyrk(C.CblasColMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.blasint(n), C.blasint(k), C.float(alpha), (*C.float)(a), C.blasint(lda), C.float(beta), (*C.float)(c), C.blasint(ldc))
@@ -981,7 +981,7 @@ func Herk[T scalar.Type](uplo Uplo, trans Trans, n int, k int, alpha float64, a 
 
 // Syr2k calls cblas_?syr2k: C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C.
 func Syr2k[T scalar.Type](uplo Uplo, trans Trans, n int, k int, alpha T, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, beta T, c unsafe.Pointer, ldc int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_ssyr2k(C.CblasColMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.blasint(n), C.blasint(k), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(b), C.blasint(ldb), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(c), C.blasint(ldc))
@@ -998,7 +998,7 @@ func Syr2k[T scalar.Type](uplo Uplo, trans Trans, n int, k int, alpha T, a unsaf
 
 // Her2k calls cblas_?her2k: C = alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H + beta C, beta real.
 func Her2k[T scalar.Type](uplo Uplo, trans Trans, n int, k int, alpha T, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, beta float64, c unsafe.Pointer, ldc int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_ssyr2k(C.CblasColMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.blasint(n), C.blasint(k), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(b), C.blasint(ldb), C.float(beta), (*C.float)(c), C.blasint(ldc))
@@ -1015,7 +1015,7 @@ func Her2k[T scalar.Type](uplo Uplo, trans Trans, n int, k int, alpha T, a unsaf
 
 // Trmm calls cblas_?trmm: B = alpha op(A) B (or B op(A)), A triangular.
 func Trmm[T scalar.Type](side Side, uplo Uplo, transA Trans, diag Diag, m int, n int, alpha T, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_strmm(C.CblasColMajor, C.lapis_side_t(side), C.lapis_uplo_t(uplo), C.lapis_trans_t(transA), C.lapis_diag_t(diag), C.blasint(m), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(b), C.blasint(ldb))
@@ -1032,7 +1032,7 @@ func Trmm[T scalar.Type](side Side, uplo Uplo, transA Trans, diag Diag, m int, n
 
 // Trsm calls cblas_?trsm: B = alpha op(A)^-1 B (or B op(A)^-1), A triangular.
 func Trsm[T scalar.Type](side Side, uplo Uplo, transA Trans, diag Diag, m int, n int, alpha T, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_strsm(C.CblasColMajor, C.lapis_side_t(side), C.lapis_uplo_t(uplo), C.lapis_trans_t(transA), C.lapis_diag_t(diag), C.blasint(m), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(b), C.blasint(ldb))
@@ -1049,7 +1049,7 @@ func Trsm[T scalar.Type](side Side, uplo Uplo, transA Trans, diag Diag, m int, n
 
 // Rotmg calls cblas_?rotmg: a modified Givens rotation into p.
 func Rotmg[T scalar.Type](d1 unsafe.Pointer, d2 unsafe.Pointer, b1 unsafe.Pointer, b2 T, p unsafe.Pointer) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_srotmg((*C.float)(d1), (*C.float)(d2), (*C.float)(b1), *(*C.float)(unsafe.Pointer(&b2)), (*C.float)(p))
@@ -1062,7 +1062,7 @@ func Rotmg[T scalar.Type](d1 unsafe.Pointer, d2 unsafe.Pointer, b1 unsafe.Pointe
 
 // Rotm calls cblas_?rotm: the modified Givens rotation p.
 func Rotm[T scalar.Type](n int, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int, p unsafe.Pointer) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_srotm(C.blasint(n), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy), (*C.float)(p))
@@ -1075,7 +1075,7 @@ func Rotm[T scalar.Type](n int, x unsafe.Pointer, incx int, y unsafe.Pointer, in
 
 // Sdsdot calls cblas_?sdsdot: alpha + x^T y accumulated in double.
 func Sdsdot[T scalar.Type](n int, alpha T, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int) (ret T) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		*(*float32)(unsafe.Pointer(&ret)) = float32(C.lapis_cblas_sdsdot(C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy)))
@@ -1087,7 +1087,7 @@ func Sdsdot[T scalar.Type](n int, alpha T, x unsafe.Pointer, incx int, y unsafe.
 
 // Dsdot calls cblas_?dsdot: x^T y accumulated in double.
 func Dsdot[T scalar.Type](n int, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int) (ret float64) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		ret = float64(C.lapis_cblas_dsdot(C.blasint(n), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy)))
@@ -1099,7 +1099,7 @@ func Dsdot[T scalar.Type](n int, x unsafe.Pointer, incx int, y unsafe.Pointer, i
 
 // Gbmv calls cblas_?gbmv: y = alpha op(A) x + beta y, A banded.
 func Gbmv[T scalar.Type](trans Trans, m int, n int, kl int, ku int, alpha T, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int, beta T, y unsafe.Pointer, incy int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sgbmv(C.CblasColMajor, C.lapis_trans_t(trans), C.blasint(m), C.blasint(n), C.blasint(kl), C.blasint(ku), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), C.blasint(incy))
@@ -1116,7 +1116,7 @@ func Gbmv[T scalar.Type](trans Trans, m int, n int, kl int, ku int, alpha T, a u
 
 // GbmvRow calls cblas_?gbmv in row-major order: y = alpha op(A) x + beta y, A banded.
 func GbmvRow[T scalar.Type](trans Trans, m int, n int, kl int, ku int, alpha T, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int, beta T, y unsafe.Pointer, incy int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sgbmv(C.CblasRowMajor, C.lapis_trans_t(trans), C.blasint(m), C.blasint(n), C.blasint(kl), C.blasint(ku), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), C.blasint(incy))
@@ -1133,7 +1133,7 @@ func GbmvRow[T scalar.Type](trans Trans, m int, n int, kl int, ku int, alpha T, 
 
 // Hbmv calls cblas_?hbmv: y = alpha A x + beta y, A Hermitian banded.
 func Hbmv[T scalar.Type](uplo Uplo, n int, k int, alpha T, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int, beta T, y unsafe.Pointer, incy int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_ssbmv(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), C.blasint(k), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), C.blasint(incy))
@@ -1150,7 +1150,7 @@ func Hbmv[T scalar.Type](uplo Uplo, n int, k int, alpha T, a unsafe.Pointer, lda
 
 // HbmvRow calls cblas_?hbmv in row-major order: y = alpha A x + beta y, A Hermitian banded.
 func HbmvRow[T scalar.Type](uplo Uplo, n int, k int, alpha T, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int, beta T, y unsafe.Pointer, incy int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_ssbmv(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.blasint(n), C.blasint(k), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), C.blasint(incy))
@@ -1167,7 +1167,7 @@ func HbmvRow[T scalar.Type](uplo Uplo, n int, k int, alpha T, a unsafe.Pointer, 
 
 // Hpmv calls cblas_?hpmv: y = alpha A x + beta y, A Hermitian packed.
 func Hpmv[T scalar.Type](uplo Uplo, n int, alpha T, ap unsafe.Pointer, x unsafe.Pointer, incx int, beta T, y unsafe.Pointer, incy int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sspmv(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(ap), (*C.float)(x), C.blasint(incx), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), C.blasint(incy))
@@ -1184,7 +1184,7 @@ func Hpmv[T scalar.Type](uplo Uplo, n int, alpha T, ap unsafe.Pointer, x unsafe.
 
 // HpmvRow calls cblas_?hpmv in row-major order: y = alpha A x + beta y, A Hermitian packed.
 func HpmvRow[T scalar.Type](uplo Uplo, n int, alpha T, ap unsafe.Pointer, x unsafe.Pointer, incx int, beta T, y unsafe.Pointer, incy int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sspmv(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(ap), (*C.float)(x), C.blasint(incx), *(*C.float)(unsafe.Pointer(&beta)), (*C.float)(y), C.blasint(incy))
@@ -1201,7 +1201,7 @@ func HpmvRow[T scalar.Type](uplo Uplo, n int, alpha T, ap unsafe.Pointer, x unsa
 
 // Tbmv calls cblas_?tbmv: x = op(A) x, A triangular banded.
 func Tbmv[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, k int, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_stbmv(C.CblasColMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.lapis_diag_t(diag), C.blasint(n), C.blasint(k), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx))
@@ -1218,7 +1218,7 @@ func Tbmv[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, k int, a unsa
 
 // TbmvRow calls cblas_?tbmv in row-major order: x = op(A) x, A triangular banded.
 func TbmvRow[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, k int, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_stbmv(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.lapis_diag_t(diag), C.blasint(n), C.blasint(k), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx))
@@ -1235,7 +1235,7 @@ func TbmvRow[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, k int, a u
 
 // Tbsv calls cblas_?tbsv: x = op(A)^-1 x, A triangular banded.
 func Tbsv[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, k int, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_stbsv(C.CblasColMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.lapis_diag_t(diag), C.blasint(n), C.blasint(k), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx))
@@ -1252,7 +1252,7 @@ func Tbsv[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, k int, a unsa
 
 // TbsvRow calls cblas_?tbsv in row-major order: x = op(A)^-1 x, A triangular banded.
 func TbsvRow[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, k int, a unsafe.Pointer, lda int, x unsafe.Pointer, incx int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_stbsv(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.lapis_diag_t(diag), C.blasint(n), C.blasint(k), (*C.float)(a), C.blasint(lda), (*C.float)(x), C.blasint(incx))
@@ -1269,7 +1269,7 @@ func TbsvRow[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, k int, a u
 
 // Tpmv calls cblas_?tpmv: x = op(A) x, A triangular packed.
 func Tpmv[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, ap unsafe.Pointer, x unsafe.Pointer, incx int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_stpmv(C.CblasColMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.lapis_diag_t(diag), C.blasint(n), (*C.float)(ap), (*C.float)(x), C.blasint(incx))
@@ -1286,7 +1286,7 @@ func Tpmv[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, ap unsafe.Poi
 
 // TpmvRow calls cblas_?tpmv in row-major order: x = op(A) x, A triangular packed.
 func TpmvRow[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, ap unsafe.Pointer, x unsafe.Pointer, incx int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_stpmv(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.lapis_diag_t(diag), C.blasint(n), (*C.float)(ap), (*C.float)(x), C.blasint(incx))
@@ -1303,7 +1303,7 @@ func TpmvRow[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, ap unsafe.
 
 // Tpsv calls cblas_?tpsv: x = op(A)^-1 x, A triangular packed.
 func Tpsv[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, ap unsafe.Pointer, x unsafe.Pointer, incx int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_stpsv(C.CblasColMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.lapis_diag_t(diag), C.blasint(n), (*C.float)(ap), (*C.float)(x), C.blasint(incx))
@@ -1320,7 +1320,7 @@ func Tpsv[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, ap unsafe.Poi
 
 // TpsvRow calls cblas_?tpsv in row-major order: x = op(A)^-1 x, A triangular packed.
 func TpsvRow[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, ap unsafe.Pointer, x unsafe.Pointer, incx int) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_stpsv(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.lapis_trans_t(trans), C.lapis_diag_t(diag), C.blasint(n), (*C.float)(ap), (*C.float)(x), C.blasint(incx))
@@ -1337,7 +1337,7 @@ func TpsvRow[T scalar.Type](uplo Uplo, trans Trans, diag Diag, n int, ap unsafe.
 
 // Hpr calls cblas_?hpr: A += alpha x x^H, A Hermitian packed, alpha real.
 func Hpr[T scalar.Type](uplo Uplo, n int, alpha float64, x unsafe.Pointer, incx int, ap unsafe.Pointer) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sspr(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), C.float(alpha), (*C.float)(x), C.blasint(incx), (*C.float)(ap))
@@ -1354,7 +1354,7 @@ func Hpr[T scalar.Type](uplo Uplo, n int, alpha float64, x unsafe.Pointer, incx 
 
 // HprRow calls cblas_?hpr in row-major order: A += alpha x x^H, A Hermitian packed, alpha real.
 func HprRow[T scalar.Type](uplo Uplo, n int, alpha float64, x unsafe.Pointer, incx int, ap unsafe.Pointer) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sspr(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.blasint(n), C.float(alpha), (*C.float)(x), C.blasint(incx), (*C.float)(ap))
@@ -1371,7 +1371,7 @@ func HprRow[T scalar.Type](uplo Uplo, n int, alpha float64, x unsafe.Pointer, in
 
 // Hpr2 calls cblas_?hpr2: A += alpha x y^H + conj(alpha) y x^H, A Hermitian packed.
 func Hpr2[T scalar.Type](uplo Uplo, n int, alpha T, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int, ap unsafe.Pointer) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sspr2(C.CblasColMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy), (*C.float)(ap))
@@ -1388,7 +1388,7 @@ func Hpr2[T scalar.Type](uplo Uplo, n int, alpha T, x unsafe.Pointer, incx int, 
 
 // Hpr2Row calls cblas_?hpr2 in row-major order: A += alpha x y^H + conj(alpha) y x^H, A Hermitian packed.
 func Hpr2Row[T scalar.Type](uplo Uplo, n int, alpha T, x unsafe.Pointer, incx int, y unsafe.Pointer, incy int, ap unsafe.Pointer) {
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.lapis_cblas_sspr2(C.CblasRowMajor, C.lapis_uplo_t(uplo), C.blasint(n), *(*C.float)(unsafe.Pointer(&alpha)), (*C.float)(x), C.blasint(incx), (*C.float)(y), C.blasint(incy), (*C.float)(ap))

@@ -341,7 +341,7 @@ func Gesv[T scalar.Type](n int, nrhs int, a unsafe.Pointer, lda int, ipiv unsafe
 	clda := C.lapis_int(lda)
 	cldb := C.lapis_int(ldb)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sgesv_(&cn, &cnrhs, (*C.float)(a), &clda, (*C.lapis_int)(ipiv), (*C.float)(b), &cldb, &cinfo)
@@ -363,7 +363,7 @@ func Getrf[T scalar.Type](m int, n int, a unsafe.Pointer, lda int, ipiv unsafe.P
 	cn := C.lapis_int(n)
 	clda := C.lapis_int(lda)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sgetrf_(&cm, &cn, (*C.float)(a), &clda, (*C.lapis_int)(ipiv), &cinfo)
@@ -387,7 +387,7 @@ func Getrs[T scalar.Type](trans byte, n int, nrhs int, a unsafe.Pointer, lda int
 	clda := C.lapis_int(lda)
 	cldb := C.lapis_int(ldb)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sgetrs_(&ctrans, &cn, &cnrhs, (*C.float)(a), &clda, (*C.lapis_int)(ipiv), (*C.float)(b), &cldb, &cinfo, 1)
@@ -409,7 +409,7 @@ func Getri[T scalar.Type](n int, a unsafe.Pointer, lda int, ipiv unsafe.Pointer,
 	clda := C.lapis_int(lda)
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sgetri_(&cn, (*C.float)(a), &clda, (*C.lapis_int)(ipiv), (*C.float)(work), &clwork, &cinfo)
@@ -433,7 +433,7 @@ func Posv[T scalar.Type](uplo byte, n int, nrhs int, a unsafe.Pointer, lda int, 
 	clda := C.lapis_int(lda)
 	cldb := C.lapis_int(ldb)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sposv_(&cuplo, &cn, &cnrhs, (*C.float)(a), &clda, (*C.float)(b), &cldb, &cinfo, 1)
@@ -455,7 +455,7 @@ func Potrf[T scalar.Type](uplo byte, n int, a unsafe.Pointer, lda int) (info int
 	cn := C.lapis_int(n)
 	clda := C.lapis_int(lda)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.spotrf_(&cuplo, &cn, (*C.float)(a), &clda, &cinfo, 1)
@@ -479,7 +479,7 @@ func Potrs[T scalar.Type](uplo byte, n int, nrhs int, a unsafe.Pointer, lda int,
 	clda := C.lapis_int(lda)
 	cldb := C.lapis_int(ldb)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.spotrs_(&cuplo, &cn, &cnrhs, (*C.float)(a), &clda, (*C.float)(b), &cldb, &cinfo, 1)
@@ -501,7 +501,7 @@ func Potri[T scalar.Type](uplo byte, n int, a unsafe.Pointer, lda int) (info int
 	cn := C.lapis_int(n)
 	clda := C.lapis_int(lda)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.spotri_(&cuplo, &cn, (*C.float)(a), &clda, &cinfo, 1)
@@ -526,7 +526,7 @@ func Sysv[T scalar.Type](uplo byte, n int, nrhs int, a unsafe.Pointer, lda int, 
 	cldb := C.lapis_int(ldb)
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.ssysv_(&cuplo, &cn, &cnrhs, (*C.float)(a), &clda, (*C.lapis_int)(ipiv), (*C.float)(b), &cldb, (*C.float)(work), &clwork, &cinfo, 1)
@@ -551,7 +551,7 @@ func Hesv[T scalar.Type](uplo byte, n int, nrhs int, a unsafe.Pointer, lda int, 
 	cldb := C.lapis_int(ldb)
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.ssysv_(&cuplo, &cn, &cnrhs, (*C.float)(a), &clda, (*C.lapis_int)(ipiv), (*C.float)(b), &cldb, (*C.float)(work), &clwork, &cinfo, 1)
@@ -577,7 +577,7 @@ func Trtrs[T scalar.Type](uplo byte, trans byte, diag byte, n int, nrhs int, a u
 	clda := C.lapis_int(lda)
 	cldb := C.lapis_int(ldb)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.strtrs_(&cuplo, &ctrans, &cdiag, &cn, &cnrhs, (*C.float)(a), &clda, (*C.float)(b), &cldb, &cinfo, 1, 1, 1)
@@ -600,7 +600,7 @@ func Geqrf[T scalar.Type](m int, n int, a unsafe.Pointer, lda int, tau unsafe.Po
 	clda := C.lapis_int(lda)
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sgeqrf_(&cm, &cn, (*C.float)(a), &clda, (*C.float)(tau), (*C.float)(work), &clwork, &cinfo)
@@ -623,7 +623,7 @@ func Gelqf[T scalar.Type](m int, n int, a unsafe.Pointer, lda int, tau unsafe.Po
 	clda := C.lapis_int(lda)
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sgelqf_(&cm, &cn, (*C.float)(a), &clda, (*C.float)(tau), (*C.float)(work), &clwork, &cinfo)
@@ -647,7 +647,7 @@ func Orgqr[T scalar.Type](m int, n int, k int, a unsafe.Pointer, lda int, tau un
 	clda := C.lapis_int(lda)
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sorgqr_(&cm, &cn, &ck, (*C.float)(a), &clda, (*C.float)(tau), (*C.float)(work), &clwork, &cinfo)
@@ -674,7 +674,7 @@ func Ormqr[T scalar.Type](side byte, trans byte, m int, n int, k int, a unsafe.P
 	cldc := C.lapis_int(ldc)
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sormqr_(&cside, &ctrans, &cm, &cn, &ck, (*C.float)(a), &clda, (*C.float)(tau), (*C.float)(c), &cldc, (*C.float)(work), &clwork, &cinfo, 1, 1)
@@ -700,7 +700,7 @@ func Gels[T scalar.Type](trans byte, m int, n int, nrhs int, a unsafe.Pointer, l
 	cldb := C.lapis_int(ldb)
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sgels_(&ctrans, &cm, &cn, &cnrhs, (*C.float)(a), &clda, (*C.float)(b), &cldb, (*C.float)(work), &clwork, &cinfo, 1)
@@ -726,7 +726,7 @@ func Gelsd[T scalar.Type](m int, n int, nrhs int, a unsafe.Pointer, lda int, b u
 	var crank C.lapis_int
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		crcond := C.float(rcond)
@@ -760,7 +760,7 @@ func Gesdd[T scalar.Type](jobz byte, m int, n int, a unsafe.Pointer, lda int, s 
 	cldvt := C.lapis_int(ldvt)
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sgesdd_(&cjobz, &cm, &cn, (*C.float)(a), &clda, (*C.float)(s), (*C.float)(u), &cldu, (*C.float)(vt), &cldvt, (*C.float)(work), &clwork, (*C.lapis_int)(iwork), &cinfo, 1)
@@ -787,7 +787,7 @@ func Gesvd[T scalar.Type](jobu byte, jobvt byte, m int, n int, a unsafe.Pointer,
 	cldvt := C.lapis_int(ldvt)
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sgesvd_(&cjobu, &cjobvt, &cm, &cn, (*C.float)(a), &clda, (*C.float)(s), (*C.float)(u), &cldu, (*C.float)(vt), &cldvt, (*C.float)(work), &clwork, &cinfo, 1, 1)
@@ -813,7 +813,7 @@ func Syevd[T scalar.Type](jobz byte, uplo byte, n int, a unsafe.Pointer, lda int
 	clrwork := C.lapis_int(lrwork)
 	cliwork := C.lapis_int(liwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.ssyevd_(&cjobz, &cuplo, &cn, (*C.float)(a), &clda, (*C.float)(w), (*C.float)(work), &clwork, (*C.lapis_int)(iwork), &cliwork, &cinfo, 1, 1)
@@ -844,7 +844,7 @@ func Syevr[T scalar.Type](jobz byte, rng byte, uplo byte, n int, a unsafe.Pointe
 	clrwork := C.lapis_int(lrwork)
 	cliwork := C.lapis_int(liwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		cvl := C.float(vl)
@@ -886,7 +886,7 @@ func Geev[T scalar.Type](jobvl byte, jobvr byte, n int, a unsafe.Pointer, lda in
 	cldvr := C.lapis_int(ldvr)
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sgeev_(&cjobvl, &cjobvr, &cn, (*C.float)(a), &clda, (*C.float)(wr), (*C.float)(wi), (*C.float)(vl), &cldvl, (*C.float)(vr), &cldvr, (*C.float)(work), &clwork, &cinfo, 1, 1)
@@ -908,7 +908,7 @@ func Gecon[T scalar.Type](norm byte, n int, a unsafe.Pointer, lda int, anorm flo
 	cn := C.lapis_int(n)
 	clda := C.lapis_int(lda)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		canorm := C.float(anorm)
@@ -942,7 +942,7 @@ func Pocon[T scalar.Type](uplo byte, n int, a unsafe.Pointer, lda int, anorm flo
 	cn := C.lapis_int(n)
 	clda := C.lapis_int(lda)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		canorm := C.float(anorm)
@@ -978,7 +978,7 @@ func Trcon[T scalar.Type](norm byte, uplo byte, diag byte, n int, a unsafe.Point
 	cn := C.lapis_int(n)
 	clda := C.lapis_int(lda)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		var crcond C.float
@@ -1008,7 +1008,7 @@ func Lange[T scalar.Type](norm byte, m int, n int, a unsafe.Pointer, lda int, wo
 	cm := C.lapis_int(m)
 	cn := C.lapis_int(n)
 	clda := C.lapis_int(lda)
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		ret = float64(C.slange_(&cnorm, &cm, &cn, (*C.float)(a), &clda, (*C.float)(work), 1))
@@ -1032,7 +1032,7 @@ func Orglq[T scalar.Type](m int, n int, k int, a unsafe.Pointer, lda int, tau un
 	clda := C.lapis_int(lda)
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sorglq_(&cm, &cn, &ck, (*C.float)(a), &clda, (*C.float)(tau), (*C.float)(work), &clwork, &cinfo)
@@ -1059,7 +1059,7 @@ func Ormlq[T scalar.Type](side byte, trans byte, m int, n int, k int, a unsafe.P
 	cldc := C.lapis_int(ldc)
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sormlq_(&cside, &ctrans, &cm, &cn, &ck, (*C.float)(a), &clda, (*C.float)(tau), (*C.float)(c), &cldc, (*C.float)(work), &clwork, &cinfo, 1, 1)
@@ -1082,7 +1082,7 @@ func Geqp3[T scalar.Type](m int, n int, a unsafe.Pointer, lda int, jpvt unsafe.P
 	clda := C.lapis_int(lda)
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sgeqp3_(&cm, &cn, (*C.float)(a), &clda, (*C.lapis_int)(jpvt), (*C.float)(tau), (*C.float)(work), &clwork, &cinfo)
@@ -1105,7 +1105,7 @@ func Trtri[T scalar.Type](uplo byte, diag byte, n int, a unsafe.Pointer, lda int
 	cn := C.lapis_int(n)
 	clda := C.lapis_int(lda)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.strtri_(&cuplo, &cdiag, &cn, (*C.float)(a), &clda, &cinfo, 1, 1)
@@ -1128,7 +1128,7 @@ func Pstrf[T scalar.Type](uplo byte, n int, a unsafe.Pointer, lda int, piv unsaf
 	clda := C.lapis_int(lda)
 	var crank C.lapis_int
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		ctol := C.float(tol)
@@ -1159,7 +1159,7 @@ func Pbtrf[T scalar.Type](uplo byte, n int, kd int, ab unsafe.Pointer, ldab int)
 	ckd := C.lapis_int(kd)
 	cldab := C.lapis_int(ldab)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.spbtrf_(&cuplo, &cn, &ckd, (*C.float)(ab), &cldab, &cinfo, 1)
@@ -1182,7 +1182,7 @@ func Pbcon[T scalar.Type](uplo byte, n int, kd int, ab unsafe.Pointer, ldab int,
 	ckd := C.lapis_int(kd)
 	cldab := C.lapis_int(ldab)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		canorm := C.float(anorm)
@@ -1227,7 +1227,7 @@ func Ggsvd3[T scalar.Type](jobu byte, jobv byte, jobq byte, m int, n int, p int,
 	cldq := C.lapis_int(ldq)
 	clwork := C.lapis_int(lwork)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.sggsvd3_(&cjobu, &cjobv, &cjobq, &cm, &cn, &cp, &ck, &cl, (*C.float)(a), &clda, (*C.float)(b), &cldb, (*C.float)(alpha), (*C.float)(beta), (*C.float)(u), &cldu, (*C.float)(v), &cldv, (*C.float)(q), &cldq, (*C.float)(work), &clwork, (*C.lapis_int)(iwork), &cinfo, 1, 1, 1)
@@ -1259,7 +1259,7 @@ func Lantr[T scalar.Type](norm byte, uplo byte, diag byte, m int, n int, a unsaf
 	cm := C.lapis_int(m)
 	cn := C.lapis_int(n)
 	clda := C.lapis_int(lda)
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		ret = float64(C.slantr_(&cnorm, &cuplo, &cdiag, &cm, &cn, (*C.float)(a), &clda, (*C.float)(work), 1, 1, 1))
@@ -1281,7 +1281,7 @@ func Lansy[T scalar.Type](norm byte, uplo byte, n int, a unsafe.Pointer, lda int
 	cuplo := C.char(uplo)
 	cn := C.lapis_int(n)
 	clda := C.lapis_int(lda)
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		ret = float64(C.slansy_(&cnorm, &cuplo, &cn, (*C.float)(a), &clda, (*C.float)(work), 1, 1))
@@ -1303,7 +1303,7 @@ func Lapmr[T scalar.Type](forwrd int, m int, n int, x unsafe.Pointer, ldx int, k
 	cm := C.lapis_int(m)
 	cn := C.lapis_int(n)
 	cldx := C.lapis_int(ldx)
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.slapmr_(&cforwrd, &cm, &cn, (*C.float)(x), &cldx, (*C.lapis_int)(k))
@@ -1324,7 +1324,7 @@ func Lapmt[T scalar.Type](forwrd int, m int, n int, x unsafe.Pointer, ldx int, k
 	cm := C.lapis_int(m)
 	cn := C.lapis_int(n)
 	cldx := C.lapis_int(ldx)
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		C.slapmt_(&cforwrd, &cm, &cn, (*C.float)(x), &cldx, (*C.lapis_int)(k))
@@ -1343,7 +1343,7 @@ func Lapmt[T scalar.Type](forwrd int, m int, n int, x unsafe.Pointer, ldx int, k
 func Lacn2[T scalar.Type](n int, v unsafe.Pointer, x unsafe.Pointer, isgn unsafe.Pointer, est *float64, kase *int, isave unsafe.Pointer) {
 	cn := C.lapis_int(n)
 	ckase := C.lapis_int(*kase)
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		cest := C.float(*est)
@@ -1379,7 +1379,7 @@ func Latrs[T scalar.Type](uplo byte, trans byte, diag byte, normin byte, n int, 
 	cn := C.lapis_int(n)
 	clda := C.lapis_int(lda)
 	var cinfo C.lapis_int
-	defer leave(enter())
+	defer Leave(Enter())
 	switch any(*new(T)).(type) {
 	case float32:
 		var cscale C.float

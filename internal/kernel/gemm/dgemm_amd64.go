@@ -5,7 +5,8 @@ package gemm
 import "github.com/klauspost/cpuid/v2"
 
 // Fast reports whether Dgemm runs the assembly kernel of dgemm_amd64.s
-// (AVX2 and FMA; cpuid also checks that the OS saves the YMM registers).
+// and Lanes the tiles of lanes_amd64.s (AVX2 and FMA; cpuid also checks
+// that the OS saves the YMM registers).
 var Fast = cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3)
 
 // dgemmNN computes c = alpha*a*b + beta*c for m, n, k >= 1 with a

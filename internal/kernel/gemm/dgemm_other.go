@@ -2,8 +2,8 @@
 
 package gemm
 
-// Fast reports whether Dgemm runs an assembly kernel; without the amd64
-// assembly it runs dgemmGo.
+// Fast reports whether Dgemm (and Lanes) run assembly kernels; without
+// the amd64 assembly they run in Go.
 const Fast = false
 
 func dgemmAsm(m, n, k int, alpha float64, a []float64, lda int, transA bool, b []float64, ldb int, transB bool, beta float64, c []float64, ldc int) {
@@ -13,10 +13,6 @@ func dgemmAsm(m, n, k int, alpha float64, a []float64, lda int, transA bool, b [
 func dgemmNN(m, n, k int, alpha float64, a *float64, lda int, b *float64, bp, bj int, beta float64, c *float64, ldc int) {
 	panic("unreachable")
 }
-
-// LanesFast reports whether Lanes runs assembly tiles: not without the
-// amd64 assembly.
-const LanesFast = false
 
 func lanesTile() (lanes, rows int) { return 0, 0 }
 

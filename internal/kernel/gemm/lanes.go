@@ -22,7 +22,7 @@ import (
 // is 0, and a and b are not read when alpha is 0 or k is 0. c must not
 // share memory with a or b, and must not reach an element twice.
 //
-// Lanes runs the assembly tiles where LanesFast, in plain Go elsewhere
+// Lanes runs the assembly tiles where Fast, in plain Go elsewhere
 // and for the tiles' edges; each element is the same either way:
 // fma(beta, c, alpha*acc), acc accumulated with fused multiply-adds in
 // order of j, in blocks of lanesKC (c accumulating the blocks' sums).
@@ -39,13 +39,13 @@ func Lanes(nl, m, n, k int, alpha float64, a unsafe.Pointer, as0, as1 int, b uns
 	l := 0
 	if lw > 0 {
 		buf := lanesPool.Get().(*lanesBuf)
-		for ; l+lw <= nl; l += lw * 4 {
+		for l+lw <= nl {
+			sub := 1 // groups packed together: four where there are
 			if l+4*lw <= nl {
-				g.group(buf, l, lw, mr, 4)
-			} else {
-				g.group(buf, l, lw, mr, 1)
-				l -= 3 * lw
+				sub = 4
 			}
+			g.group(buf, l, lw, mr, sub)
+			l += sub * lw
 		}
 		lanesPool.Put(buf)
 	}

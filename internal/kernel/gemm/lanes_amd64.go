@@ -9,9 +9,6 @@ import "github.com/klauspost/cpuid/v2"
 // AVX2 one where Fast.
 var lanesWide = Fast && cpuid.CPU.Supports(cpuid.AVX512F)
 
-// LanesFast reports whether Lanes runs assembly tiles.
-var LanesFast = Fast
-
 // lanesTile returns the lanes and rows of the tile in use (0, 0: none).
 func lanesTile() (lanes, rows int) {
 	switch {

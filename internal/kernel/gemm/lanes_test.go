@@ -197,7 +197,7 @@ func BenchmarkLanes(b *testing.B) {
 	}
 	p := func(x []float64) unsafe.Pointer { return unsafe.Pointer(&x[0]) }
 	for _, wide := range []bool{true, false} {
-		if wide && !lanesAVX512 || !wide && !LanesFast {
+		if wide && !lanesAVX512 || !wide && !Fast {
 			continue
 		}
 		b.Run(map[bool]string{true: "avx512", false: "avx2"}[wide], func(b *testing.B) {

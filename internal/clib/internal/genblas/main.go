@@ -239,7 +239,7 @@ func emit(b *bytes.Buffer, f family, order string) {
 	ret := map[string]string{"": "", "T": " (ret T)", "R": " (ret float64)", "I": " (ret int)"}[f.ret]
 	fmt.Fprintf(b, "// %s calls cblas_?%s%s: %s.\n", name, strings.TrimPrefix(strings.TrimPrefix(f.name, "x"), "i"), orderDoc, f.doc)
 	fmt.Fprintf(b, "func %s[T scalar.Type](%s)%s {\n", name, strings.Join(sig, ", "), ret)
-	b.WriteString("\tdefer leave(enter())\n")
+	b.WriteString("\tdefer Leave(Enter())\n")
 	b.WriteString("\tswitch any(*new(T)).(type) {\n")
 	for t, c := range f.c {
 		if c == "" {

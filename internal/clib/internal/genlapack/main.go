@@ -228,7 +228,7 @@ func emit(b *bytes.Buffer, f family) {
 	if f.ret == "" {
 		b.WriteString("\tvar cinfo C.lapis_int\n")
 	}
-	b.WriteString("\tdefer leave(enter())\n")
+	b.WriteString("\tdefer Leave(Enter())\n")
 	b.WriteString("\tswitch any(*new(T)).(type) {\n")
 	for t, r := range f.f {
 		ty := types[t]
